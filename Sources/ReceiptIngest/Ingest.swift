@@ -1,0 +1,233 @@
+import Foundation
+
+/// Image formats the ingest stage reads (through Leptonica).
+public enum ImageFormat: String, Sendable, CaseIterable, Codable {
+    case jpeg, png, tiff, bmp, gif, webp, pnm
+
+    /// File extensions (lower-case, no dot) that name these formats; used to pick files from a folder.
+    public static let fileExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "bmp", "gif", "webp", "pnm", "pbm", "pgm", "ppm"]
+}
+
+/// Why an image was refused. Always names the file.
+public struct IngestError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Reason: Sendable, Equatable {
+        case missing
+        case isDirectory
+        case unreadable(String)
+        case empty
+        case notAnImage
+        case truncated(ImageFormat)
+        case tooLarge(width: Int, height: Int, limit: Int)
+        case fileTooLarge(bytes: Int, limit: Int)
+        case decodeFailed(ImageFormat)
+    }
+
+    public var file: String
+    public var reason: Reason
+
+    public init(file: String, reason: Reason) { self.file = file; self.reason = reason }
+
+    /// A short code for the reason: stored with failed receipts and printed in summaries.
+    public var code: String {
+        switch reason {
+        case .missing: "missing"
+        case .isDirectory: "directory"
+        case .unreadable: "unreadable"
+        case .empty: "empty"
+        case .notAnImage: "not-an-image"
+        case .truncated: "truncated"
+        case .tooLarge, .fileTooLarge: "too-large"
+        case .decodeFailed: "decode-failed"
+        }
+    }
+
+    public var message: String {
+        switch reason {
+        case .missing: "no such file"
+        case .isDirectory: "is a directory, not an image"
+        case .unreadable(let why): "cannot read the file: \(why)"
+        case .empty: "the file is empty"
+        case .notAnImage: "not an image (supported: JPEG, PNG, TIFF, BMP, GIF, WebP, PNM)"
+        case .truncated(let f): "truncated \(f.rawValue.uppercased()) image (the file ends before the image does)"
+        case .tooLarge(let w, let h, let limit): "image is \(w)×\(h) pixels, over the limit of \(limit / 1_000_000) megapixels"
+        case .fileTooLarge(let bytes, let limit): "file is \(bytes / 1_048_576) MiB, over the limit of \(limit / 1_048_576) MiB"
+        case .decodeFailed(let f): "the \(f.rawValue.uppercased()) data could not be decoded (corrupt image)"
+        }
+    }
+
+    public var description: String { "\(file): \(message)" }
+}
+
+public struct IngestOptions: Sendable, Hashable {
+    /// Refuse images with more pixels than this (decompression bombs), checked from the header before decoding.
+    public var maxPixels: Int = 60_000_000
+    /// Refuse files larger than this.
+    public var maxFileBytes: Int = 100 * 1_048_576
+    /// Convert to 8-bit grayscale.
+    public var grayscale: Bool = true
+    /// Scale so that text is about this many pixels high (cap height); nil leaves the size alone.
+    public var targetTextHeight: Double? = nil
+    /// Upscale images whose longer side is below this (pixels); 0 turns it off.
+    public var minLongSide: Int = 1000
+    /// Straighten a skewed scan (Leptonica's skew search, ±7°).
+    public var deskew: Bool = true
+
+    public init() {}
+
+    /// No normalisation at all: the decoded image as it is (for comparisons).
+    public static var raw: IngestOptions {
+        var o = IngestOptions()
+        o.grayscale = false; o.minLongSide = 0; o.deskew = false
+        return o
+    }
+}
+
+/// A decoded, normalised image, ready for OCR. Holds the Leptonica image; no C type in its API.
+public final class IngestedImage: Sendable {
+    /// The file name (or the name given with the bytes).
+    public let name: String
+    public let format: ImageFormat
+    public let originalWidth: Int
+    public let originalHeight: Int
+    /// What normalisation did, in order ("grayscale", "scale 1.50", "deskew -2.1°", "rotate 90°").
+    public let steps: [String]
+    package let pix: PixImage
+
+    init(name: String, format: ImageFormat, originalWidth: Int, originalHeight: Int, steps: [String], pix: PixImage) {
+        self.name = name; self.format = format; self.originalWidth = originalWidth; self.originalHeight = originalHeight
+        self.steps = steps; self.pix = pix
+    }
+
+    public var width: Int { pix.width }
+    public var height: Int { pix.height }
+
+    /// The same image turned clockwise by `quarterTurns` × 90°.
+    public func rotated(quarterTurns: Int) -> IngestedImage {
+        let q = ((quarterTurns % 4) + 4) % 4
+        guard q != 0, let r = pix.rotated(quarterTurns: q) else { return self }
+        return IngestedImage(name: name, format: format, originalWidth: originalWidth, originalHeight: originalHeight,
+                             steps: steps + ["rotate \(q * 90)°"], pix: r)
+    }
+
+    /// A variant of this image for a second OCR look; nil if Leptonica could not make it.
+    public func variant(_ kind: ImageVariant) -> IngestedImage? {
+        let out: PixImage?
+        switch kind {
+        case .sauvola(let window, let factor): out = pix.sauvola(window: window, factor: factor)
+        case .otsu: out = pix.otsu()
+        case .backgroundNormalized: out = pix.backgroundNormalized()
+        case .scaled(let f): out = pix.scaled(by: f)
+        case .unsharp: out = pix.unsharp(halfWidth: 1, fraction: 0.5)
+        }
+        return out.map {
+            IngestedImage(name: name, format: format, originalWidth: originalWidth, originalHeight: originalHeight,
+                          steps: steps + [kind.description], pix: $0)
+        }
+    }
+
+    /// PNG bytes of the normalised image (what OCR sees), for `--save-image`.
+    public func pngData() -> Data? { pix.pngData() }
+}
+
+public enum ImageVariant: Sendable, Hashable, CustomStringConvertible {
+    case sauvola(window: Int, factor: Double)
+    case otsu
+    case backgroundNormalized
+    case scaled(Double)
+    case unsharp
+
+    public var description: String {
+        switch self {
+        case .sauvola(let w, let f): "sauvola \(w) \(f)"
+        case .otsu: "otsu"
+        case .backgroundNormalized: "background-norm"
+        case .scaled(let f): "scale \(String(format: "%.2f", f))"
+        case .unsharp: "unsharp"
+        }
+    }
+}
+
+/// The ingest stage: bytes or a path in, a normalised image out, or a typed error naming the file.
+public enum Ingest {
+    public static func load(path: String, options: IngestOptions = IngestOptions()) throws(IngestError) -> IngestedImage {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            throw IngestError(file: path, reason: .missing)
+        }
+        if isDir.boolValue { throw IngestError(file: path, reason: .isDirectory) }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > options.maxFileBytes {
+            throw IngestError(file: path, reason: .fileTooLarge(bytes: size, limit: options.maxFileBytes))
+        }
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw IngestError(file: path, reason: .unreadable((error as NSError).localizedDescription))
+        }
+        return try load(data: data, name: path, options: options)
+    }
+
+    public static func load(data: Data, name: String, options: IngestOptions = IngestOptions()) throws(IngestError) -> IngestedImage {
+        _ = PixImage.silenceOnce
+        guard !data.isEmpty else { throw IngestError(file: name, reason: .empty) }
+        guard data.count <= options.maxFileBytes else {
+            throw IngestError(file: name, reason: .fileTooLarge(bytes: data.count, limit: options.maxFileBytes))
+        }
+        guard let header = ImageHeader.read(data) else { throw IngestError(file: name, reason: .notAnImage) }
+        if header.width > 0, header.height > 0, header.width * header.height > options.maxPixels {
+            throw IngestError(file: name, reason: .tooLarge(width: header.width, height: header.height, limit: options.maxPixels))
+        }
+        if isTruncated(data, format: header.format) { throw IngestError(file: name, reason: .truncated(header.format)) }
+        guard let decoded = PixImage.decode(data) else {
+            throw IngestError(file: name, reason: header.width == 0 ? .truncated(header.format) : .decodeFailed(header.format))
+        }
+        // Some formats (PNM, older TIFFs) give no size in the header: check after decoding.
+        if decoded.width * decoded.height > options.maxPixels {
+            throw IngestError(file: name, reason: .tooLarge(width: decoded.width, height: decoded.height, limit: options.maxPixels))
+        }
+        return normalise(decoded, name: name, format: header.format, options: options)
+    }
+
+    static func normalise(_ original: PixImage, name: String, format: ImageFormat, options: IngestOptions) -> IngestedImage {
+        var pix = original
+        var steps: [String] = []
+        if options.grayscale, let g = pix.grayscale() {
+            pix = g
+            steps.append("grayscale")
+        }
+        var scale = 1.0
+        let longSide = max(pix.width, pix.height)
+        if options.minLongSide > 0, longSide > 0, longSide < options.minLongSide {
+            scale = Double(options.minLongSide) / Double(longSide)
+        }
+        if scale != 1, let s = pix.scaled(by: scale) {
+            pix = s
+            steps.append(String(format: "scale %.2f", scale))
+        }
+        if options.deskew, let (d, angle) = pix.deskewed(), abs(angle) >= 0.1 {
+            pix = d
+            steps.append(String(format: "deskew %.1f°", angle))
+        }
+        return IngestedImage(name: name, format: format, originalWidth: original.width, originalHeight: original.height,
+                             steps: steps, pix: pix)
+    }
+
+    /// A file that ends before its image does: JPEG without its end marker, PNG without IEND, GIF without its trailer.
+    static func isTruncated(_ data: Data, format: ImageFormat) -> Bool {
+        // Ignore trailing padding some writers add.
+        var end = data.endIndex
+        while end > data.startIndex, data[end - 1] == 0 || data[end - 1] == 0x0A || data[end - 1] == 0x0D { end -= 1 }
+        let body = data[data.startIndex..<end]
+        switch format {
+        case .jpeg:
+            guard body.count >= 4 else { return true }
+            // The end-of-image marker, possibly followed by a few bytes of trailing junk.
+            let tail = body.suffix(64)
+            return !zip(tail, tail.dropFirst()).contains { $0 == 0xFF && $1 == 0xD9 }
+        case .png:
+            return body.suffix(16).range(of: Data("IEND".utf8)) == nil
+        case .gif:
+            return body.last != 0x3B
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,86 @@
+/// A rectangle in image pixels, origin top-left.
+public struct BoundingBox: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+
+    public var maxX: Int { x + width }
+    public var maxY: Int { y + height }
+
+    /// The smallest box holding both.
+    public func union(_ other: BoundingBox) -> BoundingBox {
+        let minX = min(x, other.x), minY = min(y, other.y)
+        return BoundingBox(x: minX, y: minY, width: max(maxX, other.maxX) - minX, height: max(maxY, other.maxY) - minY)
+    }
+
+    public var description: String { "\(x),\(y) \(width)x\(height)" }
+}
+
+/// One word as the OCR engine read it.
+public struct OCRWord: Sendable, Hashable, Codable {
+    public var text: String
+    public var box: BoundingBox?
+    /// 0...1
+    public var confidence: Double
+
+    public init(text: String, box: BoundingBox? = nil, confidence: Double = 1) {
+        self.text = text; self.box = box; self.confidence = confidence
+    }
+}
+
+/// One text line: its words in reading order.
+public struct OCRLine: Sendable, Hashable, Codable {
+    public var words: [OCRWord]
+    public var box: BoundingBox?
+
+    public init(words: [OCRWord], box: BoundingBox? = nil) {
+        self.words = words
+        self.box = box ?? words.compactMap(\.box).reduce(nil) { acc, b in acc.map { $0.union(b) } ?? b }
+    }
+
+    /// A line from plain text (fixtures, ground-truth text): words split on spaces, no boxes.
+    public init(text: String, box: BoundingBox? = nil, confidence: Double = 1) {
+        self.words = text.split(separator: " ", omittingEmptySubsequences: true).map { OCRWord(text: String($0), confidence: confidence) }
+        self.box = box
+    }
+
+    public var text: String { words.map(\.text).joined(separator: " ") }
+
+    /// Mean word confidence, 0...1 (1 for an empty line).
+    public var confidence: Double {
+        words.isEmpty ? 1 : words.map(\.confidence).reduce(0, +) / Double(words.count)
+    }
+}
+
+/// What the OCR stage hands to the parser; engine-independent.
+public struct OCRPage: Sendable, Hashable, Codable {
+    public var lines: [OCRLine]
+    public var width: Int
+    public var height: Int
+    /// The engine's own plain-text rendering, if it made one; else the lines joined.
+    public var engineText: String?
+
+    public init(lines: [OCRLine], width: Int = 0, height: Int = 0, engineText: String? = nil) {
+        self.lines = lines; self.width = width; self.height = height; self.engineText = engineText
+    }
+
+    /// A page from plain text, one line per text line (no boxes).
+    public init(text: String) {
+        self.init(lines: text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { OCRLine(text: String($0)) }
+            .filter { !$0.words.isEmpty })
+    }
+
+    public var text: String { engineText ?? lines.map(\.text).joined(separator: "\n") }
+
+    /// Mean word confidence over the page, 0...1.
+    public var meanConfidence: Double {
+        let words = lines.flatMap(\.words)
+        return words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// Where an extracted value came from and why it was chosen.
+public struct Evidence: Sendable, Hashable, Codable {
+    /// Index of the source line in `OCRPage.lines`, when it came from one line.
+    public var line: Int?
+    /// The text of that line as read.
+    public var text: String?
+    public var box: BoundingBox?
+    /// The rule that produced it, e.g. `total.keyword` or `date.numeric.dmy`.
+    public var rule: String
+    /// Extra reasons, e.g. "subtotal 53.85 + tax 4.32 = 58.17".
+    public var notes: [String]
+
+    public init(line: Int? = nil, text: String? = nil, box: BoundingBox? = nil, rule: String, notes: [String] = []) {
+        self.line = line; self.text = text; self.box = box; self.rule = rule; self.notes = notes
+    }
+}
+
+/// A value the parser considered, kept for `--explain`.
+public struct Candidate: Sendable, Hashable, Codable {
+    public var value: String
+    public var score: Double
+    public var evidence: Evidence
+
+    public init(value: String, score: Double, evidence: Evidence) {
+        self.value = value; self.score = score; self.evidence = evidence
+    }
+}
+
+/// An extracted value with its confidence (0...1) and evidence.
+public struct Field<Value: Sendable & Hashable & Codable>: Sendable, Hashable, Codable {
+    public var value: Value
+    public var confidence: Double
+    public var evidence: Evidence
+    /// The candidates that lost, best first.
+    public var rejected: [Candidate]
+
+    public init(_ value: Value, confidence: Double, evidence: Evidence, rejected: [Candidate] = []) {
+        self.value = value; self.confidence = min(1, max(0, confidence)); self.evidence = evidence; self.rejected = rejected
+    }
+
+    public func map<T>(_ f: (Value) -> T) -> Field<T> {
+        Field<T>(f(value), confidence: confidence, evidence: evidence, rejected: rejected)
+    }
+}
+
+public struct LineItem: Sendable, Hashable, Codable {
+    public var description: String
+    public var quantity: Decimal?
+    public var unitPrice: Amount?
+    public var amount: Amount
+    public var evidence: Evidence
+
+    public init(description: String, quantity: Decimal? = nil, unitPrice: Amount? = nil, amount: Amount, evidence: Evidence) {
+        self.description = description; self.quantity = quantity; self.unitPrice = unitPrice; self.amount = amount; self.evidence = evidence
+    }
+}
+
+/// A time of day as printed (24-hour).
+public struct TimeOfDay: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var hour: Int
+    public var minute: Int
+    public var second: Int?
+
+    public init?(hour: Int, minute: Int, second: Int? = nil) {
+        guard (0...23).contains(hour), (0...59).contains(minute), (second ?? 0) >= 0, (second ?? 0) <= 59 else { return nil }
+        self.hour = hour; self.minute = minute; self.second = second
+    }
+
+    public var description: String {
+        func p(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return second.map { "\(p(hour)):\(p(minute)):\(p($0))" } ?? "\(p(hour)):\(p(minute))"
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        let s = try c.decode(String.self)
+        let p = s.split(separator: ":").compactMap { Int($0) }
+        guard p.count >= 2, let t = TimeOfDay(hour: p[0], minute: p[1], second: p.count > 2 ? p[2] : nil) else {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "not a time: \(s)")
+        }
+        self = t
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(description)
+    }
+}
+
+/// Everything the parser extracted from one receipt.
+public struct ParsedReceipt: Sendable, Hashable, Codable {
+    public var vendor: Field<String>?
+    public var date: Field<CalendarDate>?
+    public var time: Field<TimeOfDay>?
+    public var total: Field<Amount>?
+    public var subtotal: Field<Amount>?
+    public var tax: Field<Amount>?
+    /// ISO 4217 code, e.g. "USD", "EUR", "MYR".
+    public var currency: Field<String>?
+    public var receiptNumber: Field<String>?
+    /// "cash", "card", …
+    public var paymentMethod: Field<String>?
+    public var cardLast4: Field<String>?
+    public var lineItems: [LineItem]
+    /// Checks the parser ran and their outcome ("subtotal + tax = total: ok").
+    public var checks: [String]
+    /// The parser's version: a stored receipt parsed by an older one can be re-parsed.
+    public var parserVersion: String
+
+    public init(vendor: Field<String>? = nil, date: Field<CalendarDate>? = nil, time: Field<TimeOfDay>? = nil,
+                total: Field<Amount>? = nil, subtotal: Field<Amount>? = nil, tax: Field<Amount>? = nil,
+                currency: Field<String>? = nil, receiptNumber: Field<String>? = nil,
+                paymentMethod: Field<String>? = nil, cardLast4: Field<String>? = nil,
+                lineItems: [LineItem] = [], checks: [String] = [], parserVersion: String = "") {
+        self.vendor = vendor; self.date = date; self.time = time; self.total = total
+        self.subtotal = subtotal; self.tax = tax; self.currency = currency; self.receiptNumber = receiptNumber
+        self.paymentMethod = paymentMethod; self.cardLast4 = cardLast4; self.lineItems = lineItems
+        self.checks = checks; self.parserVersion = parserVersion
+    }
+
+    /// The total with its currency, when both are known.
+    public var totalMoney: Money? { total.map { Money($0.value, currency: currency?.value) } }
+
+    /// The lowest confidence among vendor, date and total (0 when one is missing).
+    public var headlineConfidence: Double {
+        guard let v = vendor, let d = date, let t = total else { return 0 }
+        return min(v.confidence, d.confidence, t.confidence)
+    }
+}

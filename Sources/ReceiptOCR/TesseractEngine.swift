@@ -1,0 +1,219 @@
+internal import CTesseract
+import Foundation
+import ReceiptIngest
+import ReceiptModel
+
+/// Tesseract's page segmentation modes that make sense for receipts.
+public enum PageSegmentation: Int, Sendable, CaseIterable, Codable {
+    case auto = 3
+    case singleColumn = 4
+    case singleBlock = 6
+    case sparse = 11
+
+    public init?(argument: String) {
+        guard let n = Int(argument), let m = PageSegmentation(rawValue: n) else { return nil }
+        self = m
+    }
+}
+
+public struct OCROptions: Sendable, Hashable {
+    /// Tesseract language(s), e.g. "eng" or "eng+deu".
+    public var language: String = "eng"
+    /// `--psm 6` (one uniform block) reads receipt dates and totals best (see README).
+    public var pageSegmentation: PageSegmentation = .singleBlock
+    /// Directory holding `<language>.traineddata`; nil searches the usual places.
+    public var tessdataDirectory: String? = nil
+    /// Give up on one image after this many seconds (Tesseract's monitor deadline).
+    public var timeLimit: Double = 60
+    /// The resolution to tell Tesseract when the image does not say (receipt scans often do not).
+    public var assumedDPI: Int = 300
+
+    public init() {}
+}
+
+public enum OCRError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No `<language>.traineddata` in any of the searched directories.
+    case missingLanguageData(language: String, searched: [String])
+    case initFailed(language: String, directory: String)
+    case recognitionFailed(file: String)
+    case timedOut(file: String, seconds: Double)
+
+    public var description: String {
+        switch self {
+        case .missingLanguageData(let lang, let searched):
+            let pkg = lang.split(separator: "+").map { "tesseract-ocr-\($0)" }.joined(separator: " ")
+            return "Tesseract language data '\(lang)' not found (looked in \(searched.joined(separator: ", "))). "
+                + "Install it with `sudo apt-get install \(pkg)`, or set TESSDATA_PREFIX to the folder holding \(lang.split(separator: "+").first ?? "eng").traineddata."
+        case .initFailed(let lang, let dir):
+            return "Tesseract could not load language '\(lang)' from \(dir) (corrupt or incompatible traineddata?)"
+        case .recognitionFailed(let file):
+            return "\(file): Tesseract failed to recognise the image"
+        case .timedOut(let file, let s):
+            return "\(file): OCR gave up after \(String(format: "%.0f", s)) s (time limit; see --time-limit)"
+        }
+    }
+}
+
+/// Something that turns an image into an `OCRPage`. Tesseract is the real one;
+/// tests of the code around OCR use fakes.
+public protocol OCREngine: AnyObject {
+    func recognize(_ image: IngestedImage, segmentation: PageSegmentation?) throws -> OCRPage
+    /// Clockwise quarter turns that make the image upright (0 when upright or unsure).
+    func uprightQuarterTurns(_ image: IngestedImage) throws -> Int
+    /// Name and version, stored with each result ("tesseract 5.3.0 eng:sha256…").
+    var identity: String { get }
+}
+
+public extension OCREngine {
+    func recognize(_ image: IngestedImage) throws -> OCRPage { try recognize(image, segmentation: nil) }
+}
+
+/// Finds Tesseract's language data.
+public enum Tessdata {
+    /// Directories searched, in order: `TESSDATA_PREFIX` (itself, then its `tessdata/`), then the standard install paths.
+    public static func candidates(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        var dirs: [String] = []
+        if let prefix = environment["TESSDATA_PREFIX"], !prefix.isEmpty {
+            dirs.append(prefix)
+            dirs.append((prefix as NSString).appendingPathComponent("tessdata"))
+        }
+        dirs += ["/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata",
+                 "/usr/share/tessdata", "/usr/local/share/tessdata", "/opt/homebrew/share/tessdata"]
+        return dirs
+    }
+
+    /// The first directory holding every language of `language` ("eng+deu").
+    public static func locate(language: String, explicit: String? = nil,
+                              environment: [String: String] = ProcessInfo.processInfo.environment) throws(OCRError) -> String {
+        let dirs = explicit.map { [$0] } ?? candidates(environment: environment)
+        let langs = language.split(separator: "+").map(String.init)
+        for dir in dirs where langs.allSatisfy({ FileManager.default.isReadableFile(atPath: "\(dir)/\($0).traineddata") }) {
+            return dir
+        }
+        throw .missingLanguageData(language: language, searched: dirs)
+    }
+}
+
+/// One Tesseract engine: owns a `TessBaseAPI` (and, lazily, a second one for
+/// orientation detection). Not thread-safe: give each worker its own.
+public final class TesseractEngine: OCREngine {
+    private let api: OpaquePointer
+    private var osdAPI: OpaquePointer?
+    private let options: OCROptions
+    public let tessdataDirectory: String
+    public let identity: String
+
+    /// The Tesseract library version, e.g. "5.3.0".
+    public static var version: String { String(cString: TessVersion()) }
+
+    public init(options: OCROptions = OCROptions()) throws(OCRError) {
+        Self.limitOpenMP()
+        self.options = options
+        let dir = try Tessdata.locate(language: options.language, explicit: options.tessdataDirectory)
+        tessdataDirectory = dir
+        guard let api = TessBaseAPICreate() else { throw .initFailed(language: options.language, directory: dir) }
+        guard Self.initialise(api, directory: dir, language: options.language) else {
+            TessBaseAPIDelete(api)
+            throw .initFailed(language: options.language, directory: dir)
+        }
+        self.api = api
+        identity = "tesseract \(Self.version) \(options.language) psm\(options.pageSegmentation.rawValue)"
+    }
+
+    deinit {
+        TessBaseAPIEnd(api)
+        TessBaseAPIDelete(api)
+        if let osdAPI { TessBaseAPIEnd(osdAPI); TessBaseAPIDelete(osdAPI) }
+    }
+
+    /// OpenMP inside Tesseract makes parallel batches 4–5× slower; one thread per engine.
+    /// (The runtime reads this when it starts, so `receipts` also sets it before launch: see `ProcessSetup`.)
+    static func limitOpenMP() { setenv("OMP_THREAD_LIMIT", "1", 0) }
+
+    /// Init with Tesseract's own chatter ("Estimating resolution as …") sent to /dev/null.
+    private static func initialise(_ api: OpaquePointer, directory: String, language: String) -> Bool {
+        let names = ["debug_file"], values = ["/dev/null"]
+        var cNames = names.map { strdup($0) }, cValues = values.map { strdup($0) }
+        defer { (cNames + cValues).forEach { free($0) } }
+        let rc = cNames.withUnsafeMutableBufferPointer { n in
+            cValues.withUnsafeMutableBufferPointer { v in
+                TessBaseAPIInit4(api, directory, language, OEM_DEFAULT, nil, 0, n.baseAddress, v.baseAddress, names.count, 0)
+            }
+        }
+        return rc == 0
+    }
+
+    public func recognize(_ image: IngestedImage, segmentation: PageSegmentation? = nil) throws -> OCRPage {
+        let psm = segmentation ?? options.pageSegmentation
+        TessBaseAPISetPageSegMode(api, TessPageSegMode(UInt32(psm.rawValue)))
+        rc_tessSetImage(api, image.pix.unsafeHandle)
+        TessBaseAPISetSourceResolution(api, Int32(options.assumedDPI))
+        defer { TessBaseAPIClear(api) }
+
+        guard let monitor = TessMonitorCreate() else { throw OCRError.recognitionFailed(file: image.name) }
+        defer { TessMonitorDelete(monitor) }
+        let limitMs = Int32(max(1, min(Double(Int32.max), options.timeLimit * 1000)))
+        TessMonitorSetDeadlineMSecs(monitor, limitMs)
+        let start = Date()
+        let rc = TessBaseAPIRecognize(api, monitor)
+        if Date().timeIntervalSince(start) >= options.timeLimit {
+            throw OCRError.timedOut(file: image.name, seconds: options.timeLimit)
+        }
+        guard rc == 0 else { throw OCRError.recognitionFailed(file: image.name) }
+        return readPage(width: image.width, height: image.height)
+    }
+
+    private func readPage(width: Int, height: Int) -> OCRPage {
+        var lines: [OCRLine] = []
+        guard let it = TessBaseAPIGetIterator(api) else { return OCRPage(lines: [], width: width, height: height) }
+        defer { TessResultIteratorDelete(it) }
+        let pageIt = TessResultIteratorGetPageIterator(it)
+        var words: [OCRWord] = []
+        repeat {
+            if TessPageIteratorIsAtBeginningOf(pageIt, RIL_TEXTLINE) != 0, !words.isEmpty {
+                lines.append(OCRLine(words: words))
+                words = []
+            }
+            guard let cText = TessResultIteratorGetUTF8Text(it, RIL_WORD) else { continue }
+            let text = String(cString: cText)
+            TessDeleteText(cText)
+            if text.isEmpty { continue }
+            var l: Int32 = 0, t: Int32 = 0, r: Int32 = 0, b: Int32 = 0
+            let box: BoundingBox? = TessPageIteratorBoundingBox(pageIt, RIL_WORD, &l, &t, &r, &b) != 0
+                ? BoundingBox(x: Int(l), y: Int(t), width: Int(r - l), height: Int(b - t)) : nil
+            let conf = Double(TessResultIteratorConfidence(it, RIL_WORD)) / 100
+            words.append(OCRWord(text: text, box: box, confidence: max(0, min(1, conf))))
+        } while TessResultIteratorNext(it, RIL_WORD) != 0
+        if !words.isEmpty { lines.append(OCRLine(words: words)) }
+        return OCRPage(lines: lines, width: width, height: height)
+    }
+
+    /// Orientation from Tesseract's OSD model (`osd.traineddata`), loaded on first use.
+    /// Returns 0 when OSD is unavailable or not confident.
+    public func uprightQuarterTurns(_ image: IngestedImage) throws -> Int {
+        if osdAPI == nil {
+            guard FileManager.default.isReadableFile(atPath: "\(tessdataDirectory)/osd.traineddata"),
+                  let osd = TessBaseAPICreate() else { return 0 }
+            guard Self.initialise(osd, directory: tessdataDirectory, language: "osd") else {
+                TessBaseAPIDelete(osd)
+                return 0
+            }
+            osdAPI = osd
+        }
+        guard let osd = osdAPI else { return 0 }
+        TessBaseAPISetPageSegMode(osd, PSM_OSD_ONLY)
+        rc_tessSetImage(osd, image.pix.unsafeHandle)
+        TessBaseAPISetSourceResolution(osd, Int32(options.assumedDPI))
+        defer { TessBaseAPIClear(osd) }
+        var degrees: Int32 = 0
+        var confidence: Float = 0, scriptConfidence: Float = 0
+        var script: UnsafePointer<CChar>?
+        guard TessBaseAPIDetectOrientationScript(osd, &degrees, &confidence, &script, &scriptConfidence) != 0 else { return 0 }
+        // Tesseract reports the text's orientation (counter-clockwise); turning clockwise by the rest of the circle undoes it.
+        guard confidence >= Self.minimumOrientationConfidence else { return 0 }
+        return ((360 - Int(degrees)) % 360) / 90
+    }
+
+    /// Below this OSD confidence a rotation is not applied (false turns are costly on upright scans).
+    public static let minimumOrientationConfidence: Float = 2.0
+}

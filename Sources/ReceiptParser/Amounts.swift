@@ -1,0 +1,65 @@
+import Foundation
+import ReceiptModel
+
+/// An amount found in a line of text.
+struct FoundAmount: Hashable {
+    var amount: Amount
+    /// Offset of the match in the line (characters), for "rightmost amount" decisions.
+    var position: Int
+    /// OCR repairs applied ("O→0", "space after decimal point"); empty when read as printed.
+    var repairs: [String]
+    var negative: Bool
+    /// Followed by '%': a rate, not money.
+    var isPercent: Bool
+}
+
+enum AmountScanner {
+    // Letters OCR puts where digits were printed.
+    static let lookalikes: [Character: Character] = ["O": "0", "o": "0", "D": "0", "Q": "0", "S": "5", "s": "5", "I": "1", "l": "1", "|": "1", "i": "1", "B": "8", "Z": "2", "z": "2", "g": "9"]
+
+    // integer part (plain or with thousands groups), a decimal separator, two decimals.
+    static let amount = Pattern(#"(?<![0-9.,/:])(-\s?)?((?:[0-9OoDSIl|B]{1,3}(?:[,.'][0-9OoDSIl|B]{3})+)|[0-9OoDSIl|Bi]{1,9})\s?([.,])\s?([0-9OoSsIl|BZzg]{2})(?![0-9A-Za-z]|[.,/-][0-9])(\s?%)?(-)?"#, caseInsensitive: false)
+
+    /// `currencyWords`: lower-case words that may stand right before an amount ("rm" in "RM10.60").
+    static func scan(_ line: String, currencyWords: Set<String> = ["rm", "eur", "usd", "myr", "gbp", "chf", "sgd"]) -> [FoundAmount] {
+        var out: [FoundAmount] = []
+        for m in amount.matches(in: line) {
+            // Glued to a word: only a currency word may stand there ("RM10.60", not "X51.50").
+            if m.range.lowerBound > line.startIndex, line[line.index(before: m.range.lowerBound)].isLetter {
+                let word = line[..<m.range.lowerBound].reversed().prefix { $0.isLetter }
+                guard currencyWords.contains(String(word.reversed()).lowercased()) else { continue }
+            }
+            guard let intRaw = m.groups[2], let sep = m.groups[3], let fracRaw = m.groups[4] else { continue }
+            var repairs: [String] = []
+            let (intDigits, intFixed) = fix(intRaw)
+            let (fracDigits, fracFixed) = fix(fracRaw)
+            // The integer part must hold a real digit; at most two letters repaired in all.
+            guard intRaw.contains(where: \.isNumber), intFixed + fracFixed <= 2 else { continue }
+            if intFixed + fracFixed > 0 { repairs.append("letters read as digits (\(intRaw)\(sep)\(fracRaw))") }
+            let whole = String(line[m.range])
+            if whole.range(of: #"[.,]\s[0-9OoSsIl|BZzg]{2}"#, options: .regularExpression) != nil || whole.range(of: #"\s[.,]"#, options: .regularExpression) != nil {
+                repairs.append("space around the decimal point")
+            }
+            // Thousands separators: whatever is not the decimal separator.
+            var integer = intDigits.filter(\.isNumber)
+            if integer.count > 1, integer.first == "0" { integer = String(integer.drop { $0 == "0" }); if integer.isEmpty { integer = "0" } }
+            guard let a = Amount("\(integer).\(fracDigits)") else { continue }
+            let grouped = intDigits.contains { !$0.isNumber }
+            // "1.234" style groups use the other separator than the decimal one.
+            if grouped, intDigits.contains(Character(sep)) { continue }
+            let pos = line.distance(from: line.startIndex, to: m.range.lowerBound)
+            out.append(FoundAmount(amount: a, position: pos, repairs: repairs,
+                                   negative: m.groups[1] != nil || m.groups[6] != nil, isPercent: m.groups[5] != nil))
+        }
+        return out
+    }
+
+    private static func fix(_ s: String) -> (String, Int) {
+        var n = 0
+        let fixed = String(s.map { ch -> Character in
+            if let d = lookalikes[ch] { n += 1; return d }
+            return ch
+        })
+        return (fixed, n)
+    }
+}

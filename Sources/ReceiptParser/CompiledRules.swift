@@ -1,0 +1,121 @@
+import ReceiptModel
+
+/// The rules, normalised once for fast whole-word matching.
+struct CompiledRules: Sendable {
+    struct Keyword: Sendable { let raw: String; let normalised: String; let weight: Double }
+
+    let total: [Keyword]
+    let totalDistractors: [Keyword]
+    let subtotal: [Keyword]
+    let tax: [Keyword]
+    let taxExclude: [Keyword]
+    let rounding: [Keyword]
+    let discount: [Keyword]
+    let cash: [Keyword]
+    let change: [Keyword]
+    let dateKeywords: [Keyword]
+    let dateDistractors: [Keyword]
+    let months: [String: Int]
+    let legalForms: [Keyword]
+    let vendorSkip: [Keyword]
+    let addressWords: [Keyword]
+    let currencySymbols: [(String, String)]   // raw symbol, code
+    let currencyWords: Set<String>
+    let monthFirstCurrencies: Set<String>
+    let cardWords: [String]
+    let cashWords: [String]
+    let receiptNumberKeywords: [(Keyword, Double)]
+
+    init(_ r: ParserRules) {
+        func kws(_ d: [String: Double]) -> [Keyword] {
+            d.map { Keyword(raw: $0.key, normalised: WordLine.normalise($0.key), weight: $0.value) }
+                .filter { $0.normalised.count > 2 }
+                .sorted { $0.normalised.count > $1.normalised.count }
+        }
+        func list(_ a: [String]?) -> [Keyword] { kws(Dictionary((a ?? []).map { ($0, 1.0) }, uniquingKeysWith: max)) }
+        total = kws(r.total.keywords)
+        totalDistractors = list(r.total.distractors)
+        subtotal = kws(r.subtotal.keywords)
+        tax = kws(r.tax.keywords)
+        taxExclude = list(r.tax.exclude)
+        rounding = kws(r.rounding.keywords)
+        discount = kws(r.discount.keywords)
+        cash = kws(r.cash.keywords)
+        change = kws(r.change.keywords)
+        dateKeywords = kws(r.date.keywords)
+        dateDistractors = list(r.date.distractors)
+        months = Dictionary(r.date.months.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
+        legalForms = list(r.vendor.legalForms)
+        vendorSkip = list(r.vendor.skip)
+        addressWords = list(r.vendor.addressWords)
+        currencySymbols = r.currency.symbols.map { ($0.key.lowercased(), $0.value) }.sorted { $0.0.count > $1.0.count }
+        currencyWords = Set(r.currency.symbols.keys.map { $0.lowercased() }.filter { $0.allSatisfy(\.isLetter) })
+        monthFirstCurrencies = Set(r.currency.monthFirst)
+        cardWords = r.payment.card.map(WordLine.normalise)
+        cashWords = r.payment.cash.map(WordLine.normalise)
+        receiptNumberKeywords = r.receiptNumber.keywords.enumerated().map { i, k in
+            (Keyword(raw: k, normalised: WordLine.normalise(k), weight: 1), 1 - Double(i) / Double(max(1, r.receiptNumber.keywords.count)) * 0.5)
+        }.filter { $0.0.normalised.count > 2 }
+    }
+
+    /// The best-weighted keyword matching the line, if any.
+    /// Exact matches win over matches one OCR slip away ("totale" must not claim "total").
+    func best(_ set: [Keyword], in w: WordLine) -> Keyword? {
+        let order: (Keyword, Keyword) -> Bool = { $0.weight < $1.weight || ($0.weight == $1.weight && $0.normalised.count < $1.normalised.count) }
+        if let exact = set.filter({ w.padded.contains($0.normalised) }).max(by: order) { return exact }
+        return set.filter { w.contains($0.normalised) }.max(by: order)
+    }
+
+    func any(_ set: [Keyword], in w: WordLine) -> Keyword? { set.first { w.contains($0.normalised) } }
+
+    func dateKeyword(_ w: WordLine) -> Double { best(dateKeywords, in: w)?.weight ?? 0 }
+    func isDateDistractor(_ w: WordLine) -> Bool { any(dateDistractors, in: w) != nil }
+
+    /// Lines that are totals, taxes, payments: not line items.
+    func isSummaryOrMeta(_ w: WordLine) -> Bool {
+        for set in [total, subtotal, rounding, cash, change] where any(set, in: w) != nil { return true }
+        if any(tax, in: w) != nil, any(taxExclude, in: w) == nil { return true }
+        return any(totalDistractors, in: w) != nil || any(vendorSkip, in: w) != nil
+    }
+
+    func currencies(in l: ParseLine) -> [String] {
+        var out: [String] = []
+        let lower = l.text.lowercased()
+        for (sym, code) in currencySymbols {
+            if sym.allSatisfy(\.isLetter) {
+                if l.words.contains(" \(sym) ") || (sym.count >= 2 && lower.range(of: "(?<![a-z])\(sym)(?=\\s?\\d)", options: .regularExpression) != nil) { out.append(code) }
+            } else if lower.contains(sym) {
+                // "$" inside "S$", "A$", "HK$" belongs to those.
+                if sym == "$", currencySymbols.contains(where: { $0.0.count > 1 && $0.0.hasSuffix("$") && lower.contains($0.0) }) { continue }
+                out.append(code)
+            }
+        }
+        return out
+    }
+
+    enum VendorLineKind: Equatable { case legalForm(onlyForm: Bool), nameLike }
+
+    /// Whether a top line can be the vendor's name, and why.
+    func vendorLineKind(_ l: ParseLine) -> VendorLineKind? {
+        let w = l.words
+        let letters = w.letterCount, digits = w.digitCount
+        guard letters >= 2 else { return nil }
+        if let form = legalForms.first(where: { w.padded.hasSuffix($0.normalised) || w.contains($0.normalised) && $0.normalised.count >= 6 }) {
+            if any(vendorSkip, in: w) != nil, letters < 12 { return nil }
+            let rest = w.padded.replacingOccurrences(of: form.normalised, with: " ").filter(\.isLetter)
+            // Short legal forms ("sa", "as", "ag") only at the end of a line with a name before them.
+            if form.normalised.count <= 4, !w.padded.hasSuffix(form.normalised) { return nil }
+            if form.normalised.count <= 4, rest.count < 3 { return nil }
+            return .legalForm(onlyForm: rest.count < 3)
+        }
+        if any(vendorSkip, in: w) != nil { return nil }
+        if any(addressWords, in: w) != nil, digits > 0 || w.words.count > 3 { return nil }
+        if digits > 4 || Double(digits) > Double(letters) * 0.5 { return nil }
+        if !l.amounts.isEmpty { return nil }
+        if letters < 3 { return nil }
+        // Mostly noise: few letters among many symbols.
+        let symbols = l.text.filter { !$0.isLetter && !$0.isNumber && $0 != " " && $0 != "&" && $0 != "." && $0 != "'" && $0 != "-" }.count
+        if symbols * 2 > letters { return nil }
+        return .nameLike
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import ReceiptModel
+
+/// Which reading of an all-digit date like 03/04/2024 to prefer.
+public enum DateOrder: String, Sendable, Codable, CaseIterable {
+    /// Decide from evidence on the receipt (an unambiguous date, the currency); day-first when there is none.
+    case auto
+    case dayFirst = "day-first"
+    case monthFirst = "month-first"
+}
+
+/// A date as found in the text, before the day/month order is settled.
+struct RawDate {
+    enum Shape { case ymd, numeric, named, compact }
+    var first: Int      // day or month for .numeric; day for others
+    var second: Int     // month or day for .numeric; month for others
+    var year: Int
+    var shape: Shape
+    var position: Int
+    var text: String
+    var rule: String
+
+    /// The unambiguous reading, or nil when both day-first and month-first make a valid date.
+    var certainOrder: DateOrder? {
+        guard shape == .numeric else { return .dayFirst }
+        let dmy = CalendarDate(year: year, month: second, day: first)
+        let mdy = CalendarDate(year: year, month: first, day: second)
+        switch (dmy, mdy) {
+        case (.some, nil): return .dayFirst
+        case (nil, .some): return .monthFirst
+        case (.some(let a), .some(let b)) where a == b: return .dayFirst
+        default: return nil
+        }
+    }
+
+    func reading(_ order: DateOrder) -> CalendarDate? {
+        switch shape {
+        case .numeric:
+            return order == .monthFirst ? CalendarDate(year: year, month: first, day: second)
+                                        : CalendarDate(year: year, month: second, day: first)
+        default:
+            return CalendarDate(year: year, month: second, day: first)
+        }
+    }
+}
+
+enum DateScanner {
+    static let ymd = Pattern(#"(?<!\d)((?:19|20)\d{2})\s?([-/.])\s?(\d{1,2})\s?[-/.]\s?(\d{1,2})(?!\d)"#)
+    static let numeric = Pattern(#"(?<![\d.,])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?([-/.])\s?(\d{4}|\d{2})(?![\d]|[.,]\d)"#)
+    static let dayMonthName = Pattern(#"(?<![\d\p{L}])(\d{1,2})(?:st|nd|rd|th|er)?[\s\-/.,]*(\p{L}{3,9})\.?[\s\-/.,']*(\d{4}|\d{2})(?!\d)"#)
+    static let monthNameDay = Pattern(#"(?<!\p{L})(\p{L}{3,9})\.?[\s\-/.]*(\d{1,2})(?:st|nd|rd|th)?[\s,.'\-/]*(\d{4}|\d{2})(?![\d]|:\d)"#)
+    static let compactYMD = Pattern(#"(?<!\d)(20\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?!\d)"#)
+
+    static func year(_ s: String) -> Int? {
+        guard let y = Int(s) else { return nil }
+        return s.count == 2 ? 2000 + y : y
+    }
+
+    static func scan(_ line: String, months: [String: Int]) -> [RawDate] {
+        var out: [RawDate] = []
+        var taken: [Range<String.Index>] = []
+        func add(_ r: RawDate, _ range: Range<String.Index>) {
+            guard !taken.contains(where: { $0.overlaps(range) }) else { return }
+            taken.append(range)
+            out.append(r)
+        }
+        func pos(_ r: Range<String.Index>) -> Int { line.distance(from: line.startIndex, to: r.lowerBound) }
+        for m in ymd.matches(in: line) {
+            guard let y = m.groups[1].flatMap({ Int($0) }), let mo = m.groups[3].flatMap({ Int($0) }), let d = m.groups[4].flatMap({ Int($0) }) else { continue }
+            add(RawDate(first: d, second: mo, year: y, shape: .ymd, position: pos(m.range), text: String(line[m.range]), rule: "date.iso"), m.range)
+        }
+        for m in numeric.matches(in: line) {
+            guard let a = m.groups[1].flatMap({ Int($0) }), let b = m.groups[3].flatMap({ Int($0) }),
+                  let ys = m.groups[5], let y = year(ys) else { continue }
+            // "12.50.10" style noise: separators must agree unless OCR dropped one.
+            if let s1 = m.groups[2], let s2 = m.groups[4], s1 != s2, !(s1 == "-" || s2 == "-") { continue }
+            add(RawDate(first: a, second: b, year: y, shape: .numeric, position: pos(m.range), text: String(line[m.range]), rule: "date.numeric"), m.range)
+        }
+        for m in dayMonthName.matches(in: line) {
+            guard let d = m.groups[1].flatMap({ Int($0) }), let name = m.groups[2], let mo = month(name, months),
+                  let ys = m.groups[3], let y = year(ys) else { continue }
+            add(RawDate(first: d, second: mo, year: y, shape: .named, position: pos(m.range), text: String(line[m.range]), rule: "date.day-monthname"), m.range)
+        }
+        for m in monthNameDay.matches(in: line) {
+            guard let name = m.groups[1], let mo = month(name, months), let d = m.groups[2].flatMap({ Int($0) }),
+                  let ys = m.groups[3], let y = year(ys) else { continue }
+            add(RawDate(first: d, second: mo, year: y, shape: .named, position: pos(m.range), text: String(line[m.range]), rule: "date.monthname-day"), m.range)
+        }
+        for m in compactYMD.matches(in: line) {
+            guard let y = m.groups[1].flatMap({ Int($0) }), let mo = m.groups[2].flatMap({ Int($0) }), let d = m.groups[3].flatMap({ Int($0) }) else { continue }
+            add(RawDate(first: d, second: mo, year: y, shape: .compact, position: pos(m.range), text: String(line[m.range]), rule: "date.compact"), m.range)
+        }
+        return out
+    }
+
+    static func month(_ name: String, _ months: [String: Int]) -> Int? {
+        let key = name.lowercased()
+        if let m = months[key] { return m }
+        // OCR slips in a long month name ("Septernber")
+        if key.count >= 5 {
+            return months.first { $0.key.count >= 5 && editDistance($0.key, key, limit: 1) <= 1 }?.value
+        }
+        return nil
+    }
+}
+
+enum TimeScanner {
+    static let time = Pattern(#"(?<![\d.,:])([01]?\d|2[0-3])\s?:\s?([0-5]\d)(?:\s?:\s?([0-5]\d))?(?:\s*([AaPp])\.?\s?[Mm]\.?)?(?![\d]|\.\d)"#)
+
+    static func scan(_ line: String) -> [(TimeOfDay, Int)] {
+        time.matches(in: line).compactMap { m in
+            guard var h = m.groups[1].flatMap({ Int($0) }), let mi = m.groups[2].flatMap({ Int($0) }) else { return nil }
+            if let ap = m.groups[4]?.lowercased() {
+                guard (1...12).contains(h) else { return nil }
+                if ap == "p", h < 12 { h += 12 }
+                if ap == "a", h == 12 { h = 0 }
+            }
+            guard let t = TimeOfDay(hour: h, minute: mi, second: m.groups[3].flatMap { Int($0) }) else { return nil }
+            return (t, line.distance(from: line.startIndex, to: m.range.lowerBound))
+        }
+    }
+}

@@ -1,0 +1,95 @@
+// The parser's built-in rules: keywords and skip-lists, as plain JSON.
+// Edit here to change the defaults; users extend them without recompiling with
+// `receipts parse --rules FILE` (same format; lists are added, weights override).
+// `receipts rules` prints this file.
+let defaultRulesJSON = #"""
+{
+  "comment": "Keywords and skip-lists of the receipt parser. Matched case-insensitively on whole words, after OCR clean-up. Add a language by adding words here or in a file passed with --rules (its lists are added to these). Weights are 0...1: how strongly a keyword marks the field.",
+  "total": {
+    "keywords": {
+      "grand total": 1.0, "total amount": 0.95, "total amt": 0.95, "amount due": 0.95, "total due": 0.95, "amount payable": 0.95,
+      "total payable": 0.95, "balance due": 0.9, "total rm": 0.95, "total (rm)": 0.95, "total sales": 0.9, "total incl": 0.9,
+      "nett total": 0.95, "net total": 0.9, "total nett": 0.95, "nett amount": 0.9, "net amount": 0.85, "total inclusive": 0.9,
+      "rounded total": 0.95, "total after rounding": 0.95, "total to pay": 0.95, "to pay": 0.8,
+      "total": 0.85, "nett": 0.75, "net": 0.5, "amount": 0.55, "balance": 0.6, "jumlah": 0.75, "jumlah besar": 0.9,
+      "total ttc": 1.0, "montant ttc": 0.95, "net a payer": 0.95, "net à payer": 0.95, "a payer": 0.85, "à payer": 0.85,
+      "summe": 0.95, "gesamtsumme": 1.0, "gesamt": 0.9, "zu zahlen": 0.95, "endbetrag": 0.95, "betrag": 0.6,
+      "totale": 0.9, "importe total": 0.95, "total a pagar": 0.95, "totaal": 0.9, "te betalen": 0.9, "att betala": 0.9,
+      "summa": 0.85, "yhteensä": 0.9, "i alt": 0.85, "totalt": 0.85, "sum": 0.6
+    },
+    "distractors": [
+      "subtotal", "sub total", "sub-total", "sub ttl", "total qty", "total quantity", "qty total", "total items", "total item",
+      "item count", "no of items", "no. of items", "total savings", "you saved", "savings", "total discount", "discount",
+      "total tax", "tax", "gst", "sst", "vat", "service charge", "svc", "change", "change due", "cash", "tender", "tendered",
+      "rounding", "round adj", "rounding adj", "adjustment", "tip", "gratuity", "total excl", "excl", "exclusive",
+      "zwischensumme", "mwst", "ust", "netto", "rückgeld", "ruckgeld", "gegeben", "bar", "tva", "ht", "total ht",
+      "rendu", "espèces", "points", "point", "balance points", "deposit", "paid", "payment", "visa", "mastercard", "card",
+      "credit", "debit", "eftpos", "total weight", "weight", "kg", "total units", "pcs", "units"
+    ]
+  },
+  "subtotal": {
+    "keywords": {"subtotal": 1.0, "sub total": 1.0, "sub-total": 1.0, "sub ttl": 0.9, "zwischensumme": 1.0, "total ht": 0.9, "total excl": 0.9, "total excl. gst": 0.9, "total exclusive": 0.9, "sous-total": 1.0, "sous total": 1.0, "subtotale": 1.0, "subtotaal": 1.0, "total before tax": 0.9}
+  },
+  "tax": {
+    "keywords": {"tax": 0.9, "sales tax": 1.0, "gst": 0.9, "sst": 0.9, "vat": 0.9, "mwst": 0.95, "ust": 0.8, "tva": 0.95, "iva": 0.95, "btw": 0.95, "moms": 0.95, "total tax": 1.0, "gst 6%": 1.0, "tax total": 1.0, "hst": 0.9, "pst": 0.8},
+    "exclude": ["tax invoice", "tax inv", "incl tax", "tax incl", "gst reg", "gst id", "gst no", "tax id", "vat no", "vat reg", "ust-id", "steuernr", "tax code", "gst summary", "excl", "amount(rm)", "amt(rm)", "invoice"]
+  },
+  "rounding": {"keywords": {"rounding": 1.0, "round adj": 1.0, "rounding adj": 1.0, "rounding adjustment": 1.0, "adj": 0.5, "round": 0.7}},
+  "discount": {"keywords": {"discount": 1.0, "disc": 0.8, "less": 0.5, "rabatt": 1.0, "remise": 1.0, "savings": 0.8}},
+  "cash": {"keywords": {"cash": 1.0, "tender": 0.9, "tendered": 1.0, "cash tendered": 1.0, "paid": 0.7, "bar": 0.9, "gegeben": 1.0, "espèces": 1.0, "especes": 1.0, "tunai": 1.0, "received": 0.8, "amount paid": 1.0, "amount tendered": 1.0}},
+  "change": {"keywords": {"change": 1.0, "change due": 1.0, "rückgeld": 1.0, "ruckgeld": 1.0, "rendu": 1.0, "monnaie": 0.9, "baki": 1.0, "wechselgeld": 1.0}},
+  "date": {
+    "keywords": {"date": 1.0, "dated": 1.0, "tarikh": 1.0, "datum": 1.0, "fecha": 1.0, "data": 0.8, "le": 0.3, "date/time": 1.0, "inv date": 1.0, "invoice date": 1.0, "bill date": 1.0, "trans date": 1.0, "txn date": 1.0},
+    "distractors": ["exp", "expiry", "expires", "valid until", "valid till", "valid thru", "best before", "due date", "return by", "returns", "period", "birth", "dob", "member since", "promo", "redeem", "printed"],
+    "months": {
+      "jan": 1, "january": 1, "januari": 1, "januar": 1, "janvier": 1, "janv": 1, "enero": 1, "ene": 1, "gennaio": 1, "gen": 1, "jänner": 1,
+      "feb": 2, "february": 2, "februari": 2, "februar": 2, "février": 2, "fevrier": 2, "févr": 2, "fevr": 2, "febrero": 2, "febbraio": 2,
+      "mar": 3, "march": 3, "mac": 3, "mac.": 3, "mars": 3, "märz": 3, "maerz": 3, "mär": 3, "marzo": 3, "maart": 3, "mrt": 3,
+      "apr": 4, "april": 4, "avril": 4, "avr": 4, "abril": 4, "abr": 4, "aprile": 4,
+      "may": 5, "mei": 5, "mai": 5, "mayo": 5, "maggio": 5, "mag": 5,
+      "jun": 6, "june": 6, "juni": 6, "juin": 6, "junio": 6, "giugno": 6, "giu": 6,
+      "jul": 7, "july": 7, "julai": 7, "juli": 7, "juillet": 7, "juil": 7, "julio": 7, "luglio": 7, "lug": 7,
+      "aug": 8, "august": 8, "ogos": 8, "ogo": 8, "août": 8, "aout": 8, "agosto": 8, "ago": 8, "augustus": 8,
+      "sep": 9, "sept": 9, "september": 9, "septembre": 9, "septiembre": 9, "settembre": 9, "set": 9,
+      "oct": 10, "october": 10, "okt": 10, "oktober": 10, "octobre": 10, "octubre": 10, "ottobre": 10, "ott": 10,
+      "nov": 11, "november": 11, "novembre": 11, "noviembre": 11,
+      "dec": 12, "december": 12, "dis": 12, "disember": 12, "dez": 12, "dezember": 12, "décembre": 12, "decembre": 12, "déc": 12, "diciembre": 12, "dic": 12, "dicembre": 12
+    }
+  },
+  "vendor": {
+    "legal_forms": [
+      "sdn bhd", "sdn. bhd.", "sdn bhd.", "bhd", "berhad", "enterprise", "enterprises", "trading", "plt", "llp",
+      "ltd", "ltd.", "limited", "llc", "l.l.c.", "inc", "inc.", "incorporated", "corp", "corp.", "corporation", "co.", "company", "plc",
+      "pte ltd", "pty ltd", "pty", "gmbh", "gmbh & co. kg", "kg", "ag", "e.k.", "ohg", "ug", "sarl", "s.a.r.l.", "sas", "s.a.s.", "sa", "s.a.",
+      "eurl", "srl", "s.r.l.", "spa", "s.p.a.", "s.l.", "sl", "bv", "b.v.", "nv", "n.v.", "ab", "as", "a/s", "oy", "aps", "kk"
+    ],
+    "skip": [
+      "tax invoice", "invoice", "simplified tax invoice", "receipt", "official receipt", "cash receipt", "sales receipt", "cash bill", "bill",
+      "copy", "customer copy", "merchant copy", "reprint", "duplicate", "original", "welcome", "welcome to", "thank you", "thanks",
+      "tel", "phone", "fax", "gst reg", "gst id", "gst no", "co reg", "co. reg", "company reg", "reg no", "roc", "business reg",
+      "vat no", "vat reg", "ust-id", "steuer", "siret", "tva", "abn", "email", "www", "http", ".com", "open", "hours", "table", "cashier",
+      "order", "date", "time", "rechnung", "quittung", "kassenbon", "beleg", "facture", "ticket", "reçu"
+    ],
+    "address_words": [
+      "jalan", "jln", "lorong", "taman", "tmn", "no.", "lot", "blok", "block", "street", "st.", "road", "rd", "avenue", "ave", "blvd",
+      "boulevard", "lane", "drive", "suite", "floor", "level", "unit", "straße", "strasse", "str.", "platz", "weg", "rue", "avenue",
+      "boulevard", "chemin", "via", "calle", "plaza", "kuala lumpur", "selangor", "johor", "penang", "malaysia", "seksyen", "bandar",
+      "persiaran", "kawasan", "industri", "perindustrian", "shah alam", "petaling jaya", "puchong", "usj", "ss"
+    ]
+  },
+  "currency": {
+    "symbols": {"rm": "MYR", "myr": "MYR", "$": "USD", "us$": "USD", "usd": "USD", "s$": "SGD", "sgd": "SGD", "a$": "AUD", "aud": "AUD",
+                "c$": "CAD", "ca$": "CAD", "cad": "CAD", "€": "EUR", "eur": "EUR", "euro": "EUR", "£": "GBP", "gbp": "GBP", "chf": "CHF",
+                "fr.": "CHF", "sek": "SEK", "nok": "NOK", "dkk": "DKK", "kr": "SEK", "¥": "JPY", "jpy": "JPY", "₹": "INR", "inr": "INR",
+                "rs": "INR", "rp": "IDR", "idr": "IDR", "php": "PHP", "₱": "PHP", "thb": "THB", "฿": "THB", "nzd": "NZD", "hk$": "HKD", "hkd": "HKD"},
+    "month_first": ["USD"]
+  },
+  "payment": {
+    "card": ["visa", "mastercard", "master card", "amex", "american express", "debit", "credit", "card", "eftpos", "maestro", "discover", "girocard", "ec-karte", "cb", "carte", "contactless", "nfc", "apple pay", "google pay", "kartenzahlung"],
+    "cash": ["cash", "tunai", "bar", "barzahlung", "espèces", "especes", "efectivo", "contanti", "kontant"]
+  },
+  "receipt_number": {
+    "keywords": ["invoice no", "invoice #", "inv no", "inv#", "inv.no", "receipt no", "receipt #", "rcpt no", "rcpt#", "bill no", "bill #", "doc no", "document no", "trans no", "transaction no", "txn no", "order no", "order #", "ticket no", "cash bill no", "cb no", "ref no", "no. resit", "resit no", "beleg-nr", "belegnr", "bon-nr", "bon nr", "rechnungsnr", "rechnung nr", "ticket n°", "facture n°", "n° ticket", "invoice", "receipt", "bill", "trans", "slip no", "check #", "chk", "transaction #", "trx"]
+  }
+}
+"""#

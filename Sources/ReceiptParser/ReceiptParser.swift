@@ -1,0 +1,342 @@
+import Foundation
+import ReceiptModel
+
+/// A vendor a user knows, with the other ways receipts print it.
+public struct KnownVendor: Sendable, Hashable, Codable {
+    public var name: String
+    public var aliases: [String]
+    public init(name: String, aliases: [String] = []) { self.name = name; self.aliases = aliases }
+}
+
+public struct ParserOptions: Sendable, Hashable {
+    public var rules: ParserRules = .builtIn
+    /// How to read ambiguous all-digit dates (03/04/2024).
+    public var dateOrder: DateOrder = .auto
+    /// Dates after this day are rejected as implausible (default: tomorrow).
+    public var latestDate: CalendarDate? = nil
+    /// Dates before this year are rejected unless lowered.
+    public var earliestYear: Int = 2000
+    /// Matched fuzzily against the top of the receipt before the generic vendor rules.
+    public var knownVendors: [KnownVendor] = []
+    /// Currency to assume when the receipt shows none (ISO code), e.g. from a locale.
+    public var defaultCurrency: String? = nil
+
+    public init() {}
+}
+
+/// Turns an `OCRPage` into a `ParsedReceipt`. Pure Swift: no OCR engine needed.
+public struct ReceiptParser: Sendable {
+    public static let version = "0.1.0"
+    public var options: ParserOptions
+    let compiled: CompiledRules
+
+    public init(options: ParserOptions = ParserOptions()) {
+        self.options = options
+        compiled = CompiledRules(options.rules)
+    }
+
+    public func parse(_ page: OCRPage) -> ParsedReceipt {
+        let lines = page.lines.enumerated().map { ParseLine(index: $0.offset, line: $0.element, rules: compiled) }
+        var receipt = ParsedReceipt(parserVersion: Self.version)
+        receipt.currency = currency(lines)
+        receipt.date = date(lines, currency: receipt.currency?.value)
+        receipt.time = time(lines, dateLine: receipt.date?.evidence.line)
+        receipt.vendor = vendor(lines)
+        let money = MoneyFields(lines: lines, rules: compiled)
+        receipt.subtotal = money.subtotal
+        receipt.tax = money.tax
+        receipt.lineItems = lineItems(lines, before: money.firstSummaryLine)
+        let (total, checks) = money.total(lineItems: receipt.lineItems)
+        receipt.total = total
+        receipt.checks = checks
+        receipt.receiptNumber = receiptNumber(lines)
+        (receipt.paymentMethod, receipt.cardLast4) = payment(lines)
+        return receipt
+    }
+
+    /// Convenience for plain text (one receipt line per text line).
+    public func parse(text: String) -> ParsedReceipt { parse(OCRPage(text: text)) }
+
+    // MARK: currency
+
+    func currency(_ lines: [ParseLine]) -> Field<String>? {
+        var counts: [String: (Int, Int)] = [:]  // code -> (count, first line)
+        for l in lines {
+            for code in compiled.currencies(in: l) {
+                let c = counts[code] ?? (0, l.index)
+                counts[code] = (c.0 + 1, c.1)
+            }
+        }
+        guard let best = counts.max(by: { $0.value.0 < $1.value.0 || ($0.value.0 == $1.value.0 && $0.value.1 > $1.value.1) }) else {
+            return options.defaultCurrency.map { Field($0, confidence: 0.3, evidence: Evidence(rule: "currency.default")) }
+        }
+        let line = lines[best.value.1]
+        return Field(best.key, confidence: min(0.95, 0.6 + 0.1 * Double(best.value.0)),
+                     evidence: line.evidence(rule: "currency.symbol", notes: ["seen \(best.value.0)×"]))
+    }
+
+    // MARK: date
+
+    func date(_ lines: [ParseLine], currency: String?) -> Field<CalendarDate>? {
+        let latest = options.latestDate ?? Self.tomorrow()
+        var found: [(RawDate, ParseLine)] = []
+        for l in lines { for d in DateScanner.scan(l.text, months: compiled.months) { found.append((d, l)) } }
+        guard !found.isEmpty else { return nil }
+
+        // Day/month order: the user's word, then an unambiguous date on the receipt, then the currency.
+        var order = options.dateOrder
+        var orderNote: String
+        if order != .auto {
+            orderNote = "order \(order.rawValue) (given)"
+        } else if let certain = found.first(where: { $0.0.shape == .numeric && $0.0.certainOrder != nil && $0.0.first != $0.0.second }) {
+            order = certain.0.certainOrder ?? .dayFirst
+            orderNote = "order \(order.rawValue): '\(certain.0.text)' can only be read that way"
+        } else if let c = currency, compiled.monthFirstCurrencies.contains(c) {
+            order = .monthFirst
+            orderNote = "order month-first: currency \(c)"
+        } else {
+            order = .dayFirst
+            orderNote = "order day-first: no evidence either way"
+        }
+
+        var candidates: [(CalendarDate, Double, Evidence)] = []
+        for (raw, line) in found {
+            var notes: [String] = []
+            var score = 0.7
+            var value: CalendarDate?
+            if raw.shape == .numeric {
+                if let certain = raw.certainOrder {
+                    value = raw.reading(certain)
+                    if raw.first != raw.second, certain != order { notes.append("read \(certain.rawValue) (only valid reading)") }
+                } else {
+                    value = raw.reading(order)
+                    notes.append(orderNote)
+                    if options.dateOrder == .auto, !orderNote.contains("can only") { score -= 0.15 }
+                }
+            } else {
+                value = raw.reading(.dayFirst)
+            }
+            guard var v = value else { continue }
+            // The other reading when this one is implausible (in the future).
+            if v > latest, raw.shape == .numeric, let alt = raw.reading(order == .dayFirst ? .monthFirst : .dayFirst), alt <= latest, alt.year >= options.earliestYear {
+                notes.append("\(v.iso) is in the future; read the other way")
+                v = alt
+                score -= 0.1
+            }
+            guard v <= latest, v.year >= options.earliestYear else { continue }
+            if raw.shape == .compact { score -= 0.25 }
+            if raw.text.filter(\.isNumber).count >= 8 || raw.shape == .named { score += 0.05 }
+            let kw = compiled.dateKeyword(line.words)
+            if kw > 0 { score += 0.2 * kw; notes.append("date keyword on the line") }
+            if compiled.isDateDistractor(line.words) { score -= 0.45; notes.append("expiry/validity wording on the line") }
+            // Receipts print the transaction date near the top or just after the totals; a little weight to the top.
+            score -= 0.05 * Double(line.index) / Double(max(1, lines.count))
+            candidates.append((v, score, line.evidence(rule: raw.rule, notes: ["'\(raw.text)'"] + notes)))
+        }
+        guard !candidates.isEmpty else { return nil }
+        // The same day printed twice is stronger evidence.
+        var byDay: [CalendarDate: Int] = [:]
+        for c in candidates { byDay[c.0, default: 0] += 1 }
+        let ranked = candidates.map { c in (c.0, c.1 + (byDay[c.0, default: 1] > 1 ? 0.1 : 0), c.2) }
+            .sorted { $0.1 > $1.1 }
+        let best = ranked[0]
+        let rejected = ranked.dropFirst().filter { $0.0 != best.0 }.prefix(5).map { Candidate(value: $0.0.iso, score: $0.1, evidence: $0.2) }
+        return Field(best.0, confidence: best.1, evidence: best.2, rejected: Array(rejected))
+    }
+
+    static func tomorrow() -> CalendarDate {
+        let d = Date().addingTimeInterval(86_400)
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let c = cal.dateComponents([.year, .month, .day], from: d)
+        return CalendarDate(year: c.year ?? 2100, month: c.month ?? 1, day: c.day ?? 1) ?? CalendarDate(year: 2100, month: 1, day: 1)!
+    }
+
+    // MARK: time
+
+    func time(_ lines: [ParseLine], dateLine: Int?) -> Field<TimeOfDay>? {
+        var best: (TimeOfDay, Double, ParseLine)?
+        for l in lines {
+            for (t, _) in TimeScanner.scan(l.text) {
+                var score = 0.6
+                if l.index == dateLine { score += 0.3 }
+                if l.words.padded.contains(" time ") || l.words.padded.contains(" masa ") || l.words.padded.contains(" zeit ") || l.words.padded.contains(" heure ") { score += 0.2 }
+                if best == nil || score > best!.1 { best = (t, score, l) }
+            }
+        }
+        return best.map { Field($0.0, confidence: $0.1, evidence: $0.2.evidence(rule: "time.hh:mm")) }
+    }
+
+    // MARK: vendor
+
+    func vendor(_ lines: [ParseLine]) -> Field<String>? {
+        let top = Array(lines.prefix(15))
+        // 1. A vendor the user listed, matched fuzzily.
+        if !options.knownVendors.isEmpty {
+            var best: (KnownVendor, Double, ParseLine, String)?
+            for l in top {
+                let text = VendorText.normalise(l.text)
+                guard text.count >= 3 else { continue }
+                for v in options.knownVendors {
+                    for alias in [v.name] + v.aliases {
+                        let a = VendorText.normalise(alias)
+                        guard !a.isEmpty else { continue }
+                        let s = text.contains(a) ? 1.0 : similarity(text, a)
+                        if s >= 0.8, best == nil || s > best!.1 { best = (v, s, l, alias) }
+                    }
+                }
+            }
+            if let (v, s, l, alias) = best {
+                return Field(v.name, confidence: 0.75 + 0.2 * s, evidence: l.evidence(rule: "vendor.known", notes: [String(format: "matches '%@' (%.0f%%)", alias, s * 100)]))
+            }
+        }
+        // 2. Generic rules: a name ending in a legal form, else the first name-like line.
+        var candidates: [(String, Double, Evidence)] = []
+        var firstNameLike = true
+        for (i, l) in top.enumerated() {
+            guard let kind = compiled.vendorLineKind(l) else { continue }
+            var name = VendorText.clean(l.text)
+            var score: Double
+            var rule: String
+            switch kind {
+            case .legalForm(let onlyForm):
+                score = 0.8
+                rule = "vendor.legal-form"
+                // "SDN BHD" alone on its line: the name is on the line above.
+                if onlyForm, i > 0, compiled.vendorLineKind(top[i - 1]) != nil {
+                    name = VendorText.clean(top[i - 1].text) + " " + name
+                    rule = "vendor.legal-form-two-lines"
+                }
+                if i < 5 { score += 0.1 }
+            case .nameLike:
+                score = firstNameLike ? 0.55 : 0.35
+                rule = firstNameLike ? "vendor.first-name-line" : "vendor.name-line"
+                if l.text.uppercased() == l.text { score += 0.05 }
+                firstNameLike = false
+            }
+            score -= 0.02 * Double(i)
+            if l.confidence < 0.6 { score -= 0.1 }
+            guard name.count >= 3 else { continue }
+            candidates.append((name, score, l.evidence(rule: rule)))
+        }
+        guard let best = candidates.max(by: { $0.1 < $1.1 }) else { return nil }
+        let rejected = candidates.filter { $0.0 != best.0 }.sorted { $0.1 > $1.1 }.prefix(4).map { Candidate(value: $0.0, score: $0.1, evidence: $0.2) }
+        return Field(best.0, confidence: best.1, evidence: best.2, rejected: Array(rejected))
+    }
+
+    // MARK: line items
+
+    static let quantityPrefix = Pattern(#"^\s*(\d{1,3})\s*[xX×@*]\s+"#)
+    static let quantityTimesPrice = Pattern(#"(?<![\d.,])(\d{1,3})\s*[xX×@*]\s*(?:RM|\$|€|£)?\s*(\d+[.,]\d{2})"#)
+
+    func lineItems(_ lines: [ParseLine], before summaryLine: Int?) -> [LineItem] {
+        let end = summaryLine ?? lines.count
+        guard end > 0 else { return [] }
+        var items: [LineItem] = []
+        for l in lines[..<end] {
+            guard let last = l.amounts.last(where: { !$0.isPercent }), l.words.letterCount >= 3 else { continue }
+            if compiled.isSummaryOrMeta(l.words) { continue }
+            if !DateScanner.scan(l.text, months: compiled.months).isEmpty { continue }
+            let descEnd = l.text.index(l.text.startIndex, offsetBy: min(l.text.count, l.amounts.first?.position ?? last.position))
+            var desc = String(l.text[..<descEnd])
+            var qty: Decimal?
+            var unit: Amount?
+            if let m = Self.quantityTimesPrice.matches(in: l.text).first, let q = m.groups[1].flatMap({ Decimal(string: $0) }),
+               let p = m.groups[2].flatMap({ Amount($0.replacingOccurrences(of: ",", with: ".")) }) {
+                qty = q; unit = p
+                desc = String(l.text[..<m.range.lowerBound])
+            } else if let m = Self.quantityPrefix.matches(in: desc).first, let q = m.groups[1].flatMap({ Decimal(string: $0) }) {
+                qty = q
+                desc = String(desc[m.range.upperBound...])
+            }
+            desc = VendorText.clean(desc)
+            guard desc.filter(\.isLetter).count >= 2 else { continue }
+            let amount = last.negative ? Amount(0) - last.amount : last.amount
+            items.append(LineItem(description: desc, quantity: qty, unitPrice: unit, amount: amount,
+                                  evidence: l.evidence(rule: "item.line")))
+        }
+        return items
+    }
+
+    // MARK: receipt number, payment
+
+    static let idToken = Pattern(#"[:#.\s]*([A-Z0-9][A-Z0-9\-/]{2,24})"#)
+
+    func receiptNumber(_ lines: [ParseLine]) -> Field<String>? {
+        for l in lines {
+            for (kw, weight) in compiled.receiptNumberKeywords where l.words.contains(kw.normalised) {
+                // The token after the keyword, with a digit in it.
+                guard let r = l.text.range(of: kw.raw, options: [.caseInsensitive]) ?? l.text.range(of: kw.raw.replacingOccurrences(of: " ", with: ""), options: .caseInsensitive) else { continue }
+                let after = String(l.text[r.upperBound...])
+                for m in Self.idToken.matches(in: after.uppercased()) {
+                    guard let tok = m.groups[1], tok.contains(where: \.isNumber) else { continue }
+                    return Field(tok, confidence: 0.5 + 0.3 * weight, evidence: l.evidence(rule: "receipt-number.keyword", notes: ["after '\(kw.raw)'"]))
+                }
+            }
+        }
+        return nil
+    }
+
+    static let cardDigits = Pattern(#"(?:[*xX#•]{2,}[\s*xX#•\-]*|ending (?:in )?|last 4[:\s]*)(\d{4})(?!\d)"#)
+
+    func payment(_ lines: [ParseLine]) -> (Field<String>?, Field<String>?) {
+        var method: Field<String>?
+        var last4: Field<String>?
+        for l in lines {
+            if last4 == nil, let m = Self.cardDigits.matches(in: l.text).first, let d = m.groups[1] {
+                last4 = Field(d, confidence: 0.85, evidence: l.evidence(rule: "card.masked-number"))
+            }
+            if method == nil || method?.value == "cash" {
+                if let card = compiled.cardWords.first(where: { l.words.contains($0) }) {
+                    method = Field("card", confidence: 0.8, evidence: l.evidence(rule: "payment.card-word", notes: ["'\(card.trimmingCharacters(in: .whitespaces))'"]))
+                } else if method == nil, !l.amounts.isEmpty, let cash = compiled.cashWords.first(where: { l.words.contains($0) }) {
+                    method = Field("cash", confidence: 0.7, evidence: l.evidence(rule: "payment.cash-word", notes: ["'\(cash.trimmingCharacters(in: .whitespaces))'"]))
+                }
+            }
+        }
+        if last4 != nil, method == nil || method?.value == "cash" {
+            method = Field("card", confidence: 0.7, evidence: last4!.evidence)
+        }
+        return (method, last4)
+    }
+}
+
+/// One OCR line with what the parser computes once per line.
+struct ParseLine {
+    let index: Int
+    let text: String
+    let words: WordLine
+    let amounts: [FoundAmount]
+    let box: BoundingBox?
+    let confidence: Double
+
+    init(index: Int, line: OCRLine, rules: CompiledRules) {
+        self.index = index
+        text = line.text
+        words = WordLine(text)
+        amounts = AmountScanner.scan(text, currencyWords: rules.currencyWords)
+        box = line.box
+        confidence = line.confidence
+    }
+
+    func evidence(rule: String, notes: [String] = []) -> Evidence {
+        Evidence(line: index, text: text, box: box, rule: rule, notes: notes)
+    }
+}
+
+enum VendorText {
+    /// Strips OCR noise at the ends and a trailing registration number "(81109-A)".
+    static func clean(_ s: String) -> String {
+        var t = s.replacingOccurrences(of: #"\s*[\(\[]\s*(?:co\.?\s*(?:reg|no)\.?\s*:?\s*)?[0-9][0-9A-Z\-\s]*[\)\]]?\s*$"#, with: "", options: [.regularExpression, .caseInsensitive])
+        t = t.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
+        let junk = CharacterSet(charactersIn: " *~|_=-—–:;,'\"`!^<>{}[]\\/")
+        t = t.trimmingCharacters(in: junk)
+        return t
+    }
+
+    /// Upper-case, punctuation dropped, spaces collapsed (the scorer's normalisation).
+    static func normalise(_ s: String) -> String {
+        let mapped = s.uppercased().map { $0.isLetter || $0.isNumber || $0 == "&" ? $0 : " " }
+        return String(mapped).split(separator: " ").joined(separator: " ")
+    }
+}

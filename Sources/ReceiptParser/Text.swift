@@ -1,0 +1,91 @@
+import Foundation
+
+/// A compiled regular expression. `@unchecked Sendable`: NSRegularExpression is
+/// immutable once made and documented as safe to use from several threads.
+struct Pattern: @unchecked Sendable {
+    let regex: NSRegularExpression
+
+    init(_ pattern: String, caseInsensitive: Bool = true) {
+        do {
+            regex = try NSRegularExpression(pattern: pattern, options: caseInsensitive ? [.caseInsensitive] : [])
+        } catch {
+            preconditionFailure("bad built-in pattern \(pattern): \(error)")  // a defect in this file, caught by any test
+        }
+    }
+
+    /// All matches: each as the captured groups (nil where a group did not take part) and the whole match range.
+    func matches(in s: String) -> [(groups: [String?], range: Range<String.Index>)] {
+        let ns = NSRange(s.startIndex..., in: s)
+        return regex.matches(in: s, range: ns).compactMap { m in
+            guard let whole = Range(m.range, in: s) else { return nil }
+            let groups = (0..<m.numberOfRanges).map { i -> String? in
+                Range(m.range(at: i), in: s).map { String(s[$0]) }
+            }
+            return (groups, whole)
+        }
+    }
+}
+
+/// A line reduced to lower-case words separated by single spaces, padded with
+/// a space at each end, so keywords match as whole words: `" total rm "`.
+struct WordLine {
+    let padded: String
+    let words: [Substring]
+
+    init(_ text: String) {
+        var out = ""
+        out.reserveCapacity(text.count + 2)
+        var lastSpace = true
+        for ch in text.lowercased() {
+            if ch.isLetter || ch.isNumber {
+                out.append(ch); lastSpace = false
+            } else if !lastSpace {
+                out.append(" "); lastSpace = true
+            }
+        }
+        padded = " " + out.trimmingCharacters(in: .whitespaces) + " "
+        words = padded.split(separator: " ")
+    }
+
+    static func normalise(_ keyword: String) -> String {
+        WordLine(keyword).padded
+    }
+
+    /// True when the keyword (normalised the same way) occurs as whole words.
+    /// Single-word keywords of 5+ letters also match one OCR slip away ("TOTAI", "T0TAL").
+    func contains(_ normalisedKeyword: String) -> Bool {
+        if padded.contains(normalisedKeyword) { return true }
+        let kw = normalisedKeyword.dropFirst().dropLast()
+        guard kw.count >= 5, !kw.contains(" ") else { return false }
+        return words.contains { w in abs(w.count - kw.count) <= 1 && editDistance(w, kw, limit: 1) <= 1 }
+    }
+
+    var letterCount: Int { padded.filter(\.isLetter).count }
+    var digitCount: Int { padded.filter(\.isNumber).count }
+}
+
+/// Levenshtein distance, stopping early once it exceeds `limit`.
+func editDistance<S: StringProtocol>(_ a: S, _ b: S, limit: Int = .max) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var prev = Array(0...b.count)
+    var cur = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        cur[0] = i
+        var rowMin = cur[0]
+        for j in 1...b.count {
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            rowMin = min(rowMin, cur[j])
+        }
+        if rowMin > limit { return rowMin }
+        swap(&prev, &cur)
+    }
+    return prev[b.count]
+}
+
+/// Similarity 0...1 (1 − normalised edit distance).
+func similarity(_ a: String, _ b: String) -> Double {
+    let m = max(a.count, b.count)
+    return m == 0 ? 1 : 1 - Double(editDistance(a, b)) / Double(m)
+}

@@ -1,0 +1,124 @@
+import Foundation
+import ReceiptIngest
+import ReceiptModel
+import ReceiptOCR
+import ReceiptParser
+
+public struct PipelineOptions: Sendable, Hashable {
+    public var ingest = IngestOptions()
+    /// Ask Tesseract's orientation model when the first read looks like a turned page.
+    public var fixOrientation = true
+    /// A second OCR look when the first result fails its own checks.
+    public var secondPass = true
+    /// Below this mean word confidence the page may be turned: orientation is checked.
+    public var orientationCheckBelow = 0.6
+
+    public init() {}
+}
+
+/// One OCR look at the image, for reports ("psm6", "psm4 after no total").
+public struct OCRPass: Sendable, Hashable, Codable {
+    public var name: String
+    public var reason: String
+    public var meanConfidence: Double
+    public var seconds: Double
+}
+
+/// What the pipeline produced for one image.
+public struct ReceiptResult: Sendable {
+    public var file: String
+    public var receipt: ParsedReceipt
+    public var page: OCRPage
+    /// Normalisation steps applied to the image.
+    public var imageSteps: [String]
+    public var passes: [OCRPass]
+    public var seconds: Double
+    public var image: IngestedImage
+}
+
+/// Image → OCR → fields, with an orientation check and a second look only when needed.
+/// Owns one engine: not thread-safe; a batch makes one pipeline per worker.
+public final class ReceiptPipeline {
+    public let engine: OCREngine
+    public let parser: ReceiptParser
+    public let options: PipelineOptions
+
+    public init(engine: OCREngine, parser: ReceiptParser = ReceiptParser(), options: PipelineOptions = PipelineOptions()) {
+        self.engine = engine; self.parser = parser; self.options = options
+    }
+
+    public func process(path: String) throws -> ReceiptResult {
+        let image = try Ingest.load(path: path, options: options.ingest)
+        return try process(image: image)
+    }
+
+    public func process(data: Data, name: String) throws -> ReceiptResult {
+        try process(image: Ingest.load(data: data, name: name, options: options.ingest))
+    }
+
+    public func process(image original: IngestedImage) throws -> ReceiptResult {
+        let start = Date()
+        var image = original
+        var passes: [OCRPass] = []
+        var page = try read(image, nil, "first", into: &passes)
+
+        if options.fixOrientation, page.meanConfidence < options.orientationCheckBelow || page.lines.count < 3 {
+            let turns = try engine.uprightQuarterTurns(image)
+            if turns != 0 {
+                let turned = image.rotated(quarterTurns: turns)
+                let second = try read(turned, nil, "orientation: turned \(turns * 90)°", into: &passes)
+                if second.meanConfidence > page.meanConfidence { image = turned; page = second }
+            }
+        }
+        var receipt = parser.parse(page)
+
+        if options.secondPass, let why = doubt(receipt) {
+            let other: PageSegmentation = .singleColumn
+            let page2 = try read(image, other, why, into: &passes)
+            let receipt2 = parser.parse(page2)
+            receipt = Self.merge(receipt, receipt2)
+            if receipt.total == receipt2.total, receipt2.total != nil { page = page2 }
+        }
+        return ReceiptResult(file: original.name, receipt: receipt, page: page, imageSteps: image.steps,
+                             passes: passes, seconds: Date().timeIntervalSince(start), image: image)
+    }
+
+    private func read(_ image: IngestedImage, _ psm: PageSegmentation?, _ reason: String, into passes: inout [OCRPass]) throws -> OCRPage {
+        let t = Date()
+        let page = try engine.recognize(image, segmentation: psm)
+        passes.append(OCRPass(name: psm.map { "psm\($0.rawValue)" } ?? "default", reason: reason,
+                              meanConfidence: page.meanConfidence, seconds: Date().timeIntervalSince(t)))
+        return page
+    }
+
+    /// Why the first result is doubtful, or nil when it passes its own checks.
+    func doubt(_ r: ParsedReceipt) -> String? {
+        guard let total = r.total else { return "no total found" }
+        if r.date == nil { return "no date found" }
+        if r.checks.contains("subtotal + tax ≠ total") { return "subtotal + tax ≠ total" }
+        if total.confidence < 0.45 { return String(format: "total confidence %.2f", total.confidence) }
+        return nil
+    }
+
+    /// Field by field, the more confident of two readings.
+    static func merge(_ a: ParsedReceipt, _ b: ParsedReceipt) -> ParsedReceipt {
+        func pick<T>(_ x: Field<T>?, _ y: Field<T>?) -> Field<T>? {
+            guard let x else { return y }
+            guard let y else { return x }
+            return y.confidence > x.confidence + 0.05 ? y : x
+        }
+        var out = a
+        out.vendor = pick(a.vendor, b.vendor)
+        out.date = pick(a.date, b.date)
+        out.time = pick(a.time, b.time)
+        out.total = pick(a.total, b.total)
+        out.subtotal = pick(a.subtotal, b.subtotal)
+        out.tax = pick(a.tax, b.tax)
+        out.currency = pick(a.currency, b.currency)
+        out.receiptNumber = pick(a.receiptNumber, b.receiptNumber)
+        out.paymentMethod = pick(a.paymentMethod, b.paymentMethod)
+        out.cardLast4 = pick(a.cardLast4, b.cardLast4)
+        if out.total == b.total, b.total != nil { out.checks = b.checks; out.lineItems = b.lineItems }
+        return out
+    }
+}

@@ -1,0 +1,1 @@
+// The reconcile stage: see the store issue.

@@ -1,0 +1,1 @@
+// The store stage: see the store issue.

@@ -1,0 +1,157 @@
+import Foundation
+
+/// What a command gets besides its arguments.
+public struct CommandContext: Sendable {
+    public var console: Console
+    public var environment: [String: String]
+    /// Set when the user asks to stop (Ctrl-C / SIGTERM); long commands check it.
+    public var interruption: Interruption
+
+    public init(console: Console, environment: [String: String] = ProcessInfo.processInfo.environment,
+                interruption: Interruption = Interruption()) {
+        self.console = console; self.environment = environment; self.interruption = interruption
+    }
+}
+
+/// A flag raised by a signal handler and read by workers.
+public final class Interruption: @unchecked Sendable {
+    // @unchecked: the one Bool is guarded by `lock`.
+    private let lock = NSLock()
+    private var raised = false
+    public init() {}
+    public var isRaised: Bool { lock.withLock { raised } }
+    public func raise() { lock.withLock { raised = true } }
+}
+
+/// One `receipts` command (or a group of subcommands, such as `items`).
+public struct Command: Sendable {
+    public var name: String
+    public var summary: String
+    public var usage: String
+    public var discussion: String
+    public var options: [OptionSpec]
+    public var subcommands: [Command]
+    public var run: (@Sendable (Arguments, CommandContext) throws -> ExitCode)?
+
+    public init(name: String, summary: String, usage: String, discussion: String = "", options: [OptionSpec] = [],
+                subcommands: [Command] = [], run: (@Sendable (Arguments, CommandContext) throws -> ExitCode)? = nil) {
+        self.name = name; self.summary = summary; self.usage = usage; self.discussion = discussion
+        self.options = options; self.subcommands = subcommands; self.run = run
+    }
+
+    func helpText(path: String) -> String {
+        var s = "\(summary)\n\nUsage: \(usage)\n"
+        if !discussion.isEmpty { s += "\n\(discussion)\n" }
+        if !subcommands.isEmpty {
+            s += "\nCommands:\n"
+            let w = subcommands.map(\.name.count).max() ?? 0
+            for c in subcommands { s += "  \(c.name.padding(toLength: w + 2, withPad: " ", startingAt: 0))\(c.summary)\n" }
+            s += "\nSee '\(path) COMMAND --help' for one command's options.\n"
+        }
+        let all = options + [OptionSpec("--help", short: "-h", help: "Show this help.")]
+        s += "\nOptions:\n"
+        let labels = all.map { o in
+            [o.short, o.name].compactMap { $0 }.joined(separator: ", ") + (o.valueName.map { " \($0)" } ?? "")
+        }
+        let w = min(28, labels.map(\.count).max() ?? 0)
+        for (o, label) in zip(all, labels) {
+            let pad = label.count >= w ? "\n" + String(repeating: " ", count: w + 4) : String(repeating: " ", count: w - label.count + 2)
+            s += "  \(label)\(pad)\(o.help)\n"
+        }
+        return s
+    }
+}
+
+/// The `receipts` command line. `main.swift` calls `CLI.main()`; tests call `CLI.run`.
+public enum CLI {
+    public static let version = "0.1.0"
+
+    public static var commands: [Command] {
+        [ParseCommand.command, EvalCommand.command, RulesCommand.command]
+    }
+
+    static var root: Command {
+        Command(name: "receipts",
+                summary: "receipts \(version): turns photos and scans of shop receipts into structured data (vendor, date, total, …).",
+                usage: "receipts COMMAND [options] [arguments]",
+                discussion: """
+                Exit codes:
+                \(ExitCode.allCases.map { "  \($0.rawValue)".padding(toLength: 6, withPad: " ", startingAt: 0) + $0.meaning }.joined(separator: "\n"))
+
+                Environment:
+                  TESSDATA_PREFIX   folder holding Tesseract's eng.traineddata (default: the Debian path)
+                  RECEIPTS_STORE    the store file (default: $XDG_DATA_HOME/receipts/receipts.sqlite)
+                """,
+                options: [OptionSpec("--version", help: "Print the version.")],
+                subcommands: commands)
+    }
+
+    /// Runs one command line (without the program name) and returns the exit code.
+    public static func run(_ args: [String], context: CommandContext) -> Int32 {
+        let console = context.console
+        var command = root
+        var path = "receipts"
+        var rest = args[...]
+        // Walk down to the (sub)command named by the leading words.
+        while !command.subcommands.isEmpty, let word = rest.first, !word.hasPrefix("-") {
+            guard let sub = command.subcommands.first(where: { $0.name == word }) else {
+                var msg = "unknown command '\(word)'"
+                if let s = Arguments.suggestion(for: word, among: command.subcommands.map(\.name)) { msg += ". Did you mean '\(s)'?" }
+                console.error("\(msg) (see '\(path) --help')")
+                return ExitCode.usage.rawValue
+            }
+            command = sub
+            path += " \(word)"
+            rest = rest.dropFirst()
+        }
+        if rest.contains("--help") || rest.contains("-h") {
+            console.outRaw(command.helpText(path: path))
+            return ExitCode.ok.rawValue
+        }
+        if command.name == "receipts", rest.first == "--version" {
+            console.out("receipts \(version)")
+            return ExitCode.ok.rawValue
+        }
+        guard let run = command.run else {
+            if let word = rest.first {
+                var msg = word.hasPrefix("-") ? "unknown option '\(word)'" : "unknown command '\(word)'"
+                let pool = word.hasPrefix("-") ? ["--help", "--version"] : command.subcommands.map(\.name)
+                if let s = Arguments.suggestion(for: word, among: pool) { msg += ". Did you mean '\(s)'?" }
+                console.error("\(msg) (see '\(path) --help')")
+            } else {
+                console.errRaw(command.helpText(path: path))
+            }
+            return ExitCode.usage.rawValue
+        }
+        do {
+            let parsed = try Arguments.parse(Array(rest), specs: command.options)
+            return try run(parsed, context).rawValue
+        } catch let e as UsageError {
+            console.error("\(e.message) (see '\(path) --help')")
+            return ExitCode.usage.rawValue
+        } catch let e as CLIFailure {
+            console.error(e.message)
+            return e.code.rawValue
+        } catch {
+            console.error("\(error)")
+            return ExitCode.inputError.rawValue
+        }
+    }
+
+    /// Entry point of the `receipts` executable.
+    public static func main() -> Never {
+        ProcessSetup.prepare()
+        let interruption = Interruption()
+        SignalHandling.install(interruption)
+        let code = run(Array(CommandLine.arguments.dropFirst()),
+                       context: CommandContext(console: .standard(), interruption: interruption))
+        exit(code)
+    }
+}
+
+/// An error that ends a command with a given exit code and a message for stderr.
+public struct CLIFailure: Error, Sendable {
+    public var code: ExitCode
+    public var message: String
+    public init(_ code: ExitCode, _ message: String) { self.code = code; self.message = message }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Where the CLI writes: results to `out`, everything else to `err`, serialized
+/// so lines from several workers never interleave. Tests pass a capturing console.
+public final class Console: @unchecked Sendable {
+    // @unchecked: all mutable state is guarded by `lock`.
+    private let lock = NSLock()
+    private let writeOut: @Sendable (String) -> Void
+    private let writeErr: @Sendable (String) -> Void
+    /// stderr is a terminal: progress may redraw, colour may be used.
+    public let errIsTerminal: Bool
+    public let outIsTerminal: Bool
+
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+                outIsTerminal: Bool = false, errIsTerminal: Bool = false) {
+        writeOut = out; writeErr = err; self.outIsTerminal = outIsTerminal; self.errIsTerminal = errIsTerminal
+    }
+
+    /// The process's own stdout and stderr.
+    public static func standard() -> Console {
+        Console(out: { s in FileHandle.standardOutput.write(Data(s.utf8)) },
+                err: { s in FileHandle.standardError.write(Data(s.utf8)) },
+                outIsTerminal: isatty(1) != 0, errIsTerminal: isatty(2) != 0)
+    }
+
+    public func out(_ line: String) { lock.withLock { writeOut(line + "\n") } }
+    public func outRaw(_ text: String) { lock.withLock { writeOut(text) } }
+    public func err(_ line: String) { lock.withLock { writeErr(line + "\n") } }
+    public func errRaw(_ text: String) { lock.withLock { writeErr(text) } }
+    public func error(_ message: String) { err("error: \(message)") }
+    public func warning(_ message: String) { err("warning: \(message)") }
+}
+
+/// A console that keeps what was written, for tests and for embedding.
+public final class CapturingConsole: @unchecked Sendable {
+    // @unchecked: `stdout`/`stderr` are only touched under `lock`.
+    private let lock = NSLock()
+    private var _out = "", _err = ""
+    public init() {}
+    public var stdout: String { lock.withLock { _out } }
+    public var stderr: String { lock.withLock { _err } }
+    public var console: Console {
+        Console(out: { [self] s in lock.withLock { _out += s } }, err: { [self] s in lock.withLock { _err += s } })
+    }
+}
+
+/// The exit codes of `receipts`, documented in `receipts --help`.
+public enum ExitCode: Int32, Sendable, CaseIterable {
+    case ok = 0
+    /// A check failed: `eval --baseline` found a field below its baseline.
+    case checkFailed = 1
+    /// Bad command line: unknown option, missing argument, invalid value.
+    case usage = 2
+    /// At least one input could not be read or recognised (the others were still processed).
+    case inputError = 3
+    /// Tesseract's language data (or another dependency) is missing.
+    case missingDependency = 4
+    /// The store could not be opened or written.
+    case storeError = 5
+    /// Stopped by Ctrl-C / SIGTERM; what was done is kept.
+    case interrupted = 130
+
+    public var meaning: String {
+        switch self {
+        case .ok: "success"
+        case .checkFailed: "a check failed (eval below its baseline)"
+        case .usage: "usage error (unknown option, bad value, missing argument)"
+        case .inputError: "one or more inputs could not be read or recognised"
+        case .missingDependency: "Tesseract language data or another dependency is missing"
+        case .storeError: "the store could not be opened or written"
+        case .interrupted: "interrupted (Ctrl-C / SIGTERM); finished work was kept"
+        }
+    }
+}

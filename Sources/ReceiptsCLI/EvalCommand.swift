@@ -1,0 +1,316 @@
+import Foundation
+import ReceiptIngest
+import ReceiptModel
+import ReceiptParser
+import ReceiptPipeline
+
+/// One labelled receipt: an image and what it should read as.
+struct LabelledReceipt: Sendable {
+    var id: String
+    var image: String
+    var vendor: String?
+    var date: CalendarDate?
+    /// Any of these is right (SROIE keys may list several, joined by " | ").
+    var totals: [Amount]
+    /// The true text lines, when the data set has them (SROIE `box/`).
+    var truthText: String?
+
+    /// A folder in SROIE layout (`img/`, `key/`, `box/`) or images with `.json` sidecars beside them.
+    static func load(_ dir: String) throws -> [LabelledReceipt] {
+        let fm = FileManager.default
+        var isDir: ObjCBool = false
+        guard fm.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
+            throw CLIFailure(.usage, "\(dir): not a folder")
+        }
+        let imgDir = (dir as NSString).appendingPathComponent("img"), keyDir = (dir as NSString).appendingPathComponent("key")
+        let sroie = fm.fileExists(atPath: imgDir) && fm.fileExists(atPath: keyDir)
+        let images = ((try? fm.contentsOfDirectory(atPath: sroie ? imgDir : dir)) ?? [])
+            .filter { ImageFormat.fileExtensions.contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+        var out: [LabelledReceipt] = []
+        for name in images {
+            let id = (name as NSString).deletingPathExtension
+            let image = ((sroie ? imgDir : dir) as NSString).appendingPathComponent(name)
+            let labelPath = sroie ? (keyDir as NSString).appendingPathComponent(id + ".json") : (dir as NSString).appendingPathComponent(id + ".json")
+            guard let data = fm.contents(atPath: labelPath) else { continue }
+            guard let obj = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+                throw CLIFailure(.inputError, "\(labelPath): not a JSON object")
+            }
+            var r = LabelledReceipt(id: id, image: image, totals: [])
+            r.vendor = (obj["vendor"] as? String) ?? (obj["company"] as? String)
+            if let d = obj["date"] as? String { r.date = LabelValue.date(d) }
+            if let t = obj["total"] as? String {
+                r.totals = t.components(separatedBy: " | ").compactMap(LabelValue.amount)
+            } else if let t = obj["total"] as? NSNumber {
+                r.totals = Amount(t.stringValue).map { [$0] } ?? []
+            }
+            if sroie {
+                let box = ((dir as NSString).appendingPathComponent("box") as NSString).appendingPathComponent(id + ".txt")
+                if let text = try? String(contentsOfFile: box, encoding: .utf8) { r.truthText = truthLines(text) }
+            }
+            out.append(r)
+        }
+        return out
+    }
+
+    /// SROIE box lines are `x1,y1,…,y4,text`: keep the text.
+    static func truthLines(_ s: String) -> String {
+        s.split(whereSeparator: \.isNewline).map { line in
+            let parts = line.split(separator: ",", maxSplits: 8, omittingEmptySubsequences: false)
+            return parts.count == 9 ? String(parts[8]) : String(line)
+        }.joined(separator: "\n")
+    }
+}
+
+/// Per-field right/wrong for one receipt.
+struct Scored: Sendable {
+    var id: String
+    var got: ParsedReceipt?
+    var error: String?
+    var vendorOK: Bool?
+    var dateOK: Bool?
+    var totalOK: Bool?
+    var secondPass = false
+    var seconds = 0.0
+    var expected: LabelledReceipt
+
+    var allOK: Bool { vendorOK != false && dateOK != false && totalOK != false && error == nil }
+
+    init(_ l: LabelledReceipt, got: ParsedReceipt?, error: String? = nil) {
+        id = l.id; self.got = got; self.error = error; expected = l
+        if let v = l.vendor { vendorOK = got?.vendor.map { LabelValue.vendor($0.value) == LabelValue.vendor(v) } ?? false }
+        if let d = l.date { dateOK = got?.date?.value == d }
+        if !l.totals.isEmpty { totalOK = got?.total.map { t in l.totals.contains { MoneyMatch.same($0, t.value) } } ?? false }
+    }
+}
+
+enum MoneyMatch {
+    static func same(_ a: Amount, _ b: Amount) -> Bool { a.cents == b.cents }
+}
+
+/// `receipts eval DIR`: accuracy per field on a labelled folder.
+enum EvalCommand {
+    static let fields = ["vendor", "date", "total", "all"]
+
+    static let command = Command(
+        name: "eval",
+        summary: "Run the pipeline on a labelled folder and print per-field accuracy and the misses.",
+        usage: "receipts eval [options] DIR",
+        discussion: """
+        DIR holds images with a .json sidecar each (our format: vendor, date, total; or SROIE's: company,
+        date, total), or is in SROIE layout (img/, key/, box/). Values are compared as the reference scorer
+        does: vendor upper-cased without punctuation, date as a calendar day, total to the cent.
+
+        --baseline FILE fails (exit 1) when any field is below the accuracy FILE records; raise the
+        baseline on purpose with --write-baseline FILE.
+
+        Examples:
+          receipts eval SampleReceipts
+          receipts eval --truth-text ../shared/data/sroie-dev     # the parser alone, on the true text
+          receipts eval --jobs 2 --predictions preds.jsonl ../shared/data/sroie-dev
+        """,
+        options: [
+            OptionSpec("--json", help: "Print the figures and misses as one JSON object."),
+            OptionSpec("--misses", help: "List every miss: expected vs got, with the evidence (default: the first 20)."),
+            OptionSpec("--baseline", value: "FILE", help: "Fail (exit 1) if any field's accuracy is below the one in FILE."),
+            OptionSpec("--write-baseline", value: "FILE", help: "Write this run's accuracy to FILE as the new baseline."),
+            OptionSpec("--predictions", value: "FILE", help: "Write predictions as JSON Lines for ../shared/tools/score.py."),
+            OptionSpec("--truth-text", help: "Parse the true text lines (SROIE box/) instead of running OCR: measures the parser alone."),
+            OptionSpec("--jobs", short: "-j", value: "N", help: "Parallel OCR engines (default: the number of cores)."),
+            OptionSpec("--limit", value: "N", help: "Only the first N receipts (sorted by name)."),
+        ] + PipelineSetup.options,
+        run: run)
+
+    static func run(_ args: Arguments, _ ctx: CommandContext) throws -> ExitCode {
+        guard args.positionals.count == 1, let dir = args.positionals.first else { throw UsageError("eval takes one folder") }
+        var receipts = try LabelledReceipt.load(dir)
+        if let n = try args.int("--limit", in: 1...1_000_000) { receipts = Array(receipts.prefix(n)) }
+        guard !receipts.isEmpty else { throw CLIFailure(.inputError, "\(dir): no labelled images (image + .json sidecar, or img/ + key/)") }
+        let setup = try PipelineSetup.make(args)
+        let truth = args.flag("--truth-text")
+        if truth, receipts.contains(where: { $0.truthText == nil }) {
+            throw CLIFailure(.usage, "\(dir): --truth-text needs the true text of every receipt (SROIE box/ folder)")
+        }
+        let jobs = try args.int("--jobs", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
+        let start = Date()
+        let results: [Scored]
+        if truth {
+            let parser = ReceiptParser(options: setup.parser)
+            results = receipts.map { Scored($0, got: parser.parse(text: $0.truthText ?? "")) }
+        } else {
+            results = try runOCR(receipts, setup: setup, jobs: jobs, ctx: ctx)
+        }
+        let elapsed = Date().timeIntervalSince(start)
+        let summary = Summary(results)
+
+        if let p = args.value("--predictions") { try writePredictions(results, to: p) }
+        if args.flag("--json") {
+            ctx.console.out(JSONLine.encode(summary.report(results: results, seconds: elapsed, source: truth ? "truth-text" : "ocr")))
+        } else {
+            ctx.console.outRaw(summary.table(n: results.count, seconds: elapsed, jobs: truth ? 0 : jobs, source: truth ? "true text (parser alone)" : "OCR"))
+            let misses = results.flatMap(Miss.of)
+            if !misses.isEmpty {
+                let shown = args.flag("--misses") ? misses : Array(misses.prefix(20))
+                ctx.console.out("\nmisses\(shown.count < misses.count ? " (first \(shown.count) of \(misses.count); --misses for all)" : ""):")
+                for m in shown { ctx.console.out("  " + m.line) }
+            }
+        }
+        if let w = args.value("--write-baseline") {
+            let data = JSONLine.encode(summary.accuracies, pretty: true) + "\n"
+            do { try data.write(toFile: w, atomically: true, encoding: .utf8) } catch {
+                throw CLIFailure(.inputError, "\(w): cannot write the baseline: \((error as NSError).localizedDescription)")
+            }
+            ctx.console.err("baseline written to \(w)")
+        }
+        if let b = args.value("--baseline") {
+            guard let data = FileManager.default.contents(atPath: b),
+                  let base = try? JSONDecoder().decode([String: Double].self, from: data) else {
+                throw CLIFailure(.usage, "\(b): not a baseline file (a JSON object of field → accuracy %)")
+            }
+            var dropped: [String] = []
+            for (field, want) in base.sorted(by: { $0.key < $1.key }) {
+                guard let got = summary.accuracies[field] else { continue }
+                if got + 1e-9 < want { dropped.append("\(field) \(fmt(got)) % < baseline \(fmt(want)) %") }
+            }
+            if !dropped.isEmpty {
+                ctx.console.error("below the baseline in \(b): " + dropped.joined(separator: "; "))
+                return .checkFailed
+            }
+            ctx.console.err("at or above the baseline in \(b)")
+        }
+        return results.contains { $0.error != nil } ? .inputError : .ok
+    }
+
+    static func runOCR(_ receipts: [LabelledReceipt], setup: PipelineSetup.Made, jobs: Int, ctx: CommandContext) throws -> [Scored] {
+        let workers = max(1, min(jobs, receipts.count))
+        let lock = NSLock()
+        nonisolated(unsafe) var results = [Scored?](repeating: nil, count: receipts.count)
+        nonisolated(unsafe) var next = 0
+        nonisolated(unsafe) var failure: Error?
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            let pipeline: ReceiptPipeline
+            do { pipeline = try setup.makePipeline() } catch { lock.withLock { failure = error }; return }
+            while true {
+                let i: Int? = lock.withLock {
+                    guard next < receipts.count, failure == nil, !ctx.interruption.isRaised else { return nil }
+                    defer { next += 1 }
+                    return next
+                }
+                guard let i else { return }
+                let r = receipts[i]
+                var s: Scored
+                do {
+                    let out = try pipeline.process(path: r.image)
+                    s = Scored(r, got: out.receipt)
+                    s.secondPass = out.passes.count > 1
+                    s.seconds = out.seconds
+                } catch {
+                    s = Scored(r, got: nil, error: PipelineSetup.describe(error, file: r.image).message)
+                }
+                lock.withLock { results[i] = s }
+            }
+        }
+        if let failure { throw failure }
+        if ctx.interruption.isRaised { throw CLIFailure(.interrupted, "interrupted") }
+        return results.compactMap { $0 }
+    }
+
+    static func writePredictions(_ results: [Scored], to path: String) throws {
+        struct Prediction: Encodable { var id: String; var vendor: String?; var date: String?; var total: String? }
+        let lines = results.map { s in
+            JSONLine.encode(Prediction(id: s.id, vendor: s.got?.vendor?.value, date: s.got?.date?.value.iso, total: s.got?.total?.value.description))
+        }
+        do { try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8) } catch {
+            throw CLIFailure(.inputError, "\(path): cannot write predictions: \((error as NSError).localizedDescription)")
+        }
+    }
+}
+
+func fmt(_ x: Double) -> String { String(format: "%.1f", x) }
+
+struct Summary {
+    var right: [String: Int] = [:]
+    var labelled: [String: Int] = [:]
+    var secondPasses = 0
+    var errors = 0
+    var ocrSeconds = 0.0
+
+    init(_ results: [Scored]) {
+        for s in results {
+            for (f, ok) in [("vendor", s.vendorOK), ("date", s.dateOK), ("total", s.totalOK)] {
+                guard let ok else { continue }
+                labelled[f, default: 0] += 1
+                if ok { right[f, default: 0] += 1 }
+            }
+            labelled["all", default: 0] += 1
+            if s.allOK { right["all", default: 0] += 1 }
+            if s.secondPass { secondPasses += 1 }
+            if s.error != nil { errors += 1 }
+            ocrSeconds += s.seconds
+        }
+    }
+
+    var accuracies: [String: Double] {
+        Dictionary(uniqueKeysWithValues: labelled.map { f, n in (f, n == 0 ? 0 : (100 * Double(right[f, default: 0]) / Double(n) * 10).rounded() / 10) })
+    }
+
+    func table(n: Int, seconds: Double, jobs: Int, source: String) -> String {
+        var s = "receipts eval: \(n) receipts, read from \(source)"
+        if jobs > 0 { s += ", \(jobs) job\(jobs == 1 ? "" : "s")" }
+        s += String(format: ", %.1f s (%.2f s/receipt)\n\n", seconds, seconds / Double(max(1, n)))
+        s += "field        right  of    accuracy\n"
+        for f in EvalCommand.fields {
+            guard let total = labelled[f] else { continue }
+            let label = f == "all" ? "all three" : f
+            s += label.padding(toLength: 12, withPad: " ", startingAt: 0)
+                + String(format: "%6d %4d %9.1f %%\n", right[f, default: 0], total, accuracies[f] ?? 0)
+        }
+        if jobs > 0 {
+            s += String(format: "\nsecond OCR pass: %d of %d receipts (%.1f %%)\n", secondPasses, n, 100 * Double(secondPasses) / Double(max(1, n)))
+        }
+        if errors > 0 { s += "errors: \(errors) receipts could not be read\n" }
+        return s
+    }
+
+    struct Report: Encodable {
+        var n: Int
+        var source: String
+        var seconds: Double
+        var accuracy: [String: Double]
+        var right: [String: Int]
+        var labelled: [String: Int]
+        var secondPasses: Int
+        var errors: Int
+        var misses: [Miss]
+        enum CodingKeys: String, CodingKey { case n, source, seconds, accuracy, right, labelled, secondPasses = "second_passes", errors, misses }
+    }
+
+    func report(results: [Scored], seconds: Double, source: String) -> Report {
+        Report(n: results.count, source: source, seconds: round2(seconds), accuracy: accuracies, right: right, labelled: labelled,
+               secondPasses: secondPasses, errors: errors, misses: results.flatMap(Miss.of))
+    }
+}
+
+struct Miss: Encodable {
+    var id: String
+    var field: String
+    var expected: String
+    var got: String?
+    var evidence: EvidenceReport?
+
+    static func of(_ s: Scored) -> [Miss] {
+        if let e = s.error { return [Miss(id: s.id, field: "error", expected: "", got: e)] }
+        var out: [Miss] = []
+        let r = s.got
+        if s.vendorOK == false { out.append(Miss(id: s.id, field: "vendor", expected: s.expected.vendor ?? "", got: r?.vendor?.value, evidence: r?.vendor.map { EvidenceReport($0.evidence) })) }
+        if s.dateOK == false { out.append(Miss(id: s.id, field: "date", expected: s.expected.date?.iso ?? "", got: r?.date?.value.iso, evidence: r?.date.map { EvidenceReport($0.evidence) })) }
+        if s.totalOK == false { out.append(Miss(id: s.id, field: "total", expected: s.expected.totals.map(\.description).joined(separator: " | "), got: r?.total?.value.description, evidence: r?.total.map { EvidenceReport($0.evidence) })) }
+        return out
+    }
+
+    var line: String {
+        if field == "error" { return "\(id)  error: \(got ?? "")" }
+        var s = "\(id)  \(field.padding(toLength: 6, withPad: " ", startingAt: 0))  expected \(expected)  got \(got ?? "nothing")"
+        if let e = evidence { s += "  (\(e.line.map { "line \($0): " } ?? "")\"\(e.text ?? "")\" \(e.rule))" }
+        return s
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import ReceiptIngest
+import ReceiptModel
+import ReceiptParser
+import ReceiptPipeline
+
+/// `receipts parse FILE…`: read receipts and print what they say.
+enum ParseCommand {
+    static let command = Command(
+        name: "parse",
+        summary: "Read receipt images and print vendor, date and total (and more).",
+        usage: "receipts parse [options] FILE...",
+        discussion: """
+        Each FILE is an image (JPEG, PNG, TIFF, BMP, GIF, WebP, PNM). A file that cannot be read
+        gets one `error:` line on stderr; the others are still parsed, and the exit code is 3.
+        Fields the parser is unsure of (confidence below \(ReviewPolicy.threshold)) are marked '?'.
+
+        Examples:
+          receipts parse SampleReceipts/us-hardware-01.png
+          receipts parse --json SampleReceipts/*.png > results.jsonl
+          receipts parse --explain receipt.jpg
+        """,
+        options: [
+            OptionSpec("--json", help: "One JSON object per file (JSON Lines), keys sorted; fields as {value, confidence, evidence}."),
+            OptionSpec("--explain", help: "Show why each value was chosen: the line, the rule, the checks, and the candidates that lost."),
+            OptionSpec("--text", help: "Also print the OCR text (in JSON: the \"text\" key)."),
+            OptionSpec("--save-image", value: "DIR", help: "Write the normalised image OCR read (PNG) into DIR, to see what Tesseract saw."),
+        ] + PipelineSetup.options,
+        run: run)
+
+    static func run(_ args: Arguments, _ ctx: CommandContext) throws -> ExitCode {
+        guard !args.positionals.isEmpty else { throw UsageError("no input files") }
+        let setup = try PipelineSetup.make(args)
+        let json = args.flag("--json"), explain = args.flag("--explain"), showText = args.flag("--text")
+        let saveDir = args.value("--save-image")
+        if let saveDir {
+            do { try FileManager.default.createDirectory(atPath: saveDir, withIntermediateDirectories: true) } catch {
+                throw CLIFailure(.usage, "\(saveDir): cannot create the folder: \((error as NSError).localizedDescription)")
+            }
+        }
+        let pipeline = try setup.makePipeline()
+        var failures = 0
+        for file in args.positionals {
+            if ctx.interruption.isRaised { return .interrupted }
+            do {
+                let result = try pipeline.process(path: file)
+                if let saveDir, let png = result.image.pngData() {
+                    let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension + ".ocr.png"
+                    let path = (saveDir as NSString).appendingPathComponent(name)
+                    if (try? png.write(to: URL(fileURLWithPath: path))) == nil { ctx.console.warning("\(path): could not write the image") }
+                }
+                if json {
+                    ctx.console.out(JSONLine.encode(ReceiptReport(result: result, engine: pipeline.engine.identity, explain: explain, includeText: showText)))
+                } else {
+                    ctx.console.outRaw(HumanReport.render(result, explain: explain, showText: showText))
+                }
+            } catch {
+                failures += 1
+                let e = PipelineSetup.describe(error, file: file)
+                ctx.console.error("\(file): \(e.message)")
+                if json { ctx.console.out(JSONLine.encode(ReceiptReport(file: file, error: e))) }
+            }
+        }
+        return failures > 0 ? .inputError : .ok
+    }
+}
+
+/// The readable form of one result.
+enum HumanReport {
+    static func render(_ result: ReceiptResult, explain: Bool, showText: Bool) -> String {
+        let r = result.receipt
+        var s = "\(result.file)\n"
+        func row<T>(_ label: String, _ f: Field<T>?, _ show: (T) -> String) {
+            guard let f else {
+                if ["vendor", "date", "total"].contains(label) { s += "  \(pad(label, 9))—  (not found)\n" }
+                return
+            }
+            let unsure = f.confidence < ReviewPolicy.threshold ? " ?" : ""
+            s += "  \(pad(label, 9))\(pad(show(f.value) + unsure, 36)) \(String(format: "%.2f", f.confidence))\n"
+            if explain { s += explainLines(f.evidence, rejected: f.rejected) }
+        }
+        row("vendor", r.vendor) { $0 }
+        row("date", r.date) { $0.iso }
+        row("total", r.total) { a in r.currency.map { "\(a) \($0.value)" } ?? a.description }
+        var extras: [String] = []
+        if let t = r.time { extras.append("time \(t.value)") }
+        if let x = r.subtotal { extras.append("subtotal \(x.value)") }
+        if let x = r.tax { extras.append("tax \(x.value)") }
+        if let p = r.paymentMethod { extras.append(p.value + (r.cardLast4.map { " ****\($0.value)" } ?? "")) }
+        if let n = r.receiptNumber { extras.append("no. \(n.value)") }
+        if !r.lineItems.isEmpty { extras.append("\(r.lineItems.count) line item\(r.lineItems.count == 1 ? "" : "s")") }
+        if !extras.isEmpty && !explain { s += "  \(pad("also", 9))\(extras.joined(separator: " · "))\n" }
+        if explain {
+            row("time", r.time) { $0.description }
+            row("subtotal", r.subtotal) { $0.description }
+            row("tax", r.tax) { $0.description }
+            row("currency", r.currency) { $0 }
+            row("payment", r.paymentMethod) { $0 }
+            row("card", r.cardLast4) { "****" + $0 }
+            row("number", r.receiptNumber) { $0 }
+            for item in r.lineItems {
+                let q = item.quantity.map { "\($0) × " } ?? ""
+                s += "  \(pad("item", 9))\(pad(q + item.description, 36)) \(item.amount)\n"
+            }
+            if !r.checks.isEmpty { s += "  \(pad("checks", 9))\(r.checks.joined(separator: "; "))\n" }
+            let passes = result.passes.map { "\($0.name) (\($0.reason), conf \(String(format: "%.2f", $0.meanConfidence)), \(String(format: "%.2f", $0.seconds)) s)" }
+            s += "  \(pad("ocr", 9))\(passes.joined(separator: "; "))\n"
+            s += "  \(pad("image", 9))\(result.image.originalWidth)×\(result.image.originalHeight) → \(result.image.width)×\(result.image.height): \(result.imageSteps.isEmpty ? "as is" : result.imageSteps.joined(separator: ", "))\n"
+        }
+        if ReviewPolicy.needsReview(r) { s += "  needs review: a field is missing or unsure\n" }
+        if showText {
+            s += "  --- OCR text ---\n"
+            for (i, l) in result.page.lines.enumerated() { s += "  \(pad(String(i + 1), 4))\(l.text)\n" }
+        }
+        return s
+    }
+
+    static func explainLines(_ e: Evidence, rejected: [Candidate]) -> String {
+        var s = ""
+        let indent = String(repeating: " ", count: 11)
+        if let line = e.line { s += "\(indent)line \(line + 1): \"\(e.text ?? "")\"  [\(e.rule)]\n" } else { s += "\(indent)[\(e.rule)]\n" }
+        for n in e.notes { s += "\(indent)· \(n)\n" }
+        for c in rejected.prefix(3) {
+            let where_ = c.evidence.line.map { "line \($0 + 1): \"\(c.evidence.text ?? "")\"" } ?? c.evidence.rule
+            s += "\(indent)✗ \(c.value) (score \(String(format: "%.2f", c.score))) from \(where_)\n"
+        }
+        return s
+    }
+
+    static func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import ReceiptIngest
+import ReceiptModel
+import ReceiptOCR
+import ReceiptParser
+import ReceiptPipeline
+
+/// Options shared by every command that runs the pipeline (parse, eval, batch).
+enum PipelineSetup {
+    static let options: [OptionSpec] = [
+        OptionSpec("--psm", value: "N", help: "Tesseract page segmentation mode: 3, 4, 6 or 11 (default 6: one block, best for receipts)."),
+        OptionSpec("--lang", value: "LANGS", help: "Tesseract languages, e.g. eng or eng+deu (default eng)."),
+        OptionSpec("--tessdata", value: "DIR", help: "Folder holding the .traineddata files (default: $TESSDATA_PREFIX, then the system path)."),
+        OptionSpec("--rules", value: "FILE", help: "Extra parser rules (JSON, the shape `receipts rules` prints): keywords, skip-lists, month names."),
+        OptionSpec("--vendors", value: "FILE", help: "Known vendors, one a line: `Name | alias | alias`; matched fuzzily at the top of the receipt."),
+        OptionSpec("--date-order", value: "ORDER", help: "How to read 03/04/2024: auto (default: from evidence on the receipt), day-first or month-first."),
+        OptionSpec("--currency", value: "CODE", help: "Currency to assume when the receipt shows none (ISO code, e.g. EUR)."),
+        OptionSpec("--time-limit", value: "SECONDS", help: "Give up on one image after this long (default 60)."),
+        OptionSpec("--max-pixels", value: "N", help: "Refuse images larger than N pixels, checked before decoding (default 60000000)."),
+        OptionSpec("--no-second-pass", help: "Never take a second OCR look, even when the first fails its checks."),
+        OptionSpec("--no-orientation", help: "Do not check whether a page is turned 90/180/270°."),
+    ]
+
+    struct Made: Sendable {
+        var ocr: OCROptions
+        var pipeline: PipelineOptions
+        var parser: ParserOptions
+
+        /// A pipeline with its own engine: one per worker.
+        func makePipeline() throws -> ReceiptPipeline {
+            let engine: TesseractEngine
+            do { engine = try TesseractEngine(options: ocr) } catch {
+                throw CLIFailure(.missingDependency, error.description)
+            }
+            return ReceiptPipeline(engine: engine, parser: ReceiptParser(options: parser), options: pipeline)
+        }
+    }
+
+    static func make(_ args: Arguments) throws -> Made {
+        var ocr = OCROptions()
+        if let p = args.value("--psm") {
+            guard let m = PageSegmentation(argument: p) else { throw UsageError("--psm takes 3, 4, 6 or 11, not '\(p)'") }
+            ocr.pageSegmentation = m
+        }
+        if let l = args.value("--lang") {
+            guard l.range(of: #"^[A-Za-z_]+(\+[A-Za-z_]+)*$"#, options: .regularExpression) != nil else { throw UsageError("--lang takes names like eng or eng+deu, not '\(l)'") }
+            ocr.language = l
+        }
+        ocr.tessdataDirectory = args.value("--tessdata")
+        if let t = try args.double("--time-limit", in: 0.1...3600) { ocr.timeLimit = t }
+        var pipeline = PipelineOptions()
+        if let m = try args.int("--max-pixels", in: 1...1_000_000_000) { pipeline.ingest.maxPixels = m }
+        pipeline.secondPass = !args.flag("--no-second-pass")
+        pipeline.fixOrientation = !args.flag("--no-orientation")
+        var parser = ParserOptions()
+        if let file = args.value("--rules") {
+            do { parser.rules = try ParserRules.builtIn(extendedWith: file) } catch {
+                throw CLIFailure(.usage, "\(error)")
+            }
+        }
+        if let file = args.value("--vendors") { parser.knownVendors = try loadVendors(file) }
+        if let o = args.value("--date-order") {
+            guard let order = DateOrder(rawValue: o) else { throw UsageError("--date-order takes auto, day-first or month-first, not '\(o)'") }
+            parser.dateOrder = order
+        }
+        if let c = args.value("--currency") {
+            guard c.count == 3, c.allSatisfy(\.isLetter) else { throw UsageError("--currency takes a 3-letter ISO code such as EUR, not '\(c)'") }
+            parser.defaultCurrency = c.uppercased()
+        }
+        return Made(ocr: ocr, pipeline: pipeline, parser: parser)
+    }
+
+    /// `Name | alias | alias` per line; `#` starts a comment.
+    static func loadVendors(_ file: String) throws -> [KnownVendor] {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw CLIFailure(.usage, "\(file): cannot read the vendors file")
+        }
+        return text.split(whereSeparator: \.isNewline).compactMap { raw in
+            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            let parts = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard let name = parts.first else { return nil }
+            return KnownVendor(name: name, aliases: Array(parts.dropFirst()))
+        }
+    }
+
+    /// One line for an error, naming the file.
+    static func describe(_ error: Error, file: String) -> ErrorReport {
+        switch error {
+        case let e as IngestError: return ErrorReport(code: e.code, message: e.message)
+        case let e as OCRError:
+            switch e {
+            case .timedOut: return ErrorReport(code: "timeout", message: e.description.replacingOccurrences(of: "\(file): ", with: ""))
+            default: return ErrorReport(code: "ocr-failed", message: e.description.replacingOccurrences(of: "\(file): ", with: ""))
+            }
+        case let e as CLIFailure: return ErrorReport(code: "failed", message: e.message)
+        default: return ErrorReport(code: "failed", message: "\(error)")
+        }
+    }
+}

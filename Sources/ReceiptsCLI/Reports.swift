@@ -1,0 +1,143 @@
+import Foundation
+import ReceiptModel
+import ReceiptPipeline
+
+/// JSON shapes of `receipts parse --json` (one object per line). Keys are stable:
+/// scripts and the regression suite read them. Separate from the domain model.
+struct EvidenceReport: Encodable {
+    var line: Int?
+    var text: String?
+    var box: BoundingBox?
+    var rule: String
+    var notes: [String]?
+
+    init(_ e: Evidence) {
+        line = e.line.map { $0 + 1 }  // 1-based, as a person counts lines
+        text = e.text; box = e.box; rule = e.rule; notes = e.notes.isEmpty ? nil : e.notes
+    }
+}
+
+struct CandidateReport: Encodable {
+    var value: String
+    var score: Double
+    var evidence: EvidenceReport
+}
+
+struct FieldReport: Encodable {
+    var value: String
+    var confidence: Double
+    var evidence: EvidenceReport
+    var rejected: [CandidateReport]?
+
+    init?<T>(_ f: Field<T>?, explain: Bool = true, _ show: (T) -> String) {
+        guard let f else { return nil }
+        value = show(f.value)
+        confidence = round2(f.confidence)
+        evidence = EvidenceReport(f.evidence)
+        rejected = explain && !f.rejected.isEmpty
+            ? f.rejected.map { CandidateReport(value: $0.value, score: round2($0.score), evidence: EvidenceReport($0.evidence)) } : nil
+    }
+}
+
+struct LineItemReport: Encodable {
+    var description: String
+    var quantity: String?
+    var unitPrice: String?
+    var amount: String
+    var line: Int?
+    enum CodingKeys: String, CodingKey { case description, quantity, unitPrice = "unit_price", amount, line }
+}
+
+struct ErrorReport: Encodable {
+    var code: String
+    var message: String
+}
+
+struct OCRReport: Encodable {
+    var passes: [OCRPass]
+    var meanConfidence: Double
+    var imageSteps: [String]
+    var lines: Int
+    var engine: String
+    enum CodingKeys: String, CodingKey { case passes, meanConfidence = "mean_confidence", imageSteps = "image_steps", lines, engine }
+}
+
+struct ReceiptReport: Encodable {
+    var file: String
+    var vendor: FieldReport?
+    var date: FieldReport?
+    var total: FieldReport?
+    var currency: String?
+    var time: FieldReport?
+    var subtotal: FieldReport?
+    var tax: FieldReport?
+    var receiptNumber: FieldReport?
+    var paymentMethod: FieldReport?
+    var cardLast4: FieldReport?
+    var lineItems: [LineItemReport]?
+    var checks: [String]?
+    var needsReview: Bool?
+    var ocr: OCRReport?
+    var seconds: Double?
+    var error: ErrorReport?
+    var text: String?
+
+    enum CodingKeys: String, CodingKey {
+        case file, vendor, date, total, currency, time, subtotal, tax
+        case receiptNumber = "receipt_number", paymentMethod = "payment_method", cardLast4 = "card_last4"
+        case lineItems = "line_items", checks, needsReview = "needs_review", ocr, seconds, error, text
+    }
+
+    init(file: String, error: ErrorReport) {
+        self.file = file; self.error = error
+    }
+
+    init(file: String, receipt r: ParsedReceipt, explain: Bool) {
+        self.file = file
+        vendor = FieldReport(r.vendor, explain: explain) { $0 }
+        date = FieldReport(r.date, explain: explain) { $0.iso }
+        total = FieldReport(r.total, explain: explain) { $0.description }
+        currency = r.currency?.value
+        time = FieldReport(r.time, explain: explain) { $0.description }
+        subtotal = FieldReport(r.subtotal, explain: explain) { $0.description }
+        tax = FieldReport(r.tax, explain: explain) { $0.description }
+        receiptNumber = FieldReport(r.receiptNumber, explain: explain) { $0 }
+        paymentMethod = FieldReport(r.paymentMethod, explain: explain) { $0 }
+        cardLast4 = FieldReport(r.cardLast4, explain: explain) { $0 }
+        lineItems = r.lineItems.isEmpty ? nil : r.lineItems.map {
+            LineItemReport(description: $0.description, quantity: $0.quantity.map { "\($0)" }, unitPrice: $0.unitPrice?.description,
+                           amount: $0.amount.description, line: $0.evidence.line.map { $0 + 1 })
+        }
+        checks = r.checks.isEmpty ? nil : r.checks
+        needsReview = ReviewPolicy.needsReview(r)
+    }
+
+    init(result: ReceiptResult, engine: String, explain: Bool, includeText: Bool) {
+        self.init(file: result.file, receipt: result.receipt, explain: explain)
+        ocr = OCRReport(passes: result.passes.map { var p = $0; p.meanConfidence = round2(p.meanConfidence); p.seconds = round2(p.seconds); return p },
+                        meanConfidence: round2(result.page.meanConfidence), imageSteps: result.imageSteps,
+                        lines: result.page.lines.count, engine: engine)
+        seconds = round2(result.seconds)
+        if includeText { text = result.page.text }
+    }
+}
+
+/// When a parsed receipt should be looked at by a person.
+public enum ReviewPolicy {
+    public static let threshold = 0.5
+    public static func needsReview(_ r: ParsedReceipt) -> Bool {
+        guard let v = r.vendor, let d = r.date, let t = r.total else { return true }
+        return min(v.confidence, d.confidence, t.confidence) < threshold
+    }
+}
+
+func round2(_ x: Double) -> Double { (x * 100).rounded() / 100 }
+
+enum JSONLine {
+    static func encode<T: Encodable>(_ value: T, pretty: Bool = false) -> String {
+        let enc = JSONEncoder()
+        enc.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? enc.encode(value), let s = String(data: data, encoding: .utf8) else { return "{}" }
+        return s
+    }
+}

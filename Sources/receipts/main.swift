@@ -1,0 +1,3 @@
+import ReceiptsCLI
+
+CLI.main()
