@@ -1,0 +1,37 @@
+import Foundation
+import ReceiptModel
+
+/// Deciding whether a reading needs a second OCR look, and combining two readings.
+/// Pure functions, so frozen OCR fixtures replay the pipeline's choices exactly.
+extension ReceiptParser {
+    /// Why the first result is doubtful, or nil when it passes its own checks.
+    public static func doubt(_ r: ParsedReceipt) -> String? {
+        guard let total = r.total else { return "no total found" }
+        if r.date == nil { return "no date found" }
+        if r.checks.contains("subtotal + tax ≠ total") { return "subtotal + tax ≠ total" }
+        if total.confidence < 0.45 { return String(format: "total confidence %.2f", total.confidence) }
+        return nil
+    }
+
+    /// Field by field, the more confident of two readings.
+    public static func merge(_ a: ParsedReceipt, _ b: ParsedReceipt) -> ParsedReceipt {
+        func pick<T>(_ x: Field<T>?, _ y: Field<T>?) -> Field<T>? {
+            guard let x else { return y }
+            guard let y else { return x }
+            return y.confidence > x.confidence + 0.05 ? y : x
+        }
+        var out = a
+        out.vendor = pick(a.vendor, b.vendor)
+        out.date = pick(a.date, b.date)
+        out.time = pick(a.time, b.time)
+        out.total = pick(a.total, b.total)
+        out.subtotal = pick(a.subtotal, b.subtotal)
+        out.tax = pick(a.tax, b.tax)
+        out.currency = pick(a.currency, b.currency)
+        out.receiptNumber = pick(a.receiptNumber, b.receiptNumber)
+        out.paymentMethod = pick(a.paymentMethod, b.paymentMethod)
+        out.cardLast4 = pick(a.cardLast4, b.cardLast4)
+        if out.total == b.total, b.total != nil { out.checks = b.checks; out.lineItems = b.lineItems }
+        return out
+    }
+}
