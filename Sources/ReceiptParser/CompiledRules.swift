@@ -6,6 +6,7 @@ struct CompiledRules: Sendable {
 
     let total: [Keyword]
     let totalDistractors: [Keyword]
+    let totalTables: [Keyword]
     let subtotal: [Keyword]
     let tax: [Keyword]
     let taxExclude: [Keyword]
@@ -35,6 +36,7 @@ struct CompiledRules: Sendable {
         func list(_ a: [String]?) -> [Keyword] { kws(Dictionary((a ?? []).map { ($0, 1.0) }, uniquingKeysWith: max)) }
         total = kws(r.total.keywords)
         totalDistractors = list(r.total.distractors)
+        totalTables = list(r.total.tables)
         subtotal = kws(r.subtotal.keywords)
         tax = kws(r.tax.keywords)
         taxExclude = list(r.tax.exclude)
@@ -70,6 +72,12 @@ struct CompiledRules: Sendable {
 
     func dateKeyword(_ w: WordLine) -> Double { best(dateKeywords, in: w)?.weight ?? 0 }
     func isDateDistractor(_ w: WordLine) -> Bool { any(dateDistractors, in: w) != nil }
+
+    /// Labels of the totals block whose value is money: total, subtotal, tax, rounding, discount, cash, change.
+    func isMoneyLabel(_ w: WordLine) -> Bool {
+        for set in [total, subtotal, rounding, discount, cash, change] where any(set, in: w) != nil { return true }
+        return any(tax, in: w) != nil && any(taxExclude, in: w) == nil
+    }
 
     /// Lines that are totals, taxes, payments: not line items.
     func isSummaryOrMeta(_ w: WordLine) -> Bool {

@@ -24,8 +24,11 @@ let defaultRulesJSON = #"""
       "rounding", "round adj", "rounding adj", "adjustment", "tip", "gratuity", "total excl", "excl", "exclusive",
       "zwischensumme", "mwst", "ust", "netto", "rückgeld", "ruckgeld", "gegeben", "bar", "tva", "ht", "total ht",
       "rendu", "espèces", "points", "point", "balance points", "deposit", "paid", "payment", "visa", "mastercard", "card",
-      "credit", "debit", "eftpos", "total weight", "weight", "kg", "total units", "pcs", "units"
-    ]
+      "credit", "debit", "eftpos", "total weight", "weight", "kg", "total units", "pcs", "units",
+      "excluding", "excluding gst", "excl gst", "excl tax", "before tax", "before gst", "exclusive of gst", "total gst", "total vat",
+      "gst amt", "tax amt", "gross amount", "gross total"
+    ],
+    "tables": ["gst summary", "tax summary", "vat summary", "summary", "tax code", "tax rate", "vat rate", "mwst-satz", "steuersatz", "taux tva"]
   },
   "subtotal": {
     "keywords": {"subtotal": 1.0, "sub total": 1.0, "sub-total": 1.0, "sub ttl": 0.9, "zwischensumme": 1.0, "total ht": 0.9, "total excl": 0.9, "total excl. gst": 0.9, "total exclusive": 0.9, "sous-total": 1.0, "sous total": 1.0, "subtotale": 1.0, "subtotaal": 1.0, "total before tax": 0.9}

@@ -23,6 +23,8 @@ struct MoneyFields {
     var totalCandidates: [Found] = []
     /// The first line of the totals block (subtotal/total/tax); line items stop before it.
     var firstSummaryLine: Int?
+    /// A heading of the tax breakdown table ("GST SUMMARY"): "TOTAL" lines below it are the table's.
+    var taxTableLine: Int?
 
     init(lines: [ParseLine], rules: CompiledRules) {
         self.lines = lines
@@ -34,10 +36,69 @@ struct MoneyFields {
         cashFound = Self.find(rules.cash, lines, rules).first
         changeFound = Self.find(rules.change, lines, rules).first
         totalCandidates = Self.find(rules.total, lines, rules, exclude: rules.totalDistractors, all: true)
+        taxTableLine = lines.first { l in l.amounts.isEmpty && rules.any(rules.totalTables, in: l.words) != nil }?.index
         firstSummaryLine = ([subtotalFound, taxFound].compactMap { $0?.line.index } + totalCandidates.map(\.line.index)).min()
     }
 
-    /// Lines carrying one of `keywords` (and none of `exclude` that contains it), with the amount on the line or the next.
+    /// Where a label line's value is, when the line itself holds none.
+    struct Paired { var line: ParseLine; var amounts: [FoundAmount]; var factor: Double; var note: String }
+
+    /// Lines with no letters beyond a currency word ("RM", ":", "(RM)"): layout filler between a label and its value.
+    static func isFiller(_ l: ParseLine, _ rules: CompiledRules) -> Bool {
+        guard l.amounts.isEmpty else { return false }
+        let words = l.words.words
+        if words.isEmpty { return true }
+        return words.count == 1 && (rules.currencyWords.contains(String(words[0])) || words[0].count <= 1) && l.words.digitCount == 0
+    }
+
+    static func isAmountOnly(_ l: ParseLine) -> Bool {
+        !l.amounts.filter { !$0.isPercent }.isEmpty && l.words.letterCount <= 3
+    }
+
+    static func isLabel(_ l: ParseLine) -> Bool {
+        l.amounts.filter { !$0.isPercent }.isEmpty && l.words.letterCount >= 2
+    }
+
+    /// The value of label line `i` when it has none: the next amount-only line (past filler), or, when the
+    /// text came out column by column (labels, then their values), the value at the same place in the
+    /// block of values that follows the block of labels.
+    static func pairedValue(_ i: Int, _ lines: [ParseLine], _ rules: CompiledRules) -> Paired? {
+        var labels: [Int] = [i]
+        var j = i - 1
+        while j >= 0, j >= i - 12 {
+            if isFiller(lines[j], rules) { j -= 1; continue }
+            guard isLabel(lines[j]) else { break }
+            labels.insert(j, at: 0); j -= 1
+        }
+        j = i + 1
+        while j < lines.count, j <= i + 12 {
+            if isFiller(lines[j], rules) { j += 1; continue }
+            guard isLabel(lines[j]) else { break }
+            labels.append(j); j += 1
+        }
+        var values: [Int] = []
+        while j < lines.count, values.count < labels.count {
+            if isFiller(lines[j], rules) { j += 1; continue }
+            guard isAmountOnly(lines[j]) else { break }
+            values.append(j); j += 1
+        }
+        guard !values.isEmpty, var k = labels.firstIndex(of: i) else { return nil }
+        if labels.count > values.count {
+            // More labels than values: the values sit level with either the first or the last labels.
+            // Take the alignment that gives values to more money words (TOTAL, CASH, …).
+            let shift = labels.count - values.count
+            func money(_ range: ArraySlice<Int>) -> Int { range.filter { rules.isMoneyLabel(lines[$0].words) }.count }
+            if money(labels[shift...]) > money(labels[..<values.count]) { k -= shift }
+        }
+        guard k >= 0, k < values.count else { return nil }
+        let v = lines[values[k]]
+        if labels.count == 1 { return Paired(line: v, amounts: v.amounts, factor: 0.9, note: "amount on the next line") }
+        let exact = values.count == labels.count
+        return Paired(line: v, amounts: v.amounts, factor: exact ? 0.85 : 0.7,
+                      note: "amount \(k + 1) of \(values.count) in the column after \(labels.count) labels")
+    }
+
+    /// Lines carrying one of `keywords` (and none of `exclude` that contains it), with the amount on the line or paired with it.
     static func find(_ keywords: [CompiledRules.Keyword], _ lines: [ParseLine], _ rules: CompiledRules,
                      exclude: [CompiledRules.Keyword] = [], allowNegative: Bool = false, all: Bool = false) -> [Found] {
         var out: [Found] = []
@@ -51,13 +112,9 @@ struct MoneyFields {
             if let b = blocking { score *= 0.6; notes.append("also says '\(b.raw)'") }
             var amounts = l.amounts.filter { !$0.isPercent && (allowNegative || !$0.negative) }
             var source = l
-            if amounts.isEmpty, i + 1 < lines.count {
-                let next = lines[i + 1]
-                // The value on the next line, when that line is only a number (two-column layouts).
-                if next.words.letterCount <= 3, rules.best(keywords, in: next.words) == nil {
-                    amounts = next.amounts.filter { !$0.isPercent && (allowNegative || !$0.negative) }
-                    if !amounts.isEmpty { score *= 0.85; notes.append("amount on the next line"); source = next }
-                }
+            if amounts.isEmpty, let p = pairedValue(i, lines, rules) {
+                amounts = p.amounts.filter { !$0.isPercent && (allowNegative || !$0.negative) }
+                if !amounts.isEmpty { score *= p.factor; notes.append(p.note); source = p.line }
             }
             guard let a = amounts.last else { continue }
             if !a.repairs.isEmpty { score -= 0.1 * Double(a.repairs.count); notes += a.repairs }
@@ -98,6 +155,20 @@ struct MoneyFields {
                                         notes: ["printed amount equal to cash − change"]))
             }
         }
+        // Rounding: the amount printed after the rounding line, one rounding step from a total above it, is the one paid.
+        if let r = roundingFound, r.amount.value != 0, r.amount.magnitude < Amount(cents: 50) {
+            let step = r.amount.magnitude
+            for c in candidates where c.line.index <= r.line.index {
+                for l in lines[r.line.index...] {
+                    guard let a = l.amounts.first(where: { !$0.isPercent && ($0.amount == c.amount + step || $0.amount == c.amount - step) }) else { continue }
+                    if !candidates.contains(where: { $0.amount == a.amount }) {
+                        candidates.append(Found(amount: a.amount, keyword: .init(raw: "total after rounding", normalised: "", weight: 0.6), line: l, score: 0.6,
+                                                notes: ["\(c.amount) rounded by \(r.amount)"]))
+                    }
+                    break
+                }
+            }
+        }
         if candidates.isEmpty {
             // No keyword: the largest amount on the receipt, outside payment lines; low confidence.
             let pool = lines.filter { !$0.words.padded.contains(" change ") && rules.any(rules.cash, in: $0.words) == nil }
@@ -133,10 +204,20 @@ struct MoneyFields {
             } else if let c = cashFound?.amount, v > c, changeFound != nil {
                 score -= 0.1; notes.append("more than the \(c) paid")
             }
+            if let r = roundingFound, r.amount.value != 0, r.amount.magnitude < Amount(cents: 50) {
+                let step = r.amount.magnitude
+                let later = lines[r.line.index...].contains { l in l.index > c.line.index && l.amounts.contains { !$0.isPercent && ($0.amount == v + step || $0.amount == v - step) } }
+                let earlier = candidates.contains { $0.line.index < c.line.index && ($0.amount == v + step || $0.amount == v - step) }
+                if later, c.line.index <= r.line.index { score -= 0.25; notes.append("before rounding: \(r.amount) is applied below") }
+                else if earlier, c.line.index >= r.line.index { score += 0.2; notes.append("after rounding by \(r.amount)") }
+            }
+            if let h = taxTableLine, c.line.index > h, candidates.contains(where: { $0.line.index < h }) {
+                score -= 0.3; notes.append("in the tax breakdown table below line \(h)")
+            }
             let itemSum = lineItems.reduce(Amount(0)) { $0 + $1.amount }
             if lineItems.count >= 2, Self.same(itemSum, v) { score += 0.1; notes.append("line items add up to \(v)") }
             // Printed more than once on total-like lines.
-            let repeats = candidates.filter { $0.line.index != c.line.index && Self.same($0.amount, v) }.count
+            let repeats = candidates.filter { $0.line.index != c.line.index && $0.amount == v }.count
             if repeats > 0 { score += min(0.1, 0.05 * Double(repeats)); notes.append("printed \(repeats + 1)×") }
             if v == maxAmount { score += 0.03 }
             if v.value == 0 { score -= 0.5 }

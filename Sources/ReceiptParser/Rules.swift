@@ -5,6 +5,8 @@ public struct KeywordRules: Sendable, Codable, Hashable {
     public var keywords: [String: Double]
     public var distractors: [String]?
     public var exclude: [String]?
+    /// Headings of tables (a tax breakdown) whose own "TOTAL" lines are not the receipt's total.
+    public var tables: [String]?
 }
 
 public struct DateRules: Sendable, Codable, Hashable {
