@@ -1,1 +1,0 @@
-// The reconcile stage: see the store issue.

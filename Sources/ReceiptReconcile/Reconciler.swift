@@ -1,0 +1,488 @@
+import Foundation
+import ReceiptModel
+import ReceiptStore
+
+/// How the reconciler scores and decides. The defaults are what `receipts reconcile` uses.
+public struct ReconcileOptions: Sendable {
+    /// Dates this many days apart still count as "the same purchase" (full score at 0 days,
+    /// half at the edge). Candidates come from the amount index, and from this window.
+    public var dateWindowDays = 3
+    /// Beyond this gap a receipt is not a candidate even when the amount matches.
+    public var maxDateGapDays = 45
+    /// Relative amount tolerance (0.01 = 1 %) …
+    public var amountTolerance: Decimal = Decimal(string: "0.01")!
+    /// … but never tighter than this (absolute).
+    public var amountToleranceMinimum = Amount("0.05")!
+    /// Proposals below this score are not made.
+    public var proposeThreshold = 0.5
+    /// Confirm links automatically when the score is at least `autoConfirmThreshold` and no
+    /// other candidate comes within `ambiguityMargin`. Off unless asked for.
+    public var autoConfirm = false
+    public var autoConfirmThreshold = 0.9
+    /// A runner-up within this much of the best makes the match ambiguous.
+    public var ambiguityMargin = 0.1
+    /// At most this many proposals per item (the best and ambiguous runners-up).
+    public var maxProposalsPerItem = 3
+
+    public init() {}
+
+    /// Weights of the four signals. Amount and date always count; vendor and line text
+    /// count when both sides have them (so a receipt without line items is not punished).
+    static let wAmount = 0.45, wDate = 0.25, wVendor = 0.15, wText = 0.15
+}
+
+public struct ReconcilePlan: Sendable {
+    public struct Stats: Sendable, Equatable {
+        public var receipts = 0
+        public var items = 0
+        /// Items that already have a confirmed receipt: left alone.
+        public var itemsAlreadyConfirmed = 0
+        /// Items with neither price nor date: nothing to search by.
+        public var itemsWithoutPriceOrDate = 0
+        public var candidatesScored = 0
+        public var itemsMatched = 0
+        public var ambiguousItems = 0
+        public var duplicateReceipts = 0
+    }
+    public var proposals: [LinkProposal]
+    public var duplicates: [DuplicateMark]
+    public var stats: Stats
+}
+
+/// What `Reconciler.run` did, with timings.
+public struct ReconcileRun: Sendable {
+    public var plan: ReconcilePlan
+    public var written: ReconcileWriteSummary
+    public var loadSeconds: Double
+    public var planSeconds: Double
+    public var writeSeconds: Double
+    public var totalSeconds: Double { loadSeconds + planSeconds + writeSeconds }
+}
+
+/// Proposes links between receipts and inventory items, with reasons in words.
+///
+/// Candidates are found through indexes, not by comparing every receipt with every item:
+/// a sorted array of every amount a receipt shows (total, subtotal, each line, each line's
+/// unit price, each line with the receipt's tax added or removed) searched by binary search
+/// around the item's price, and receipts sorted by date searched around the item's date.
+public struct Reconciler: Sendable {
+    public var options: ReconcileOptions
+    public init(options: ReconcileOptions = ReconcileOptions()) { self.options = options }
+
+    /// Reads the store, plans, writes the plan. One read snapshot, one write transaction.
+    public func run(store: ReceiptStore) throws -> ReconcileRun {
+        let t0 = Date()
+        let input = try store.reconcileInput()
+        let t1 = Date()
+        let plan = self.plan(receipts: input.receipts, items: input.items, links: input.links)
+        let t2 = Date()
+        let written = try store.applyReconciliation(plan.proposals, duplicates: plan.duplicates)
+        let t3 = Date()
+        return ReconcileRun(plan: plan, written: written, loadSeconds: t1.timeIntervalSince(t0),
+                            planSeconds: t2.timeIntervalSince(t1), writeSeconds: t3.timeIntervalSince(t2))
+    }
+
+    // MARK: - Planning
+
+    enum TargetKind: UInt8 { case total, subtotal, line, lineEach, lineWithTax, lineWithoutTax }
+
+    struct AmountTarget {
+        var cents: Int64
+        var receipt: Int32
+        var line: Int32  // -1: the receipt as a whole
+        var kind: TargetKind
+        var derived: Amount?  // tax-adjusted line amount
+    }
+
+    struct PreparedReceipt {
+        var s: ReceiptSummary
+        var day: Int?
+        var vendor: Int32  // interned vendor tokens, -1 when none
+        var lineTokens: [[String]]
+        var addedTaxRate: Decimal?
+        var includedTaxRate: Decimal?
+        var excluded = false  // a duplicate of another receipt
+    }
+
+    struct PreparedItem {
+        var s: StoredItem
+        var cents: Int64?
+        var day: Int?
+        var vendor: Int32
+        var tokens: [String]
+    }
+
+    struct Candidate {
+        var item: Int
+        var receipt: Int
+        var line: Int?
+        var score: Double
+        var reasons: [String]
+    }
+
+    final class VendorTable {
+        var ids: [[String]: Int32] = [:]
+        var tokens: [[String]] = []
+        var cache: [Int64: Double] = [:]
+        func intern(_ s: String?) -> Int32 {
+            guard let s else { return -1 }
+            let t = TextMatch.vendorTokens(s)
+            if t.isEmpty { return -1 }
+            if let id = ids[t] { return id }
+            let id = Int32(tokens.count)
+            ids[t] = id; tokens.append(t)
+            return id
+        }
+        func similarity(_ a: Int32, _ b: Int32) -> Double {
+            if a < 0 || b < 0 { return 0 }
+            if a == b { return 1 }
+            let key = Int64(min(a, b)) << 32 | Int64(max(a, b))
+            if let v = cache[key] { return v }
+            let v = TextMatch.vendorSimilarity(tokens[Int(a)], tokens[Int(b)])
+            cache[key] = v
+            return v
+        }
+    }
+
+    public func plan(receipts: [ReceiptSummary], items: [StoredItem], links: [Link]) -> ReconcilePlan {
+        var stats = ReconcilePlan.Stats()
+        stats.receipts = receipts.count
+        stats.items = items.count
+        let vendors = VendorTable()
+
+        var rs: [PreparedReceipt] = receipts.map { r in
+            PreparedReceipt(s: r, day: r.date?.dayNumber, vendor: vendors.intern(r.vendor),
+                            lineTokens: r.lines.map { TextMatch.itemTokens($0.description) },
+                            addedTaxRate: nil, includedTaxRate: nil)
+        }
+        for i in rs.indices { Self.taxRates(&rs[i]) }
+
+        // Same purchase photographed twice: flag, do not link twice.
+        let duplicates = findDuplicates(rs, vendors: vendors)
+        let dupIDs = Set(duplicates.map(\.id))
+        for i in rs.indices where dupIDs.contains(rs[i].s.id) { rs[i].excluded = true }
+        stats.duplicateReceipts = duplicates.count
+
+        let receiptIndex = Dictionary(uniqueKeysWithValues: rs.enumerated().map { ($1.s.id, $0) })
+
+        // Amount index.
+        var targets: [AmountTarget] = []
+        targets.reserveCapacity(rs.count * 6)
+        for (ri, r) in rs.enumerated() where !r.excluded {
+            let rIdx = Int32(ri)
+            if let t = r.s.total { targets.append(AmountTarget(cents: t.cents, receipt: rIdx, line: -1, kind: .total)) }
+            if let s = r.s.subtotal, s.cents != r.s.total?.cents { targets.append(AmountTarget(cents: s.cents, receipt: rIdx, line: -1, kind: .subtotal)) }
+            for (li, l) in r.s.lines.enumerated() {
+                let lIdx = Int32(li)
+                targets.append(AmountTarget(cents: l.amount.cents, receipt: rIdx, line: lIdx, kind: .line))
+                if let u = l.unitPrice, u.cents != l.amount.cents {
+                    targets.append(AmountTarget(cents: u.cents, receipt: rIdx, line: lIdx, kind: .lineEach))
+                }
+                if let rate = r.addedTaxRate {
+                    let with = Amount(l.amount.value * (1 + rate))
+                    targets.append(AmountTarget(cents: with.cents, receipt: rIdx, line: lIdx, kind: .lineWithTax, derived: Amount(cents: with.cents)))
+                }
+                if let rate = r.includedTaxRate {
+                    let without = Amount(l.amount.value / (1 + rate))
+                    targets.append(AmountTarget(cents: without.cents, receipt: rIdx, line: lIdx, kind: .lineWithoutTax, derived: Amount(cents: without.cents)))
+                }
+            }
+        }
+        targets.sort { $0.cents < $1.cents }
+
+        // Date index: receipts sorted by day.
+        let byDay: [(day: Int, receipt: Int)] = rs.enumerated().compactMap { i, r in r.excluded ? nil : r.day.map { ($0, i) } }
+            .sorted { $0.day < $1.day }
+
+        // What the user already decided.
+        var confirmedItems: Set<ItemID> = []
+        var rejected: Set<PairKey> = []
+        var slotUse: [SlotKey: [Candidate]] = [:]
+        for l in links {
+            switch l.status {
+            case .confirmed:
+                confirmedItems.insert(l.itemID)
+                if let ri = receiptIndex[l.receiptID] {
+                    slotUse[SlotKey(receipt: ri, line: l.linePosition ?? -1), default: []]
+                        .append(Candidate(item: -1, receipt: ri, line: l.linePosition, score: 2, reasons: []))
+                }
+            case .rejected: rejected.insert(PairKey(item: l.itemID, receipt: l.receiptID))
+            case .proposed: break
+            }
+        }
+
+        let its: [PreparedItem] = items.map { s in
+            PreparedItem(s: s, cents: s.item.price?.cents, day: s.item.purchaseDate?.dayNumber, vendor: vendors.intern(s.item.vendor),
+                         tokens: TextMatch.itemTokens([s.item.name, s.item.brand ?? "", s.item.model ?? ""].joined(separator: " ")))
+        }
+
+        let tolBasis = Int64(truncating: (options.amountTolerance * 10_000) as NSDecimalNumber)
+        var perItem: [[Candidate]] = Array(repeating: [], count: its.count)
+
+        for (ii, item) in its.enumerated() {
+            if confirmedItems.contains(item.s.id) { stats.itemsAlreadyConfirmed += 1; continue }
+            if item.cents == nil && item.day == nil { stats.itemsWithoutPriceOrDate += 1; continue }
+            var best: [Int: Candidate] = [:]
+            func consider(_ ri: Int, _ target: AmountTarget?) {
+                let r = rs[ri]
+                if rejected.contains(PairKey(item: item.s.id, receipt: r.s.id)) { return }
+                if let a = item.s.item.currency, let b = r.s.currency, a != b { return }
+                stats.candidatesScored += 1
+                guard let c = score(item: item, ii: ii, receipt: r, ri: ri, target: target, vendors: vendors) else { return }
+                if c.score >= options.proposeThreshold, c.score > (best[ri]?.score ?? -1) { best[ri] = c }
+            }
+            if let p = item.cents {
+                let tol = max(options.amountToleranceMinimum.cents, p * tolBasis / 10_000)
+                var lo = Self.lowerBound(targets, p - tol)
+                while lo < targets.count && targets[lo].cents <= p + tol {
+                    let t = targets[lo]
+                    lo += 1
+                    let ri = Int(t.receipt)
+                    if let d = item.day, let rd = rs[ri].day, abs(d - rd) > options.maxDateGapDays { continue }
+                    consider(ri, t)
+                }
+            }
+            if let d = item.day {
+                var lo = Self.lowerBoundDay(byDay, d - options.dateWindowDays)
+                while lo < byDay.count && byDay[lo].day <= d + options.dateWindowDays {
+                    let ri = byDay[lo].receipt
+                    lo += 1
+                    if best[ri] != nil { continue }
+                    // Without an amount, only the same shop makes it worth scoring.
+                    if vendors.similarity(item.vendor, rs[ri].vendor) < 0.8 { continue }
+                    consider(ri, nil)
+                }
+            }
+            perItem[ii] = best.values.sorted { $0.score != $1.score ? $0.score > $1.score : rs[$0.receipt].s.id < rs[$1.receipt].s.id }
+        }
+
+        // Assign: best pairs first; a line backs as many items as its quantity, a whole receipt one.
+        var all = perItem.flatMap { $0 }
+        all.sort {
+            if $0.score != $1.score { return $0.score > $1.score }
+            if its[$0.item].s.id != its[$1.item].s.id { return its[$0.item].s.id < its[$1.item].s.id }
+            return rs[$0.receipt].s.id < rs[$1.receipt].s.id
+        }
+        var assigned: [Int: Candidate] = [:]
+        var extra: [Int: [Candidate]] = [:]
+        var ambiguousNote: [Int: [String]] = [:]
+        func label(receipt ri: Int) -> String {
+            let r = rs[ri].s
+            return "receipt \(r.id)" + (r.sourcePath.map { " (\(($0 as NSString).lastPathComponent))" } ?? "")
+        }
+        func label(item ii: Int) -> String { "item \(its[ii].s.id) '\(its[ii].s.item.name)'" }
+        for c in all {
+            if assigned[c.item] != nil { continue }
+            let slot = SlotKey(receipt: c.receipt, line: c.line ?? -1)
+            let used = slotUse[slot] ?? []
+            if used.count < capacity(slot, rs) {
+                assigned[c.item] = c
+                slotUse[slot, default: []].append(c)
+            } else if let rival = used.first(where: { $0.item >= 0 && $0.score - c.score <= options.ambiguityMargin }) {
+                // Two items want the same line about equally: show both, decide nothing.
+                extra[c.item, default: []].append(c)
+                ambiguousNote[c.item, default: []].append("ambiguous: \(label(item: rival.item)) matches the same \(c.line.map { "line \($0 + 1)" } ?? "receipt") (score \(Self.f2(rival.score)))")
+                ambiguousNote[rival.item, default: []].append("ambiguous: \(label(item: c.item)) matches the same \(c.line.map { "line \($0 + 1)" } ?? "receipt") (score \(Self.f2(c.score)))")
+            }
+        }
+        // Runners-up on other receipts within the margin make an item ambiguous.
+        for (ii, b) in assigned {
+            for c in perItem[ii] where c.receipt != b.receipt && b.score - c.score <= options.ambiguityMargin {
+                extra[ii, default: []].append(c)
+                ambiguousNote[ii, default: []].append("ambiguous: \(label(receipt: c.receipt)) scores \(Self.f2(c.score)) too")
+            }
+        }
+
+        var proposals: [LinkProposal] = []
+        for ii in its.indices {
+            var mine: [Candidate] = []
+            if let b = assigned[ii] { mine.append(b) }
+            for c in extra[ii] ?? [] where !mine.contains(where: { $0.receipt == c.receipt }) { mine.append(c) }
+            if mine.isEmpty { continue }
+            mine.sort { $0.score > $1.score }
+            mine = Array(mine.prefix(options.maxProposalsPerItem))
+            let notes = ambiguousNote[ii] ?? []
+            let ambiguous = !notes.isEmpty
+            stats.itemsMatched += 1
+            if ambiguous { stats.ambiguousItems += 1 }
+            for c in mine {
+                var reasons = c.reasons
+                // Each proposal names the other contenders, not itself.
+                let selfLabel = label(receipt: c.receipt)
+                reasons += notes.filter { !$0.contains(selfLabel + " ") }
+                let auto = options.autoConfirm && !ambiguous && c.score >= options.autoConfirmThreshold
+                proposals.append(LinkProposal(receiptID: rs[c.receipt].s.id, itemID: its[ii].s.id, linePosition: c.line,
+                                              score: (c.score * 1000).rounded() / 1000, reasons: reasons, ambiguous: ambiguous, autoConfirm: auto))
+            }
+        }
+        return ReconcilePlan(proposals: proposals, duplicates: duplicates, stats: stats)
+    }
+
+    struct PairKey: Hashable { var item: ItemID; var receipt: ReceiptID }
+    struct SlotKey: Hashable { var receipt: Int; var line: Int }
+
+    func capacity(_ slot: SlotKey, _ rs: [PreparedReceipt]) -> Int {
+        guard slot.line >= 0, slot.line < rs[slot.receipt].s.lines.count else { return 1 }
+        let q = rs[slot.receipt].s.lines[slot.line].quantity ?? 1
+        return max(1, min(100, Int(truncating: q as NSDecimalNumber)))
+    }
+
+    // MARK: scoring
+
+    func score(item: PreparedItem, ii: Int, receipt r: PreparedReceipt, ri: Int, target: AmountTarget?, vendors: VendorTable) -> Candidate? {
+        var reasons: [String] = []
+        var got = 0.0, weight = ReconcileOptions.wAmount + ReconcileOptions.wDate
+        var line: Int? = target.flatMap { $0.line >= 0 ? Int($0.line) : nil }
+        if line == nil, r.s.lines.count == 1, target?.kind == .total || target?.kind == .subtotal { line = 0 }
+
+        // Amount.
+        if let t = target, let p = item.s.item.price {
+            let diff = abs(p.cents - t.cents)
+            let tol = max(options.amountToleranceMinimum.cents, p.cents * Int64(truncating: (options.amountTolerance * 10_000) as NSDecimalNumber) / 10_000)
+            var s: Double
+            let derived = t.kind == .lineWithTax || t.kind == .lineWithoutTax
+            if diff == 0 { s = derived ? 0.95 : 1 }
+            else if derived && diff <= 2 { s = 0.93 }
+            else { s = max(0.5, 1 - 0.5 * Double(diff) / Double(max(tol, 1))) }
+            got += ReconcileOptions.wAmount * s
+            let rel = diff == 0 || derived && diff <= 2 ? "=" : "≈"
+            let priceText = rel == "=" ? "price" : "price \(p)"
+            let apart = diff == 0 || derived && diff <= 2 ? "" : " (\(Amount(cents: diff)) apart)"
+            let l = t.line >= 0 ? r.s.lines[Int(t.line)] : nil
+            switch t.kind {
+            case .total:
+                reasons.append("total \(r.s.total!) \(rel) \(priceText)\(apart)")
+            case .subtotal:
+                reasons.append("subtotal \(r.s.subtotal!) \(rel) \(priceText)\(apart) (before tax; total \(r.s.total.map { "\($0)" } ?? "?"))")
+            case .line:
+                reasons.append("line '\(l!.description)' \(l!.amount) \(rel) \(priceText)\(apart)")
+            case .lineEach:
+                reasons.append("line '\(l!.description)' \(l!.unitPrice!) each \(rel) \(priceText)\(apart)")
+            case .lineWithTax:
+                reasons.append("line '\(l!.description)' \(l!.amount) + \(Self.percent(r.addedTaxRate!)) tax = \(t.derived!) \(rel) \(priceText)\(apart)")
+            case .lineWithoutTax:
+                reasons.append("line '\(l!.description)' \(l!.amount) without \(Self.percent(r.includedTaxRate!)) VAT = \(t.derived!) \(rel) \(priceText)\(apart)")
+            }
+        } else if let p = item.s.item.price {
+            reasons.append("price \(p) not on the receipt" + (r.s.total.map { " (total \($0))" } ?? ""))
+        } else {
+            reasons.append("no price on the item")
+        }
+
+        // Date.
+        if let d = item.day, let rd = r.day {
+            let gap = abs(d - rd)
+            if gap > options.maxDateGapDays { return nil }
+            let w = max(1, options.dateWindowDays)
+            let s: Double
+            if gap == 0 { s = 1 }
+            else if gap <= w { s = 1 - 0.5 * Double(gap) / Double(w) }
+            else { s = max(0, 0.4 - 0.4 * Double(gap - w) / Double(max(1, options.maxDateGapDays - w))) }
+            got += ReconcileOptions.wDate * s
+            reasons.append(gap == 0 ? "same date \(r.s.date!.iso)" : "dates \(gap) day\(gap == 1 ? "" : "s") apart (\(item.s.item.purchaseDate!.iso) / \(r.s.date!.iso))")
+        } else {
+            reasons.append(item.day == nil ? "no purchase date on the item" : "no date on the receipt")
+        }
+
+        // Vendor.
+        if item.vendor >= 0, r.vendor >= 0 {
+            let s = vendors.similarity(item.vendor, r.vendor)
+            weight += ReconcileOptions.wVendor
+            got += ReconcileOptions.wVendor * s
+            let a = r.s.vendor!, b = item.s.item.vendor!
+            reasons.append(s >= 0.99 && a == b ? "vendor '\(a)'" : s >= 0.6 ? "vendor '\(a)' ~ '\(b)'" : "vendor '\(a)' ≠ '\(b)'")
+        }
+
+        // Line text vs name, brand, model.
+        if !r.s.lines.isEmpty, !item.tokens.isEmpty {
+            weight += ReconcileOptions.wText
+            var bestLine = -1, bestSim = 0.0
+            if let l = line {
+                bestLine = l; bestSim = TextMatch.coverage(of: item.tokens, in: r.lineTokens[l])
+            } else {
+                for (li, toks) in r.lineTokens.enumerated() {
+                    let s = TextMatch.coverage(of: item.tokens, in: toks)
+                    if s > bestSim { bestSim = s; bestLine = li }
+                }
+                if bestSim >= 0.6, target == nil || target?.kind == .total || target?.kind == .subtotal { line = line ?? bestLine }
+            }
+            got += ReconcileOptions.wText * bestSim
+            if bestLine >= 0, bestSim >= 0.5 {
+                reasons.append("line '\(r.s.lines[bestLine].description)' ~ '\(item.s.item.name)'")
+            } else if line != nil {
+                reasons.append("line text does not resemble '\(item.s.item.name)'")
+            }
+        }
+        return Candidate(item: ii, receipt: ri, line: line, score: got / weight, reasons: reasons)
+    }
+
+    /// Tax added on top (US/CA: lines sum to the subtotal, subtotal + tax = total) or
+    /// included (EU: lines sum to the total, tax is the VAT inside it).
+    static func taxRates(_ r: inout PreparedReceipt) {
+        guard let tax = r.s.tax, tax.value > 0 else { return }
+        let lineSum = r.s.lines.reduce(Decimal(0)) { $0 + $1.amount.value }
+        let near = { (a: Decimal, b: Decimal) in abs(a - b) <= Decimal(string: "0.05")! }
+        if let sub = r.s.subtotal, let total = r.s.total, sub.value > 0, near(sub.value + tax.value, total.value) {
+            if r.s.lines.isEmpty || near(lineSum, sub.value) { r.addedTaxRate = tax.value / sub.value }
+            else if near(lineSum, total.value) { r.includedTaxRate = tax.value / sub.value }
+        } else if let total = r.s.total, total.value > tax.value, !r.s.lines.isEmpty, near(lineSum, total.value) {
+            r.includedTaxRate = tax.value / (total.value - tax.value)
+        }
+    }
+
+    // MARK: duplicates
+
+    /// Two receipts are the same purchase when vendor (fuzzy), date, total and receipt number
+    /// (or, when neither has a number, the time) agree. The oldest stored one is the original.
+    func findDuplicates(_ rs: [PreparedReceipt], vendors: VendorTable) -> [DuplicateMark] {
+        struct Key: Hashable { var day: Int; var cents: Int64; var ref: String }
+        var groups: [Key: [Int]] = [:]
+        for (i, r) in rs.enumerated() {
+            guard let day = r.day, let total = r.s.total, r.vendor >= 0 else { continue }
+            let number = r.s.receiptNumber.map { String($0.uppercased().filter { $0.isLetter || $0.isNumber }) }.flatMap { $0.isEmpty ? nil : $0 }
+            guard let ref = number.map({ "n:" + $0 }) ?? r.s.time.map({ "t:" + $0 }) else { continue }
+            groups[Key(day: day, cents: total.cents, ref: ref), default: []].append(i)
+        }
+        var marks: [DuplicateMark] = []
+        for (key, members) in groups where members.count > 1 {
+            let sorted = members.sorted { rs[$0].s.id < rs[$1].s.id }
+            var originals: [Int] = []
+            for m in sorted {
+                if let o = originals.first(where: { vendors.similarity(rs[$0].vendor, rs[m].vendor) >= 0.8 }) {
+                    let orig = rs[o].s, dup = rs[m].s
+                    let what = key.ref.hasPrefix("n:") ? "receipt no. \(dup.receiptNumber!)" : "time \(dup.time!)"
+                    let file = orig.sourcePath.map { " (\(($0 as NSString).lastPathComponent))" } ?? ""
+                    marks.append(DuplicateMark(id: dup.id, original: orig.id,
+                                               reason: "same vendor '\(dup.vendor!)', date \(dup.date!.iso), total \(dup.total!) and \(what) as receipt \(orig.id)\(file)"))
+                } else {
+                    originals.append(m)
+                }
+            }
+        }
+        return marks.sorted { $0.id < $1.id }
+    }
+
+    // MARK: helpers
+
+    static func lowerBound(_ a: [AmountTarget], _ cents: Int64) -> Int {
+        var lo = 0, hi = a.count
+        while lo < hi { let mid = (lo + hi) / 2; if a[mid].cents < cents { lo = mid + 1 } else { hi = mid } }
+        return lo
+    }
+
+    static func lowerBoundDay(_ a: [(day: Int, receipt: Int)], _ day: Int) -> Int {
+        var lo = 0, hi = a.count
+        while lo < hi { let mid = (lo + hi) / 2; if a[mid].day < day { lo = mid + 1 } else { hi = mid } }
+        return lo
+    }
+
+    static func f2(_ x: Double) -> String { String(format: "%.2f", x) }
+
+    static func percent(_ rate: Decimal) -> String {
+        var v = rate * 100, r = Decimal()
+        NSDecimalRound(&r, &v, 2, .plain)
+        var s = "\(r)"
+        if s.contains(".") { while s.hasSuffix("0") { s.removeLast() }; if s.hasSuffix(".") { s.removeLast() } }
+        return s + "%"
+    }
+}

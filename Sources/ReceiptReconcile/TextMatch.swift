@@ -1,0 +1,97 @@
+import Foundation
+
+/// Normalising and fuzzy-comparing the words on receipts and in inventories.
+public enum TextMatch {
+    /// Lower case, accents removed (`Järnhandel` → `jarnhandel`, `ß` → `ss`).
+    public static func fold(_ s: String) -> String {
+        s.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+            .replacingOccurrences(of: "ß", with: "ss")
+    }
+
+    /// Words with punctuation inside them removed, so `WH-1000XM5` and `wh1000xm5` agree.
+    public static func tokens(_ s: String) -> [String] {
+        fold(s).split(whereSeparator: { $0.isWhitespace || ",;:/()[]{}&+|*\"!?#".contains($0) })
+            .map { word in String(word.filter { $0.isLetter || $0.isNumber }) }
+            .filter { !$0.isEmpty }
+    }
+
+    /// Legal forms, store-number words and fillers that say nothing about which shop it is.
+    static let vendorNoise: Set<String> = [
+        "inc", "incorporated", "llc", "ltd", "limited", "corp", "corporation", "co", "company", "gmbh", "mbh", "ag", "kg", "ohg",
+        "ug", "sarl", "sas", "sa", "srl", "spa", "ab", "as", "oy", "bv", "nv", "plc", "pty", "the", "and", "und", "et", "store",
+        "stores", "shop", "no", "nr", "num", "filiale", "branch", "e", "k",
+    ]
+
+    /// Vendor words that identify the shop: `BEST BUY #123` → ["best", "buy"].
+    public static func vendorTokens(_ s: String) -> [String] {
+        tokens(s).filter { t in !vendorNoise.contains(t) && !t.allSatisfy(\.isNumber) }
+    }
+
+    static let itemNoise: Set<String> = ["a", "an", "the", "with", "and", "for", "of", "in", "x", "de", "la", "le", "et", "und", "mit", "och", "med"]
+
+    /// Words of an item name / receipt line worth comparing.
+    public static func itemTokens(_ s: String) -> [String] {
+        tokens(s).filter { !itemNoise.contains($0) }
+    }
+
+    /// Levenshtein distance over characters (short strings: tokens).
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var prev = Array(0...b.count), cur = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            cur[0] = i
+            for j in 1...b.count {
+                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&prev, &cur)
+        }
+        return prev[b.count]
+    }
+
+    /// How well one token matches another, 0...1: equal 1; one a prefix of the other
+    /// (`55` / `55in`, `electr` / `electronics`) 0.85; OCR-like misspellings by edit distance.
+    public static func tokenSimilarity(_ a: String, _ b: String) -> Double {
+        if a == b { return 1 }
+        let (short, long) = a.count <= b.count ? (a, b) : (b, a)
+        if long.hasPrefix(short) {
+            if short.allSatisfy(\.isNumber) { return long.dropFirst(short.count).first?.isLetter == true ? 0.85 : 0 }
+            if short.count >= 4 { return 0.85 }
+        }
+        guard short.count >= 4 else { return 0 }
+        let d = editDistance(Array(a), Array(b))
+        let sim = 1 - Double(d) / Double(long.count)
+        return sim >= 0.75 ? sim : 0
+    }
+
+    /// Share of `needle` tokens found in `haystack` (weighted by length: a model code counts
+    /// more than "tv"), 0...1.
+    public static func coverage(of needle: [String], in haystack: [String]) -> Double {
+        guard !needle.isEmpty, !haystack.isEmpty else { return 0 }
+        var got = 0.0, total = 0.0
+        for t in needle {
+            let w = Double(min(max(t.count, 2), 8))
+            total += w
+            var best = 0.0
+            for h in haystack {
+                let s = tokenSimilarity(t, h)
+                if s > best { best = s; if s == 1 { break } }
+            }
+            got += w * best
+        }
+        return total == 0 ? 0 : got / total
+    }
+
+    /// Vendor similarity, 0...1: `BEST BUY #123` ~ `Best Buy` = 1; `Brightwave Electronics Inc.` ~ `Brightwave` ≈ 0.9.
+    public static func vendorSimilarity(_ a: [String], _ b: [String]) -> Double {
+        guard !a.isEmpty, !b.isEmpty else { return 0 }
+        if a == b { return 1 }
+        let (small, large) = a.count <= b.count ? (a, b) : (b, a)
+        let cov = coverage(of: small, in: large)
+        let byWords = cov * (0.85 + 0.15 * Double(small.count) / Double(large.count))
+        // "bestbuy" vs "best buy": compare the words run together too.
+        let ja = Array(a.joined()), jb = Array(b.joined())
+        let joined = 1 - Double(editDistance(ja, jb)) / Double(max(ja.count, jb.count))
+        return max(byWords, joined >= 0.8 ? joined : 0)
+    }
+}

@@ -1,0 +1,224 @@
+internal import CSQLite
+import Foundation
+
+/// Everything that can go wrong in the store, with enough context to act on it.
+public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// SQLite returned `code` while doing `context` on the store at `path`.
+    case sqlite(code: Int32, message: String, context: String, path: String)
+    /// The file was written by a newer `receipts` (schema `found` > `supported`).
+    case schemaTooNew(found: Int, supported: Int, path: String)
+    /// A record named by the caller does not exist.
+    case notFound(String)
+    /// The caller asked for something the store refuses (bad status change, bad value).
+    case invalid(String)
+
+    public var description: String {
+        switch self {
+        case let .sqlite(code, message, context, path):
+            let name = String(cString: sqlite3_errstr(code))
+            return "\(path): \(context): \(message) (SQLite \(code): \(name))"
+        case let .schemaTooNew(found, supported, path):
+            return "\(path): the store has schema version \(found), this program knows up to \(supported); upgrade receipts"
+        case let .notFound(what): return what
+        case let .invalid(what): return what
+        }
+    }
+
+    /// SQLite gave up waiting for another process's lock.
+    public var isBusy: Bool {
+        if case let .sqlite(code, _, _, _) = self { return code & 0xff == SQLITE_BUSY || code & 0xff == SQLITE_LOCKED }
+        return false
+    }
+}
+
+/// A value bound to a statement parameter.
+enum SQLValue {
+    case null
+    case int(Int64)
+    case real(Double)
+    case text(String)
+
+    static func of(_ s: String?) -> SQLValue { s.map { .text($0) } ?? .null }
+    static func of(_ i: Int?) -> SQLValue { i.map { .int(Int64($0)) } ?? .null }
+    static func of(_ i: Int64?) -> SQLValue { i.map { .int($0) } ?? .null }
+    static func of(_ d: Double?) -> SQLValue { d.map { .real($0) } ?? .null }
+}
+
+/// One result row; column getters by index.
+struct Row {
+    fileprivate let stmt: OpaquePointer
+
+    func isNull(_ i: Int32) -> Bool { sqlite3_column_type(stmt, i) == SQLITE_NULL }
+    func int(_ i: Int32) -> Int64 { sqlite3_column_int64(stmt, i) }
+    func intOrNil(_ i: Int32) -> Int64? { isNull(i) ? nil : int(i) }
+    func double(_ i: Int32) -> Double { sqlite3_column_double(stmt, i) }
+    func doubleOrNil(_ i: Int32) -> Double? { isNull(i) ? nil : double(i) }
+    func text(_ i: Int32) -> String {
+        guard let p = sqlite3_column_text(stmt, i) else { return "" }
+        return String(cString: p)
+    }
+    func textOrNil(_ i: Int32) -> String? { isNull(i) ? nil : text(i) }
+}
+
+/// The one owner of the `sqlite3*` handle. All access goes through `read`/`write`,
+/// which hold `lock` for the whole transaction.
+///
+/// `@unchecked Sendable`: the handle and the statement cache are only touched while
+/// `lock` is held (the connection is opened with SQLITE_OPEN_NOMUTEX, so this lock is
+/// what serialises threads of one process; other processes are serialised by SQLite's
+/// file locks and the busy timeout).
+final class Database: @unchecked Sendable {
+    let path: String
+    private let lock = NSLock()
+    private let handle: OpaquePointer
+    private var statements: [String: OpaquePointer] = [:]
+
+    static let busyTimeoutMilliseconds: Int32 = 15_000
+
+    init(path: String) throws {
+        self.path = path
+        var h: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &h, flags, nil)
+        guard rc == SQLITE_OK, let h else {
+            let message = h.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let h { sqlite3_close_v2(h) }
+            throw StoreError.sqlite(code: rc, message: message, context: "opening the store", path: path)
+        }
+        handle = h
+        sqlite3_extended_result_codes(h, 1)
+        sqlite3_busy_timeout(h, Database.busyTimeoutMilliseconds)
+        do {
+            // WAL: readers never block the writer and the writer never blocks readers;
+            // one writer at a time across processes, others wait up to the busy timeout.
+            let mode = try query("PRAGMA journal_mode=WAL", []) { $0.text(0) }.first ?? ""
+            if mode.lowercased() != "wal" {
+                throw StoreError.sqlite(code: SQLITE_ERROR, message: "journal_mode is '\(mode)', not 'wal'", context: "enabling WAL", path: path)
+            }
+            try exec("PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;")
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    private var closed = false
+    private func close() {
+        guard !closed else { return }
+        closed = true
+        for (_, s) in statements { sqlite3_finalize(s) }
+        statements = [:]
+        sqlite3_close_v2(handle)
+    }
+
+    // MARK: transactions
+
+    /// Runs `body` in a write transaction (BEGIN IMMEDIATE: takes the write lock up
+    /// front, so two processes never deadlock upgrading a read lock). Commits when
+    /// `body` returns, rolls back when it throws.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try lock.withLock {
+            try exec("BEGIN IMMEDIATE", context: "starting a write transaction")
+            do {
+                let result = try body(self)
+                try exec("COMMIT", context: "committing")
+                return result
+            } catch {
+                sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` in a read transaction: one consistent snapshot for all its queries.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try lock.withLock {
+            try exec("BEGIN DEFERRED", context: "starting a read transaction")
+            defer { sqlite3_exec(handle, "COMMIT", nil, nil, nil) }
+            return try body(self)
+        }
+    }
+
+    /// For work that manages its own transactions (migrations).
+    func locked<T>(_ body: (Database) throws -> T) throws -> T {
+        try lock.withLock { try body(self) }
+    }
+
+    // MARK: statements (call only inside read/write/locked)
+
+    /// The single place that turns an SQLite return code into a Swift error.
+    func check(_ rc: Int32, _ context: @autoclosure () -> String) throws {
+        guard rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE else {
+            throw StoreError.sqlite(code: rc, message: String(cString: sqlite3_errmsg(handle)), context: context(), path: path)
+        }
+    }
+
+    /// Runs one or more statements without parameters.
+    func exec(_ sql: String, context: String? = nil) throws {
+        try check(sqlite3_exec(handle, sql, nil, nil, nil), context ?? "running \(Database.abbreviate(sql))")
+    }
+
+    private func prepared(_ sql: String) throws -> OpaquePointer {
+        if let s = statements[sql] { return s }
+        var s: OpaquePointer?
+        try check(sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &s, nil), "preparing \(Database.abbreviate(sql))")
+        guard let s else { throw StoreError.invalid("empty statement: \(sql)") }
+        statements[sql] = s
+        return s
+    }
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    private func bind(_ s: OpaquePointer, _ params: [SQLValue], _ sql: String) throws {
+        for (i, p) in params.enumerated() {
+            let idx = Int32(i + 1)
+            let rc: Int32
+            switch p {
+            case .null: rc = sqlite3_bind_null(s, idx)
+            case let .int(v): rc = sqlite3_bind_int64(s, idx, v)
+            case let .real(v): rc = sqlite3_bind_double(s, idx, v)
+            case let .text(v): rc = sqlite3_bind_text(s, idx, v, -1, Database.transient)
+            }
+            try check(rc, "binding parameter \(idx) of \(Database.abbreviate(sql))")
+        }
+    }
+
+    /// Runs a statement that returns no rows.
+    func run(_ sql: String, _ params: [SQLValue] = []) throws {
+        let s = try prepared(sql)
+        defer { sqlite3_reset(s); sqlite3_clear_bindings(s) }
+        try bind(s, params, sql)
+        var rc = sqlite3_step(s)
+        while rc == SQLITE_ROW { rc = sqlite3_step(s) }
+        try check(rc, Database.abbreviate(sql))
+    }
+
+    /// Runs a query and maps each row.
+    func query<T>(_ sql: String, _ params: [SQLValue] = [], _ map: (Row) throws -> T) throws -> [T] {
+        let s = try prepared(sql)
+        defer { sqlite3_reset(s); sqlite3_clear_bindings(s) }
+        try bind(s, params, sql)
+        var out: [T] = []
+        while true {
+            let rc = sqlite3_step(s)
+            if rc == SQLITE_ROW { out.append(try map(Row(stmt: s))); continue }
+            try check(rc, Database.abbreviate(sql))
+            break
+        }
+        return out
+    }
+
+    func scalarInt(_ sql: String, _ params: [SQLValue] = []) throws -> Int64? {
+        try query(sql, params) { $0.intOrNil(0) }.first ?? nil
+    }
+
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    static func abbreviate(_ sql: String) -> String {
+        let flat = sql.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return flat.count > 80 ? String(flat.prefix(77)) + "..." : flat
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+
+/// Versioned migrations. The store's version is SQLite's `PRAGMA user_version`;
+/// opening a store runs every migration above it, in order, in one transaction,
+/// so an older file is upgraded in place (and a half-upgraded file cannot exist).
+/// Never edit a migration that has shipped: add a new one.
+enum Schema {
+    struct Migration {
+        var version: Int
+        var summary: String
+        var sql: String
+    }
+
+    static var latest: Int { migrations.last!.version }
+
+    static let migrations: [Migration] = [
+        Migration(version: 1, summary: "items, receipts, line items, links", sql: """
+        CREATE TABLE items (
+            id            INTEGER PRIMARY KEY,
+            external_id   TEXT,                 -- id in the app it came from (Nestory UUID, Homebox asset id, CSV id)
+            source        TEXT NOT NULL,        -- csv | homebox | nestory | api
+            name          TEXT NOT NULL,
+            brand         TEXT,
+            model         TEXT,
+            serial        TEXT,
+            category      TEXT,
+            room          TEXT,
+            quantity      INTEGER NOT NULL DEFAULT 1,
+            price         TEXT,                 -- exact decimal, e.g. '349.99'
+            price_cents   INTEGER,              -- same value in minor units, for indexing
+            currency      TEXT,
+            purchase_date TEXT,                 -- ISO YYYY-MM-DD
+            purchase_day  INTEGER,              -- days since 1970-01-01, for indexing
+            vendor        TEXT,
+            notes         TEXT,
+            created_at    TEXT NOT NULL,
+            updated_at    TEXT NOT NULL
+        );
+        CREATE UNIQUE INDEX items_external_id ON items(external_id) WHERE external_id IS NOT NULL;
+        CREATE INDEX items_natural_key ON items(name COLLATE NOCASE, purchase_date, price_cents);
+
+        CREATE TABLE receipts (
+            id                  INTEGER PRIMARY KEY,
+            content_hash        TEXT NOT NULL UNIQUE,   -- SHA-256 of the image bytes
+            status              TEXT NOT NULL CHECK (status IN ('parsed', 'needs_review')),
+            ocr_text            TEXT,
+            vendor              TEXT, vendor_confidence REAL,
+            date                TEXT, date_day INTEGER, date_confidence REAL,
+            time                TEXT, time_confidence REAL,
+            total               TEXT, total_cents INTEGER, total_confidence REAL,
+            subtotal            TEXT, subtotal_confidence REAL,
+            tax                 TEXT, tax_confidence REAL,
+            currency            TEXT, currency_confidence REAL,
+            receipt_number      TEXT, receipt_number_confidence REAL,
+            payment_method      TEXT, payment_method_confidence REAL,
+            card_last4          TEXT, card_last4_confidence REAL,
+            parsed_json         TEXT NOT NULL,          -- the whole ParsedReceipt: evidence, rejected candidates, checks
+            engine_version      TEXT NOT NULL,
+            parser_version      TEXT NOT NULL,
+            processed_at        TEXT NOT NULL
+        );
+
+        CREATE TABLE receipt_sources (
+            receipt_id  INTEGER NOT NULL REFERENCES receipts(id) ON DELETE CASCADE,
+            path        TEXT NOT NULL,
+            added_at    TEXT NOT NULL,
+            PRIMARY KEY (receipt_id, path)
+        );
+
+        CREATE TABLE line_items (
+            receipt_id   INTEGER NOT NULL REFERENCES receipts(id) ON DELETE CASCADE,
+            position     INTEGER NOT NULL,
+            description  TEXT NOT NULL,
+            quantity     TEXT,
+            unit_price   TEXT,
+            amount       TEXT NOT NULL,
+            amount_cents INTEGER NOT NULL,
+            evidence_json TEXT NOT NULL,
+            PRIMARY KEY (receipt_id, position)
+        );
+
+        CREATE TABLE links (
+            id          INTEGER PRIMARY KEY,
+            receipt_id  INTEGER NOT NULL REFERENCES receipts(id) ON DELETE CASCADE,
+            item_id     INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+            score       REAL NOT NULL,
+            reasons     TEXT NOT NULL,          -- JSON array of sentences
+            status      TEXT NOT NULL CHECK (status IN ('proposed', 'confirmed', 'rejected')),
+            decided_by  TEXT,
+            decided_at  TEXT,
+            created_at  TEXT NOT NULL,
+            updated_at  TEXT NOT NULL,
+            UNIQUE (receipt_id, item_id)
+        );
+        CREATE INDEX links_item ON links(item_id);
+        """),
+        Migration(version: 2, summary: "reconciler: indexes by amount and date, duplicates, failures, line of a link", sql: """
+        ALTER TABLE receipts ADD COLUMN duplicate_of INTEGER REFERENCES receipts(id) ON DELETE SET NULL;
+        ALTER TABLE receipts ADD COLUMN duplicate_reason TEXT;
+        ALTER TABLE links ADD COLUMN line_item_position INTEGER;
+        ALTER TABLE links ADD COLUMN ambiguous INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX receipts_date_day ON receipts(date_day);
+        CREATE INDEX receipts_total_cents ON receipts(total_cents);
+        CREATE INDEX line_items_amount ON line_items(amount_cents);
+        CREATE INDEX items_purchase_day ON items(purchase_day);
+        CREATE INDEX items_price_cents ON items(price_cents);
+        CREATE INDEX links_status ON links(status);
+
+        CREATE TABLE failures (
+            id           INTEGER PRIMARY KEY,
+            path         TEXT NOT NULL UNIQUE,  -- the latest failure per file
+            content_hash TEXT,
+            code         TEXT NOT NULL,
+            message      TEXT NOT NULL,
+            failed_at    TEXT NOT NULL
+        );
+        """),
+    ]
+
+    /// Brings the store at `db` to `target` (default: latest). Safe when several
+    /// processes open the same new or old file at once: the version is re-read
+    /// under the write lock, so each migration runs exactly once.
+    static func migrate(_ db: Database, to target: Int = latest) throws {
+        try db.locked { db in
+            let current = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
+            if current > latest { throw StoreError.schemaTooNew(found: current, supported: latest, path: db.path) }
+            if current >= target { return }
+            try db.exec("BEGIN IMMEDIATE", context: "locking the store to upgrade it")
+            do {
+                let now = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
+                for m in migrations where m.version > now && m.version <= target {
+                    try db.exec(m.sql, context: "migrating the store to version \(m.version) (\(m.summary))")
+                }
+                if now < target { try db.exec("PRAGMA user_version = \(target)") }
+                try db.exec("COMMIT", context: "committing the upgrade")
+            } catch {
+                try? db.exec("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    static func version(_ db: Database) throws -> Int {
+        try db.locked { Int(try $0.scalarInt("PRAGMA user_version") ?? 0) }
+    }
+}

@@ -1,1 +1,0 @@
-// The store stage: see the store issue.
