@@ -150,7 +150,7 @@ struct MoneyFields {
         }
         if let c = cashFound?.amount, let g = changeFound?.amount, c > g {
             let expected = c - g
-            if let l = lines.last(where: { $0.amounts.contains { Self.same($0.amount, expected) } }), !candidates.contains(where: { Self.same($0.amount, expected) }) {
+            if let l = lines.last(where: { $0.amounts.contains { $0.amount == expected } }), !candidates.contains(where: { $0.amount == expected }) {
                 candidates.append(Found(amount: expected, keyword: .init(raw: "cash − change", normalised: "", weight: 0.5), line: l, score: 0.45,
                                         notes: ["printed amount equal to cash − change"]))
             }
@@ -159,8 +159,8 @@ struct MoneyFields {
         if let r = roundingFound, r.amount.value != 0, r.amount.magnitude < Amount(cents: 50) {
             let step = r.amount.magnitude
             for c in candidates where c.line.index <= r.line.index {
-                for l in lines[r.line.index...] {
-                    guard let a = l.amounts.first(where: { !$0.isPercent && ($0.amount == c.amount + step || $0.amount == c.amount - step) }) else { continue }
+                for l in lines[r.line.index...] where l.index != r.line.index {
+                    guard let a = l.amounts.first(where: { !$0.isPercent && !$0.negative && $0.amount > step * 10 && ($0.amount == c.amount + step || $0.amount == c.amount - step) }) else { continue }
                     if !candidates.contains(where: { $0.amount == a.amount }) {
                         candidates.append(Found(amount: a.amount, keyword: .init(raw: "total after rounding", normalised: "", weight: 0.6), line: l, score: 0.6,
                                                 notes: ["\(c.amount) rounded by \(r.amount)"]))
@@ -197,7 +197,7 @@ struct MoneyFields {
                 else if let r = roundingFound?.amount, Self.same(s + r, v) { score += 0.25; notes.append("subtotal \(s) + rounding \(r) = \(v)") }
                 else if v < s, discountFound == nil { score -= 0.15; notes.append("below the subtotal \(s)") }
             }
-            if let c = cashFound?.amount, let g = changeFound?.amount, Self.same(c - g, v) {
+            if let c = cashFound?.amount, let g = changeFound?.amount, c - g == v {
                 score += 0.25; notes.append("cash \(c) − change \(g) = \(v)")
             } else if let c = cashFound?.amount, changeFound == nil, Self.same(c, v) {
                 score += 0.1; notes.append("equals the amount paid")

@@ -83,20 +83,36 @@ public struct ReceiptParser: Sendable {
         for l in lines { for d in DateScanner.scan(l.text, months: compiled.months) { found.append((d, l)) } }
         guard !found.isEmpty else { return nil }
 
-        // Day/month order: the user's word, then an unambiguous date on the receipt, then the currency.
+        // Day/month order: the user's word, else the evidence on the receipt weighed: dates that can only be
+        // read one way (stronger on a date line, weaker when they might be a time like 11.14.00), and the currency.
         var order = options.dateOrder
         var orderNote: String
         if order != .auto {
             orderNote = "order \(order.rawValue) (given)"
-        } else if let certain = found.first(where: { $0.0.shape == .numeric && $0.0.certainOrder != nil && $0.0.first != $0.0.second }) {
-            order = certain.0.certainOrder ?? .dayFirst
-            orderNote = "order \(order.rawValue): '\(certain.0.text)' can only be read that way"
-        } else if let c = currency, compiled.monthFirstCurrencies.contains(c) {
-            order = .monthFirst
-            orderNote = "order month-first: currency \(c)"
         } else {
-            order = .dayFirst
-            orderNote = "order day-first: no evidence either way"
+            var votes: [DateOrder: Double] = [.dayFirst: 0, .monthFirst: 0]
+            var why: [DateOrder: String] = [:]
+            for (raw, line) in found where raw.shape == .numeric && raw.first != raw.second {
+                guard let certain = raw.certainOrder, let v = raw.reading(certain), v <= latest, v.year >= options.earliestYear else { continue }
+                var w = 1.0
+                if raw.text.contains("."), raw.text.filter(\.isNumber).count <= 6 { w = 0.5 }
+                if compiled.dateKeyword(line.words) > 0 { w += 1 }
+                votes[certain, default: 0] += w
+                if why[certain] == nil { why[certain] = "'\(raw.text)' can only be read that way" }
+            }
+            if let c = currency {
+                let cur: DateOrder = compiled.monthFirstCurrencies.contains(c) ? .monthFirst : .dayFirst
+                votes[cur, default: 0] += 0.6
+                if why[cur] == nil { why[cur] = "currency \(c)" }
+            }
+            let d = votes[.dayFirst] ?? 0, m = votes[.monthFirst] ?? 0
+            if d == 0, m == 0 {
+                order = .dayFirst
+                orderNote = "order day-first: no evidence either way"
+            } else {
+                order = m > d ? .monthFirst : .dayFirst
+                orderNote = "order \(order.rawValue): \(why[order] ?? "evidence")"
+            }
         }
 
         var candidates: [(CalendarDate, Double, Evidence)] = []
@@ -111,7 +127,7 @@ public struct ReceiptParser: Sendable {
                 } else {
                     value = raw.reading(order)
                     notes.append(orderNote)
-                    if options.dateOrder == .auto, !orderNote.contains("can only") { score -= 0.15 }
+                    if options.dateOrder == .auto, orderNote.contains("no evidence") { score -= 0.15 }
                 }
             } else {
                 value = raw.reading(.dayFirst)
@@ -125,6 +141,9 @@ public struct ReceiptParser: Sendable {
             }
             guard v <= latest, v.year >= options.earliestYear else { continue }
             if raw.shape == .compact { score -= 0.25 }
+            // Glued to a word ("HC03-7-15"): a product code more likely than a date.
+            let at = line.text.index(line.text.startIndex, offsetBy: raw.position)
+            if at > line.text.startIndex, line.text[line.text.index(before: at)].isLetter { score -= 0.3; notes.append("glued to a word") }
             if raw.text.filter(\.isNumber).count >= 8 || raw.shape == .named { score += 0.05 }
             let kw = compiled.dateKeyword(line.words)
             if kw > 0 { score += 0.2 * kw; notes.append("date keyword on the line") }
