@@ -106,6 +106,19 @@ public final class TesseractEngine: OCREngine {
     /// The Tesseract library version, e.g. "5.3.0".
     public static var version: String { String(cString: TessVersion()) }
 
+    /// The language data in use with its size and checksum (FNV-1a 64), to tell when OCR output may drift.
+    public func traineddataChecksum() -> String {
+        options.language.split(separator: "+").map { lang in
+            let path = "\(tessdataDirectory)/\(lang).traineddata"
+            guard let data = FileManager.default.contents(atPath: path) else { return "\(lang) unreadable" }
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            data.withUnsafeBytes { raw in
+                for b in raw.bindMemory(to: UInt8.self) { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+            }
+            return "\(lang) \(data.count) bytes fnv1a64:\(String(h, radix: 16))"
+        }.joined(separator: ", ")
+    }
+
     public init(options: OCROptions = OCROptions()) throws(OCRError) {
         Self.limitOpenMP()
         self.options = options

@@ -4,6 +4,19 @@ import ReceiptModel
 /// Deciding whether a reading needs a second OCR look, and combining two readings.
 /// Pure functions, so frozen OCR fixtures replay the pipeline's choices exactly.
 extension ReceiptParser {
+    /// Parses `page`; when the result fails its own checks (`doubt`) and `allowed`, asks
+    /// `secondLook` for another reading (a different OCR pass) and keeps the better field by field.
+    /// Returns the receipt and the page the total came from.
+    public func parseWithSecondLook(_ page: OCRPage, allowed: Bool = true,
+                                    secondLook: (_ reason: String) throws -> OCRPage?) rethrows -> (receipt: ParsedReceipt, page: OCRPage) {
+        let first = parse(page)
+        guard allowed, let why = Self.doubt(first), let page2 = try secondLook(why) else { return (first, page) }
+        let second = parse(page2)
+        let merged = Self.merge(first, second)
+        let fromSecond = merged.total == second.total && second.total != nil && first.total != second.total
+        return (merged, fromSecond ? page2 : page)
+    }
+
     /// Why the first result is doubtful, or nil when it passes its own checks.
     public static func doubt(_ r: ParsedReceipt) -> String? {
         guard let total = r.total else { return "no total found" }

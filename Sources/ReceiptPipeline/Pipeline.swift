@@ -22,6 +22,10 @@ public struct OCRPass: Sendable, Hashable, Codable {
     public var reason: String
     public var meanConfidence: Double
     public var seconds: Double
+    /// What this look read (kept for frozen OCR fixtures and `--text`).
+    public var page: OCRPage?
+
+    enum CodingKeys: String, CodingKey { case name, reason, meanConfidence = "mean_confidence", seconds }
 }
 
 /// What the pipeline produced for one image.
@@ -70,15 +74,11 @@ public final class ReceiptPipeline {
                 if second.meanConfidence > page.meanConfidence { image = turned; page = second }
             }
         }
-        var receipt = parser.parse(page)
-
-        if options.secondPass, let why = ReceiptParser.doubt(receipt) {
-            let other: PageSegmentation = .singleColumn
-            let page2 = try read(image, other, why, into: &passes)
-            let receipt2 = parser.parse(page2)
-            receipt = ReceiptParser.merge(receipt, receipt2)
-            if receipt.total == receipt2.total, receipt2.total != nil { page = page2 }
+        let reading = try parser.parseWithSecondLook(page, allowed: options.secondPass) { reason in
+            try read(image, .singleColumn, reason, into: &passes)
         }
+        page = reading.page
+        let receipt = reading.receipt
         return ReceiptResult(file: original.name, receipt: receipt, page: page, imageSteps: image.steps,
                              passes: passes, seconds: Date().timeIntervalSince(start), image: image)
     }
@@ -87,7 +87,7 @@ public final class ReceiptPipeline {
         let t = Date()
         let page = try engine.recognize(image, segmentation: psm)
         passes.append(OCRPass(name: psm.map { "psm\($0.rawValue)" } ?? "default", reason: reason,
-                              meanConfidence: page.meanConfidence, seconds: Date().timeIntervalSince(t)))
+                              meanConfidence: page.meanConfidence, seconds: Date().timeIntervalSince(t), page: page))
         return page
     }
 }

@@ -1,0 +1,47 @@
+# receipts: every target wraps the real command it names.
+SWIFT     ?= swift
+DEV_SET   ?= ../shared/data/sroie-dev
+JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
+BIN        = .build/release/receipts
+# What a fresh Debian/Ubuntu machine lacks: Tesseract + Leptonica (headers and the
+# English and orientation models), SQLite, pkg-config.
+DEB_PACKAGES = libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd libsqlite3-dev pkg-config
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: setup build test run eval bench clean help
+
+help:
+	@echo "make setup   install the Debian packages that are missing (apt-get)"
+	@echo "make build   build the release binary ($(BIN))"
+	@echo "make run     setup + build, then parse every receipt in SampleReceipts/"
+	@echo "make test    setup, then swift test (includes the OCR regression on SampleReceipts/)"
+	@echo "make eval    accuracy on the dev set ($(DEV_SET)): parser alone, then end to end"
+	@echo "make bench   benchmarks that print figures (batch vs bare tesseract, reconcile)"
+
+# Installs only what is missing, so it is quick and quiet on a ready machine.
+setup:
+	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing:" $$missing; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	else echo "setup: system packages present"; fi
+
+build: setup
+	$(SWIFT) build -c release --product receipts
+
+run: build
+	$(BIN) parse SampleReceipts/*.png SampleReceipts/*.jpg
+
+test: setup
+	OMP_THREAD_LIMIT=1 $(SWIFT) test
+
+eval: build
+	$(BIN) eval --truth-text $(DEV_SET)
+	$(BIN) eval --jobs $(JOBS) --predictions .build/dev-predictions.jsonl $(DEV_SET)
+	python3 ../shared/tools/score.py $(DEV_SET)/key .build/dev-predictions.jsonl
+
+bench: build
+	bash scripts/bench.sh
+
+clean:
+	rm -rf .build

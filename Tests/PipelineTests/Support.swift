@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+/// Paths relative to this repository (found from this file, not the working directory).
+enum Repo {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+    static let samples = path("SampleReceipts")
+    static let fixtures = path("Tests/Fixtures")
+
+    /// The sample receipt images (each has a .json sidecar).
+    static var sampleImages: [SampleFile] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: samples)) ?? []
+        return names.filter { ["png", "jpg"].contains(($0 as NSString).pathExtension) }.sorted().map(SampleFile.init)
+    }
+}
+
+/// A sample receipt, named by its file in test output.
+struct SampleFile: CustomTestStringConvertible, Sendable {
+    let name: String
+    var path: String { (Repo.samples as NSString).appendingPathComponent(name) }
+    var base: String { (name as NSString).deletingPathExtension }
+    var testDescription: String { name }
+}
+
+/// A scratch folder removed when the test ends.
+final class TempDir {
+    let path: String
+    init() throws {
+        path = NSTemporaryDirectory() + "receipts-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
