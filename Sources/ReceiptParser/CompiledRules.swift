@@ -92,13 +92,25 @@ struct CompiledRules: Sendable {
         for (sym, code) in currencySymbols {
             if sym.allSatisfy(\.isLetter) {
                 if l.words.contains(" \(sym) ") || (sym.count >= 2 && lower.range(of: "(?<![a-z])\(sym)(?=\\s?\\d)", options: .regularExpression) != nil) { out.append(code) }
-            } else if lower.contains(sym) {
+            } else if lower.contains(sym), Self.nextToDigit(lower, sym) {
                 // "$" inside "S$", "A$", "HK$" belongs to those.
                 if sym == "$", currencySymbols.contains(where: { $0.0.count > 1 && $0.0.hasSuffix("$") && lower.contains($0.0) }) { continue }
                 out.append(code)
             }
         }
         return out
+    }
+
+    /// A currency sign counts only next to a number ("$12.50", "12,50 €"): a lone "$" is often OCR noise.
+    static func nextToDigit(_ text: String, _ sym: String) -> Bool {
+        var from = text.startIndex
+        while let r = text.range(of: sym, range: from..<text.endIndex) {
+            let after = text[r.upperBound...].drop { $0 == " " || $0 == "-" }.prefix(1)
+            let before = text[..<r.lowerBound].reversed().drop { $0 == " " }.prefix(1)
+            if after.first?.isNumber == true || before.first?.isNumber == true { return true }
+            from = r.upperBound
+        }
+        return false
     }
 
     enum VendorLineKind: Equatable { case legalForm(onlyForm: Bool), nameLike }

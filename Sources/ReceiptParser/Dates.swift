@@ -46,7 +46,7 @@ struct RawDate {
 
 enum DateScanner {
     static let ymd = Pattern(#"(?<!\d)((?:19|20)\d{2})\s?([-/.])\s?(\d{1,2})\s?[-/.]\s?(\d{1,2})(?!\d)"#)
-    static let numeric = Pattern(#"(?<![\d.,])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?([-/.])\s?(\d{4}|\d{2})(?![\d]|[.,]\d|\s?[-/.]\s?\d)"#)
+    static let numeric = Pattern(#"(?<![\d.,])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?([-/.])\s?(\d{4}|\d{2})(?![\d]|[.,]\d|[-/.]\d)"#)
     static let dayMonthName = Pattern(#"(?<![\d\p{L}])(\d{1,2})(?:st|nd|rd|th|er)?[\s\-/.,]*(\p{L}{3,9})\.?[\s\-/.,']*(\d{4}|\d{2})(?!\d)"#)
     static let monthNameDay = Pattern(#"(?<!\p{L})(\p{L}{3,9})\.?[\s\-/.]*(\d{1,2})(?:st|nd|rd|th)?[\s,.'\-/]*(\d{4}|\d{2})(?![\d]|:\d)"#)
     static let compactYMD = Pattern(#"(?<!\d)(20\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?!\d)"#)
@@ -61,6 +61,8 @@ enum DateScanner {
         var taken: [Range<String.Index>] = []
         func add(_ r: RawDate, _ range: Range<String.Index>) {
             guard !taken.contains(where: { $0.overlaps(range) }) else { return }
+            // Not a date at all ("2018 - 18.10" is a date's year and a time): leave the text to the other patterns.
+            guard r.reading(.dayFirst) != nil || r.reading(.monthFirst) != nil else { return }
             taken.append(range)
             out.append(r)
         }
