@@ -45,6 +45,7 @@ let package = Package(
             "ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptStore", "ReceiptReconcile",
         ]),
         .executableTarget(name: "receipts", dependencies: ["ReceiptsCLI"]),
+        .executableTarget(name: "receipts-bench", dependencies: ["ReceiptStore", "ReceiptReconcile", "ReceiptModel"]),
         .testTarget(name: "ParserTests", dependencies: ["ReceiptParser", "ReceiptModel"]),
         .testTarget(name: "PipelineTests", dependencies: ["ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptsCLI", "ReceiptModel"]),
         .testTarget(name: "StoreTests", dependencies: ["ReceiptStore", "ReceiptReconcile", "ReceiptsCLI", "ReceiptModel"]),

@@ -98,7 +98,7 @@ public struct Reconciler: Sendable {
         var s: ReceiptSummary
         var day: Int?
         var vendor: Int32  // interned vendor tokens, -1 when none
-        var lineTokens: [[String]]
+        var lineTokens: [[Int32]]
         var addedTaxRate: Decimal?
         var includedTaxRate: Decimal?
         var excluded = false  // a duplicate of another receipt
@@ -109,7 +109,7 @@ public struct Reconciler: Sendable {
         var cents: Int64?
         var day: Int?
         var vendor: Int32
-        var tokens: [String]
+        var tokens: [Int32]
     }
 
     struct Candidate {
@@ -120,13 +120,16 @@ public struct Reconciler: Sendable {
         var reasons: [String]
     }
 
+    /// Vendors interned by their significant words, similarities cached per pair.
     final class VendorTable {
-        var ids: [[String]: Int32] = [:]
-        var tokens: [[String]] = []
+        let words: Vocabulary
+        var ids: [[Int32]: Int32] = [:]
+        var tokens: [[Int32]] = []
         var cache: [Int64: Double] = [:]
+        init(words: Vocabulary) { self.words = words }
         func intern(_ s: String?) -> Int32 {
             guard let s else { return -1 }
-            let t = TextMatch.vendorTokens(s)
+            let t = TextMatch.vendorTokens(s).map(words.intern)
             if t.isEmpty { return -1 }
             if let id = ids[t] { return id }
             let id = Int32(tokens.count)
@@ -138,7 +141,7 @@ public struct Reconciler: Sendable {
             if a == b { return 1 }
             let key = Int64(min(a, b)) << 32 | Int64(max(a, b))
             if let v = cache[key] { return v }
-            let v = TextMatch.vendorSimilarity(tokens[Int(a)], tokens[Int(b)])
+            let v = words.vendorSimilarity(tokens[Int(a)], tokens[Int(b)])
             cache[key] = v
             return v
         }
@@ -148,11 +151,12 @@ public struct Reconciler: Sendable {
         var stats = ReconcilePlan.Stats()
         stats.receipts = receipts.count
         stats.items = items.count
-        let vendors = VendorTable()
+        let words = Vocabulary()
+        let vendors = VendorTable(words: words)
 
         var rs: [PreparedReceipt] = receipts.map { r in
             PreparedReceipt(s: r, day: r.date?.dayNumber, vendor: vendors.intern(r.vendor),
-                            lineTokens: r.lines.map { TextMatch.itemTokens($0.description) },
+                            lineTokens: r.lines.map { TextMatch.itemTokens($0.description).map(words.intern) },
                             addedTaxRate: nil, includedTaxRate: nil)
         }
         for i in rs.indices { Self.taxRates(&rs[i]) }
@@ -213,7 +217,7 @@ public struct Reconciler: Sendable {
 
         let its: [PreparedItem] = items.map { s in
             PreparedItem(s: s, cents: s.item.price?.cents, day: s.item.purchaseDate?.dayNumber, vendor: vendors.intern(s.item.vendor),
-                         tokens: TextMatch.itemTokens([s.item.name, s.item.brand ?? "", s.item.model ?? ""].joined(separator: " ")))
+                         tokens: TextMatch.itemTokens([s.item.name, s.item.brand ?? "", s.item.model ?? ""].joined(separator: " ")).map(words.intern))
         }
 
         let tolBasis = Int64(truncating: (options.amountTolerance * 10_000) as NSDecimalNumber)
@@ -332,6 +336,8 @@ public struct Reconciler: Sendable {
     func score(item: PreparedItem, ii: Int, receipt r: PreparedReceipt, ri: Int, target: AmountTarget?, vendors: VendorTable) -> Candidate? {
         var reasons: [String] = []
         var got = 0.0, weight = ReconcileOptions.wAmount + ReconcileOptions.wDate
+        // Which signals agree: an amount alone (or a date alone) is a coincidence, not evidence.
+        var amountAgrees = false, dateAgrees = false, vendorAgrees = false, textAgrees = false
         var line: Int? = target.flatMap { $0.line >= 0 ? Int($0.line) : nil }
         if line == nil, r.s.lines.count == 1, target?.kind == .total || target?.kind == .subtotal { line = 0 }
 
@@ -345,6 +351,7 @@ public struct Reconciler: Sendable {
             else if derived && diff <= 2 { s = 0.93 }
             else { s = max(0.5, 1 - 0.5 * Double(diff) / Double(max(tol, 1))) }
             got += ReconcileOptions.wAmount * s
+            amountAgrees = true
             let rel = diff == 0 || derived && diff <= 2 ? "=" : "≈"
             let priceText = rel == "=" ? "price" : "price \(p)"
             let apart = diff == 0 || derived && diff <= 2 ? "" : " (\(Amount(cents: diff)) apart)"
@@ -379,6 +386,7 @@ public struct Reconciler: Sendable {
             else if gap <= w { s = 1 - 0.5 * Double(gap) / Double(w) }
             else { s = max(0, 0.4 - 0.4 * Double(gap - w) / Double(max(1, options.maxDateGapDays - w))) }
             got += ReconcileOptions.wDate * s
+            dateAgrees = gap <= options.dateWindowDays
             reasons.append(gap == 0 ? "same date \(r.s.date!.iso)" : "dates \(gap) day\(gap == 1 ? "" : "s") apart (\(item.s.item.purchaseDate!.iso) / \(r.s.date!.iso))")
         } else {
             reasons.append(item.day == nil ? "no purchase date on the item" : "no date on the receipt")
@@ -389,6 +397,7 @@ public struct Reconciler: Sendable {
             let s = vendors.similarity(item.vendor, r.vendor)
             weight += ReconcileOptions.wVendor
             got += ReconcileOptions.wVendor * s
+            vendorAgrees = s >= 0.6
             let a = r.s.vendor!, b = item.s.item.vendor!
             reasons.append(s >= 0.99 && a == b ? "vendor '\(a)'" : s >= 0.6 ? "vendor '\(a)' ~ '\(b)'" : "vendor '\(a)' ≠ '\(b)'")
         }
@@ -398,21 +407,24 @@ public struct Reconciler: Sendable {
             weight += ReconcileOptions.wText
             var bestLine = -1, bestSim = 0.0
             if let l = line {
-                bestLine = l; bestSim = TextMatch.coverage(of: item.tokens, in: r.lineTokens[l])
+                bestLine = l; bestSim = vendors.words.coverage(item.tokens, r.lineTokens[l])
             } else {
                 for (li, toks) in r.lineTokens.enumerated() {
-                    let s = TextMatch.coverage(of: item.tokens, in: toks)
+                    let s = vendors.words.coverage(item.tokens, toks)
                     if s > bestSim { bestSim = s; bestLine = li }
                 }
                 if bestSim >= 0.6, target == nil || target?.kind == .total || target?.kind == .subtotal { line = line ?? bestLine }
             }
             got += ReconcileOptions.wText * bestSim
+            textAgrees = bestSim >= 0.5
             if bestLine >= 0, bestSim >= 0.5 {
                 reasons.append("line '\(r.s.lines[bestLine].description)' ~ '\(item.s.item.name)'")
             } else if line != nil {
                 reasons.append("line text does not resemble '\(item.s.item.name)'")
             }
         }
+        let others = [dateAgrees, vendorAgrees, textAgrees].filter { $0 }.count
+        guard amountAgrees ? others >= 1 : others == 3 else { return nil }
         return Candidate(item: ii, receipt: ri, line: line, score: got / weight, reasons: reasons)
     }
 

@@ -4,7 +4,9 @@ import Foundation
 public enum TextMatch {
     /// Lower case, accents removed (`Järnhandel` → `jarnhandel`, `ß` → `ss`).
     public static func fold(_ s: String) -> String {
-        s.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        // Most receipt text is ASCII: lowercasing is all it needs, and is much cheaper.
+        if s.utf8.allSatisfy({ $0 < 0x80 }) { return s.lowercased() }
+        return s.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
             .replacingOccurrences(of: "ß", with: "ss")
     }
 
@@ -34,15 +36,16 @@ public enum TextMatch {
         tokens(s).filter { !itemNoise.contains($0) }
     }
 
-    /// Levenshtein distance over characters (short strings: tokens).
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    /// Levenshtein distance over bytes (tokens are folded, so nearly always ASCII).
+    static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var prev = Array(0...b.count), cur = [Int](repeating: 0, count: b.count + 1)
         for i in 1...a.count {
             cur[0] = i
+            let ai = a[i - 1]
             for j in 1...b.count {
-                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ai == b[j - 1] ? 0 : 1))
             }
             swap(&prev, &cur)
         }
@@ -52,14 +55,23 @@ public enum TextMatch {
     /// How well one token matches another, 0...1: equal 1; one a prefix of the other
     /// (`55` / `55in`, `electr` / `electronics`) 0.85; OCR-like misspellings by edit distance.
     public static func tokenSimilarity(_ a: String, _ b: String) -> Double {
+        tokenSimilarity(Array(a.utf8), Array(b.utf8))
+    }
+
+    static func tokenSimilarity(_ a: [UInt8], _ b: [UInt8]) -> Double {
         if a == b { return 1 }
         let (short, long) = a.count <= b.count ? (a, b) : (b, a)
-        if long.hasPrefix(short) {
-            if short.allSatisfy(\.isNumber) { return long.dropFirst(short.count).first?.isLetter == true ? 0.85 : 0 }
+        let isDigit = { (c: UInt8) in c >= 0x30 && c <= 0x39 }
+        if long.starts(with: short) {
+            if short.allSatisfy(isDigit) {
+                // "55" vs "55in": a number with its unit; "55" vs "559" is another number.
+                let next = long[short.count]
+                return !isDigit(next) ? 0.85 : 0
+            }
             if short.count >= 4 { return 0.85 }
         }
         guard short.count >= 4 else { return 0 }
-        let d = editDistance(Array(a), Array(b))
+        let d = editDistance(a, b)
         let sim = 1 - Double(d) / Double(long.count)
         return sim >= 0.75 ? sim : 0
     }
@@ -67,31 +79,68 @@ public enum TextMatch {
     /// Share of `needle` tokens found in `haystack` (weighted by length: a model code counts
     /// more than "tv"), 0...1.
     public static func coverage(of needle: [String], in haystack: [String]) -> Double {
-        guard !needle.isEmpty, !haystack.isEmpty else { return 0 }
-        var got = 0.0, total = 0.0
-        for t in needle {
-            let w = Double(min(max(t.count, 2), 8))
-            total += w
-            var best = 0.0
-            for h in haystack {
-                let s = tokenSimilarity(t, h)
-                if s > best { best = s; if s == 1 { break } }
-            }
-            got += w * best
-        }
-        return total == 0 ? 0 : got / total
+        let v = Vocabulary()
+        return v.coverage(needle.map(v.intern), haystack.map(v.intern))
     }
 
     /// Vendor similarity, 0...1: `BEST BUY #123` ~ `Best Buy` = 1; `Brightwave Electronics Inc.` ~ `Brightwave` ≈ 0.9.
     public static func vendorSimilarity(_ a: [String], _ b: [String]) -> Double {
+        let v = Vocabulary()
+        return v.vendorSimilarity(a.map(v.intern), b.map(v.intern))
+    }
+}
+
+/// Tokens interned as small integers, with their pairwise similarities cached: the
+/// reconciler compares the same few thousand words millions of times.
+final class Vocabulary {
+    private var ids: [String: Int32] = [:]
+    private var bytes: [[UInt8]] = []
+    private var cache: [Int64: Double] = [:]
+
+    func intern(_ t: String) -> Int32 {
+        if let id = ids[t] { return id }
+        let id = Int32(bytes.count)
+        ids[t] = id
+        bytes.append(Array(t.utf8))
+        return id
+    }
+
+    func similarity(_ a: Int32, _ b: Int32) -> Double {
+        if a == b { return 1 }
+        let key = Int64(min(a, b)) << 32 | Int64(max(a, b))
+        if let v = cache[key] { return v }
+        let v = TextMatch.tokenSimilarity(bytes[Int(a)], bytes[Int(b)])
+        cache[key] = v
+        return v
+    }
+
+    func coverage(_ needle: [Int32], _ haystack: [Int32]) -> Double {
+        guard !needle.isEmpty, !haystack.isEmpty else { return 0 }
+        var got = 0.0, total = 0.0
+        for t in needle {
+            let w = Double(min(max(bytes[Int(t)].count, 2), 8))
+            total += w
+            var best = 0.0
+            for h in haystack {
+                let s = similarity(t, h)
+                if s > best { best = s; if s == 1 { break } }
+            }
+            got += w * best
+        }
+        return got / total
+    }
+
+    func vendorSimilarity(_ a: [Int32], _ b: [Int32]) -> Double {
         guard !a.isEmpty, !b.isEmpty else { return 0 }
         if a == b { return 1 }
         let (small, large) = a.count <= b.count ? (a, b) : (b, a)
-        let cov = coverage(of: small, in: large)
+        let cov = coverage(small, large)
         let byWords = cov * (0.85 + 0.15 * Double(small.count) / Double(large.count))
-        // "bestbuy" vs "best buy": compare the words run together too.
-        let ja = Array(a.joined()), jb = Array(b.joined())
-        let joined = 1 - Double(editDistance(ja, jb)) / Double(max(ja.count, jb.count))
+        // "bestbuy" vs "best buy": when the words are split differently, compare them run together.
+        guard a.count != b.count, byWords < 0.95 else { return byWords }
+        let ja = a.flatMap { bytes[Int($0)] }, jb = b.flatMap { bytes[Int($0)] }
+        guard min(ja.count, jb.count) * 5 >= max(ja.count, jb.count) * 4 else { return byWords }
+        let joined = 1 - Double(TextMatch.editDistance(ja, jb)) / Double(max(ja.count, jb.count))
         return max(byWords, joined >= 0.8 ? joined : 0)
     }
 }

@@ -64,66 +64,88 @@ public final class ReceiptStore: Sendable {
     /// file. One transaction.
     @discardableResult
     public func saveReceipt(_ r: StoredReceiptInput) throws -> ReceiptID {
-        let p = r.parsed
-        let json = try Self.encodeJSON(p)
+        try saveReceipts([r])[0]
+    }
+
+    /// Several receipts in one transaction: all are stored or none.
+    @discardableResult
+    public func saveReceipts(_ receipts: [StoredReceiptInput]) throws -> [ReceiptID] {
+        let rows = try receipts.map(ReceiptRow.init)
         let now = Self.now()
-        func conf<T>(_ f: Field<T>?) -> SQLValue { f.map { .real($0.confidence) } ?? .null }
-        let fields: [SQLValue] = [
-            .text(r.status.rawValue), .of(r.ocrText),
-            .of(p.vendor?.value), conf(p.vendor),
-            .of(p.date?.value.iso), .of(p.date.map { $0.value.dayNumber }), conf(p.date),
-            .of(p.time?.value.description), conf(p.time),
-            .of(p.total?.value.description), .of(p.total?.value.cents), conf(p.total),
-            .of(p.subtotal?.value.description), conf(p.subtotal),
-            .of(p.tax?.value.description), conf(p.tax),
-            .of(p.currency?.value), conf(p.currency),
-            .of(p.receiptNumber?.value), conf(p.receiptNumber),
-            .of(p.paymentMethod?.value), conf(p.paymentMethod),
-            .of(p.cardLast4?.value), conf(p.cardLast4),
-            .text(json), .text(r.engineVersion), .text(r.parserVersion), .text(Self.timestamp(r.processedAt)),
-        ]
-        let lineRows = try p.lineItems.enumerated().map { (i, l) -> [SQLValue] in
-            [.int(Int64(i)), .text(l.description), .of(l.quantity.map { "\($0)" }), .of(l.unitPrice?.description),
-             .text(l.amount.description), .int(l.amount.cents), .text(try Self.encodeJSON(l.evidence))]
-        }
-        return try db.write { db in
-            let id: Int64
-            if let existing = try db.scalarInt("SELECT id FROM receipts WHERE content_hash = ?", [.text(r.contentHash)]) {
-                id = existing
-                try db.run("""
-                    UPDATE receipts SET status = ?, ocr_text = ?, vendor = ?, vendor_confidence = ?,
-                      date = ?, date_day = ?, date_confidence = ?, time = ?, time_confidence = ?,
-                      total = ?, total_cents = ?, total_confidence = ?, subtotal = ?, subtotal_confidence = ?,
-                      tax = ?, tax_confidence = ?, currency = ?, currency_confidence = ?,
-                      receipt_number = ?, receipt_number_confidence = ?, payment_method = ?, payment_method_confidence = ?,
-                      card_last4 = ?, card_last4_confidence = ?, parsed_json = ?, engine_version = ?, parser_version = ?,
-                      processed_at = ?
-                    WHERE id = ?
-                    """, fields + [.int(id)])
-                try db.run("DELETE FROM line_items WHERE receipt_id = ?", [.int(id)])
-            } else {
-                try db.run("""
-                    INSERT INTO receipts (content_hash, status, ocr_text, vendor, vendor_confidence,
-                      date, date_day, date_confidence, time, time_confidence,
-                      total, total_cents, total_confidence, subtotal, subtotal_confidence,
-                      tax, tax_confidence, currency, currency_confidence,
-                      receipt_number, receipt_number_confidence, payment_method, payment_method_confidence,
-                      card_last4, card_last4_confidence, parsed_json, engine_version, parser_version, processed_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [.text(r.contentHash)] + fields)
-                id = db.lastInsertRowID
+        return try db.write { db in try rows.map { try Self.save($0, db, now) } }
+    }
+
+    /// A receipt turned into column values before the transaction starts.
+    struct ReceiptRow {
+        var hash: String
+        var path: String
+        var fields: [SQLValue]
+        var lines: [[SQLValue]]
+
+        init(_ r: StoredReceiptInput) throws {
+            let p = r.parsed
+            func conf<T>(_ f: Field<T>?) -> SQLValue { f.map { .real($0.confidence) } ?? .null }
+            hash = r.contentHash
+            path = r.sourcePath
+            fields = [
+                .text(r.status.rawValue), .of(r.ocrText),
+                .of(p.vendor?.value), conf(p.vendor),
+                .of(p.date?.value.iso), .of(p.date.map { $0.value.dayNumber }), conf(p.date),
+                .of(p.time?.value.description), conf(p.time),
+                .of(p.total?.value.description), .of(p.total?.value.cents), conf(p.total),
+                .of(p.subtotal?.value.description), conf(p.subtotal),
+                .of(p.tax?.value.description), conf(p.tax),
+                .of(p.currency?.value), conf(p.currency),
+                .of(p.receiptNumber?.value), conf(p.receiptNumber),
+                .of(p.paymentMethod?.value), conf(p.paymentMethod),
+                .of(p.cardLast4?.value), conf(p.cardLast4),
+                .text(try ReceiptStore.encodeJSON(p)), .text(r.engineVersion), .text(r.parserVersion),
+                .text(ReceiptStore.timestamp(r.processedAt)),
+            ]
+            lines = try p.lineItems.enumerated().map { (i, l) -> [SQLValue] in
+                [.int(Int64(i)), .text(l.description), .of(l.quantity.map { "\($0)" }), .of(l.unitPrice?.description),
+                 .text(l.amount.description), .int(l.amount.cents), .text(try ReceiptStore.encodeJSON(l.evidence))]
             }
-            for row in lineRows {
-                try db.run("""
-                    INSERT INTO line_items (receipt_id, position, description, quantity, unit_price, amount, amount_cents, evidence_json)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [.int(id)] + row)
-            }
-            try db.run("INSERT OR IGNORE INTO receipt_sources (receipt_id, path, added_at) VALUES (?, ?, ?)",
-                       [.int(id), .text(r.sourcePath), .text(now)])
-            try db.run("DELETE FROM failures WHERE path = ? OR content_hash = ?", [.text(r.sourcePath), .text(r.contentHash)])
-            return ReceiptID(id)
         }
+    }
+
+    static func save(_ r: ReceiptRow, _ db: Database, _ now: String) throws -> ReceiptID {
+        let id: Int64
+        if let existing = try db.scalarInt("SELECT id FROM receipts WHERE content_hash = ?", [.text(r.hash)]) {
+            id = existing
+            try db.run("""
+                UPDATE receipts SET status = ?, ocr_text = ?, vendor = ?, vendor_confidence = ?,
+                  date = ?, date_day = ?, date_confidence = ?, time = ?, time_confidence = ?,
+                  total = ?, total_cents = ?, total_confidence = ?, subtotal = ?, subtotal_confidence = ?,
+                  tax = ?, tax_confidence = ?, currency = ?, currency_confidence = ?,
+                  receipt_number = ?, receipt_number_confidence = ?, payment_method = ?, payment_method_confidence = ?,
+                  card_last4 = ?, card_last4_confidence = ?, parsed_json = ?, engine_version = ?, parser_version = ?,
+                  processed_at = ?
+                WHERE id = ?
+                """, r.fields + [.int(id)])
+            try db.run("DELETE FROM line_items WHERE receipt_id = ?", [.int(id)])
+        } else {
+            try db.run("""
+                INSERT INTO receipts (content_hash, status, ocr_text, vendor, vendor_confidence,
+                  date, date_day, date_confidence, time, time_confidence,
+                  total, total_cents, total_confidence, subtotal, subtotal_confidence,
+                  tax, tax_confidence, currency, currency_confidence,
+                  receipt_number, receipt_number_confidence, payment_method, payment_method_confidence,
+                  card_last4, card_last4_confidence, parsed_json, engine_version, parser_version, processed_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.text(r.hash)] + r.fields)
+            id = db.lastInsertRowID
+        }
+        for row in r.lines {
+            try db.run("""
+                INSERT INTO line_items (receipt_id, position, description, quantity, unit_price, amount, amount_cents, evidence_json)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.int(id)] + row)
+        }
+        try db.run("INSERT OR IGNORE INTO receipt_sources (receipt_id, path, added_at) VALUES (?, ?, ?)",
+                   [.int(id), .text(r.path), .text(now)])
+        try db.run("DELETE FROM failures WHERE path = ? OR content_hash = ?", [.text(r.path), .text(r.hash)])
+        return ReceiptID(id)
     }
 
     /// Records that `path` could not be read or parsed (replacing an earlier failure of the same file).

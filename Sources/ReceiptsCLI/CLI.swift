@@ -67,7 +67,8 @@ public enum CLI {
     public static let version = "0.1.0"
 
     public static var commands: [Command] {
-        [ParseCommand.command, EvalCommand.command, RulesCommand.command]
+        [ParseCommand.command, BatchCommand.command, EvalCommand.command, RulesCommand.command,
+         ItemsCommand.command, ReconcileCommand.command, LinksCommand.command, ExportCommand.command, StoreCommand.command]
     }
 
     static var root: Command {

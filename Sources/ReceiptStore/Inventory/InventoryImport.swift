@@ -281,7 +281,7 @@ public enum InventoryImporter {
         var notes: [String] = []
         if let d = root["exportDate"]?.text { notes.append("backup from \(d)" + (root["appVersion"]?.text.map { ", app \($0)" } ?? "")) }
         if !receipts.isEmpty {
-            notes.append("\(receipts.count) receipt record\(receipts.count == 1 ? "" : "s") in the backup were not imported (receipts come from images); "
+            notes.append("\(receipts.count) receipt record\(receipts.count == 1 ? " in the backup was" : "s in the backup were") not imported (receipts come from images); "
                          + "\(filledFromReceipt) item\(filledFromReceipt == 1 ? "" : "s") took vendor or date from them")
         }
         return InventoryParseResult(format: .nestory, items: items, issues: issues, notes: notes)

@@ -1,0 +1,84 @@
+import Foundation
+import ReceiptModel
+import ReceiptStore
+import Testing
+
+@Suite("Store file: creation, migrations, settings")
+struct MigrationTests {
+    @Test("a new file is created at the latest schema and is usable")
+    func fromEmpty() throws {
+        let tmp = try TempDir()
+        let path = tmp.path("sub/dir/new.sqlite")  // folders are created too
+        let store = try ReceiptStore(path: path)
+        #expect(try store.schemaVersion() == ReceiptStore.latestSchemaVersion)
+        #expect(ReceiptStore.latestSchemaVersion >= 2)
+        let id = try save(store, receipt(vendor: "Shop", date: "2024-01-02", total: "10.00", lines: [("THING", "10.00", 1)]), hash: "h1")
+        try store.upsertItems([InventoryItem(name: "Thing", price: Amount("10.00"), purchaseDate: CalendarDate(iso: "2024-01-02"))])
+        let s = try store.stats()
+        #expect(s.receipts == 1 && s.items == 1 && s.lineItems == 1)
+        #expect(try store.integrityCheck() == "ok")
+        // WAL mode leaves its side file next to the store.
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(try store.receipt(id)?.parsed.total?.value == Amount("10.00"))
+    }
+
+    @Test("an older (version 1) store with data is upgraded in place, data kept")
+    func fromOlder() throws {
+        let tmp = try TempDir()
+        let path = tmp.path("old.sqlite")
+        do {
+            let v1 = try ReceiptStore(path: path, schemaVersion: 1)
+            #expect(try v1.schemaVersion() == 1)
+            try save(v1, receipt(vendor: "Brightwave Electronics", date: "2024-11-23", total: "349.99", lines: [("SONY WH-1000XM5", "349.99", 1)]), hash: "old-1")
+            try v1.upsertItems([InventoryItem(name: "Sony WH-1000XM5", externalID: "x1", price: Amount("349.99"),
+                                              purchaseDate: CalendarDate(iso: "2024-11-23"), vendor: "Brightwave")])
+        }
+        let store = try ReceiptStore(path: path)
+        #expect(try store.schemaVersion() == ReceiptStore.latestSchemaVersion)
+        #expect(try store.integrityCheck() == "ok")
+        let s = try store.stats()
+        #expect(s.receipts == 1 && s.items == 1 && s.lineItems == 1)
+        // What version 2 added works on the upgraded file: failures, duplicates, line positions on links.
+        try store.recordFailure(contentHash: nil, path: "bad.png", code: "unreadable", message: "not an image")
+        #expect(try store.failures().map(\.path) == ["bad.png"])
+        let run = try ReceiptReconcileFacade.reconcile(store)
+        #expect(run == 1)
+        let link = try #require(try store.links().first)
+        #expect(link.linePosition == 0)
+        // Opening again is a no-op.
+        #expect(try ReceiptStore(path: path).schemaVersion() == ReceiptStore.latestSchemaVersion)
+    }
+
+    @Test("default path: --store, else RECEIPTS_STORE, else XDG_DATA_HOME, else ~/.local/share")
+    func defaultPath() {
+        #expect(ReceiptStore.defaultPath(explicit: "/x/s.sqlite", environment: ["RECEIPTS_STORE": "/y"]) == "/x/s.sqlite")
+        #expect(ReceiptStore.defaultPath(environment: ["RECEIPTS_STORE": "/y/r.sqlite", "XDG_DATA_HOME": "/d"]) == "/y/r.sqlite")
+        #expect(ReceiptStore.defaultPath(environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"]) == "/d/receipts/receipts.sqlite")
+        #expect(ReceiptStore.defaultPath(environment: ["HOME": "/h"]) == "/h/.local/share/receipts/receipts.sqlite")
+    }
+
+    @Test("saving the same image again updates it and adds the new path; OCR text is kept for re-parsing")
+    func upsertByHash() throws {
+        let tmp = try TempDir()
+        let store = try ReceiptStore(path: tmp.path("s.sqlite"))
+        try store.recordFailure(contentHash: "h", path: "b/copy.png", code: "ocr", message: "timeout")
+        let a = try save(store, receipt(vendor: "Shop", date: "2024-01-02", total: "10.00", lines: [("A", "4.00", 1), ("B", "6.00", 1)]), hash: "h", path: "a/r.png")
+        var p = receipt(vendor: "Shop", date: "2024-01-02", total: "10.00", lines: [("A", "10.00", 1)])
+        p.parserVersion = "test-2"
+        let b = try save(store, p, hash: "h", path: "b/copy.png")
+        #expect(a == b)
+        #expect(try store.containsReceipt(contentHash: "h"))
+        #expect(try !store.containsReceipt(contentHash: "other"))
+        let r = try #require(try store.receipt(a))
+        #expect(r.sourcePaths == ["a/r.png", "b/copy.png"])
+        #expect(r.parsed.lineItems.count == 1)
+        #expect(r.parserVersion == "test-2")
+        #expect(try store.stats().lineItems == 1)
+        #expect(try store.failures().isEmpty)  // the file that failed before has now been read
+        #expect(try store.ocrText(contentHash: "h") == "text of h")
+        #expect(try store.ocrTexts(parserVersionOtherThan: "test-2").isEmpty)
+        #expect(try store.ocrTexts(parserVersionOtherThan: "test-3").map(\.contentHash) == ["h"])
+        // Evidence survives the round trip.
+        #expect(r.parsed.vendor?.evidence.rule == "test")
+    }
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# make bench: figures, not pass/fail. Everything compared is measured in this one run.
+#   1. bare tesseract (xargs -P cores, OMP_THREAD_LIMIT=1, --psm 6) vs receipts batch into a fresh store
+#   2. the same batch again on the unchanged folder (everything skipped by content hash)
+#   3. peak memory for N and 4N receipts
+#   4. the reconcile benchmark (10,000 receipts × 10,000 items)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${BIN:-.build/release/receipts}
+DEV=${DEV_SET:-../shared/data/sroie-dev}
+N=${N:-40}
+JOBS=${JOBS:-$(nproc)}
+export OMP_THREAD_LIMIT=1
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/n" "$work/4n"
+if [ -d "$DEV/img" ]; then src=$(ls "$DEV"/img/*.jpg | head -n "$N"); else src=$(ls SampleReceipts/*.png SampleReceipts/*.jpg | head -n "$N"); fi
+for f in $src; do cp "$f" "$work/n/"; done
+n=$(ls "$work/n" | wc -l)
+# 4N distinct images: copies differ by trailing newlines after the image data (a new content hash each).
+for k in 0 1 2 3; do for f in "$work"/n/*; do b=$(basename "$f"); { cat "$f"; printf '%*s' "$k" '' | tr ' ' '\n'; } > "$work/4n/$k-$b"; done; done
+now() { date +%s.%N; }
+rate() { python3 -c "print(f'{$1/($3-$2):.2f}')"; }
+
+echo "bench: $n receipts, $JOBS jobs, $(tesseract --version 2>&1 | head -1)"
+t0=$(now); ls "$work"/n/* | xargs -P "$JOBS" -I{} tesseract {} - --psm 6 >/dev/null 2>&1; t1=$(now)
+bare=$(rate "$n" "$t0" "$t1")
+t0=$(now); "$BIN" batch --quiet --jobs "$JOBS" --store "$work/a.sqlite" "$work/n" 2> "$work/a.log" || true; t1=$(now)
+full=$(rate "$n" "$t0" "$t1")
+t0=$(now); "$BIN" batch --quiet --jobs "$JOBS" --no-second-pass --store "$work/b.sqlite" "$work/n" 2> "$work/b.log" || true; t1=$(now)
+single=$(rate "$n" "$t0" "$t1")
+t0=$(now); "$BIN" batch --quiet --jobs "$JOBS" --store "$work/a.sqlite" "$work/n" 2> "$work/c.log" || true; t1=$(now)
+again=$(rate "$n" "$t0" "$t1")
+"$BIN" batch --quiet --jobs "$JOBS" --no-second-pass --store "$work/d.sqlite" "$work/4n" 2> "$work/d.log" || true
+mem_n=$(grep -o 'peak memory [0-9]* MB' "$work/b.log" | grep -o '[0-9]*')
+mem_4n=$(grep -o 'peak memory [0-9]* MB' "$work/d.log" | grep -o '[0-9]*')
+second=$(grep -o 'second OCR look on [0-9]*' "$work/a.log" | grep -o '[0-9]*$')
+ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
+echo
+echo "| measure | receipts/s | ratio |"
+echo "| --- | --- | --- |"
+echo "| bare tesseract, xargs -P$JOBS, psm 6 | $bare | 1.00 |"
+echo "| receipts batch (second look on $second of $n) | $full | $(ratio "$full" "$bare") |"
+echo "| receipts batch --no-second-pass | $single | $(ratio "$single" "$bare") |"
+echo "| receipts batch again, unchanged folder | $again | $(ratio "$again" "$full") × the first run |"
+echo
+echo "peak memory: $mem_n MB for $n receipts, $mem_4n MB for $((4 * n)) receipts"
+if [ -x .build/release/receipts-bench ] || swift build -c release --product receipts-bench >/dev/null 2>&1; then
+  echo; .build/release/receipts-bench reconcile
+fi
