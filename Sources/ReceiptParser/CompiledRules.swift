@@ -113,6 +113,13 @@ struct CompiledRules: Sendable {
         return false
     }
 
+    /// How many words of a name stand on a legal-form line besides the legal form itself.
+    func nameWordsBeforeLegalForm(_ w: WordLine) -> Int {
+        var rest = w.padded
+        for f in legalForms where rest.contains(f.normalised) { rest = rest.replacingOccurrences(of: f.normalised, with: " ") }
+        return rest.split(separator: " ").filter { $0.count > 1 && $0.contains(where: \.isLetter) }.count
+    }
+
     enum VendorLineKind: Equatable { case legalForm(onlyForm: Bool), nameLike }
 
     /// Whether a top line can be the vendor's name, and why.
@@ -120,8 +127,11 @@ struct CompiledRules: Sendable {
         let w = l.words
         let letters = w.letterCount, digits = w.digitCount
         guard letters >= 2 else { return nil }
-        if let form = legalForms.first(where: { w.padded.hasSuffix($0.normalised) || w.contains($0.normalised) && $0.normalised.count >= 6 }) {
-            if any(vendorSkip, in: w) != nil, letters < 12 { return nil }
+        // Judged without a trailing registration number: "NAME S/B (81497-P)" ends in its legal form.
+        let cw = WordLine(VendorText.clean(l.text))
+        if let form = legalForms.first(where: { cw.padded.hasSuffix($0.normalised) || cw.contains($0.normalised) && $0.normalised.count >= 6 }) {
+            if any(vendorSkip, in: cw) != nil, letters < 12 || digits >= 4 { return nil }
+            let w = cw
             let rest = w.padded.replacingOccurrences(of: form.normalised, with: " ").filter(\.isLetter)
             // Short legal forms ("sa", "as", "ag") only at the end of a line with a name before them.
             if form.normalised.count <= 4, !w.padded.hasSuffix(form.normalised) { return nil }

@@ -61,7 +61,7 @@ let defaultRulesJSON = #"""
   },
   "vendor": {
     "legal_forms": [
-      "sdn bhd", "sdn. bhd.", "sdn bhd.", "bhd", "berhad", "enterprise", "enterprises", "trading", "plt", "llp",
+      "sdn bhd", "sdn. bhd.", "sdn bhd.", "s/b", "s b", "bhd", "berhad", "enterprise", "enterprises", "trading", "plt", "llp",
       "ltd", "ltd.", "limited", "llc", "l.l.c.", "inc", "inc.", "incorporated", "corp", "corp.", "corporation", "co.", "company", "plc",
       "pte ltd", "pty ltd", "pty", "gmbh", "gmbh & co. kg", "kg", "ag", "e.k.", "ohg", "ug", "sarl", "s.a.r.l.", "sas", "s.a.s.", "sa", "s.a.",
       "eurl", "srl", "s.r.l.", "spa", "s.p.a.", "s.l.", "sl", "bv", "b.v.", "nv", "n.v.", "ab", "as", "a/s", "oy", "aps", "kk"
@@ -71,7 +71,8 @@ let defaultRulesJSON = #"""
       "copy", "customer copy", "merchant copy", "reprint", "duplicate", "original", "welcome", "welcome to", "thank you", "thanks",
       "tel", "phone", "fax", "gst reg", "gst id", "gst no", "co reg", "co. reg", "company reg", "reg no", "roc", "business reg",
       "vat no", "vat reg", "ust-id", "steuer", "siret", "tva", "abn", "email", "www", "http", ".com", "open", "hours", "table", "cashier",
-      "order", "date", "time", "rechnung", "quittung", "kassenbon", "beleg", "facture", "ticket", "reçu"
+      "order", "date", "time", "company no", "co no", "desc", "description", "qty", "quantity", "item", "price", "amount",
+      "counter", "terminal", "member", "server", "served by", "guest", "machine", "pos", "slip", "doc no", "page", "rechnung", "quittung", "kassenbon", "beleg", "facture", "ticket", "reçu"
     ],
     "address_words": [
       "jalan", "jln", "lorong", "taman", "tmn", "no.", "lot", "blok", "block", "street", "st.", "road", "rd", "avenue", "ave", "blvd",

@@ -189,7 +189,11 @@ public struct ReceiptParser: Sendable {
     // MARK: vendor
 
     func vendor(_ lines: [ParseLine]) -> Field<String>? {
+        // The header: the first lines, up to the first one with money or a date on it (where the items start).
         let top = Array(lines.prefix(15))
+        let firstData = top.firstIndex { l in
+            l.amounts.contains { !$0.isPercent } || !DateScanner.scan(l.text, months: compiled.months).isEmpty
+        } ?? top.count
         // 1. A vendor the user listed, matched fuzzily.
         if !options.knownVendors.isEmpty {
             var best: (KnownVendor, Double, ParseLine, String)?
@@ -221,8 +225,12 @@ public struct ReceiptParser: Sendable {
             case .legalForm(let onlyForm):
                 score = 0.8
                 rule = "vendor.legal-form"
-                // "SDN BHD" alone on its line: the name is on the line above.
-                if onlyForm, i > 0, compiled.vendorLineKind(top[i - 1]) != nil {
+                name = VendorText.dropLabel(name)
+                // "SDN BHD" alone on its line, or a line that reads as the end of a name ("& TEA LEAF (M) SDN BHD",
+                // "KITCHEN SDN BHD"): the name starts on the line above.
+                let restWords = compiled.nameWordsBeforeLegalForm(l.words)
+                let continues = onlyForm || restWords == 0 || l.text.first == "(" || l.text.first == "&" || top[max(0, i - 1)].text.hasSuffix("&")
+                if continues, i > 0, compiled.vendorLineKind(top[i - 1]) == .nameLike, !top[i - 1].text.contains(":") {
                     name = VendorText.clean(top[i - 1].text) + " " + name
                     rule = "vendor.legal-form-two-lines"
                 }
@@ -231,6 +239,11 @@ public struct ReceiptParser: Sendable {
                 score = firstNameLike ? 0.55 : 0.35
                 rule = firstNameLike ? "vendor.first-name-line" : "vendor.name-line"
                 if l.text.uppercased() == l.text { score += 0.05 }
+                if i > firstData { score -= 0.2 }
+                // "HOME HARDWARE &" / "ELECTRICAL": a name carried over to the next line.
+                if l.text.hasSuffix("&"), i + 1 < top.count, compiled.vendorLineKind(top[i + 1]) == .nameLike {
+                    name += " " + VendorText.clean(top[i + 1].text)
+                }
                 firstNameLike = false
             }
             score -= 0.02 * Double(i)
@@ -347,10 +360,25 @@ enum VendorText {
     /// Strips OCR noise at the ends and a trailing registration number "(81109-A)".
     static func clean(_ s: String) -> String {
         var t = s.replacingOccurrences(of: #"\s*[\(\[]\s*(?:co\.?\s*(?:reg|no)\.?\s*:?\s*)?[0-9][0-9A-Z\-\s]*[\)\]]?\s*$"#, with: "", options: [.regularExpression, .caseInsensitive])
+        t = t.trimmingCharacters(in: CharacterSet(charactersIn: " ,.;:"))
+        t = t.replacingOccurrences(of: #"\s*[\(\[]\s*(?:co\.?\s*(?:reg|no)\.?\s*:?\s*)?[0-9][0-9A-Z\-\s]*[\)\]]?\s*$"#, with: "", options: [.regularExpression, .caseInsensitive])
+        // A bare registration number at the end: "NAME SDN BHD 1110644-W".
+        t = t.replacingOccurrences(of: #"\s+[A-Z]{0,3}\d{4,}-?[A-Z]?$"#, with: "", options: .regularExpression)
         t = t.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
         let junk = CharacterSet(charactersIn: " *~|_=-—–:;,'\"`!^<>{}[]\\/")
         t = t.trimmingCharacters(in: junk)
         return t
+    }
+
+    /// "OWNED BY: NAME SDN BHD" → "NAME SDN BHD"; "#0002 NAME" → "NAME".
+    static func dropLabel(_ s: String) -> String {
+        var t = s
+        if let colon = t.firstIndex(of: ":") {
+            let head = t[..<colon], tail = t[t.index(after: colon)...]
+            if head.split(separator: " ").count <= 2, tail.filter(\.isLetter).count >= 4 { t = String(tail) }
+        }
+        t = t.replacingOccurrences(of: #"^\s*#\S*\d\S*\s+"#, with: "", options: .regularExpression)
+        return clean(t)
     }
 
     /// Upper-case, punctuation dropped, spaces collapsed (the scorer's normalisation).
