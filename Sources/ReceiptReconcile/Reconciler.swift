@@ -14,7 +14,7 @@ public struct ReconcileOptions: Sendable {
     /// … but never tighter than this (absolute).
     public var amountToleranceMinimum = Amount("0.05")!
     /// Proposals below this score are not made.
-    public var proposeThreshold = 0.5
+    public var proposeThreshold = 0.6
     /// Confirm links automatically when the score is at least `autoConfirmThreshold` and no
     /// other candidate comes within `ambiguityMargin`. Off unless asked for.
     public var autoConfirm = false
@@ -92,6 +92,7 @@ public struct Reconciler: Sendable {
         var line: Int32  // -1: the receipt as a whole
         var kind: TargetKind
         var derived: Amount?  // tax-adjusted line amount
+        var base: Amount?     // what the tax was added to / taken from
     }
 
     struct PreparedReceipt {
@@ -117,7 +118,7 @@ public struct Reconciler: Sendable {
         var receipt: Int
         var line: Int?
         var score: Double
-        var reasons: [String]
+        var evidence: Evidence
     }
 
     /// Vendors interned by their significant words, similarities cached per pair.
@@ -182,13 +183,18 @@ public struct Reconciler: Sendable {
                 if let u = l.unitPrice, u.cents != l.amount.cents {
                     targets.append(AmountTarget(cents: u.cents, receipt: rIdx, line: lIdx, kind: .lineEach))
                 }
-                if let rate = r.addedTaxRate {
-                    let with = Amount(l.amount.value * (1 + rate))
-                    targets.append(AmountTarget(cents: with.cents, receipt: rIdx, line: lIdx, kind: .lineWithTax, derived: Amount(cents: with.cents)))
-                }
-                if let rate = r.includedTaxRate {
-                    let without = Amount(l.amount.value / (1 + rate))
-                    targets.append(AmountTarget(cents: without.cents, receipt: rIdx, line: lIdx, kind: .lineWithoutTax, derived: Amount(cents: without.cents)))
+                // The line (and, for several pieces, one piece) with the tax added or the VAT taken out.
+                var bases = [l.amount]
+                if let u = l.unitPrice, u.cents != l.amount.cents { bases.append(u) }
+                for base in bases {
+                    if let rate = r.addedTaxRate {
+                        let with = Amount(cents: Amount(base.value * (1 + rate)).cents)
+                        targets.append(AmountTarget(cents: with.cents, receipt: rIdx, line: lIdx, kind: .lineWithTax, derived: with, base: base))
+                    }
+                    if let rate = r.includedTaxRate {
+                        let without = Amount(cents: Amount(base.value / (1 + rate)).cents)
+                        targets.append(AmountTarget(cents: without.cents, receipt: rIdx, line: lIdx, kind: .lineWithoutTax, derived: without, base: base))
+                    }
                 }
             }
         }
@@ -208,7 +214,7 @@ public struct Reconciler: Sendable {
                 confirmedItems.insert(l.itemID)
                 if let ri = receiptIndex[l.receiptID] {
                     slotUse[SlotKey(receipt: ri, line: l.linePosition ?? -1), default: []]
-                        .append(Candidate(item: -1, receipt: ri, line: l.linePosition, score: 2, reasons: []))
+                        .append(Candidate(item: -1, receipt: ri, line: l.linePosition, score: 2, evidence: Evidence()))
                 }
             case .rejected: rejected.insert(PairKey(item: l.itemID, receipt: l.receiptID))
             case .proposed: break
@@ -232,7 +238,7 @@ public struct Reconciler: Sendable {
                 if rejected.contains(PairKey(item: item.s.id, receipt: r.s.id)) { return }
                 if let a = item.s.item.currency, let b = r.s.currency, a != b { return }
                 stats.candidatesScored += 1
-                guard let c = score(item: item, ii: ii, receipt: r, ri: ri, target: target, vendors: vendors) else { return }
+                guard let c = score(item: item, ii: ii, receipt: r, ri: ri, target: target, vendors: vendors, toleranceBasis: tolBasis) else { return }
                 if c.score >= options.proposeThreshold, c.score > (best[ri]?.score ?? -1) { best[ri] = c }
             }
             if let p = item.cents {
@@ -310,7 +316,7 @@ public struct Reconciler: Sendable {
             stats.itemsMatched += 1
             if ambiguous { stats.ambiguousItems += 1 }
             for c in mine {
-                var reasons = c.reasons
+                var reasons = explain(c, item: its[ii], receipt: rs[c.receipt])
                 // Each proposal names the other contenders, not itself.
                 let selfLabel = label(receipt: c.receipt)
                 reasons += notes.filter { !$0.contains(selfLabel + " ") }
@@ -333,50 +339,41 @@ public struct Reconciler: Sendable {
 
     // MARK: scoring
 
-    func score(item: PreparedItem, ii: Int, receipt r: PreparedReceipt, ri: Int, target: AmountTarget?, vendors: VendorTable) -> Candidate? {
-        var reasons: [String] = []
+    /// The numbers behind one candidate; the words are written only for the proposals kept.
+    struct Evidence {
+        var target: AmountTarget?
+        var amountDiff: Int64 = 0
+        var amountScore = 0.0
+        var gap: Int?
+        var vendorSim: Double?
+        var textSim: Double?
+        var textLine = -1
+    }
+
+    /// Scores one item against one receipt (through `target`, the receipt amount that is near
+    /// the item's price, if any). Nil when the pair is not a candidate: different currency,
+    /// dates too far apart, or too few signals agree: an exact amount needs one more of date
+    /// (within the window), vendor, line text; a near amount two; no amount all three.
+    func score(item: PreparedItem, ii: Int, receipt r: PreparedReceipt, ri: Int, target: AmountTarget?, vendors: VendorTable,
+               toleranceBasis: Int64) -> Candidate? {
+        var e = Evidence(target: target)
         var got = 0.0, weight = ReconcileOptions.wAmount + ReconcileOptions.wDate
-        // Which signals agree: an amount alone (or a date alone) is a coincidence, not evidence.
-        var amountAgrees = false, dateAgrees = false, vendorAgrees = false, textAgrees = false
         var line: Int? = target.flatMap { $0.line >= 0 ? Int($0.line) : nil }
         if line == nil, r.s.lines.count == 1, target?.kind == .total || target?.kind == .subtotal { line = 0 }
 
-        // Amount.
-        if let t = target, let p = item.s.item.price {
-            let diff = abs(p.cents - t.cents)
-            let tol = max(options.amountToleranceMinimum.cents, p.cents * Int64(truncating: (options.amountTolerance * 10_000) as NSDecimalNumber) / 10_000)
-            var s: Double
+        var amountExact = false, amountNear = false
+        if let t = target, let p = item.cents {
+            let diff = abs(p - t.cents)
+            let tol = max(options.amountToleranceMinimum.cents, p * toleranceBasis / 10_000)
             let derived = t.kind == .lineWithTax || t.kind == .lineWithoutTax
-            if diff == 0 { s = derived ? 0.95 : 1 }
-            else if derived && diff <= 2 { s = 0.93 }
-            else { s = max(0.5, 1 - 0.5 * Double(diff) / Double(max(tol, 1))) }
-            got += ReconcileOptions.wAmount * s
-            amountAgrees = true
-            let rel = diff == 0 || derived && diff <= 2 ? "=" : "≈"
-            let priceText = rel == "=" ? "price" : "price \(p)"
-            let apart = diff == 0 || derived && diff <= 2 ? "" : " (\(Amount(cents: diff)) apart)"
-            let l = t.line >= 0 ? r.s.lines[Int(t.line)] : nil
-            switch t.kind {
-            case .total:
-                reasons.append("total \(r.s.total!) \(rel) \(priceText)\(apart)")
-            case .subtotal:
-                reasons.append("subtotal \(r.s.subtotal!) \(rel) \(priceText)\(apart) (before tax; total \(r.s.total.map { "\($0)" } ?? "?"))")
-            case .line:
-                reasons.append("line '\(l!.description)' \(l!.amount) \(rel) \(priceText)\(apart)")
-            case .lineEach:
-                reasons.append("line '\(l!.description)' \(l!.unitPrice!) each \(rel) \(priceText)\(apart)")
-            case .lineWithTax:
-                reasons.append("line '\(l!.description)' \(l!.amount) + \(Self.percent(r.addedTaxRate!)) tax = \(t.derived!) \(rel) \(priceText)\(apart)")
-            case .lineWithoutTax:
-                reasons.append("line '\(l!.description)' \(l!.amount) without \(Self.percent(r.includedTaxRate!)) VAT = \(t.derived!) \(rel) \(priceText)\(apart)")
-            }
-        } else if let p = item.s.item.price {
-            reasons.append("price \(p) not on the receipt" + (r.s.total.map { " (total \($0))" } ?? ""))
-        } else {
-            reasons.append("no price on the item")
+            if diff == 0 { e.amountScore = derived ? 0.95 : 1; amountExact = true }
+            else if derived && diff <= 2 { e.amountScore = 0.93; amountExact = true }
+            else { e.amountScore = max(0.5, 1 - 0.5 * Double(diff) / Double(max(tol, 1))); amountNear = true }
+            e.amountDiff = diff
+            got += ReconcileOptions.wAmount * e.amountScore
         }
 
-        // Date.
+        var agree = 0
         if let d = item.day, let rd = r.day {
             let gap = abs(d - rd)
             if gap > options.maxDateGapDays { return nil }
@@ -386,23 +383,16 @@ public struct Reconciler: Sendable {
             else if gap <= w { s = 1 - 0.5 * Double(gap) / Double(w) }
             else { s = max(0, 0.4 - 0.4 * Double(gap - w) / Double(max(1, options.maxDateGapDays - w))) }
             got += ReconcileOptions.wDate * s
-            dateAgrees = gap <= options.dateWindowDays
-            reasons.append(gap == 0 ? "same date \(r.s.date!.iso)" : "dates \(gap) day\(gap == 1 ? "" : "s") apart (\(item.s.item.purchaseDate!.iso) / \(r.s.date!.iso))")
-        } else {
-            reasons.append(item.day == nil ? "no purchase date on the item" : "no date on the receipt")
+            e.gap = gap
+            if gap <= options.dateWindowDays { agree += 1 }
         }
-
-        // Vendor.
         if item.vendor >= 0, r.vendor >= 0 {
             let s = vendors.similarity(item.vendor, r.vendor)
             weight += ReconcileOptions.wVendor
             got += ReconcileOptions.wVendor * s
-            vendorAgrees = s >= 0.6
-            let a = r.s.vendor!, b = item.s.item.vendor!
-            reasons.append(s >= 0.99 && a == b ? "vendor '\(a)'" : s >= 0.6 ? "vendor '\(a)' ~ '\(b)'" : "vendor '\(a)' ≠ '\(b)'")
+            e.vendorSim = s
+            if s >= 0.75 { agree += 1 }
         }
-
-        // Line text vs name, brand, model.
         if !r.s.lines.isEmpty, !item.tokens.isEmpty {
             weight += ReconcileOptions.wText
             var bestLine = -1, bestSim = 0.0
@@ -413,19 +403,59 @@ public struct Reconciler: Sendable {
                     let s = vendors.words.coverage(item.tokens, toks)
                     if s > bestSim { bestSim = s; bestLine = li }
                 }
-                if bestSim >= 0.6, target == nil || target?.kind == .total || target?.kind == .subtotal { line = line ?? bestLine }
+                if bestSim >= 0.6 { line = bestLine }
             }
             got += ReconcileOptions.wText * bestSim
-            textAgrees = bestSim >= 0.5
-            if bestLine >= 0, bestSim >= 0.5 {
-                reasons.append("line '\(r.s.lines[bestLine].description)' ~ '\(item.s.item.name)'")
-            } else if line != nil {
-                reasons.append("line text does not resemble '\(item.s.item.name)'")
+            e.textSim = bestSim; e.textLine = bestLine
+            if bestSim >= 0.6 { agree += 1 }
+        }
+        let needed = amountExact ? 1 : amountNear ? 2 : 3
+        guard agree >= needed else { return nil }
+        return Candidate(item: ii, receipt: ri, line: line, score: got / weight, evidence: e)
+    }
+
+    /// The reasons, in words, for one candidate.
+    func explain(_ c: Candidate, item: PreparedItem, receipt r: PreparedReceipt) -> [String] {
+        var reasons: [String] = []
+        let e = c.evidence
+        let i = item.s.item
+        if let t = e.target, let p = i.price {
+            let derived = t.kind == .lineWithTax || t.kind == .lineWithoutTax
+            let equal = e.amountDiff == 0 || derived && e.amountDiff <= 2
+            let rel = equal ? "=" : "≈"
+            let priceText = equal ? "price" : "price \(p) (\(Amount(cents: e.amountDiff)) apart)"
+            let l = t.line >= 0 ? r.s.lines[Int(t.line)] : nil
+            switch t.kind {
+            case .total: reasons.append("total \(r.s.total!) \(rel) \(priceText)")
+            case .subtotal: reasons.append("subtotal \(r.s.subtotal!) \(rel) \(priceText) (before tax; total \(r.s.total.map { "\($0)" } ?? "?"))")
+            case .line: reasons.append("line '\(l!.description)' \(l!.amount) \(rel) \(priceText)")
+            case .lineEach: reasons.append("line '\(l!.description)' \(l!.unitPrice!) each \(rel) \(priceText)")
+            case .lineWithTax:
+                reasons.append("line '\(l!.description)' \(t.base!)\(t.base == l!.amount ? "" : " each") + \(Self.percent(r.addedTaxRate!)) tax = \(t.derived!) \(rel) \(priceText)")
+            case .lineWithoutTax:
+                reasons.append("line '\(l!.description)' \(t.base!)\(t.base == l!.amount ? "" : " each") without \(Self.percent(r.includedTaxRate!)) VAT = \(t.derived!) \(rel) \(priceText)")
+            }
+        } else if let p = i.price {
+            reasons.append("price \(p) not on the receipt" + (r.s.total.map { " (total \($0))" } ?? ""))
+        } else {
+            reasons.append("no price on the item")
+        }
+        if let gap = e.gap {
+            reasons.append(gap == 0 ? "same date \(r.s.date!.iso)" : "dates \(gap) day\(gap == 1 ? "" : "s") apart (\(i.purchaseDate!.iso) / \(r.s.date!.iso))")
+        } else {
+            reasons.append(item.day == nil ? "no purchase date on the item" : "no date on the receipt")
+        }
+        if let s = e.vendorSim, let a = r.s.vendor, let b = i.vendor {
+            reasons.append(a == b ? "vendor '\(a)'" : s >= 0.75 ? "vendor '\(a)' ~ '\(b)'" : "vendor '\(a)' ≠ '\(b)'")
+        }
+        if let s = e.textSim {
+            if e.textLine >= 0, s >= 0.5 {
+                reasons.append("line '\(r.s.lines[e.textLine].description)' ~ '\(i.name)'")
+            } else if c.line != nil {
+                reasons.append("line text does not resemble '\(i.name)'")
             }
         }
-        let others = [dateAgrees, vendorAgrees, textAgrees].filter { $0 }.count
-        guard amountAgrees ? others >= 1 : others == 3 else { return nil }
-        return Candidate(item: ii, receipt: ri, line: line, score: got / weight, reasons: reasons)
+        return reasons
     }
 
     /// Tax added on top (US/CA: lines sum to the subtotal, subtotal + tax = total) or

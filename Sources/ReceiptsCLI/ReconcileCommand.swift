@@ -35,7 +35,7 @@ enum ReconcileCommand {
             StoreSupport.storeOption,
             OptionSpec("--auto-confirm", help: "Confirm confident, unambiguous links automatically."),
             OptionSpec("--auto-threshold", value: "SCORE", help: "Lowest score --auto-confirm confirms (default 0.90)."),
-            OptionSpec("--threshold", value: "SCORE", help: "Lowest score that is proposed (default 0.50)."),
+            OptionSpec("--threshold", value: "SCORE", help: "Lowest score that is proposed (default 0.60)."),
             OptionSpec("--date-window", value: "DAYS", help: "Days apart that still count as the same purchase (default 3)."),
             OptionSpec("--tolerance", value: "PERCENT", help: "Amount tolerance in percent (default 1; never below 0.05)."),
             OptionSpec("--json", help: "Print the result as one JSON object (keys sorted)."),

@@ -114,11 +114,18 @@ func benchReconcile(_ args: [String]) throws {
     }
     var items: [InventoryItem] = []
     var truth: [String: Truth] = [:]
+    // Each bought item takes its own receipt line (a line of quantity 2 can back two items).
+    var slots: [(r: Int, l: Int)] = []
+    for (r, rec) in receipts.enumerated() {
+        for (l, line) in rec.parsed.lineItems.enumerated() {
+            for _ in 0..<Int(truncating: (line.quantity ?? 1) as NSDecimalNumber) { slots.append((r, l)) }
+        }
+    }
+    slots.shuffle(using: &rng)
     for i in 0..<nItems {
         let ext = "bench-\(i)"
-        if Int.random(in: 0..<10, using: &rng) < 6 {
-            let r = Int.random(in: 0..<nReceipts, using: &rng)
-            let l = Int.random(in: 0..<receipts[r].parsed.lineItems.count, using: &rng)
+        if Int.random(in: 0..<10, using: &rng) < 6, let slot = slots.popLast() {
+            let (r, l) = slot
             let line = receipts[r].parsed.lineItems[l]
             let n = lineNames[r][l]
             var p = line.unitPrice ?? line.amount
