@@ -382,8 +382,9 @@ enum VendorText {
     }
 
     /// Upper-case, punctuation dropped, spaces collapsed (the scorer's normalisation).
+    /// Diacritics folded (Ä→A), as the scorer drops non-ASCII letters' accents on both sides.
     static func normalise(_ s: String) -> String {
-        let mapped = s.uppercased().map { $0.isLetter || $0.isNumber || $0 == "&" ? $0 : " " }
+        let mapped = s.folding(options: [.diacriticInsensitive], locale: nil).uppercased().map { $0.isLetter || $0.isNumber || $0 == "&" ? $0 : " " }
         return String(mapped).split(separator: " ").joined(separator: " ")
     }
 }

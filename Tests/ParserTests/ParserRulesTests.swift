@@ -1,0 +1,207 @@
+import Foundation
+import Testing
+import ReceiptModel
+@testable import ReceiptParser
+
+/// Text in, fields out: the parser's rules on small invented receipts.
+@Suite("Parser rules")
+struct ParserRulesTests {
+    let parser = ReceiptParser()
+    func amount(_ s: String) -> Amount { Amount(s)! }
+    func day(_ y: Int, _ m: Int, _ d: Int) -> CalendarDate { CalendarDate(year: y, month: m, day: d)! }
+
+    // MARK: amounts
+
+    @Test(arguments: [
+        ("TOTAL 12.50", "12.50"), ("TOTAL 12,50", "12.50"), ("TOTAL 1,234.50", "1234.50"), ("SUMME 1.234,50", "1234.50"),
+        ("TOTAL 1O.5O", "10.50"), ("TOTAL 1S.20", "15.20"), ("TOTAL 54. 50", "54.50"), ("TOTAL RM12.50", "12.50"),
+        ("TOTAL $ 7.99", "7.99"), ("TOTAL l2.00", "12.00"),
+    ])
+    func amountsWithRepairs(_ line: String, _ expected: String) {
+        #expect(parser.parse(text: "SHOP\n\(line)").total?.value == amount(expected))
+    }
+
+    @Test func repairedAmountsSaySo() {
+        let f = AmountScanner.scan("TOTAL 1O.5O")
+        #expect(f.first?.amount == amount("10.50"))
+        #expect(f.first?.repairs.isEmpty == false)
+    }
+
+    // MARK: total and distractors
+
+    @Test(arguments: [
+        "SUBTOTAL 20.00\nTAX 1.60\nTOTAL 21.60\nCASH 50.00\nCHANGE 28.40",
+        "TOTAL QTY 3.00\nTOTAL 21.60\nCASH 30.00\nCHANGE 8.40",
+        "TOTAL 21.60\nTOTAL SAVINGS 4.00\nROUNDING 0.00",
+        "ITEM A 10.00\nITEM B 11.60\nTOTAL 21.60\nVISA 21.60",
+    ])
+    func distractorsDoNotWin(_ body: String) {
+        #expect(parser.parse(text: "CORNER SHOP\n\(body)").total?.value == amount("21.60"))
+    }
+
+    @Test func arithmeticPicksBetweenCandidates() {
+        // Two "total" lines; only one equals subtotal + tax.
+        let r = parser.parse(text: "SHOP\nSUBTOTAL 40.00\nTAX 3.20\nTOTAL 40.00\nTOTAL 43.20")
+        #expect(r.total?.value == amount("43.20"))
+        #expect(r.checks.contains { $0.contains("=") })
+    }
+
+    @Test func cashMinusChangeConfirms() {
+        let r = parser.parse(text: "SHOP\nTOTAL 18.40\nAMOUNT 20.00\nCASH 20.00\nCHANGE 1.60")
+        #expect(r.total?.value == amount("18.40"))
+    }
+
+    @Test func roundingGivesThePaidAmount() {
+        let r = parser.parse(text: "SHOP\nTOTAL (INCL TAX): 23.26\nROUNDING ADJ: -0.01\nTOTAL: 23.25\nCASH 50.00\nCHANGE 26.75")
+        #expect(r.total?.value == amount("23.25"))
+    }
+
+    @Test func columnSplitLabelsAndValues() {
+        // Text read column by column: the labels, then their values in the same order.
+        let text = "SHOP\nSUB TOTAL\nTAX\nTOTAL\nCASH\nCHANGE\n9.43\n0.57\n10.00\n20.00\n10.00"
+        let r = parser.parse(text: text)
+        #expect(r.total?.value == amount("10.00"))
+        #expect(r.subtotal?.value == amount("9.43"))
+    }
+
+    @Test func valueOnTheNextLinePastFiller() {
+        let r = parser.parse(text: "SHOP\nTOTAL\nRM\n12.90\nCASH\nRM\n20.00")
+        #expect(r.total?.value == amount("12.90"))
+    }
+
+    @Test func taxTableTotalsAreNotTheTotal() {
+        let r = parser.parse(text: "SHOP\nTOTAL SALES : 21.20\nCASH 21.20\nGST SUMMARY\nTOTAL : 20.00 1.20")
+        #expect(r.total?.value == amount("21.20"))
+    }
+
+    // MARK: dates
+
+    @Test(arguments: [
+        ("DATE: 25/12/2018", 2018, 12, 25), ("25.12.2018", 2018, 12, 25), ("2018-12-25 10:11", 2018, 12, 25),
+        ("25 DEC 2018", 2018, 12, 25), ("Dec 25, 2018", 2018, 12, 25), ("25-Dec-18", 2018, 12, 25),
+        ("DATE 25/12/18 14:02", 2018, 12, 25), ("12. März 2019", 2019, 3, 12), ("20181225", 2018, 12, 25),
+    ])
+    func dateLayouts(_ line: String, _ y: Int, _ m: Int, _ d: Int) {
+        #expect(parser.parse(text: "SHOP\n\(line)\nTOTAL 1.00").date?.value == day(y, m, d))
+    }
+
+    @Test func dayMonthOrderFromAnotherDate() {
+        // 03/04 is ambiguous; 04/25 on the same receipt can only be month-first.
+        let r = parser.parse(text: "SHOP\nDATE 03/04/2019\nRETURN BY 04/25/2019\nTOTAL $5.00")
+        #expect(r.date?.value == day(2019, 3, 4))
+        #expect(r.date?.evidence.notes.contains { $0.contains("month-first") } == true)
+    }
+
+    @Test func dayMonthOrderFromCurrency() {
+        #expect(parser.parse(text: "SHOP\nDATE 03/04/2019\nTOTAL $5.00\nCASH $5.00").date?.value == day(2019, 3, 4))
+        #expect(parser.parse(text: "SHOP\nDATE 03/04/2019\nTOTAL RM5.00").date?.value == day(2019, 4, 3))
+    }
+
+    @Test func givenOrderWins() {
+        var o = ParserOptions(); o.dateOrder = .monthFirst
+        #expect(ReceiptParser(options: o).parse(text: "SHOP\nDATE 03/04/2019\nTOTAL 5.00").date?.value == day(2019, 3, 4))
+    }
+
+    @Test func futureAndOldDatesRejected() {
+        var o = ParserOptions(); o.latestDate = day(2020, 1, 1)
+        let p = ReceiptParser(options: o)
+        #expect(p.parse(text: "SHOP\nDATE 05/06/2031\nTOTAL 1.00").date == nil)
+        #expect(p.parse(text: "SHOP\nDATE 05/06/1987\nTOTAL 1.00").date == nil)
+        o.earliestYear = 1980
+        #expect(ReceiptParser(options: o).parse(text: "SHOP\nDATE 05/06/1987\nTOTAL 1.00").date?.value == day(1987, 6, 5))
+    }
+
+    @Test func timeDoesNotSplitADate() {
+        #expect(parser.parse(text: "SHOP\nORD #70 -REG #19- 18/03/2018 23:02:16\nTOTAL RM1.00").date?.value == day(2018, 3, 18))
+        #expect(parser.parse(text: "SHOP\n07/04/2018 - 18.10:59\nTOTAL RM1.00").date?.value == day(2018, 4, 7))
+    }
+
+    @Test func productCodesAreNotDates() {
+        let r = parser.parse(text: "SHOP\nHC03-7-15 SPRAYER 8.00\nDATE: 12/01/2019\nTOTAL RM8.00")
+        #expect(r.date?.value == day(2019, 1, 12))
+    }
+
+    // MARK: vendor
+
+    @Test(arguments: [
+        ("BLUE HERON TRADING SDN BHD (123456-X)\nNO 5, JALAN MAWAR\nTEL: 03-1234 5678", "BLUE HERON TRADING SDN BHD"),
+        ("TAX INVOICE\nCOPY\nGreen Lantern Goods LLC\n12 Main Street", "Green Lantern Goods LLC"),
+        ("Bäckerei Morgenrot GmbH\nHauptstraße 3\n10115 Berlin", "Bäckerei Morgenrot GmbH"),
+        ("COMPANY REG NO: 99887-K\nPELANGI KEDAI S/B (99887-K)\nLOT 3", "PELANGI KEDAI S/B"),
+        ("SILVER MAPLE\nSDN BHD\nJALAN 1", "SILVER MAPLE SDN BHD"),
+        ("OWNED BY: ORCHID LANE SDN BHD 1110644-W\nJALAN 2", "ORCHID LANE SDN BHD"),
+        ("RIVERSIDE CAMERA &\nOPTICS\nTEL 555-0101", "RIVERSIDE CAMERA & OPTICS"),
+    ])
+    func vendorRules(_ header: String, _ expected: String) {
+        #expect(parser.parse(text: "\(header)\nTOTAL 9.99").vendor?.value == expected)
+    }
+
+    @Test func knownVendorsMatchFuzzily() {
+        var o = ParserOptions()
+        o.knownVendors = [KnownVendor(name: "Quiet Owl Books", aliases: ["QUIET OWL BOOKSHOP"])]
+        let r = ReceiptParser(options: o).parse(text: "QUIET 0WL BOOKSHOP\n1 HIGH ST\nTOTAL 9.99")
+        #expect(r.vendor?.value == "Quiet Owl Books")
+        #expect(r.vendor?.evidence.rule == "vendor.known")
+    }
+
+    @Test func labelVendorFoldsDiacritics() {
+        #expect(LabelValue.vendor("Bäckerei Sonnenschein GmbH") == LabelValue.vendor("BACKEREI SONNENSCHEIN GMBH"))
+    }
+
+    // MARK: rules file, evidence
+
+    @Test func userRulesAddALanguage() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rules-\(UUID().uuidString).json")
+        try #"{"total": {"keywords": {"kokku": 0.95}}, "date": {"keywords": {"kuupäev": 1.0}, "months": {"mai": 5}}}"#
+            .write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var o = ParserOptions()
+        o.rules = try ParserRules.builtIn(extendedWith: file.path)
+        let text = "POOD OÜ\nKuupäev 03.05.2021\nLEIB 2.10\nKOKKU 2.10\nSULARAHA 5.00"
+        let r = ReceiptParser(options: o).parse(text: text)
+        #expect(r.total?.value == amount("2.10"))
+        #expect(r.total?.evidence.notes.contains { $0.contains("kokku") } == true)
+        #expect(r.date?.value == day(2021, 5, 3))
+    }
+
+    @Test func everyFieldCarriesEvidence() {
+        let text = """
+        HARBOUR LIGHT CAFE LTD
+        12 QUAY ROAD
+        RECEIPT NO: A-10293
+        DATE: 14/02/2023 TIME: 13:45
+        2 x LATTE @ 3.50 7.00
+        MUFFIN 2.95
+        SUBTOTAL 9.95
+        VAT 1.99
+        TOTAL £11.94
+        VISA **** 4821 11.94
+        """
+        let r = parser.parse(text: text)
+        #expect(r.vendor?.value == "HARBOUR LIGHT CAFE LTD")
+        #expect(r.total?.value == amount("11.94"))
+        #expect(r.subtotal?.value == amount("9.95"))
+        #expect(r.tax?.value == amount("1.99"))
+        #expect(r.currency?.value == "GBP")
+        #expect(r.cardLast4?.value == "4821")
+        #expect(r.paymentMethod?.value == "card")
+        #expect(r.receiptNumber?.value == "A-10293")
+        #expect(r.time != nil)
+        #expect(r.lineItems.count == 2)
+        #expect(r.lineItems.first?.quantity == 2)
+        for e in [r.vendor?.evidence, r.date?.evidence, r.total?.evidence, r.subtotal?.evidence, r.tax?.evidence, r.time?.evidence,
+                  r.receiptNumber?.evidence, r.cardLast4?.evidence] {
+            #expect(e?.line != nil)
+            #expect(e?.rule.isEmpty == false)
+        }
+        for f in [r.vendor?.confidence, r.date?.confidence, r.total?.confidence] { #expect((0...1).contains(f ?? -1)) }
+    }
+
+    @Test func parsingIsFast() {
+        let text = (0..<60).map { "ITEM NUMBER \($0) 1.\($0 % 10)0" }.joined(separator: "\n") + "\nTOTAL 99.00\nCASH 100.00\nCHANGE 1.00"
+        let start = Date()
+        for _ in 0..<20 { _ = parser.parse(text: text) }
+        // Generous: a debug build with the other tests running alongside. Release parses a receipt in a few ms.
+        #expect(Date().timeIntervalSince(start) / 20 < 0.5)
+    }
+}
