@@ -92,6 +92,8 @@ struct MoneyFields {
         }
         guard k >= 0, k < values.count else { return nil }
         let v = lines[values[k]]
+        // A row of several amounts (a tax table's "amount tax") is not one label's value.
+        guard v.amounts.filter({ !$0.isPercent }).count == 1 else { return nil }
         if labels.count == 1 { return Paired(line: v, amounts: v.amounts, factor: 0.9, note: "amount on the next line") }
         let exact = values.count == labels.count
         return Paired(line: v, amounts: v.amounts, factor: exact ? 0.85 : 0.7,
@@ -133,6 +135,29 @@ struct MoneyFields {
     }
 
     static func same(_ a: Amount, _ b: Amount) -> Bool { (a - b).magnitude <= Amount(cents: 1) }
+
+    /// What the total should be by arithmetic, with the formula.
+    func expectedTotals(lineItems: [LineItem]) -> [(String, Amount)] {
+        var out: [(String, Amount)] = []
+        let adj = (roundingFound?.amount ?? Amount(0)) - (discountFound?.amount.magnitude ?? Amount(0))
+        if let t = taxFound?.amount {
+            if let s = subtotalFound?.amount { out.append(("subtotal \(s) + tax \(t)", s + t + adj)) }
+        }
+        if let c = cashFound?.amount, let g = changeFound?.amount, c > g { out.append(("cash \(c) − change \(g)", c - g)) }
+        return out.filter { $0.1.value > 0 }
+    }
+
+    /// Digits OCR takes for one another.
+    static let confusable: Set<String> = ["05", "50", "08", "80", "06", "60", "56", "65", "68", "86", "38", "83", "58", "85", "17", "71", "89", "98", "09", "90"]
+
+    /// "6→5" when `a` and `b` are written with the same digits but one, and that one is a common OCR confusion.
+    static func digitConfusion(_ a: Amount, _ b: Amount) -> String? {
+        let x = Array(a.description.filter(\.isNumber)), y = Array(b.description.filter(\.isNumber))
+        guard x.count == y.count, x != y else { return nil }
+        let diff = zip(x, y).filter { $0 != $1 }
+        guard diff.count == 1, let d = diff.first, confusable.contains("\(d.0)\(d.1)") else { return nil }
+        return "\(d.0)→\(d.1)"
+    }
 
     /// The total: keyword candidates ranked, then confirmed or re-ranked by arithmetic.
     func total(lineItems: [LineItem]) -> (Field<Amount>?, [String]) {
@@ -224,6 +249,21 @@ struct MoneyFields {
             scored.append((c, score, notes))
         }
         scored.sort { $0.1 > $1.1 || ($0.1 == $1.1 && $0.0.line.index > $1.0.line.index) }
+        // The winner agrees with no sum, but one sum differs from it by a single digit OCR often confuses
+        // (5↔6, 0↔8, …): the digit was misread; take the sum.
+        if !scored[0].2.contains(where: { $0.contains("=") }) {
+            let sums = expectedTotals(lineItems: lineItems)
+            // Only when two independent sums agree: a sum's own inputs may be misread too.
+            for (formula, e) in sums where sums.filter({ $0.1 == e }).count >= 2 {
+                guard let swap = Self.digitConfusion(scored[0].0.amount, e) else { continue }
+                var f = scored[0].0
+                f.amount = e
+                let notes = scored[0].2 + ["printed \(scored[0].0.amount), read as \(e): \(formula) (\(swap))"]
+                checks.append("\(formula) = \(e) (digit repaired)")
+                scored[0] = (f, scored[0].1 - 0.05, notes)
+                break
+            }
+        }
         let best = scored[0]
         checks += best.2.filter { $0.contains("=") }
         if subtotalFound != nil, taxFound != nil, !best.2.contains(where: { $0.contains("=") && $0.contains("tax") }) {
