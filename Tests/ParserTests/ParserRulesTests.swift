@@ -196,12 +196,4 @@ struct ParserRulesTests {
         }
         for f in [r.vendor?.confidence, r.date?.confidence, r.total?.confidence] { #expect((0...1).contains(f ?? -1)) }
     }
-
-    @Test func parsingIsFast() {
-        let text = (0..<60).map { "ITEM NUMBER \($0) 1.\($0 % 10)0" }.joined(separator: "\n") + "\nTOTAL 99.00\nCASH 100.00\nCHANGE 1.00"
-        let start = Date()
-        for _ in 0..<20 { _ = parser.parse(text: text) }
-        // Generous: a debug build with the other tests running alongside. Release parses a receipt in a few ms.
-        #expect(Date().timeIntervalSince(start) / 20 < 0.5)
-    }
 }
