@@ -120,6 +120,22 @@ struct CompiledRules: Sendable {
         return rest.split(separator: " ").filter { $0.count > 1 && $0.contains(where: \.isLetter) }.count
     }
 
+    /// Mostly one- and two-letter scraps, or letters run together ("eee"): what OCR makes of logos and pictures.
+    static func looksLikeNoise(_ w: WordLine) -> Bool {
+        let words = w.words.filter { $0.contains(where: \.isLetter) }
+        guard !words.isEmpty else { return true }
+        let short = words.filter { $0.count <= 2 }.count
+        if words.count >= 2, short * 2 > words.count, (words.map(\.count).max() ?? 0) < 5 { return true }
+        let vowels = Set("aeiouy")
+        var odd = 0
+        for word in words where word.count >= 3 {
+            let noVowel = word.count > 3 && !word.contains { vowels.contains($0) }
+            let oneLetter = Set(word).count == 1
+            if noVowel || oneLetter { odd += 1 }
+        }
+        return odd * 2 > words.count
+    }
+
     enum VendorLineKind: Equatable { case legalForm(onlyForm: Bool), nameLike }
 
     /// Whether a top line can be the vendor's name, and why.
@@ -131,6 +147,11 @@ struct CompiledRules: Sendable {
         let cw = WordLine(VendorText.clean(l.text))
         if let form = legalForms.first(where: { cw.padded.hasSuffix($0.normalised) || cw.contains($0.normalised) && $0.normalised.count >= 6 }) {
             if any(vendorSkip, in: cw) != nil, letters < 12 || digits >= 4 { return nil }
+            // "COMPANY REG NO 12345-X" (however misread): a form word first, then a number, is a registration line.
+            if digits >= 4, cw.words.count > 1, let first = cw.words.first {
+                let formWord = String(form.normalised.dropFirst().dropLast())
+                if formWord == String(first) || editDistance(String(first), formWord, limit: 1) <= 1 { return nil }
+            }
             let w = cw
             let rest = w.padded.replacingOccurrences(of: form.normalised, with: " ").filter(\.isLetter)
             // Short legal forms ("sa", "as", "ag") only at the end of a line with a name before them.
@@ -139,6 +160,9 @@ struct CompiledRules: Sendable {
             return .legalForm(onlyForm: rest.count < 3)
         }
         if any(vendorSkip, in: w) != nil { return nil }
+        // One money word alone ("CASH"), or OCR noise from a logo: not a name.
+        if w.words.count == 1, isMoneyLabel(w) { return nil }
+        if Self.looksLikeNoise(w) { return nil }
         if any(addressWords, in: w) != nil, digits > 0 || w.words.count > 3 { return nil }
         if digits > 4 || Double(digits) > Double(letters) * 0.5 { return nil }
         if !l.amounts.isEmpty { return nil }

@@ -72,7 +72,7 @@ let defaultRulesJSON = #"""
       "tel", "phone", "fax", "gst reg", "gst id", "gst no", "co reg", "co. reg", "company reg", "reg no", "roc", "business reg",
       "vat no", "vat reg", "ust-id", "steuer", "siret", "tva", "abn", "email", "www", "http", ".com", "open", "hours", "table", "cashier",
       "order", "date", "time", "company no", "co no", "desc", "description", "qty", "quantity", "item", "price", "amount",
-      "counter", "terminal", "member", "server", "served by", "guest", "machine", "pos", "slip", "doc no", "page", "rechnung", "quittung", "kassenbon", "beleg", "facture", "ticket", "reçu"
+      "returnable", "refundable", "exchangeable", "not returnable", "counter", "terminal", "member", "server", "served by", "guest", "machine", "pos", "slip", "doc no", "page", "rechnung", "quittung", "kassenbon", "beleg", "facture", "ticket", "reçu"
     ],
     "address_words": [
       "jalan", "jln", "lorong", "taman", "tmn", "no.", "lot", "blok", "block", "street", "st.", "road", "rd", "avenue", "ave", "blvd",

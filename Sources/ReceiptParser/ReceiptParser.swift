@@ -362,11 +362,19 @@ enum VendorText {
         var t = s.replacingOccurrences(of: #"\s*[\(\[]\s*(?:co\.?\s*(?:reg|no)\.?\s*:?\s*)?[0-9][0-9A-Z\-\s]*[\)\]]?\s*$"#, with: "", options: [.regularExpression, .caseInsensitive])
         t = t.trimmingCharacters(in: CharacterSet(charactersIn: " ,.;:"))
         t = t.replacingOccurrences(of: #"\s*[\(\[]\s*(?:co\.?\s*(?:reg|no)\.?\s*:?\s*)?[0-9][0-9A-Z\-\s]*[\)\]]?\s*$"#, with: "", options: [.regularExpression, .caseInsensitive])
-        // A bare registration number at the end: "NAME SDN BHD 1110644-W".
+        // A branch code "(KJ1)", then a bare registration number at the end: "NAME SDN BHD 1110644-W".
+        t = t.replacingOccurrences(of: #"\s*[\(\[][A-Z]{0,3}\d[0-9A-Z\-]{0,8}[\)\]]$"#, with: "", options: .regularExpression)
         t = t.replacingOccurrences(of: #"\s+[A-Z]{0,3}\d{4,}-?[A-Z]?$"#, with: "", options: .regularExpression)
         t = t.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
-        let junk = CharacterSet(charactersIn: " *~|_=-—–:;,'\"`!^<>{}[]\\/")
+        let junk = CharacterSet(charactersIn: " *~|_=-—–:;,'\"`!^<>{}[]\\/©®•»«‘’“”")
         t = t.trimmingCharacters(in: junk)
+        // Leading dots and a stray lower-case scrap before an upper-case name ("ri FOODICIOUS"), trailing scraps after a legal form.
+        t = t.replacingOccurrences(of: #"^[.\s]+(?=\S)"#, with: "", options: .regularExpression)
+        t = t.replacingOccurrences(of: #"^[a-z]{1,2}\s+(?=[A-Z]{2})"#, with: "", options: .regularExpression)
+        t = t.replacingOccurrences(of: #"(?i)(\b(?:bhd|ltd|llc|inc|gmbh|corp|plc|co|s/b)\.?)(?:\s+[A-Za-z0-9]{1,2}){1,2}$"#, with: "$1", options: .regularExpression)
+        // OCR's "SON BHD", "SDIV BHD" for SDN BHD.
+        t = t.replacingOccurrences(of: #"\bS(?:[O0D]N|DIV|DM|0N)\b(\.?,?\s*BHD)"#, with: "SDN$1", options: [.regularExpression, .caseInsensitive])
+        t = t.trimmingCharacters(in: junk.union(CharacterSet(charactersIn: ".")).subtracting(CharacterSet(charactersIn: ".")))
         return t
     }
 
