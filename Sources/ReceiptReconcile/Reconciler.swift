@@ -91,26 +91,42 @@ public struct Reconciler: Sendable {
         var receipt: Int32
         var line: Int32  // -1: the receipt as a whole
         var kind: TargetKind
-        var derived: Amount?  // tax-adjusted line amount
-        var base: Amount?     // what the tax was added to / taken from
+        var baseCents: Int64 = 0  // what the tax was added to / taken from (then `cents` is derived from it)
     }
 
-    struct PreparedReceipt {
+    /// Classes, not structs: handed around millions of times, a reference costs one retain.
+    final class PreparedReceipt {
         var s: ReceiptSummary
         var day: Int?
         var vendor: Int32  // interned vendor tokens, -1 when none
         var lineTokens: [[Int32]]
-        var addedTaxRate: Decimal?
-        var includedTaxRate: Decimal?
+        /// Tax on top: (tax, net) in cents; the rate is tax / net.
+        var addedTax: (Int64, Int64)?
+        /// VAT included: (tax, net) in cents.
+        var includedTax: (Int64, Int64)?
         var excluded = false  // a duplicate of another receipt
+        // Amounts in cents, computed once (Decimal arithmetic is slow).
+        let totalCents: Int64?
+        let subtotalCents: Int64?
+        let taxCents: Int64?
+        let lineCents: [Int64]
+        let unitCents: [Int64?]
+        init(s: ReceiptSummary, day: Int?, vendor: Int32, lineTokens: [[Int32]]) {
+            self.s = s; self.day = day; self.vendor = vendor; self.lineTokens = lineTokens
+            totalCents = s.total?.cents; subtotalCents = s.subtotal?.cents; taxCents = s.tax?.cents
+            lineCents = s.lines.map(\.amount.cents); unitCents = s.lines.map { $0.unitPrice?.cents }
+        }
     }
 
-    struct PreparedItem {
-        var s: StoredItem
-        var cents: Int64?
-        var day: Int?
-        var vendor: Int32
-        var tokens: [Int32]
+    final class PreparedItem {
+        let s: StoredItem
+        let cents: Int64?
+        let day: Int?
+        let vendor: Int32
+        let tokens: [Int32]
+        init(s: StoredItem, cents: Int64?, day: Int?, vendor: Int32, tokens: [Int32]) {
+            self.s = s; self.cents = cents; self.day = day; self.vendor = vendor; self.tokens = tokens
+        }
     }
 
     struct Candidate {
@@ -155,17 +171,16 @@ public struct Reconciler: Sendable {
         let words = Vocabulary()
         let vendors = VendorTable(words: words)
 
-        var rs: [PreparedReceipt] = receipts.map { r in
+        let rs: [PreparedReceipt] = receipts.map { r in
             PreparedReceipt(s: r, day: r.date?.dayNumber, vendor: vendors.intern(r.vendor),
-                            lineTokens: r.lines.map { TextMatch.itemTokens($0.description).map(words.intern) },
-                            addedTaxRate: nil, includedTaxRate: nil)
+                            lineTokens: r.lines.map { TextMatch.itemTokens($0.description).map(words.intern) })
         }
-        for i in rs.indices { Self.taxRates(&rs[i]) }
+        for r in rs { Self.taxRates(r) }
 
         // Same purchase photographed twice: flag, do not link twice.
         let duplicates = findDuplicates(rs, vendors: vendors)
         let dupIDs = Set(duplicates.map(\.id))
-        for i in rs.indices where dupIDs.contains(rs[i].s.id) { rs[i].excluded = true }
+        for r in rs where dupIDs.contains(r.s.id) { r.excluded = true }
         stats.duplicateReceipts = duplicates.count
 
         let receiptIndex = Dictionary(uniqueKeysWithValues: rs.enumerated().map { ($1.s.id, $0) })
@@ -175,25 +190,24 @@ public struct Reconciler: Sendable {
         targets.reserveCapacity(rs.count * 6)
         for (ri, r) in rs.enumerated() where !r.excluded {
             let rIdx = Int32(ri)
-            if let t = r.s.total { targets.append(AmountTarget(cents: t.cents, receipt: rIdx, line: -1, kind: .total)) }
-            if let s = r.s.subtotal, s.cents != r.s.total?.cents { targets.append(AmountTarget(cents: s.cents, receipt: rIdx, line: -1, kind: .subtotal)) }
-            for (li, l) in r.s.lines.enumerated() {
-                let lIdx = Int32(li)
-                targets.append(AmountTarget(cents: l.amount.cents, receipt: rIdx, line: lIdx, kind: .line))
-                if let u = l.unitPrice, u.cents != l.amount.cents {
-                    targets.append(AmountTarget(cents: u.cents, receipt: rIdx, line: lIdx, kind: .lineEach))
+            if let t = r.totalCents { targets.append(AmountTarget(cents: t, receipt: rIdx, line: -1, kind: .total)) }
+            if let s = r.subtotalCents, s != r.totalCents { targets.append(AmountTarget(cents: s, receipt: rIdx, line: -1, kind: .subtotal)) }
+            for li in r.lineCents.indices {
+                let lIdx = Int32(li), amount = r.lineCents[li]
+                targets.append(AmountTarget(cents: amount, receipt: rIdx, line: lIdx, kind: .line))
+                var bases = [amount]
+                if let u = r.unitCents[li], u != amount {
+                    targets.append(AmountTarget(cents: u, receipt: rIdx, line: lIdx, kind: .lineEach))
+                    bases.append(u)
                 }
-                // The line (and, for several pieces, one piece) with the tax added or the VAT taken out.
-                var bases = [l.amount]
-                if let u = l.unitPrice, u.cents != l.amount.cents { bases.append(u) }
+                // The line (and, for several pieces, one piece) with the tax added or the VAT taken out:
+                // exact rational arithmetic in cents, rounded half up: base × (net + tax) / net.
                 for base in bases {
-                    if let rate = r.addedTaxRate {
-                        let with = Amount(cents: Amount(base.value * (1 + rate)).cents)
-                        targets.append(AmountTarget(cents: with.cents, receipt: rIdx, line: lIdx, kind: .lineWithTax, derived: with, base: base))
+                    if let (tax, net) = r.addedTax {
+                        targets.append(AmountTarget(cents: Self.mulDiv(base, net + tax, net), receipt: rIdx, line: lIdx, kind: .lineWithTax, baseCents: base))
                     }
-                    if let rate = r.includedTaxRate {
-                        let without = Amount(cents: Amount(base.value / (1 + rate)).cents)
-                        targets.append(AmountTarget(cents: without.cents, receipt: rIdx, line: lIdx, kind: .lineWithoutTax, derived: without, base: base))
+                    if let (tax, net) = r.includedTax {
+                        targets.append(AmountTarget(cents: Self.mulDiv(base, net, net + tax), receipt: rIdx, line: lIdx, kind: .lineWithoutTax, baseCents: base))
                     }
                 }
             }
@@ -227,6 +241,7 @@ public struct Reconciler: Sendable {
         }
 
         let tolBasis = Int64(truncating: (options.amountTolerance * 10_000) as NSDecimalNumber)
+        let minTol = options.amountToleranceMinimum.cents
         var perItem: [[Candidate]] = Array(repeating: [], count: its.count)
 
         for (ii, item) in its.enumerated() {
@@ -238,11 +253,11 @@ public struct Reconciler: Sendable {
                 if rejected.contains(PairKey(item: item.s.id, receipt: r.s.id)) { return }
                 if let a = item.s.item.currency, let b = r.s.currency, a != b { return }
                 stats.candidatesScored += 1
-                guard let c = score(item: item, ii: ii, receipt: r, ri: ri, target: target, vendors: vendors, toleranceBasis: tolBasis) else { return }
+                guard let c = score(item: item, ii: ii, receipt: r, ri: ri, target: target, vendors: vendors, toleranceBasis: tolBasis, minimumTolerance: minTol) else { return }
                 if c.score >= options.proposeThreshold, c.score > (best[ri]?.score ?? -1) { best[ri] = c }
             }
             if let p = item.cents {
-                let tol = max(options.amountToleranceMinimum.cents, p * tolBasis / 10_000)
+                let tol = max(minTol, p * tolBasis / 10_000)
                 var lo = Self.lowerBound(targets, p - tol)
                 while lo < targets.count && targets[lo].cents <= p + tol {
                     let t = targets[lo]
@@ -299,7 +314,6 @@ public struct Reconciler: Sendable {
         for (ii, b) in assigned {
             for c in perItem[ii] where c.receipt != b.receipt && b.score - c.score <= options.ambiguityMargin {
                 extra[ii, default: []].append(c)
-                ambiguousNote[ii, default: []].append("ambiguous: \(label(receipt: c.receipt)) scores \(Self.f2(c.score)) too")
             }
         }
 
@@ -312,14 +326,16 @@ public struct Reconciler: Sendable {
             mine.sort { $0.score > $1.score }
             mine = Array(mine.prefix(options.maxProposalsPerItem))
             let notes = ambiguousNote[ii] ?? []
-            let ambiguous = !notes.isEmpty
+            let ambiguous = !notes.isEmpty || mine.count > 1
             stats.itemsMatched += 1
             if ambiguous { stats.ambiguousItems += 1 }
             for c in mine {
                 var reasons = explain(c, item: its[ii], receipt: rs[c.receipt])
-                // Each proposal names the other contenders, not itself.
-                let selfLabel = label(receipt: c.receipt)
-                reasons += notes.filter { !$0.contains(selfLabel + " ") }
+                // Each proposal names the other contenders.
+                for o in mine where o.receipt != c.receipt {
+                    reasons.append("ambiguous: \(label(receipt: o.receipt)) scores \(Self.f2(o.score)) too")
+                }
+                reasons += notes
                 let auto = options.autoConfirm && !ambiguous && c.score >= options.autoConfirmThreshold
                 proposals.append(LinkProposal(receiptID: rs[c.receipt].s.id, itemID: its[ii].s.id, linePosition: c.line,
                                               score: (c.score * 1000).rounded() / 1000, reasons: reasons, ambiguous: ambiguous, autoConfirm: auto))
@@ -327,6 +343,10 @@ public struct Reconciler: Sendable {
         }
         return ReconcilePlan(proposals: proposals, duplicates: duplicates, stats: stats)
     }
+
+    /// Vendor similarity from which the vendor counts as agreeing. Below it fall other
+    /// branches of a chain ("Brightwave Electronics Boston" / "… Dover" ≈ 0.76).
+    static let vendorAgrees = 0.8
 
     struct PairKey: Hashable { var item: ItemID; var receipt: ReceiptID }
     struct SlotKey: Hashable { var receipt: Int; var line: Int }
@@ -351,11 +371,12 @@ public struct Reconciler: Sendable {
     }
 
     /// Scores one item against one receipt (through `target`, the receipt amount that is near
-    /// the item's price, if any). Nil when the pair is not a candidate: different currency,
-    /// dates too far apart, or too few signals agree: an exact amount needs one more of date
-    /// (within the window), vendor, line text; a near amount two; no amount all three.
+    /// the item's price, if any). Nil when the pair is not a candidate: dates too far apart, or
+    /// too few signals agree: an exact amount needs one more of date (within the window),
+    /// vendor, line text; a near amount two; no amount all three; and more of those three must
+    /// agree than contradict (vendor clearly another shop, line text unrelated, > 14 days apart).
     func score(item: PreparedItem, ii: Int, receipt r: PreparedReceipt, ri: Int, target: AmountTarget?, vendors: VendorTable,
-               toleranceBasis: Int64) -> Candidate? {
+               toleranceBasis: Int64, minimumTolerance: Int64) -> Candidate? {
         var e = Evidence(target: target)
         var got = 0.0, weight = ReconcileOptions.wAmount + ReconcileOptions.wDate
         var line: Int? = target.flatMap { $0.line >= 0 ? Int($0.line) : nil }
@@ -364,16 +385,17 @@ public struct Reconciler: Sendable {
         var amountExact = false, amountNear = false
         if let t = target, let p = item.cents {
             let diff = abs(p - t.cents)
-            let tol = max(options.amountToleranceMinimum.cents, p * toleranceBasis / 10_000)
+            let tol = max(minimumTolerance, p * toleranceBasis / 10_000)
             let derived = t.kind == .lineWithTax || t.kind == .lineWithoutTax
             if diff == 0 { e.amountScore = derived ? 0.95 : 1; amountExact = true }
             else if derived && diff <= 2 { e.amountScore = 0.93; amountExact = true }
-            else { e.amountScore = max(0.5, 1 - 0.5 * Double(diff) / Double(max(tol, 1))); amountNear = true }
+            // Near is weaker than exact however close: 0.8 for a cent, 0.5 at the tolerance.
+            else { e.amountScore = max(0.5, 0.8 - 0.3 * Double(diff) / Double(max(tol, 1))); amountNear = true }
             e.amountDiff = diff
             got += ReconcileOptions.wAmount * e.amountScore
         }
 
-        var agree = 0
+        var agree = 0, against = 0
         if let d = item.day, let rd = r.day {
             let gap = abs(d - rd)
             if gap > options.maxDateGapDays { return nil }
@@ -384,17 +406,20 @@ public struct Reconciler: Sendable {
             else { s = max(0, 0.4 - 0.4 * Double(gap - w) / Double(max(1, options.maxDateGapDays - w))) }
             got += ReconcileOptions.wDate * s
             e.gap = gap
-            if gap <= options.dateWindowDays { agree += 1 }
+            if gap <= options.dateWindowDays { agree += 1 } else if gap > 14 { against += 1 }
         }
         if item.vendor >= 0, r.vendor >= 0 {
             let s = vendors.similarity(item.vendor, r.vendor)
             weight += ReconcileOptions.wVendor
             got += ReconcileOptions.wVendor * s
             e.vendorSim = s
-            if s >= 0.75 { agree += 1 }
+            if s >= Self.vendorAgrees { agree += 1 } else if s < 0.5 { against += 1 }
         }
+        let needed = amountExact ? 1 : amountNear ? 2 : 3
         if !r.s.lines.isEmpty, !item.tokens.isEmpty {
             weight += ReconcileOptions.wText
+            // Even a perfect text match would not be enough: skip comparing the words.
+            if agree + 1 < needed || agree + 1 <= against || (got + ReconcileOptions.wText) / weight < options.proposeThreshold { return nil }
             var bestLine = -1, bestSim = 0.0
             if let l = line {
                 bestLine = l; bestSim = vendors.words.coverage(item.tokens, r.lineTokens[l])
@@ -407,10 +432,11 @@ public struct Reconciler: Sendable {
             }
             got += ReconcileOptions.wText * bestSim
             e.textSim = bestSim; e.textLine = bestLine
-            if bestSim >= 0.6 { agree += 1 }
+            if bestSim >= 0.6 { agree += 1 } else if bestSim < 0.3 { against += 1 }
         }
-        let needed = amountExact ? 1 : amountNear ? 2 : 3
-        guard agree >= needed else { return nil }
+        // Enough signals agree, and more agree than contradict (another shop, unrelated words,
+        // weeks apart).
+        guard agree >= needed, agree > against else { return nil }
         return Candidate(item: ii, receipt: ri, line: line, score: got / weight, evidence: e)
     }
 
@@ -431,9 +457,9 @@ public struct Reconciler: Sendable {
             case .line: reasons.append("line '\(l!.description)' \(l!.amount) \(rel) \(priceText)")
             case .lineEach: reasons.append("line '\(l!.description)' \(l!.unitPrice!) each \(rel) \(priceText)")
             case .lineWithTax:
-                reasons.append("line '\(l!.description)' \(t.base!)\(t.base == l!.amount ? "" : " each") + \(Self.percent(r.addedTaxRate!)) tax = \(t.derived!) \(rel) \(priceText)")
+                reasons.append("line '\(l!.description)' \(Amount(cents: t.baseCents))\(t.baseCents == l!.amount.cents ? "" : " each") + \(Self.percent(r.addedTax!)) tax = \(Amount(cents: t.cents)) \(rel) \(priceText)")
             case .lineWithoutTax:
-                reasons.append("line '\(l!.description)' \(t.base!)\(t.base == l!.amount ? "" : " each") without \(Self.percent(r.includedTaxRate!)) VAT = \(t.derived!) \(rel) \(priceText)")
+                reasons.append("line '\(l!.description)' \(Amount(cents: t.baseCents))\(t.baseCents == l!.amount.cents ? "" : " each") without \(Self.percent(r.includedTax!)) VAT = \(Amount(cents: t.cents)) \(rel) \(priceText)")
             }
         } else if let p = i.price {
             reasons.append("price \(p) not on the receipt" + (r.s.total.map { " (total \($0))" } ?? ""))
@@ -446,7 +472,7 @@ public struct Reconciler: Sendable {
             reasons.append(item.day == nil ? "no purchase date on the item" : "no date on the receipt")
         }
         if let s = e.vendorSim, let a = r.s.vendor, let b = i.vendor {
-            reasons.append(a == b ? "vendor '\(a)'" : s >= 0.75 ? "vendor '\(a)' ~ '\(b)'" : "vendor '\(a)' ≠ '\(b)'")
+            reasons.append(a == b ? "vendor '\(a)'" : s >= Self.vendorAgrees ? "vendor '\(a)' ~ '\(b)'" : "vendor '\(a)' ≠ '\(b)'")
         }
         if let s = e.textSim {
             if e.textLine >= 0, s >= 0.5 {
@@ -460,15 +486,15 @@ public struct Reconciler: Sendable {
 
     /// Tax added on top (US/CA: lines sum to the subtotal, subtotal + tax = total) or
     /// included (EU: lines sum to the total, tax is the VAT inside it).
-    static func taxRates(_ r: inout PreparedReceipt) {
-        guard let tax = r.s.tax, tax.value > 0 else { return }
-        let lineSum = r.s.lines.reduce(Decimal(0)) { $0 + $1.amount.value }
-        let near = { (a: Decimal, b: Decimal) in abs(a - b) <= Decimal(string: "0.05")! }
-        if let sub = r.s.subtotal, let total = r.s.total, sub.value > 0, near(sub.value + tax.value, total.value) {
-            if r.s.lines.isEmpty || near(lineSum, sub.value) { r.addedTaxRate = tax.value / sub.value }
-            else if near(lineSum, total.value) { r.includedTaxRate = tax.value / sub.value }
-        } else if let total = r.s.total, total.value > tax.value, !r.s.lines.isEmpty, near(lineSum, total.value) {
-            r.includedTaxRate = tax.value / (total.value - tax.value)
+    static func taxRates(_ r: PreparedReceipt) {
+        guard let tax = r.taxCents, tax > 0 else { return }
+        let lineSum = r.lineCents.reduce(0, +)
+        let near = { (a: Int64, b: Int64) in abs(a - b) <= 5 }
+        if let sub = r.subtotalCents, let total = r.totalCents, sub > 0, near(sub + tax, total) {
+            if r.lineCents.isEmpty || near(lineSum, sub) { r.addedTax = (tax, sub) }
+            else if near(lineSum, total) { r.includedTax = (tax, sub) }
+        } else if let total = r.totalCents, total > tax, !r.lineCents.isEmpty, near(lineSum, total) {
+            r.includedTax = (tax, total - tax)
         }
     }
 
@@ -480,10 +506,10 @@ public struct Reconciler: Sendable {
         struct Key: Hashable { var day: Int; var cents: Int64; var ref: String }
         var groups: [Key: [Int]] = [:]
         for (i, r) in rs.enumerated() {
-            guard let day = r.day, let total = r.s.total, r.vendor >= 0 else { continue }
+            guard let day = r.day, let total = r.totalCents, r.vendor >= 0 else { continue }
             let number = r.s.receiptNumber.map { String($0.uppercased().filter { $0.isLetter || $0.isNumber }) }.flatMap { $0.isEmpty ? nil : $0 }
             guard let ref = number.map({ "n:" + $0 }) ?? r.s.time.map({ "t:" + $0 }) else { continue }
-            groups[Key(day: day, cents: total.cents, ref: ref), default: []].append(i)
+            groups[Key(day: day, cents: total, ref: ref), default: []].append(i)
         }
         var marks: [DuplicateMark] = []
         for (key, members) in groups where members.count > 1 {
@@ -520,8 +546,16 @@ public struct Reconciler: Sendable {
 
     static func f2(_ x: Double) -> String { String(format: "%.2f", x) }
 
-    static func percent(_ rate: Decimal) -> String {
-        var v = rate * 100, r = Decimal()
+    /// a × b / c rounded half up (c > 0).
+    static func mulDiv(_ a: Int64, _ b: Int64, _ c: Int64) -> Int64 {
+        let (hi, lo) = a.multipliedFullWidth(by: b)
+        let (q, rem) = c.dividingFullWidth((hi, lo))
+        return rem * 2 >= c ? q + 1 : q
+    }
+
+    /// "8.25%" for (tax, net) in cents.
+    static func percent(_ taxNet: (Int64, Int64)) -> String {
+        var v = Decimal(taxNet.0) * 100 / Decimal(taxNet.1), r = Decimal()
         NSDecimalRound(&r, &v, 2, .plain)
         var s = "\(r)"
         if s.contains(".") { while s.hasSuffix("0") { s.removeLast() }; if s.hasSuffix(".") { s.removeLast() } }

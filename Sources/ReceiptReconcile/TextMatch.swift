@@ -12,9 +12,33 @@ public enum TextMatch {
 
     /// Words with punctuation inside them removed, so `WH-1000XM5` and `wh1000xm5` agree.
     public static func tokens(_ s: String) -> [String] {
-        fold(s).split(whereSeparator: { $0.isWhitespace || ",;:/()[]{}&+|*\"!?#".contains($0) })
+        if s.utf8.allSatisfy({ $0 < 0x80 }) { return asciiTokens(s) }
+        return fold(s).split(whereSeparator: { $0.isWhitespace || ",;:/()[]{}&+|*\"!?#".contains($0) })
             .map { word in String(word.filter { $0.isLetter || $0.isNumber }) }
             .filter { !$0.isEmpty }
+    }
+
+    private static let separators: [Bool] = {
+        var t = [Bool](repeating: false, count: 128)
+        for c in " \t\n\r,;:/()[]{}&+|*\"!?#".utf8 { t[Int(c)] = true }
+        return t
+    }()
+
+    /// `tokens` for ASCII text, byte by byte (the common case; several times faster).
+    static func asciiTokens(_ s: String) -> [String] {
+        var out: [String] = []
+        var word: [UInt8] = []
+        word.reserveCapacity(16)
+        for var c in s.utf8 {
+            if separators[Int(c)] {
+                if !word.isEmpty { out.append(String(decoding: word, as: UTF8.self)); word.removeAll(keepingCapacity: true) }
+                continue
+            }
+            if c >= 0x41 && c <= 0x5A { c += 0x20 }
+            if (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) { word.append(c) }
+        }
+        if !word.isEmpty { out.append(String(decoding: word, as: UTF8.self)) }
+        return out
     }
 
     /// Legal forms, store-number words and fillers that say nothing about which shop it is.
@@ -95,6 +119,7 @@ public enum TextMatch {
 final class Vocabulary {
     private var ids: [String: Int32] = [:]
     private var bytes: [[UInt8]] = []
+    private var lengths: [Int] = []
     private var cache: [Int64: Double] = [:]
 
     func intern(_ t: String) -> Int32 {
@@ -102,11 +127,24 @@ final class Vocabulary {
         let id = Int32(bytes.count)
         ids[t] = id
         bytes.append(Array(t.utf8))
+        lengths.append(t.utf8.count)
         return id
     }
 
     func similarity(_ a: Int32, _ b: Int32) -> Double {
         if a == b { return 1 }
+        // Cheap answers first: most pairs of words are plainly different.
+        let la = lengths[Int(a)], lb = lengths[Int(b)]
+        let short = min(la, lb), long = max(la, lb)
+        if short < 4 {
+            // Only "55" / "55in"-style prefixes can match a short token.
+            let (s, l) = la <= lb ? (a, b) : (b, a)
+            return bytes[Int(l)].starts(with: bytes[Int(s)]) ? TextMatch.tokenSimilarity(bytes[Int(a)], bytes[Int(b)]) : 0
+        }
+        // The edit distance is at least the difference in length.
+        if (long - short) * 4 > long, !(la <= lb ? bytes[Int(b)].starts(with: bytes[Int(a)]) : bytes[Int(a)].starts(with: bytes[Int(b)])) {
+            return 0
+        }
         let key = Int64(min(a, b)) << 32 | Int64(max(a, b))
         if let v = cache[key] { return v }
         let v = TextMatch.tokenSimilarity(bytes[Int(a)], bytes[Int(b)])
@@ -135,7 +173,9 @@ final class Vocabulary {
         if a == b { return 1 }
         let (small, large) = a.count <= b.count ? (a, b) : (b, a)
         let cov = coverage(small, large)
-        let byWords = cov * (0.85 + 0.15 * Double(small.count) / Double(large.count))
+        // All words of the shorter name found in the longer: the same shop ("Best Buy" in
+        // "BEST BUY AUSTIN"). Some missing: likely another shop or branch, scored down hard.
+        let byWords = cov >= 0.95 ? cov * (0.85 + 0.15 * Double(small.count) / Double(large.count)) : cov * cov
         // "bestbuy" vs "best buy": when the words are split differently, compare them run together.
         guard a.count != b.count, byWords < 0.95 else { return byWords }
         let ja = a.flatMap { bytes[Int($0)] }, jb = b.flatMap { bytes[Int($0)] }

@@ -9,6 +9,8 @@ import ReceiptModel
 public final class ReceiptStore: Sendable {
     public let path: String
     let db: Database
+    /// The schema version this object opened the file at (older only in upgrade tests).
+    let schema: Int
 
     /// Opens (creating if needed) the store at `path` and upgrades it to the latest schema.
     public convenience init(path: String) throws {
@@ -26,7 +28,8 @@ public final class ReceiptStore: Sendable {
         }
         self.path = path
         db = try Database(path: path)
-        try Schema.migrate(db, to: min(schemaVersion, Schema.latest))
+        schema = min(schemaVersion, Schema.latest)
+        try Schema.migrate(db, to: schema)
     }
 
     /// The newest schema version this build knows.
@@ -72,7 +75,8 @@ public final class ReceiptStore: Sendable {
     public func saveReceipts(_ receipts: [StoredReceiptInput]) throws -> [ReceiptID] {
         let rows = try receipts.map(ReceiptRow.init)
         let now = Self.now()
-        return try db.write { db in try rows.map { try Self.save($0, db, now) } }
+        let clearFailures = schema >= 2
+        return try db.write { db in try rows.map { try Self.save($0, db, now, clearFailures: clearFailures) } }
     }
 
     /// A receipt turned into column values before the transaction starts.
@@ -109,7 +113,7 @@ public final class ReceiptStore: Sendable {
         }
     }
 
-    static func save(_ r: ReceiptRow, _ db: Database, _ now: String) throws -> ReceiptID {
+    static func save(_ r: ReceiptRow, _ db: Database, _ now: String, clearFailures: Bool) throws -> ReceiptID {
         let id: Int64
         if let existing = try db.scalarInt("SELECT id FROM receipts WHERE content_hash = ?", [.text(r.hash)]) {
             id = existing
@@ -144,7 +148,9 @@ public final class ReceiptStore: Sendable {
         }
         try db.run("INSERT OR IGNORE INTO receipt_sources (receipt_id, path, added_at) VALUES (?, ?, ?)",
                    [.int(id), .text(r.path), .text(now)])
-        try db.run("DELETE FROM failures WHERE path = ? OR content_hash = ?", [.text(r.path), .text(r.hash)])
+        if clearFailures {
+            try db.run("DELETE FROM failures WHERE path = ? OR content_hash = ?", [.text(r.path), .text(r.hash)])
+        }
         return ReceiptID(id)
     }
 

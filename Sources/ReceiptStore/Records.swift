@@ -70,6 +70,9 @@ public struct StoredItem: Sendable, Hashable, Codable {
     public var item: InventoryItem
     public var createdAt: String
     public var updatedAt: String
+    public init(id: ItemID, item: InventoryItem, createdAt: String = "", updatedAt: String = "") {
+        self.id = id; self.item = item; self.createdAt = createdAt; self.updatedAt = updatedAt
+    }
 }
 
 /// What an import did.

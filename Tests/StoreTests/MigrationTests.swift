@@ -29,6 +29,7 @@ struct MigrationTests {
         do {
             let v1 = try ReceiptStore(path: path, schemaVersion: 1)
             #expect(try v1.schemaVersion() == 1)
+            try save(v1, receipt(vendor: "Brightwave Electronics", date: "2024-11-23", total: "349.99", lines: [("SONY WH-1000XM5", "349.99", 1)]), hash: "old-1")
             try v1.upsertItems([InventoryItem(name: "Sony WH-1000XM5", externalID: "x1", price: Amount("349.99"),
                                               purchaseDate: CalendarDate(iso: "2024-11-23"), vendor: "Brightwave")])
         }
@@ -36,7 +37,8 @@ struct MigrationTests {
         #expect(try store.schemaVersion() == ReceiptStore.latestSchemaVersion)
         #expect(try store.integrityCheck() == "ok")
         #expect(try store.items().map(\.item.name) == ["Sony WH-1000XM5"])
-        // Receipts are written with the current schema (saving touches tables version 2 added).
+        #expect(try store.receipts().map(\.contentHash) == ["old-1"])
+        // Saving again on the upgraded file (touches the failures table version 2 added).
         try save(store, receipt(vendor: "Brightwave Electronics", date: "2024-11-23", total: "349.99", lines: [("SONY WH-1000XM5", "349.99", 1)]), hash: "old-1")
         let s = try store.stats()
         #expect(s.receipts == 1 && s.items == 1 && s.lineItems == 1)

@@ -1,0 +1,77 @@
+import Foundation
+import ReceiptModel
+import ReceiptStore
+import Testing
+
+@Suite("receipts items / reconcile / links / export")
+struct CLITests {
+    @Test("items import: bad rows as `error: FILE:LINE: reason`, the rest imported, exit code 3")
+    func importBadRows() throws {
+        let tmp = try TempDir()
+        let store = tmp.path("s.sqlite")
+        let file = try tmp.write("inv.csv", "name,price,date\nLamp,19.99,2024-01-01\nChair,abc,2024-01-01\n,1.00,2024-01-01\nDesk,120,2024-01-02\n")
+        let r = cli(["items", "import", "--store", store, file])
+        #expect(r.code == 3)
+        #expect(r.err == "error: \(file):3: price 'abc' is not an amount\nerror: \(file):4: no name\n")
+        #expect(r.out.contains("2 items read: 2 new, 0 updated, 0 unchanged; 2 bad rows skipped"))
+        let again = cli(["items", "import", "--store", store, file])
+        #expect(again.out.contains("0 new, 0 updated, 2 unchanged"))
+        let list = cli(["items", "list", "--store", store])
+        #expect(list.code == 0 && list.out.contains("Lamp") && list.out.contains("Desk"))
+        let missing = cli(["items", "import", "--store", store, tmp.path("nope.csv")])
+        #expect(missing.code == 3 && missing.err.contains("cannot read"))
+    }
+
+    @Test("the store comes from --store, else RECEIPTS_STORE; an unusable path is exit code 5")
+    func storeLocation() throws {
+        let tmp = try TempDir()
+        let file = try tmp.write("inv.csv", "name,price\nLamp,19.99\n")
+        let env = ["RECEIPTS_STORE": tmp.path("env.sqlite")]
+        #expect(cli(["items", "import", file], env: env).code == 0)
+        #expect(FileManager.default.fileExists(atPath: tmp.path("env.sqlite")))
+        let info = cli(["store", "info"], env: env)
+        #expect(info.out.contains("env.sqlite (schema version \(ReceiptStore.latestSchemaVersion))") && info.out.contains("items     1"))
+        let bad = cli(["store", "info", "--store", "/proc/nope/s.sqlite"])
+        #expect(bad.code == 5 && bad.err.hasPrefix("error: cannot open the store"))
+    }
+
+    @Test("walkthrough: import, reconcile, confirm, reject, export as CSV and JSON")
+    func walkthrough() throws {
+        let tmp = try TempDir()
+        let store = tmp.path("demo.sqlite")
+        #expect(cli(["items", "import", "--store", store, Repo.path("SampleReceipts/inventory.csv")]).code == 0)
+        let s = try ReceiptStore(path: store)
+        try save(s, try parsedFromSidecar("us-electronics-01"), hash: "e", path: "SampleReceipts/us-electronics-01.png")
+        try save(s, try parsedFromSidecar("us-kitchen-01"), hash: "k", path: "SampleReceipts/us-kitchen-01.png")
+
+        let rec = cli(["reconcile", "--store", store])
+        #expect(rec.code == 0)
+        #expect(rec.out.contains("4 new proposals"))
+        #expect(rec.out.contains("line 'SONY WH-1000XM5 HEADPHONES' 349.99 = price; same date 2024-11-23; vendor 'Brightwave Electronics Inc.' ~ 'Brightwave Electronics'"))
+        #expect(rec.out.contains("4 links wait for you"))
+
+        #expect(cli(["links", "confirm", "--store", store, "--by", "sam", "1", "2"]).code == 0)
+        let rej = cli(["links", "reject", "--store", store, "3"])
+        #expect(rej.code == 0 && rej.out.contains("link 3: rejected"))
+        let unknown = cli(["links", "confirm", "--store", store, "99"])
+        #expect(unknown.code == 3 && unknown.err.contains("no link 99"))
+        #expect(cli(["links", "confirm", "--store", store, "x"]).code == 2)
+
+        let again = cli(["reconcile", "--store", store])
+        #expect(again.out.contains("0 new proposals") && again.out.contains("left as you decided"))
+        let confirmed = cli(["links", "list", "--store", store, "--status", "confirmed"])
+        #expect(confirmed.out.components(separatedBy: "[confirmed by sam]").count == 3)
+
+        let csv = cli(["export", "--store", store, "--status", "confirmed"])
+        #expect(csv.code == 0)
+        let rows = CSVTable(text: csv.out)
+        #expect(rows.header == StoreExport.csvHeader)
+        #expect(rows.records.filter { $0.fields[10] == "confirmed" }.count == 2)
+        let out = tmp.path("export.json")
+        let json = cli(["export", "--store", store, "--output", out])
+        #expect(json.code == 0 && json.err.contains("wrote 2 receipts with 4 links"))
+        let doc = try JSONDecoder().decode(StoreExport.self, from: try Data(contentsOf: URL(fileURLWithPath: out)))
+        #expect(doc.receipts.count == 2)
+        #expect(doc.receipts[0].links.contains { $0.item.name == "WH-1000XM5 Wireless Headphones" && $0.status == .confirmed && $0.decidedBy == "sam" })
+    }
+}

@@ -1,0 +1,269 @@
+import Foundation
+import ReceiptModel
+import ReceiptReconcile
+import ReceiptStore
+import Testing
+
+@Suite("Reconciler")
+struct ReconcileTests {
+    func fresh(_ name: String = #function) throws -> (TempDir, ReceiptStore) {
+        let tmp = try TempDir(name)
+        return (tmp, try ReceiptStore(path: tmp.path("s.sqlite")))
+    }
+
+    func item(_ name: String, _ price: String?, _ date: String?, vendor: String?, currency: String? = "USD", brand: String? = nil,
+              model: String? = nil, id: String? = nil) -> InventoryItem {
+        InventoryItem(name: name, externalID: id, brand: brand, model: model, price: price.flatMap { Amount($0) }, currency: currency,
+                      purchaseDate: date.flatMap { CalendarDate(iso: $0) }, vendor: vendor)
+    }
+
+    @Test("exact: total = price, a day apart, vendor with a store number: proposed with the reasons in words")
+    func exact() throws {
+        let (_, store) = try fresh()
+        try save(store, receipt(vendor: "BEST BUY #123", date: "2024-06-02", total: "499.00", number: "7781",
+                                lines: [("DYSON V11 CORDLESS VACUUM", "499.00", 1)]), hash: "r1")
+        try store.upsertItems([item("Cordless vacuum V11", "499.00", "2024-06-01", vendor: "Best Buy", brand: "Dyson")])
+        let run = try Reconciler().run(store: store)
+        #expect(run.written.proposed == 1)
+        let link = try #require(try store.links().first)
+        #expect(link.status == .proposed && !link.ambiguous)
+        #expect(link.score >= 0.9)
+        #expect(link.linePosition == 0)
+        #expect(link.reasons.contains("total 499.00 = price"))
+        #expect(link.reasons.contains("dates 1 day apart (2024-06-01 / 2024-06-02)"))
+        #expect(link.reasons.contains("vendor 'BEST BUY #123' ~ 'Best Buy'"))
+        #expect(link.reasons.contains("line 'DYSON V11 CORDLESS VACUUM' ~ 'Cordless vacuum V11'"))
+    }
+
+    @Test("one receipt proves several items, each through its own line")
+    func severalItems() throws {
+        let (_, store) = try fresh()
+        try save(store, try parsedFromSidecar("us-electronics-01"), hash: "e")
+        try store.upsertItems([item("Sony WH-1000XM5 headphones", "349.99", "2024-11-23", vendor: "Brightwave Electronics"),
+                               item("Surge protector", "24.99", "2024-11-23", vendor: "Brightwave"),
+                               item("HDMI cable", "19.99", "2024-11-23", vendor: "Brightwave")])
+        _ = try Reconciler().run(store: store)
+        let links = try store.links()
+        #expect(links.count == 3)
+        #expect(Set(links.compactMap(\.linePosition)) == [0, 3, 2])
+        let cable = try #require(links.first { $0.linePosition == 2 })
+        #expect(cable.reasons.first == "line 'HDMI 2.1 CABLE 6FT' 19.99 each = price")
+    }
+
+    @Test("near: amount within the tolerance and dates two days apart; weaker than exact")
+    func near() throws {
+        let (_, store) = try fresh()
+        try save(store, receipt(vendor: "Voltline Electronics Corp.", date: "2024-09-18", total: "501.49", lines: [("ERGO OFFICE CHAIR", "501.49", 1)]), hash: "r1")
+        try store.upsertItems([item("Office chair ergo", "499.00", "2024-09-20", vendor: "Voltline")])
+        _ = try Reconciler().run(store: store)
+        let link = try #require(try store.links().first)
+        #expect(link.score > 0.6 && link.score < 0.9)
+        #expect(link.reasons.first == "total 501.49 ≈ price 499.00 (2.49 apart)")
+        #expect(link.reasons.contains("dates 2 days apart (2024-09-20 / 2024-09-18)"))
+    }
+
+    @Test("tax: a price with US sales tax matches the pre-tax line; a net price matches a VAT-inclusive line")
+    func taxInclusiveAndExclusive() throws {
+        let (_, store) = try fresh()
+        try save(store, try parsedFromSidecar("us-electronics-01"), hash: "us")
+        try save(store, try parsedFromSidecar("de-moebel-01"), hash: "de")
+        try store.upsertItems([item("Vantec 55in TV", "681.96", "2024-11-23", vendor: "Brightwave"),
+                               item("Sofa Livorno", "797.48", "2024-11-02", vendor: "Wohnwelt Hansen", currency: "EUR")])
+        _ = try Reconciler().run(store: store)
+        let links = try store.links()
+        #expect(links.count == 2)
+        let reasons = links.flatMap(\.reasons)
+        #expect(reasons.contains("line 'VANTEC 55IN 4K UHD SMART TV' 629.99 + 8.25% tax = 681.96 = price"))
+        #expect(reasons.contains("line 'Sofa 3-Sitzer LIVORNO grau' 949.00 without 19% VAT = 797.48 = price"))
+    }
+
+    @Test("ambiguous: two receipts fit equally well: both proposed, marked, never auto-confirmed")
+    func ambiguous() throws {
+        let (_, store) = try fresh()
+        try save(store, receipt(vendor: "Harbor Lane Hardware", date: "2024-03-04", total: "59.99", number: "1", lines: [("CORDLESS DRILL", "59.99", 1)]), hash: "a")
+        try save(store, receipt(vendor: "Harbor Lane Hardware", date: "2024-03-04", total: "59.99", number: "2", lines: [("CORDLESS DRILL", "59.99", 1)]), hash: "b")
+        try store.upsertItems([item("Cordless drill", "59.99", "2024-03-04", vendor: "Harbor Lane Hardware")])
+        _ = try Reconciler(options: { var o = ReconcileOptions(); o.autoConfirm = true; return o }()).run(store: store)
+        let links = try store.links()
+        #expect(links.count == 2)
+        #expect(links.allSatisfy { $0.ambiguous && $0.status == .proposed })
+        #expect(links[0].reasons.contains { $0.hasPrefix("ambiguous: receipt #2") })
+        #expect(links[1].reasons.contains { $0.hasPrefix("ambiguous: receipt #1") })
+    }
+
+    @Test("a line of quantity 2 backs two items; quantity 1 makes them contenders")
+    func quantity() throws {
+        let (_, store) = try fresh()
+        try save(store, try parsedFromSidecar("de-moebel-01"), hash: "de")  // Regal QUADRO: 2 × 89.99
+        try save(store, try parsedFromSidecar("uk-diy-01"), hash: "uk")     // Kettle: 1 × 34.99
+        try store.upsertItems([item("Regal Quadro", "89.99", "2024-11-02", vendor: "Wohnwelt Hansen", currency: "EUR", id: "r1"),
+                               item("Regal Quadro", "89.99", "2024-11-02", vendor: "Wohnwelt Hansen", currency: "EUR", id: "r2"),
+                               item("Kettle", "34.99", "2024-07-09", vendor: "Thornbury & Sons", currency: "GBP", id: "k1"),
+                               item("Kettle", "34.99", "2024-07-09", vendor: "Thornbury & Sons", currency: "GBP", id: "k2")])
+        _ = try Reconciler().run(store: store)
+        let links = try store.links()
+        let shelves = links.filter { $0.linePosition == 1 && $0.receiptID == ReceiptID(1) }
+        #expect(shelves.count == 2 && shelves.allSatisfy { !$0.ambiguous })
+        let kettles = links.filter { $0.receiptID == ReceiptID(2) }
+        #expect(kettles.count == 2 && kettles.allSatisfy(\.ambiguous))
+        #expect(kettles.allSatisfy { $0.reasons.contains { $0.contains("matches the same line 1") } })
+    }
+
+    @Test("none: nothing near in amount and date, other currency, or only the amount agrees")
+    func none() throws {
+        let (_, store) = try fresh()
+        try save(store, receipt(vendor: "Harbor Lane Hardware", date: "2024-03-04", total: "55.84", lines: [("CLAW HAMMER 16OZ", "14.99", 1)]), hash: "a")
+        try store.upsertItems([
+            item("Laptop", "1199.00", "2022-06-18", vendor: "Apple Store"),                    // nothing near
+            item("Claw hammer", "14.99", "2024-03-04", vendor: "Harbor Lane", currency: "EUR"),   // other currency
+            item("Claw hammer", "14.99", "2023-01-10", vendor: "Harbor Lane Hardware"),           // a year before
+            item("Garden gloves", "14.99", "2024-01-20", vendor: "Greenhouse"),                   // amount only
+            item("Nothing to go by", nil, nil, vendor: nil),
+        ])
+        let run = try Reconciler().run(store: store)
+        #expect(try store.links().isEmpty)
+        #expect(run.plan.stats.itemsWithoutPriceOrDate == 1)
+    }
+
+    @Test("the same purchase photographed twice is flagged as a duplicate, not linked twice")
+    func duplicateReceipt() throws {
+        let (_, store) = try fresh()
+        let p = try parsedFromSidecar("us-hardware-01")
+        let first = try save(store, p, hash: "photo-1", path: "inbox/IMG_0001.jpg")
+        try store.upsertItems([item("Claw hammer", "14.99", "2024-03-04", vendor: "Harbor Lane Hardware")])
+        _ = try Reconciler().run(store: store)
+        #expect(try store.links().count == 1)
+        var again = p
+        again.vendor = Field("HARBOR LANE HARDWARE LLC", confidence: 0.8, evidence: ev())  // read a little differently
+        let second = try save(store, again, hash: "photo-2", path: "inbox/IMG_0002.jpg")
+        let run = try Reconciler().run(store: store)
+        #expect(run.plan.duplicates.count == 1)
+        let mark = try #require(run.plan.duplicates.first)
+        #expect(mark.id == second && mark.original == first)
+        #expect(mark.reason.contains("receipt no. 0417-02-8841") && mark.reason.contains("IMG_0001.jpg"))
+        let links = try store.links()
+        #expect(links.count == 1 && links[0].receiptID == first)
+        #expect(try store.receipt(second)?.duplicateOf == first)
+        #expect(try store.stats().duplicates == 1)
+        // Two different purchases with the same total on the same day are not duplicates.
+        var other = p
+        other.receiptNumber = Field("0417-02-9999", confidence: 0.9, evidence: ev())
+        try save(store, other, hash: "photo-3")
+        #expect(try Reconciler().run(store: store).plan.duplicates.count == 1)
+    }
+
+    @Test("re-running never undoes a decision and never duplicates a proposal")
+    func decisionsKept() throws {
+        let (_, store) = try fresh()
+        try save(store, try parsedFromSidecar("us-electronics-01"), hash: "e")
+        try save(store, try parsedFromSidecar("us-kitchen-01"), hash: "k")
+        try store.upsertItems([item("Sony WH-1000XM5 headphones", "349.99", "2024-11-23", vendor: "Brightwave Electronics"),
+                               item("Stand mixer", "379.99", "2024-03-05", vendor: "Cedar & Pine"),
+                               item("Chef knife", "49.95", "2024-03-05", vendor: "Cedar & Pine")])
+        _ = try Reconciler().run(store: store)
+        let first = try store.links()
+        #expect(first.count == 3)
+        let headphones = try #require(first.first { $0.receiptID == ReceiptID(1) })
+        let mixer = try #require(first.first { $0.linePosition == 0 && $0.receiptID == ReceiptID(2) })
+        try store.decideLink(headphones.id, status: .confirmed, by: "alice")
+        try store.decideLink(mixer.id, status: .rejected, by: "alice")
+
+        for _ in 0..<2 {
+            let run = try Reconciler(options: { var o = ReconcileOptions(); o.autoConfirm = true; return o }()).run(store: store)
+            #expect(run.written.proposed == 0)
+            let now = try store.links()
+            #expect(now.count == 3)
+            let h = try #require(now.first { $0.id == headphones.id })
+            #expect(h.status == .confirmed && h.decidedBy == "alice")
+            let m = try #require(now.first { $0.id == mixer.id })
+            #expect(m.status == .rejected && m.decidedBy == "alice")
+        }
+        // Undo puts a link back up for review; the next run may confirm it automatically.
+        try store.decideLink(mixer.id, status: .proposed, by: "alice")
+        #expect(try store.link(mixer.id)?.decidedBy == nil)
+        let run = try Reconciler(options: { var o = ReconcileOptions(); o.autoConfirm = true; return o }()).run(store: store)
+        #expect(run.written.autoConfirmed >= 1)
+        #expect(try store.link(mixer.id)?.decidedBy == "auto")
+    }
+
+    @Test("auto-confirm is off by default; when on, only confident unambiguous links")
+    func autoConfirm() throws {
+        let (_, store) = try fresh()
+        try save(store, try parsedFromSidecar("ca-outfitters-01"), hash: "ca")
+        try store.upsertItems([item("Camp stove 2-burner", "89.99", "2024-08-09", vendor: "Lakeshore Outfitters", currency: "CAD"),
+                               item("Water filter pump", "79.95", nil, vendor: "Lakeshore Outfitters", currency: "CAD")])
+        _ = try Reconciler().run(store: store)
+        #expect(try store.links(status: .confirmed).isEmpty)
+        let run = try Reconciler(options: { var o = ReconcileOptions(); o.autoConfirm = true; return o }()).run(store: store)
+        #expect(run.written.autoConfirmed == 1)
+        let confirmed = try store.links(status: .confirmed)
+        #expect(confirmed.count == 1 && confirmed[0].decidedBy == "auto")
+        // The pump has no date: a proposal, but not confident enough to confirm.
+        let pump = try #require(try store.links(status: .proposed).first)
+        #expect(pump.reasons.contains("no purchase date on the item"))
+        #expect(pump.score < 0.9)
+    }
+
+    @Test("a proposal the data no longer supports is withdrawn; one that still fits is refreshed, not repeated")
+    func withdrawn() throws {
+        let (_, store) = try fresh()
+        try save(store, try parsedFromSidecar("uk-diy-01"), hash: "uk")
+        try store.upsertItems([item("Kettle", "34.99", "2024-07-09", vendor: "Thornbury", currency: "GBP", id: "k")])
+        _ = try Reconciler().run(store: store)
+        let again = try Reconciler().run(store: store)
+        #expect(again.written.refreshed == 1 && again.written.proposed == 0)
+        #expect(try store.links().count == 1)
+        try store.upsertItems([item("Kettle", "134.99", "2023-07-09", vendor: "Thornbury", currency: "GBP", id: "k")])
+        let third = try Reconciler().run(store: store)
+        #expect(third.written.withdrawn == 1)
+        #expect(try store.links().isEmpty)
+    }
+
+    @Test("candidates come from the indexes, not from every receipt")
+    func indexed() {
+        var receipts: [ReceiptSummary] = []
+        for i in 0..<2000 {
+            let d = CalendarDate(iso: "2024-01-01")!.dayNumber + i / 5
+            receipts.append(ReceiptSummary(id: ReceiptID(Int64(i + 1)), vendor: "Shop \(i % 50)", date: Self.date(d),
+                                           total: Amount(cents: Int64(1000 + i * 37)), currency: "USD",
+                                           lines: [.init(position: 0, description: "THING \(i)", amount: Amount(cents: Int64(1000 + i * 37)))]))
+        }
+        let items = (0..<2000).map { i in
+            StoredItem(id: ItemID(Int64(i + 1)), item: InventoryItem(name: "Thing \(i)", price: Amount(cents: Int64(1000 + i * 37)), currency: "USD",
+                                                                   purchaseDate: Self.date(CalendarDate(iso: "2024-01-01")!.dayNumber + i / 5), vendor: "Shop \(i % 50)"),
+                       createdAt: "", updatedAt: "")
+        }
+        let plan = Reconciler().plan(receipts: receipts, items: items, links: [])
+        #expect(plan.stats.candidatesScored < 100 * items.count)  // not 2000 per item
+        #expect(plan.stats.itemsMatched == 2000)
+        let right = plan.proposals.filter { $0.receiptID.rawValue == $0.itemID.rawValue && !$0.ambiguous }.count
+        #expect(right == 2000)
+    }
+
+    static func date(_ dayNumber: Int) -> CalendarDate {
+        var d = CalendarDate(iso: "1970-01-01")!
+        var n = dayNumber
+        while n > 0 {
+            let left = CalendarDate.daysIn(month: d.month, year: d.year) - d.day
+            if n <= left { d.day += n; n = 0 } else {
+                n -= left + 1
+                d.day = 1
+                if d.month == 12 { d.month = 1; d.year += 1 } else { d.month += 1 }
+            }
+        }
+        return d
+    }
+
+    @Test("text matching: folding, store numbers, legal forms, OCR-like typos")
+    func textMatch() {
+        #expect(TextMatch.vendorSimilarity(TextMatch.vendorTokens("BEST BUY #123"), TextMatch.vendorTokens("Best Buy")) == 1)
+        #expect(TextMatch.vendorSimilarity(TextMatch.vendorTokens("Nordvik Järnhandel AB"), TextMatch.vendorTokens("NORDVIK JARNHANDEL")) == 1)
+        #expect(TextMatch.vendorSimilarity(TextMatch.vendorTokens("Brightwave Electronics Inc."), TextMatch.vendorTokens("Brightwave")) > 0.85)
+        #expect(TextMatch.vendorSimilarity(TextMatch.vendorTokens("BRIGHTWAVE ELECTR0NICS"), TextMatch.vendorTokens("Brightwave Electronics")) > 0.8)
+        #expect(TextMatch.vendorSimilarity(TextMatch.vendorTokens("Cedar & Pine Home Goods Co."), TextMatch.vendorTokens("Harbor Lane Hardware")) == 0)
+        #expect(TextMatch.vendorSimilarity(TextMatch.vendorTokens("BESTBUY"), TextMatch.vendorTokens("Best Buy")) >= 0.8)
+        #expect(TextMatch.coverage(of: TextMatch.itemTokens("Sony WH-1000XM5"), in: TextMatch.itemTokens("SONY WH1000XM5 HEADPHONES")) == 1)
+        #expect(TextMatch.coverage(of: TextMatch.itemTokens("Vantec 55 TV"), in: TextMatch.itemTokens("VANTEC 55IN 4K TV")) > 0.9)
+        #expect(TextMatch.coverage(of: TextMatch.itemTokens("Thing 5"), in: TextMatch.itemTokens("THING 6")) < 0.75)
+    }
+}
