@@ -64,7 +64,7 @@ struct CompiledRules: Sendable {
     /// Exact matches win over matches one OCR slip away ("totale" must not claim "total").
     func best(_ set: [Keyword], in w: WordLine) -> Keyword? {
         let order: (Keyword, Keyword) -> Bool = { $0.weight < $1.weight || ($0.weight == $1.weight && $0.normalised.count < $1.normalised.count) }
-        if let exact = set.filter({ w.padded.contains($0.normalised) }).max(by: order) { return exact }
+        if let exact = set.filter({ w.has($0.normalised) }).max(by: order) { return exact }
         return set.filter { w.contains($0.normalised) }.max(by: order)
     }
 
@@ -89,9 +89,10 @@ struct CompiledRules: Sendable {
     func currencies(in l: ParseLine) -> [String] {
         var out: [String] = []
         let lower = l.text.lowercased()
-        for (sym, code) in currencySymbols {
+        let lowerBytes = Array(lower.utf8)
+        for (sym, code) in currencySymbols where bytesContain(lowerBytes, sym) {
             if sym.allSatisfy(\.isLetter) {
-                if l.words.contains(" \(sym) ") || (sym.count >= 2 && lower.range(of: "(?<![a-z])\(sym)(?=\\s?\\d)", options: .regularExpression) != nil) { out.append(code) }
+                if l.words.has(" \(sym) ") || (sym.count >= 2 && Self.wordBeforeNumber(lower, sym)) { out.append(code) }
             } else if lower.contains(sym), Self.nextToDigit(lower, sym) {
                 // "$" inside "S$", "A$", "HK$" belongs to those.
                 if sym == "$", currencySymbols.contains(where: { $0.0.count > 1 && $0.0.hasSuffix("$") && lower.contains($0.0) }) { continue }
@@ -99,6 +100,19 @@ struct CompiledRules: Sendable {
             }
         }
         return out
+    }
+
+    /// "rm12.50", "rm 12.50": the currency word starts a word and a digit follows.
+    static func wordBeforeNumber(_ text: String, _ word: String) -> Bool {
+        var from = text.startIndex
+        while let r = text.range(of: word, range: from..<text.endIndex) {
+            let startsWord = r.lowerBound == text.startIndex || !(text[text.index(before: r.lowerBound)].isLetter)
+            let after = text[r.upperBound...]
+            let next = after.first == " " ? after.dropFirst().first : after.first
+            if startsWord, next?.isNumber == true { return true }
+            from = r.upperBound
+        }
+        return false
     }
 
     /// A currency sign counts only next to a number ("$12.50", "12,50 €"): a lone "$" is often OCR noise.

@@ -31,6 +31,8 @@ struct Pattern: @unchecked Sendable {
 struct WordLine {
     let padded: String
     let words: [Substring]
+    /// `padded` as UTF-8, for fast whole-word search (Foundation's String.contains is slow on Linux).
+    let bytes: [UInt8]
 
     init(_ text: String) {
         var out = ""
@@ -45,7 +47,15 @@ struct WordLine {
         }
         padded = " " + out.trimmingCharacters(in: .whitespaces) + " "
         words = padded.split(separator: " ")
+        bytes = Array(padded.utf8)
+        wordBytes = words.map { Array($0.utf8) }
     }
+
+    /// Each word as UTF-8, for the one-slip-away comparison.
+    let wordBytes: [[UInt8]]
+
+    /// True when `needle` (already normalised) occurs in `padded`, byte for byte.
+    func has(_ needle: String) -> Bool { bytesContain(bytes, needle) }
 
     static func normalise(_ keyword: String) -> String {
         WordLine(keyword).padded
@@ -54,14 +64,47 @@ struct WordLine {
     /// True when the keyword (normalised the same way) occurs as whole words.
     /// Single-word keywords of 5+ letters also match one OCR slip away ("TOTAI", "T0TAL").
     func contains(_ normalisedKeyword: String) -> Bool {
-        if padded.contains(normalisedKeyword) { return true }
-        let kw = normalisedKeyword.dropFirst().dropLast()
-        guard kw.count >= 5, !kw.contains(" ") else { return false }
-        return words.contains { w in abs(w.count - kw.count) <= 1 && editDistance(w, kw, limit: 1) <= 1 }
+        if has(normalisedKeyword) { return true }
+        let n = normalisedKeyword.utf8.count - 2
+        guard n >= 5, wordBytes.contains(where: { abs($0.count - n) <= 1 }) else { return false }
+        let kw = Array(normalisedKeyword.utf8.dropFirst().dropLast())
+        guard !kw.contains(32) else { return false }
+        return wordBytes.contains { w in abs(w.count - n) <= 1 && withinOneEdit(w, kw) }
     }
 
     var letterCount: Int { padded.filter(\.isLetter).count }
     var digitCount: Int { padded.filter(\.isNumber).count }
+}
+
+/// Whether `needle`'s UTF-8 occurs in `hay`.
+func bytesContain(_ hay: [UInt8], _ needle: String) -> Bool {
+    var n = needle
+    return n.withUTF8 { nb in
+        let m = nb.count, total = hay.count
+        guard m > 0, m <= total else { return m == 0 }
+        let first = nb[0]
+        var i = 0
+        while i <= total - m {
+            if hay[i] == first {
+                var j = 1
+                while j < m, hay[i + j] == nb[j] { j += 1 }
+                if j == m { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+}
+
+/// At most one insertion, deletion or substitution apart (bytes; no allocation beyond the inputs).
+func withinOneEdit(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    if a.count < b.count { return withinOneEdit(b, a) }
+    guard a.count - b.count <= 1 else { return false }
+    var i = 0
+    while i < b.count, a[i] == b[i] { i += 1 }
+    if i == b.count { return true }
+    if a.count == b.count { return a[(i + 1)...] == b[(i + 1)...] }
+    return a[(i + 1)...] == b[i...]
 }
 
 /// Levenshtein distance, stopping early once it exceeds `limit`.
