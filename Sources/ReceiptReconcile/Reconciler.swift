@@ -251,7 +251,7 @@ public struct Reconciler: Sendable {
             func consider(_ ri: Int, _ target: AmountTarget?) {
                 let r = rs[ri]
                 if rejected.contains(PairKey(item: item.s.id, receipt: r.s.id)) { return }
-                if let a = item.s.item.currency, let b = r.s.currency, a != b { return }
+                if let a = item.s.item.currency, let b = r.s.currency, a != b, !Self.sameSign(a, b) { return }
                 stats.candidatesScored += 1
                 guard let c = score(item: item, ii: ii, receipt: r, ri: ri, target: target, vendors: vendors, toleranceBasis: tolBasis, minimumTolerance: minTol) else { return }
                 if c.score >= options.proposeThreshold, c.score > (best[ri]?.score ?? -1) { best[ri] = c }
@@ -347,6 +347,10 @@ public struct Reconciler: Sendable {
     /// Vendor similarity from which the vendor counts as agreeing. Below it fall other
     /// branches of a chain ("Brightwave Electronics Boston" / "… Dover" ≈ 0.76).
     static let vendorAgrees = 0.8
+
+    /// Currencies written with the same sign: a receipt's "$" read as USD may be CAD.
+    static let dollarCurrencies: Set<String> = ["USD", "CAD", "AUD", "NZD", "SGD", "HKD", "MXN"]
+    static func sameSign(_ a: String, _ b: String) -> Bool { dollarCurrencies.contains(a) && dollarCurrencies.contains(b) }
 
     struct PairKey: Hashable { var item: ItemID; var receipt: ReceiptID }
     struct SlotKey: Hashable { var receipt: Int; var line: Int }
@@ -466,6 +470,9 @@ public struct Reconciler: Sendable {
         } else {
             reasons.append("no price on the item")
         }
+        if let a = i.currency, let b = r.s.currency, a != b {
+            reasons.append("currency \(b) on the receipt, \(a) on the item (both written $)")
+        }
         if let gap = e.gap {
             reasons.append(gap == 0 ? "same date \(r.s.date!.iso)" : "dates \(gap) day\(gap == 1 ? "" : "s") apart (\(i.purchaseDate!.iso) / \(r.s.date!.iso))")
         } else {
@@ -484,16 +491,16 @@ public struct Reconciler: Sendable {
         return reasons
     }
 
-    /// Tax added on top (US/CA: lines sum to the subtotal, subtotal + tax = total) or
-    /// included (EU: lines sum to the total, tax is the VAT inside it).
+    /// Tax added on top (US/CA: subtotal + tax = total, the lines are before tax) or included
+    /// (EU: the lines sum to the total and the tax is the VAT inside it; also assumed when a
+    /// receipt shows tax but no subtotal). Lines the parser missed do not change the answer.
     static func taxRates(_ r: PreparedReceipt) {
-        guard let tax = r.taxCents, tax > 0 else { return }
+        guard let tax = r.taxCents, tax > 0, let total = r.totalCents, total > tax else { return }
         let lineSum = r.lineCents.reduce(0, +)
         let near = { (a: Int64, b: Int64) in abs(a - b) <= 5 }
-        if let sub = r.subtotalCents, let total = r.totalCents, sub > 0, near(sub + tax, total) {
-            if r.lineCents.isEmpty || near(lineSum, sub) { r.addedTax = (tax, sub) }
-            else if near(lineSum, total) { r.includedTax = (tax, sub) }
-        } else if let total = r.totalCents, total > tax, !r.lineCents.isEmpty, near(lineSum, total) {
+        if let sub = r.subtotalCents, sub > 0, near(sub + tax, total) {
+            if !r.lineCents.isEmpty && near(lineSum, total) { r.includedTax = (tax, sub) } else { r.addedTax = (tax, sub) }
+        } else if r.subtotalCents == nil {
             r.includedTax = (tax, total - tax)
         }
     }

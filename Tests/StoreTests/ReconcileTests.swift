@@ -204,6 +204,23 @@ struct ReconcileTests {
         #expect(pump.score < 0.9)
     }
 
+    @Test("'$' read as USD still matches an item bought in CAD; tax inferred though a line was missed")
+    func dollarsAndMissingLines() throws {
+        let (_, store) = try fresh()
+        var ca = try parsedFromSidecar("ca-outfitters-01")
+        ca.currency = Field("USD", confidence: 0.4, evidence: ev())  // what "$" suggests
+        try save(store, ca, hash: "ca")
+        var us = try parsedFromSidecar("us-electronics-01")
+        us.lineItems.remove(at: 2)  // the parser missed the HDMI line: lines no longer sum to the subtotal
+        try save(store, us, hash: "us")
+        try store.upsertItems([item("Camp stove", "89.99", "2024-08-09", vendor: "Lakeshore Outfitters", currency: "CAD"),
+                               item("Vantec TV", "681.96", "2024-11-23", vendor: "Brightwave", currency: "USD")])
+        _ = try Reconciler().run(store: store)
+        let reasons = try store.links().flatMap(\.reasons)
+        #expect(reasons.contains("currency USD on the receipt, CAD on the item (both written $)"))
+        #expect(reasons.contains("line 'VANTEC 55IN 4K UHD SMART TV' 629.99 + 8.25% tax = 681.96 = price"))
+    }
+
     @Test("a proposal the data no longer supports is withdrawn; one that still fits is refreshed, not repeated")
     func withdrawn() throws {
         let (_, store) = try fresh()
