@@ -27,7 +27,12 @@ enum AmountScanner {
             // Glued to a word: only a currency word may stand there ("RM10.60", not "X51.50").
             if m.range.lowerBound > line.startIndex, line[line.index(before: m.range.lowerBound)].isLetter {
                 let word = line[..<m.range.lowerBound].reversed().prefix { $0.isLetter }
-                guard currencyWords.contains(String(word.reversed()).lowercased()) else { continue }
+                let w = String(word.reversed()).lowercased()
+                // Or a currency word with one letter misread ("RN10.05", "RH4.72"): same length, same first letter.
+                let nearly = (2...3).contains(w.count) && currencyWords.contains { c in
+                    c.count == w.count && c.first == w.first && withinOneEdit(Array(c.utf8), Array(w.utf8))
+                }
+                guard currencyWords.contains(w) || nearly else { continue }
             }
             guard let intRaw = m.groups[2], let sep = m.groups[3], let fracRaw = m.groups[4] else { continue }
             var repairs: [String] = []

@@ -25,7 +25,7 @@ let defaultRulesJSON = #"""
       "zwischensumme", "mwst", "ust", "netto", "rückgeld", "ruckgeld", "gegeben", "bar", "tva", "ht", "total ht",
       "rendu", "espèces", "points", "point", "balance points", "deposit", "paid", "payment", "visa", "mastercard", "card",
       "credit", "debit", "eftpos", "total weight", "weight", "kg", "total units", "pcs", "units",
-      "excluding", "excluding gst", "excl gst", "excl tax", "before tax", "before gst", "exclusive of gst", "total gst", "total vat",
+      "excluding", "excluding gst", "excl gst", "excl tax", "before tax", "before gst", "exclusive of gst",
       "gst amt", "tax amt", "gross amount", "gross total"
     ],
     "tables": ["gst summary", "tax summary", "vat summary", "summary", "tax code", "tax rate", "vat rate", "mwst-satz", "steuersatz", "taux tva"]

@@ -45,14 +45,20 @@ struct MoneyFields {
 
     /// Lines with no letters beyond a currency word ("RM", ":", "(RM)"): layout filler between a label and its value.
     static func isFiller(_ l: ParseLine, _ rules: CompiledRules) -> Bool {
-        guard l.amounts.isEmpty else { return false }
+        guard l.amounts.isEmpty, !isBareNumber(l) else { return false }
         let words = l.words.words
         if words.isEmpty { return true }
         return words.count == 1 && (rules.currencyWords.contains(String(words[0])) || words[0].count <= 1) && l.words.digitCount == 0
     }
 
     static func isAmountOnly(_ l: ParseLine) -> Bool {
-        !l.amounts.filter { !$0.isPercent }.isEmpty && l.words.letterCount <= 3
+        (!l.amounts.filter { !$0.isPercent }.isEmpty && l.words.letterCount <= 3) || isBareNumber(l)
+    }
+
+    /// "0" on its own line: a value printed without decimals; it holds a place in a column of values.
+    static func isBareNumber(_ l: ParseLine) -> Bool {
+        let t = l.text.trimmingCharacters(in: .whitespaces)
+        return !t.isEmpty && t.count <= 3 && t.allSatisfy { $0.isNumber || $0 == "-" } && t.contains(where: \.isNumber)
     }
 
     static func isLabel(_ l: ParseLine) -> Bool {
