@@ -6,7 +6,7 @@ enum ExportCommand {
     static let command = Command(
         name: "export",
         summary: "Export receipts with their linked items as CSV (for a spreadsheet) or JSON (for an inventory app).",
-        usage: "receipts export [--store PATH] [--format csv|json] [--status STATUS,...] [--output FILE]",
+        usage: "receipts export [--store PATH] [--format csv|json] [--status STATUS,...] [--linked] [--output FILE]",
         discussion: """
         CSV: one row per link (a receipt without links has one row with the item columns
         empty); columns \(StoreExport.csvHeader.joined(separator: ", ")).
@@ -16,6 +16,7 @@ enum ExportCommand {
         options: [StoreSupport.storeOption,
                   OptionSpec("--format", value: "FORMAT", help: "csv or json."),
                   OptionSpec("--status", value: "LIST", help: "Only links with these statuses, e.g. confirmed or confirmed,proposed (default: all)."),
+                  OptionSpec("--linked", help: "Only receipts with at least one (listed) link."),
                   OptionSpec("--output", short: "-o", value: "FILE", help: "Write to FILE instead of standard output.")],
         run: { args, ctx in
             guard args.positionals.isEmpty else { throw UsageError("export takes no arguments (use --output FILE)") }
@@ -28,7 +29,8 @@ enum ExportCommand {
                 statuses.insert(v)
             }
             let store = try StoreSupport.open(args, ctx)
-            let doc = try StoreSupport.attempt("reading the store") { try store.export(linkStatuses: statuses) }
+            var doc = try StoreSupport.attempt("reading the store") { try store.export(linkStatuses: statuses) }
+            if args.flag("--linked") { doc.receipts.removeAll { $0.links.isEmpty } }
             let text = format == "json" ? try doc.json() : doc.csv()
             if let output {
                 do { try text.write(toFile: output, atomically: true, encoding: .utf8) } catch {

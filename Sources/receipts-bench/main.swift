@@ -5,10 +5,12 @@ import ReceiptStore
 
 // receipts-bench: figures for the store and the reconciler.
 //
-//   receipts-bench reconcile [--receipts N] [--items N] [--seed S] [--keep PATH]
+//   receipts-bench reconcile [--receipts N] [--items N] [--seed S] [--keep PATH] [--goal S] [--check]
 //       Generates N synthetic receipts and N items (60 % of items bought on one of the
 //       receipts), stores them in a temporary SQLite file and times `Reconciler.run`
-//       (read the store, plan, write the proposals). Prints the figure.
+//       (read the store, plan, write the proposals). Prints the figure, and how the
+//       proposals compare with the generator's truth. --check: exit 1 when over the goal
+//       (default 2 s). Build with -c release for a meaningful figure.
 //
 // Hidden helpers for the concurrency test (two real processes on one store):
 //   receipts-bench write --store PATH --tag T --count N
@@ -173,7 +175,11 @@ func benchReconcile(_ args: [String]) throws {
     print("  candidates scored: \(run.plan.stats.candidatesScored) (\(String(format: "%.1f", Double(run.plan.stats.candidatesScored) / Double(max(1, nItems)))) per item, not \(nReceipts))")
     print("  synthetic truth: \(truth.count) items bought on a receipt: best proposal right \(right), wrong \(wrong), none \(missed); "
           + "\(nItems - truth.count) items without a receipt got a proposal: \(spurious); ambiguous items: \(run.plan.stats.ambiguousItems)")
+    let goal = Double(option("--goal", args) ?? "") ?? 2.0
+    let met = run.totalSeconds < goal
+    print("  goal: under \(s(goal)) s: \(met ? "met" : "NOT met")")
     print("  setup (not timed): stored \(nReceipts) receipts and \(nItems) items in \(s(setupSeconds)) s; \(path)")
+    if args.contains("--check") && !met { exit(1) }
 }
 
 // MARK: concurrency helpers
@@ -222,7 +228,7 @@ do {
     case "write": try benchWrite(Array(args.dropFirst()))
     case "decide": try benchDecide(Array(args.dropFirst()))
     default:
-        print("usage: receipts-bench reconcile [--receipts N] [--items N] [--seed S] [--keep PATH]")
+        print("usage: receipts-bench reconcile [--receipts N] [--items N] [--seed S] [--keep PATH] [--goal SECONDS] [--check]")
         exit(args.first == nil || args.first == "--help" ? 0 : 2)
     }
 } catch {
