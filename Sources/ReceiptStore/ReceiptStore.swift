@@ -154,6 +154,18 @@ public final class ReceiptStore: Sendable {
         return ReceiptID(id)
     }
 
+    /// Notes that the image with `contentHash` also sits at `path` (a batch that skips an image
+    /// it already has can still record the new copy). False when no receipt has that hash.
+    @discardableResult
+    public func addSourcePath(contentHash: String, path: String) throws -> Bool {
+        let now = Self.now()
+        return try db.write { db in
+            guard let id = try db.scalarInt("SELECT id FROM receipts WHERE content_hash = ?", [.text(contentHash)]) else { return false }
+            try db.run("INSERT OR IGNORE INTO receipt_sources (receipt_id, path, added_at) VALUES (?, ?, ?)", [.int(id), .text(path), .text(now)])
+            return true
+        }
+    }
+
     /// Records that `path` could not be read or parsed (replacing an earlier failure of the same file).
     public func recordFailure(contentHash: String?, path: String, code: String, message: String) throws {
         try db.write { db in

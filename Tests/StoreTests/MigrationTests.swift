@@ -79,6 +79,10 @@ struct MigrationTests {
         #expect(r.parserVersion == "test-2")
         #expect(try store.stats().lineItems == 1)
         #expect(try store.failures().isEmpty)  // the file that failed before has now been read
+        #expect(try store.addSourcePath(contentHash: "h", path: "c/third.png"))
+        #expect(try store.addSourcePath(contentHash: "h", path: "c/third.png"))  // once only
+        #expect(try !store.addSourcePath(contentHash: "unknown", path: "x.png"))
+        #expect(try store.receipt(a)?.sourcePaths.count == 3)
         #expect(try store.ocrText(contentHash: "h") == "text of h")
         #expect(try store.ocrTexts(parserVersionOtherThan: "test-2").isEmpty)
         #expect(try store.ocrTexts(parserVersionOtherThan: "test-3").map(\.contentHash) == ["h"])
