@@ -56,8 +56,9 @@ func benchReconcile(_ args: [String]) throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("receipts-bench-\(ProcessInfo.processInfo.processIdentifier)")
     try? FileManager.default.removeItem(at: dir)
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    // --keep PATH: write the store there instead, and leave it for a look.
     let path = option("--keep", args) ?? dir.appendingPathComponent("bench.sqlite").path
-    defer { if option("--keep", args) == nil { try? FileManager.default.removeItem(at: dir) } }
+    defer { try? FileManager.default.removeItem(at: dir) }
 
     let shops = ["Brightwave Electronics", "Harbor Lane Hardware", "Cedar & Pine Home Goods", "Wohnwelt Hansen", "Maison Dupont",
                  "Thornbury & Sons", "Lakeshore Outfitters", "Nordvik Jarnhandel", "Voltline Electronics", "Blue Heron Coffee"]
