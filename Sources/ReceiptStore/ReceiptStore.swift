@@ -158,6 +158,14 @@ public final class ReceiptStore: Sendable {
     /// it already has can still record the new copy). False when no receipt has that hash.
     @discardableResult
     public func addSourcePath(contentHash: String, path: String) throws -> Bool {
+        // Usually the path is known already (a re-run over the same folder): answer from a read, no write.
+        let known = try db.read { db in
+            try db.scalarInt("""
+                SELECT 1 FROM receipt_sources s JOIN receipts r ON r.id = s.receipt_id
+                WHERE r.content_hash = ? AND s.path = ?
+                """, [.text(contentHash), .text(path)]) != nil
+        }
+        if known { return true }
         let now = Self.now()
         return try db.write { db in
             guard let id = try db.scalarInt("SELECT id FROM receipts WHERE content_hash = ?", [.text(contentHash)]) else { return false }

@@ -279,6 +279,8 @@ final class BatchJob: @unchecked Sendable {
             let h = ContentHash.sha256(data)
             hash = h
             if !force, try store.containsReceipt(contentHash: h) {
+                // Another copy of a stored image (a second folder, a renamed file): remember where it is too.
+                try store.addSourcePath(contentHash: h, path: path)
                 count { $0.skippedDone += 1 }
                 return
             }
