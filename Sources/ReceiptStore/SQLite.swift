@@ -91,7 +91,19 @@ final class Database: @unchecked Sendable {
         do {
             // WAL: readers never block the writer and the writer never blocks readers;
             // one writer at a time across processes, others wait up to the busy timeout.
-            let mode = try query("PRAGMA journal_mode=WAL", []) { $0.text(0) }.first ?? ""
+            // Switching a new file to WAL needs a moment alone with it, and SQLite answers BUSY
+            // at once (without the busy handler) when another process is creating it too: retry.
+            var mode = ""
+            let deadline = Date().addingTimeInterval(Double(Database.busyTimeoutMilliseconds) / 1000)
+            while true {
+                do {
+                    mode = try query("PRAGMA journal_mode=WAL", []) { $0.text(0) }.first ?? ""
+                    if mode.lowercased() == "wal" || Date() > deadline { break }
+                } catch let StoreError.sqlite(code, _, _, _) where code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED {
+                    if Date() > deadline { throw StoreError.sqlite(code: code, message: "the store stayed locked", context: "enabling WAL", path: path) }
+                }
+                usleep(20_000)
+            }
             if mode.lowercased() != "wal" {
                 throw StoreError.sqlite(code: SQLITE_ERROR, message: "journal_mode is '\(mode)', not 'wal'", context: "enabling WAL", path: path)
             }
