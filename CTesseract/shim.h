@@ -42,7 +42,7 @@ static inline rc_pix *rc_pixOtsu(rc_pix *p) {
     PIX *d = NULL; if (pixOtsuAdaptiveThreshold((PIX *)p, 2000, 2000, 0, 0, 0.0f, NULL, &d) != 0) return NULL; return d;
 }
 static inline rc_pix *rc_pixUnsharp(rc_pix *p, int halfwidth, float fract) { return pixUnsharpMasking((PIX *)p, halfwidth, fract); }
-static inline rc_pix *rc_pixContrastNorm(rc_pix *p, int sx, int sy, int mindiff) { return pixContrastNorm(NULL, (PIX *)p, sx, sy, mindiff, 1, 1); }
+static inline rc_pix *rc_pixContrastNorm(rc_pix *p, int sx, int sy, int mindiff, int smooth) { return pixContrastNorm(NULL, (PIX *)p, sx, sy, mindiff, smooth, smooth); }
 // Encodes to PNG (format IFF_PNG); caller frees *data with rc_free.
 static inline int rc_pixWritePng(unsigned char **data, size_t *size, rc_pix *p) { return pixWriteMem(data, size, (PIX *)p, IFF_PNG); }
 static inline void rc_free(void *p) { lept_free(p); }

@@ -69,15 +69,22 @@ public struct IngestOptions: Sendable, Hashable {
     public var targetTextHeight: Double? = nil
     /// Upscale images whose longer side is below this (pixels); 0 turns it off.
     public var minLongSide: Int = 1000
-    /// Straighten a skewed scan (Leptonica's skew search, ±7°).
+    /// Straighten a skewed scan (Leptonica's skew search, ±7°) …
     public var deskew: Bool = true
+    /// … when it is skewed by at least this many degrees.
+    /// (1° rather than 0.1°: on the 240 dev receipts, with contrast normalisation, all-three-right 36.7 → 37.9 %.)
+    public var minDeskewDegrees: Double = 1.0
+    /// Local contrast normalisation (Leptonica `pixContrastNorm`, 20×20 tiles, min difference 130, smoothing 2):
+    /// evens out faded thermal print. Dev set, end to end: vendor +3.4, date +3.4, total +3.4 points.
+    /// (Binarising in Leptonica — Sauvola, Otsu — made every field worse: Tesseract binarises gray better.)
+    public var contrastNormalize: Bool = true
 
     public init() {}
 
     /// No normalisation at all: the decoded image as it is (for comparisons).
     public static var raw: IngestOptions {
         var o = IngestOptions()
-        o.grayscale = false; o.minLongSide = 0; o.deskew = false
+        o.grayscale = false; o.minLongSide = 0; o.deskew = false; o.contrastNormalize = false
         return o
     }
 }
@@ -92,10 +99,21 @@ public final class IngestedImage: Sendable {
     /// What normalisation did, in order ("grayscale", "scale 1.50", "deskew -2.1°", "rotate 90°").
     public let steps: [String]
     package let pix: PixImage
+    /// The same image before contrast normalisation (nil when none was applied): a second OCR
+    /// look at it makes errors independent of the first look's.
+    package let beforeContrast: PixImage?
 
-    init(name: String, format: ImageFormat, originalWidth: Int, originalHeight: Int, steps: [String], pix: PixImage) {
+    init(name: String, format: ImageFormat, originalWidth: Int, originalHeight: Int, steps: [String], pix: PixImage,
+         beforeContrast: PixImage? = nil) {
         self.name = name; self.format = format; self.originalWidth = originalWidth; self.originalHeight = originalHeight
-        self.steps = steps; self.pix = pix
+        self.steps = steps; self.pix = pix; self.beforeContrast = beforeContrast
+    }
+
+    /// The image without contrast normalisation (itself when none was applied).
+    public var withoutContrastNormalization: IngestedImage {
+        guard let b = beforeContrast else { return self }
+        return IngestedImage(name: name, format: format, originalWidth: originalWidth, originalHeight: originalHeight,
+                             steps: steps.filter { $0 != "contrast-norm" }, pix: b)
     }
 
     public var width: Int { pix.width }
@@ -106,7 +124,7 @@ public final class IngestedImage: Sendable {
         let q = ((quarterTurns % 4) + 4) % 4
         guard q != 0, let r = pix.rotated(quarterTurns: q) else { return self }
         return IngestedImage(name: name, format: format, originalWidth: originalWidth, originalHeight: originalHeight,
-                             steps: steps + ["rotate \(q * 90)°"], pix: r)
+                             steps: steps + ["rotate \(q * 90)°"], pix: r, beforeContrast: beforeContrast?.rotated(quarterTurns: q))
     }
 
     /// A variant of this image for a second OCR look; nil if Leptonica could not make it.
@@ -202,12 +220,18 @@ public enum Ingest {
             pix = s
             steps.append(String(format: "scale %.2f", scale))
         }
-        if options.deskew, let (d, angle) = pix.deskewed(), abs(angle) >= 0.1 {
+        if options.deskew, let (d, angle) = pix.deskewed(), abs(angle) >= options.minDeskewDegrees {
             pix = d
             steps.append(String(format: "deskew %.1f°", angle))
         }
+        var beforeContrast: PixImage?
+        if options.contrastNormalize, let c = pix.contrastNormalized(tile: 20, minDiff: 130, smooth: 2) {
+            beforeContrast = pix
+            pix = c
+            steps.append("contrast-norm")
+        }
         return IngestedImage(name: name, format: format, originalWidth: original.width, originalHeight: original.height,
-                             steps: steps, pix: pix)
+                             steps: steps, pix: pix, beforeContrast: beforeContrast)
     }
 
     /// A file that ends before its image does: JPEG without its end marker, PNG without IEND, GIF without its trailer.

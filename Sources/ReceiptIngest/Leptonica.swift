@@ -61,8 +61,10 @@ package final class PixImage: @unchecked Sendable {
     func sauvola(window: Int, factor: Double) -> PixImage? { PixImage(owning: rc_pixSauvola(handle, Int32(window), Float(factor))) }
     func otsu() -> PixImage? { PixImage(owning: rc_pixOtsu(handle)) }
     func unsharp(halfWidth: Int, fraction: Double) -> PixImage? { PixImage(owning: rc_pixUnsharp(handle, Int32(halfWidth), Float(fraction))) }
-    func contrastNormalized(tile: Int, minDiff: Int) -> PixImage? {
-        PixImage(owning: rc_pixContrastNorm(handle, Int32(tile), Int32(tile), Int32(minDiff)))
+    /// Leptonica's local contrast normalisation (8 bpp only).
+    func contrastNormalized(tile: Int, minDiff: Int, smooth: Int) -> PixImage? {
+        guard depth == 8 else { return nil }
+        return PixImage(owning: rc_pixContrastNorm(handle, Int32(tile), Int32(tile), Int32(minDiff), Int32(smooth)))
     }
 
     /// Ink per row (`rows == true`) or per column of a 1-bpp image.

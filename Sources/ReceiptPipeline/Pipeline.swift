@@ -12,6 +12,13 @@ public struct PipelineOptions: Sendable, Hashable {
     public var secondPass = true
     /// Below this mean word confidence the page may be turned: orientation is checked.
     public var orientationCheckBelow = 0.6
+    /// How the second look reads the page: psm 11 (sparse text) finds words a block read misses.
+    /// Dev set, end to end, over psm 4: date +2.1, total +0.4 points.
+    public var secondLookSegmentation: PageSegmentation = .sparse
+    /// Take the second look at the image before contrast normalisation.
+    public var secondLookWithoutContrastNorm = true
+    /// Also take the second look when the first read's mean word confidence is below this (0 = only on failed checks).
+    public var secondLookBelowConfidence = 0.0
 
     public init() {}
 }
@@ -74,8 +81,10 @@ public final class ReceiptPipeline {
                 if second.meanConfidence > page.meanConfidence { image = turned; page = second }
             }
         }
-        let reading = try parser.parseWithSecondLook(page, allowed: options.secondPass) { reason in
-            try read(image, .singleColumn, reason, into: &passes)
+        let lowConfidence = page.meanConfidence < options.secondLookBelowConfidence
+        let reading = try parser.parseWithSecondLook(page, allowed: options.secondPass, force: lowConfidence ? String(format: "mean confidence %.2f", page.meanConfidence) : nil) { reason in
+            try read(options.secondLookWithoutContrastNorm ? image.withoutContrastNormalization : image,
+                     options.secondLookSegmentation, reason, into: &passes)
         }
         page = reading.page
         let receipt = reading.receipt

@@ -36,10 +36,12 @@ struct OCRRegressionTests {
         var options = PipelineOptions()
         options.secondPass = false
         let result = try ReceiptPipeline(engine: engine, options: options).process(path: sample.path)
-        let second = try engine.recognize(result.image, segmentation: .singleColumn)
+        let defaults = PipelineOptions()
+        let second = try engine.recognize(defaults.secondLookWithoutContrastNorm ? result.image.withoutContrastNormalization : result.image,
+                                          segmentation: defaults.secondLookSegmentation)
         let live = OCRRecording(image: sample.name, tesseractVersion: TesseractEngine.version,
                                 traineddata: Self.traineddata, first: result.page,
-                                second: second, secondReason: "psm4")
+                                second: second, secondReason: "psm\(defaults.secondLookSegmentation.rawValue)")
         let path = Self.ocrDir + "/" + sample.base + ".json"
         if Self.recording {
             try FileManager.default.createDirectory(atPath: Self.ocrDir, withIntermediateDirectories: true)

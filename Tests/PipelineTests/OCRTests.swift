@@ -91,9 +91,9 @@ struct PipelineDecisionTests {
 
     @Test func secondPassWhenNoTotalIsFound() throws {
         let engine = ScriptedEngine(pages: [nil: Self.page("ACME LLC\n03/14/2024\nthank you"),
-                                            .singleColumn: Self.page("ACME LLC\n03/14/2024\nTOTAL $10.80")])
+                                            .sparse: Self.page("ACME LLC\n03/14/2024\nTOTAL $10.80")])
         let r = try ReceiptPipeline(engine: engine).process(image: image)
-        #expect(engine.calls == [nil, .singleColumn])
+        #expect(engine.calls == [nil, .sparse])
         #expect(r.receipt.total?.value == Amount("10.80"))
         #expect(r.passes.last?.reason == "no total found")
     }
