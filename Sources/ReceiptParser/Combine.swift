@@ -7,10 +7,11 @@ extension ReceiptParser {
     /// Parses `page`; when the result fails its own checks (`doubt`) and `allowed`, asks
     /// `secondLook` for another reading (a different OCR pass) and keeps the better field by field.
     /// Returns the receipt and the page the total came from.
-    public func parseWithSecondLook(_ page: OCRPage, allowed: Bool = true,
+    /// `force` takes the second look for a reason found outside the parser (low OCR confidence).
+    public func parseWithSecondLook(_ page: OCRPage, allowed: Bool = true, force: String? = nil,
                                     secondLook: (_ reason: String) throws -> OCRPage?) rethrows -> (receipt: ParsedReceipt, page: OCRPage) {
         let first = parse(page)
-        guard allowed, let why = Self.doubt(first), let page2 = try secondLook(why) else { return (first, page) }
+        guard allowed, let why = Self.doubt(first) ?? force, let page2 = try secondLook(why) else { return (first, page) }
         let second = parse(page2)
         let merged = Self.merge(first, second)
         let fromSecond = merged.total == second.total && second.total != nil && first.total != second.total

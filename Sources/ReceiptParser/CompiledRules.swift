@@ -23,6 +23,7 @@ struct CompiledRules: Sendable {
     let currencySymbols: [(String, String)]   // raw symbol, code
     let currencyWords: Set<String>
     let monthFirstCurrencies: Set<String>
+    let dollarHints: [(String, String)]   // normalised word, code
     let cardWords: [String]
     let cashWords: [String]
     let receiptNumberKeywords: [(Keyword, Double)]
@@ -53,6 +54,7 @@ struct CompiledRules: Sendable {
         currencySymbols = r.currency.symbols.map { ($0.key.lowercased(), $0.value) }.sorted { $0.0.count > $1.0.count }
         currencyWords = Set(r.currency.symbols.keys.map { $0.lowercased() }.filter { $0.allSatisfy(\.isLetter) })
         monthFirstCurrencies = Set(r.currency.monthFirst)
+        dollarHints = (r.currency.dollarHints ?? [:]).map { (WordLine.normalise($0.key), $0.value) }.sorted { $0.0 < $1.0 }
         cardWords = r.payment.card.map(WordLine.normalise)
         cashWords = r.payment.cash.map(WordLine.normalise)
         receiptNumberKeywords = r.receiptNumber.keywords.enumerated().map { i, k in
@@ -94,12 +96,23 @@ struct CompiledRules: Sendable {
             if sym.allSatisfy(\.isLetter) {
                 if l.words.has(" \(sym) ") || (sym.count >= 2 && Self.wordBeforeNumber(lower, sym)) { out.append(code) }
             } else if lower.contains(sym), Self.nextToDigit(lower, sym) {
+                // "s$" inside "us$" is not Singapore's: a prefixed dollar must start its word.
+                if sym.count > 1, sym.first?.isLetter == true, !Self.startsWord(lower, sym) { continue }
                 // "$" inside "S$", "A$", "HK$" belongs to those.
                 if sym == "$", currencySymbols.contains(where: { $0.0.count > 1 && $0.0.hasSuffix("$") && lower.contains($0.0) }) { continue }
                 out.append(code)
             }
         }
         return out
+    }
+
+    static func startsWord(_ text: String, _ sym: String) -> Bool {
+        var from = text.startIndex
+        while let r = text.range(of: sym, range: from..<text.endIndex) {
+            if r.lowerBound == text.startIndex || !text[text.index(before: r.lowerBound)].isLetter { return true }
+            from = r.upperBound
+        }
+        return false
     }
 
     /// "rm12.50", "rm 12.50": the currency word starts a word and a digit follows.

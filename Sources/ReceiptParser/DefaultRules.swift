@@ -86,7 +86,8 @@ let defaultRulesJSON = #"""
                 "c$": "CAD", "ca$": "CAD", "cad": "CAD", "€": "EUR", "eur": "EUR", "euro": "EUR", "£": "GBP", "gbp": "GBP", "chf": "CHF",
                 "fr.": "CHF", "sek": "SEK", "nok": "NOK", "dkk": "DKK", "kr": "SEK", "¥": "JPY", "jpy": "JPY", "₹": "INR", "inr": "INR",
                 "rs": "INR", "rp": "IDR", "idr": "IDR", "php": "PHP", "₱": "PHP", "thb": "THB", "฿": "THB", "nzd": "NZD", "hk$": "HKD", "hkd": "HKD"},
-    "month_first": ["USD"]
+    "month_first": ["USD"],
+    "dollar_hints": {"hst": "CAD", "pst": "CAD", "qst": "CAD", "tvq": "CAD", "tps": "CAD", "interac": "CAD", "abn": "AUD", "eftpos": "AUD", "ird": "NZD", "uen": "SGD", "nets": "SGD", "octopus": "HKD"}
   },
   "payment": {
     "card": ["visa", "mastercard", "master card", "amex", "american express", "debit", "credit", "card", "eftpos", "maestro", "discover", "girocard", "ec-karte", "cb", "carte", "contactless", "nfc", "apple pay", "google pay", "kartenzahlung"],

@@ -71,6 +71,15 @@ public struct ReceiptParser: Sendable {
             return options.defaultCurrency.map { Field($0, confidence: 0.3, evidence: Evidence(rule: "currency.default")) }
         }
         let line = lines[best.value.1]
+        // A bare "$" is many countries' dollar: a tax or payment system named on the receipt tells which.
+        if best.key == "USD", !lines.contains(where: { $0.words.contains(" usd ") || $0.text.uppercased().contains("US$") }) {
+            for l in lines {
+                if let (word, code) = compiled.dollarHints.first(where: { l.words.contains($0.0) }) {
+                    return Field(code, confidence: 0.7, evidence: l.evidence(rule: "currency.dollar-hint",
+                                 notes: ["'$' with '\(word.trimmingCharacters(in: .whitespaces))' on the receipt"]))
+                }
+            }
+        }
         return Field(best.key, confidence: min(0.95, 0.6 + 0.1 * Double(best.value.0)),
                      evidence: line.evidence(rule: "currency.symbol", notes: ["seen \(best.value.0)×"]))
     }

@@ -25,7 +25,9 @@ public struct VendorRules: Sendable, Codable, Hashable {
 public struct CurrencyRules: Sendable, Codable, Hashable {
     public var symbols: [String: String]
     public var monthFirst: [String]
-    enum CodingKeys: String, CodingKey { case symbols, monthFirst = "month_first" }
+    /// Words that tell which dollar a bare "$" is (a tax or payment system of one country: "hst" → CAD).
+    public var dollarHints: [String: String]?
+    enum CodingKeys: String, CodingKey { case symbols, monthFirst = "month_first", dollarHints = "dollar_hints" }
 }
 
 public struct PaymentRules: Sendable, Codable, Hashable {
