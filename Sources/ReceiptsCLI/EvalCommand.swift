@@ -12,8 +12,8 @@ struct LabelledReceipt: Sendable {
     var date: CalendarDate?
     /// Any of these is right (SROIE keys may list several, joined by " | ").
     var totals: [Amount]
-    /// The true text lines, when the data set has them (SROIE `box/`).
-    var truthText: String?
+    /// The true text lines with their boxes, when the data set has them (SROIE `box/`).
+    var truthPage: OCRPage?
 
     /// A folder in SROIE layout (`img/`, `key/`, `box/`) or images with `.json` sidecars beside them.
     static func load(_ dir: String) throws -> [LabelledReceipt] {
@@ -45,19 +45,24 @@ struct LabelledReceipt: Sendable {
             }
             if sroie {
                 let box = ((dir as NSString).appendingPathComponent("box") as NSString).appendingPathComponent(id + ".txt")
-                if let text = try? String(contentsOfFile: box, encoding: .utf8) { r.truthText = truthLines(text) }
+                if let text = try? String(contentsOfFile: box, encoding: .utf8) { r.truthPage = truthPage(text) }
             }
             out.append(r)
         }
         return out
     }
 
-    /// SROIE box lines are `x1,y1,…,y4,text`: keep the text.
-    static func truthLines(_ s: String) -> String {
-        s.split(whereSeparator: \.isNewline).map { line in
+    /// SROIE box lines are `x1,y1,…,x4,y4,text`: the text with its bounding box, in file order.
+    static func truthPage(_ s: String) -> OCRPage {
+        OCRPage(lines: s.split(whereSeparator: \.isNewline).compactMap { line in
             let parts = line.split(separator: ",", maxSplits: 8, omittingEmptySubsequences: false)
-            return parts.count == 9 ? String(parts[8]) : String(line)
-        }.joined(separator: "\n")
+            guard parts.count == 9 else { return line.isEmpty ? nil : OCRLine(text: String(line)) }
+            let n = parts.prefix(8).compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard n.count == 8 else { return OCRLine(text: String(parts[8])) }
+            let xs = [n[0], n[2], n[4], n[6]], ys = [n[1], n[3], n[5], n[7]]
+            let box = BoundingBox(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+            return OCRLine(text: String(parts[8]), box: box)
+        }.filter { !$0.words.isEmpty })
     }
 }
 
@@ -127,7 +132,7 @@ enum EvalCommand {
         guard !receipts.isEmpty else { throw CLIFailure(.inputError, "\(dir): no labelled images (image + .json sidecar, or img/ + key/)") }
         let setup = try PipelineSetup.make(args)
         let truth = args.flag("--truth-text")
-        if truth, receipts.contains(where: { $0.truthText == nil }) {
+        if truth, receipts.contains(where: { $0.truthPage == nil }) {
             throw CLIFailure(.usage, "\(dir): --truth-text needs the true text of every receipt (SROIE box/ folder)")
         }
         let jobs = try args.int("--jobs", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
@@ -135,7 +140,7 @@ enum EvalCommand {
         let results: [Scored]
         if truth {
             let parser = ReceiptParser(options: setup.parser)
-            results = receipts.map { Scored($0, got: parser.parse(text: $0.truthText ?? "")) }
+            results = receipts.map { Scored($0, got: parser.parse($0.truthPage ?? OCRPage(lines: []))) }
         } else {
             results = try runOCR(receipts, setup: setup, jobs: jobs, ctx: ctx)
         }
