@@ -13,8 +13,10 @@ JOBS=${JOBS:-$(nproc)}
 export OMP_THREAD_LIMIT=1
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/n" "$work/4n"
-if [ -d "$DEV/img" ]; then src=$(ls "$DEV"/img/*.jpg | head -n "$N"); else src=$(ls SampleReceipts/*.png SampleReceipts/*.jpg | head -n "$N"); fi
-for f in $src; do cp "$f" "$work/n/"; done
+# (no `ls | head` here: under pipefail, ls dies of SIGPIPE and takes the script with it)
+if [ -d "$DEV/img" ]; then all=("$DEV"/img/*.jpg); else all=(SampleReceipts/*.png SampleReceipts/*.jpg); fi
+src=("${all[@]:0:$N}")
+for f in "${src[@]}"; do cp "$f" "$work/n/"; done
 n=$(ls "$work/n" | wc -l)
 # 4N distinct images: copies differ by trailing newlines after the image data (a new content hash each).
 for k in 0 1 2 3; do for f in "$work"/n/*; do b=$(basename "$f"); { cat "$f"; printf '%*s' "$k" '' | tr ' ' '\n'; } > "$work/4n/$k-$b"; done; done
@@ -22,7 +24,7 @@ now() { date +%s.%N; }
 rate() { python3 -c "print(f'{$1/($3-$2):.2f}')"; }
 
 echo "bench: $n receipts, $JOBS jobs, $(tesseract --version 2>&1 | head -1)"
-t0=$(now); ls "$work"/n/* | xargs -P "$JOBS" -I{} tesseract {} - --psm 6 >/dev/null 2>&1; t1=$(now)
+t0=$(now); printf '%s\n' "$work"/n/* | xargs -P "$JOBS" -I{} tesseract {} - --psm 6 >/dev/null 2>&1; t1=$(now)
 bare=$(rate "$n" "$t0" "$t1")
 t0=$(now); "$BIN" batch --quiet --jobs "$JOBS" --store "$work/a.sqlite" "$work/n" 2> "$work/a.log" || true; t1=$(now)
 full=$(rate "$n" "$t0" "$t1")
