@@ -188,6 +188,9 @@ final class BatchJob: @unchecked Sendable {
     private var summary = BatchSummary()
     private var discovered = 0
     private var walking = true
+    /// Images found by the counting walk (for the progress total and ETA), and whether it has finished.
+    private var counted = 0
+    private var countingDone = false
     private var lastDraw = Date.distantPast
     private let start = Date()
 
@@ -224,6 +227,22 @@ final class BatchJob: @unchecked Sendable {
             group.enter()
             t.start()
         }
+        // A second, counting walk (it keeps no paths) gives the progress line its total early:
+        // the feeding walk below only runs a few files ahead of the workers.
+        if showProgress {
+            let counter = Thread { [self] in
+                var n = 0
+                for root in roots where !ctx.interruption.isRaised {
+                    walk(root, countOthers: false) { _ in
+                        n += 1
+                        if n % 64 == 0 { lock.withLock { counted = n } }
+                        return !ctx.interruption.isRaised
+                    }
+                }
+                lock.withLock { counted = n; countingDone = !ctx.interruption.isRaised }
+            }
+            counter.start()
+        }
         // The walker: streams paths into the queue as it finds them.
         for root in roots {
             if ctx.interruption.isRaised { break }
@@ -245,7 +264,7 @@ final class BatchJob: @unchecked Sendable {
     }
 
     /// Calls `visit` for each image under `root` (or `root` itself), in name order per folder; stops when it returns false.
-    func walk(_ root: String, _ visit: (String) -> Bool) {
+    func walk(_ root: String, countOthers: Bool = true, _ visit: (String) -> Bool) {
         var isDir: ObjCBool = false
         if !FileManager.default.fileExists(atPath: root, isDirectory: &isDir) || !isDir.boolValue {
             _ = visit(root)  // a file named on the command line is always tried, so a bad one gets a clear error
@@ -262,7 +281,7 @@ final class BatchJob: @unchecked Sendable {
             if name.hasPrefix(".") { continue }
             guard ImageFormat.fileExtensions.contains((name as NSString).pathExtension.lowercased()),
                   include.isEmpty || include.contains(where: { fnmatch($0, name, 0) == 0 || fnmatch($0, rel, 0) == 0 }) else {
-                lock.withLock { summary.skippedOther += 1 }
+                if countOthers { lock.withLock { summary.skippedOther += 1 } }
                 continue
             }
             if !visit((root as NSString).appendingPathComponent(rel)) { return }
@@ -314,9 +333,10 @@ final class BatchJob: @unchecked Sendable {
             let done = summary.processed + summary.skippedDone
             let elapsed = Date().timeIntervalSince(start)
             let rate = elapsed > 0 ? Double(summary.processed) / elapsed : 0
-            let left = discovered - done
-            let eta = walking || rate == 0 ? "…" : Self.duration(Double(left) / rate)
-            return String(format: "\r\u{1B}[K%d/%d%@  %.2f receipts/s  ETA %@  failed %d", done, discovered, walking ? "+" : "", rate, eta, summary.failed.count)
+            let known = !walking || countingDone
+            let total = walking ? max(discovered, counted) : discovered
+            let eta = !known || rate == 0 ? "…" : Self.duration(Double(max(0, total - done)) / rate)
+            return String(format: "\r\u{1B}[K%d/%d%@  %.2f receipts/s  ETA %@  failed %d", done, total, known ? "" : "+", rate, eta, summary.failed.count)
         }
         if let line { ctx.console.errRaw(line) }
     }

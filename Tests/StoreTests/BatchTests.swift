@@ -81,6 +81,34 @@ struct BatchTests {
         #expect(one == two)
     }
 
+    @Test func noRedrawCodesWhenStderrIsNotATerminal() throws {
+        let dir = try Self.mixedFolder()
+        let r = batch(["--store", dir.file("s.sqlite"), dir.path])  // no --quiet; CapturingConsole is not a terminal
+        #expect(!r.err.contains("\r") && !r.err.contains("\u{1B}"))
+        #expect(r.err.contains("read:"))
+    }
+
+    @Test func progressOnATerminalRedrawsOneLineWithTotalAndRate() throws {
+        let dir = try Self.mixedFolder()
+        let box = CapturingConsole()
+        let capture = box.console
+        let tty = Console(out: { _ in }, err: { s in capture.errRaw(s) }, errIsTerminal: true)
+        let code = CLI.run(["batch", "--store", dir.file("s.sqlite"), "--jobs", "1", dir.path], context: CommandContext(console: tty))
+        #expect(code == ExitCode.inputError.rawValue)
+        let redraws = box.stderr.components(separatedBy: "\r\u{1B}[K").dropFirst().map { $0.components(separatedBy: "\n")[0] }
+        #expect(!redraws.isEmpty)
+        // The counting walk gives the total (6 images) before the work ends.
+        #expect(redraws.contains { $0.hasPrefix("6/6  ") || $0.contains("/6  ") })
+        // Every redraw but the last (the line cleared before the summary) is a progress line.
+        #expect(redraws.dropLast().allSatisfy { $0.contains("receipts/s") })
+        #expect(redraws.last?.contains("read:") == true)
+        #expect(box.stderr.contains("2 failed"))
+        let quiet = CapturingConsole()
+        let q = Console(out: { _ in }, err: { s in quiet.console.errRaw(s) }, errIsTerminal: true)
+        _ = CLI.run(["batch", "--quiet", "--store", dir.file("q.sqlite"), dir.path], context: CommandContext(console: q))
+        #expect(!quiet.stderr.contains("\u{1B}"))
+    }
+
     @Test func jsonlStreamsOneObjectPerReceipt() throws {
         let dir = try Self.mixedFolder()
         let r = batch(["--store", dir.file("s.sqlite"), "--jsonl", "-", "--quiet", dir.path])
