@@ -1,36 +1,26 @@
 import Foundation
 import ReceiptModel
 
-/// Row ids, typed so a receipt id cannot be passed where an item id is meant.
-public struct ReceiptID: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+/// What kind of row a `RowID` names; `prefix` is how the CLI prints it ("#12" for receipts and items, "12" for links).
+public protocol RowKind: Sendable { static var prefix: String { get } }
+public enum ReceiptRow: RowKind { public static let prefix = "#" }
+public enum ItemRow: RowKind { public static let prefix = "#" }
+public enum LinkRow: RowKind { public static let prefix = "" }
+
+/// A row id, typed by its table so a receipt id cannot be passed where an item id is meant.
+public struct RowID<Kind: RowKind>: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     public var rawValue: Int64
     public init(rawValue: Int64) { self.rawValue = rawValue }
     public init(_ v: Int64) { rawValue = v }
-    public var description: String { "#\(rawValue)" }
+    public var description: String { Kind.prefix + "\(rawValue)" }
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
     public init(from decoder: Decoder) throws { rawValue = try decoder.singleValueContainer().decode(Int64.self) }
     public func encode(to encoder: Encoder) throws { var c = encoder.singleValueContainer(); try c.encode(rawValue) }
 }
 
-public struct ItemID: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
-    public var rawValue: Int64
-    public init(rawValue: Int64) { self.rawValue = rawValue }
-    public init(_ v: Int64) { rawValue = v }
-    public var description: String { "#\(rawValue)" }
-    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
-    public init(from decoder: Decoder) throws { rawValue = try decoder.singleValueContainer().decode(Int64.self) }
-    public func encode(to encoder: Encoder) throws { var c = encoder.singleValueContainer(); try c.encode(rawValue) }
-}
-
-public struct LinkID: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
-    public var rawValue: Int64
-    public init(rawValue: Int64) { self.rawValue = rawValue }
-    public init(_ v: Int64) { rawValue = v }
-    public var description: String { "\(rawValue)" }
-    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
-    public init(from decoder: Decoder) throws { rawValue = try decoder.singleValueContainer().decode(Int64.self) }
-    public func encode(to encoder: Encoder) throws { var c = encoder.singleValueContainer(); try c.encode(rawValue) }
-}
+public typealias ReceiptID = RowID<ReceiptRow>
+public typealias ItemID = RowID<ItemRow>
+public typealias LinkID = RowID<LinkRow>
 
 // MARK: - Items
 
