@@ -36,7 +36,7 @@ public struct ReceiptParser: Sendable {
     }
 
     public func parse(_ page: OCRPage) -> ParsedReceipt {
-        let lines = page.lines.enumerated().map { ParseLine(index: $0.offset, line: $0.element, rules: compiled) }
+        let lines = RowBuilder.rows(page).enumerated().map { ParseLine(index: $0.offset, source: $0.element.source, line: $0.element.line, rules: compiled) }
         var receipt = ParsedReceipt(parserVersion: Self.version)
         receipt.currency = currency(lines)
         receipt.date = date(lines, currency: receipt.currency?.value)
@@ -187,7 +187,7 @@ public struct ReceiptParser: Sendable {
         for l in lines {
             for (t, _) in TimeScanner.scan(l.text) {
                 var score = 0.6
-                if l.index == dateLine { score += 0.3 }
+                if l.source == dateLine { score += 0.3 }
                 if l.words.padded.contains(" time ") || l.words.padded.contains(" masa ") || l.words.padded.contains(" zeit ") || l.words.padded.contains(" heure ") { score += 0.2 }
                 if best == nil || score > best!.1 { best = (t, score, l) }
             }
@@ -344,15 +344,19 @@ public struct ReceiptParser: Sendable {
 
 /// One OCR line with what the parser computes once per line.
 struct ParseLine {
+    /// Position among the rows the parser reads (top to bottom).
     let index: Int
+    /// Index in `OCRPage.lines` of the (first) source line, for evidence.
+    let source: Int
     let text: String
     let words: WordLine
     let amounts: [FoundAmount]
     let box: BoundingBox?
     let confidence: Double
 
-    init(index: Int, line: OCRLine, rules: CompiledRules) {
+    init(index: Int, source: Int? = nil, line: OCRLine, rules: CompiledRules) {
         self.index = index
+        self.source = source ?? index
         text = line.text
         words = WordLine(text)
         amounts = AmountScanner.scan(text, currencyWords: rules.currencyWords)
@@ -361,7 +365,7 @@ struct ParseLine {
     }
 
     func evidence(rule: String, notes: [String] = []) -> Evidence {
-        Evidence(line: index, text: text, box: box, rule: rule, notes: notes)
+        Evidence(line: source, text: text, box: box, rule: rule, notes: notes)
     }
 }
 
