@@ -36,9 +36,12 @@ public struct ReceiptParser: Sendable {
     }
 
     public func parse(_ page: OCRPage) -> ParsedReceipt {
-        let lines = RowBuilder.rows(page).enumerated().map { ParseLine(index: $0.offset, source: $0.element.source, line: $0.element.line, rules: compiled) }
+        let rows = RowBuilder.rows(page)
+        let lines = rows.enumerated().map { ParseLine(index: $0.offset, source: $0.element.source, line: $0.element.line, rules: compiled) }
         var receipt = ParsedReceipt(parserVersion: Self.version)
-        receipt.currency = currency(lines)
+        // Currency symbols are counted line by line as read: a row of "Amt (RM)" "Tax (RM)" shows RM twice.
+        let merged = rows.count != page.lines.count
+        receipt.currency = currency(merged ? page.lines.enumerated().map { ParseLine(index: $0.offset, line: $0.element, rules: compiled, scanAmounts: false) } : lines)
         receipt.date = date(lines, currency: receipt.currency?.value)
         receipt.time = time(lines, dateLine: receipt.date?.evidence.line)
         receipt.vendor = vendor(lines)
@@ -354,12 +357,12 @@ struct ParseLine {
     let box: BoundingBox?
     let confidence: Double
 
-    init(index: Int, source: Int? = nil, line: OCRLine, rules: CompiledRules) {
+    init(index: Int, source: Int? = nil, line: OCRLine, rules: CompiledRules, scanAmounts: Bool = true) {
         self.index = index
         self.source = source ?? index
         text = line.text
         words = WordLine(text)
-        amounts = AmountScanner.scan(text, currencyWords: rules.currencyWords)
+        amounts = scanAmounts ? AmountScanner.scan(text, currencyWords: rules.currencyWords) : []
         box = line.box
         confidence = line.confidence
     }
