@@ -34,7 +34,8 @@ struct MoneyFields {
         roundingFound = Self.find(rules.rounding, lines, rules, allowNegative: true).first
         discountFound = Self.find(rules.discount, lines, rules, allowNegative: true).first
         cashFound = Self.find(rules.cash, lines, rules).first
-        changeFound = Self.find(rules.change, lines, rules).first
+        // Change is printed with a sign now and then ("20.00-"): it is never owed the other way.
+        changeFound = Self.find(rules.change, lines, rules, allowNegative: true).first.map { f in var f = f; f.amount = f.amount.magnitude; return f }
         totalCandidates = Self.find(rules.total, lines, rules, exclude: rules.totalDistractors, all: true)
         taxTableLine = lines.first { l in l.amounts.isEmpty && rules.any(rules.totalTables, in: l.words) != nil }?.index
         firstSummaryLine = ([subtotalFound, taxFound].compactMap { $0?.line.index } + totalCandidates.map(\.line.index)).min()
@@ -246,6 +247,7 @@ struct MoneyFields {
                 score -= 0.3; notes.append("in the tax breakdown table below line \(h)")
             }
             let itemSum = lineItems.reduce(Amount(0)) { $0 + $1.amount }
+            // Two priced items at least: one item's price equal to a total says little.
             if lineItems.count >= 2, Self.same(itemSum, v) { score += 0.1; notes.append("line items add up to \(v)") }
             // Printed more than once on total-like lines.
             let repeats = candidates.filter { $0.line.index != c.line.index && $0.amount == v }.count

@@ -76,3 +76,18 @@ struct RowTests {
         #expect(rows.map(\.line.text) == page.lines.map(\.text))
     }
 }
+
+@Suite("Totals after row rebuilding")
+struct RowTotalTests {
+    let parser = ReceiptParser()
+
+    @Test func changeWithATrailingSignStillConfirmsTheTotal() {
+        let text = "NOODLE HOUSE\nTOTAL SALES AMOUNT 33.00\nGST 6% 1.98\nROUNDING ADJUSTMENT 0.02\nTOTAL 35.00\nCASH 55.00\nCHANGE RETURNED 20.00-"
+        #expect(parser.parse(text: text).total?.value == Amount("35.00")!)
+    }
+
+    @Test func totalGSTIsNotTheTotal() {
+        let text = "SHOP\nTOTAL SALES (EXCLUDING GST) 168.00\nTOTAL GST 10.08\nTOTAL 178.08"
+        #expect(parser.parse(text: text).total?.value == Amount("178.08")!)
+    }
+}
