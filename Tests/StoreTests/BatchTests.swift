@@ -172,4 +172,57 @@ struct BatchTests {
         // What was stored before the kill is still there, unchanged.
         for r in before { #expect(after.contains { $0.contentHash == r.contentHash && $0.parsed.total == r.parsed.total }) }
     }
+
+    /// Ctrl-C / SIGTERM: the receipts in flight are finished and kept, the summary says how to
+    /// resume, the exit code is 130; the same command then finishes the rest.
+    @Test func sigtermStopsCleanlyAndSaysHowToResume() throws {
+        let dir = try Folder()
+        for (i, name) in Self.goodImages.enumerated() {
+            try FileManager.default.copyItem(atPath: Self.samples + "/" + name, toPath: dir.file("b\(i)-" + name))
+        }
+        for name in ["uk-diy-01.png", "se-jarnhandel-01.png", "ca-outfitters-01.png", "us-kitchen-01.png"] {
+            try FileManager.default.copyItem(atPath: Self.samples + "/" + name, toPath: dir.file(name))
+        }
+        let store = dir.file("store.sqlite")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Self.executable())
+        p.arguments = ["batch", "--store", store, "--jobs", "1", "--quiet", dir.path]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline, p.isRunning, ((try? ReceiptStore(path: store).receipts().count) ?? 0) < 1 {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(p.isRunning, "the batch finished before it could be interrupted")
+        kill(p.processIdentifier, SIGTERM)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == ExitCode.interrupted.rawValue)
+        #expect(stderr.contains("interrupted"))
+        #expect(stderr.contains("to continue, run the same command again"))
+        let kept = try ReceiptStore(path: store).receipts().count
+        #expect(kept >= 1 && kept < 8)
+        let again = batch(["--store", store, "--quiet", dir.path])
+        #expect(again.code == 0)
+        #expect(again.err.contains("\(kept) skipped (already in the store)"))
+        #expect(try ReceiptStore(path: store).receipts().count == 8)
+    }
+
+    /// `--reparse` parses the stored OCR text again, without OCR, and keeps every receipt.
+    @Test func reparseUsesStoredTextWithoutOCR() throws {
+        let dir = try Self.mixedFolder()
+        let store = dir.file("store.sqlite")
+        _ = batch(["--store", store, "--quiet", dir.path])
+        let before = try ReceiptStore(path: store).receipts()
+        // A missing language folder would stop any OCR: --reparse must not need it.
+        let r = batch(["--store", store, "--reparse", "--force", "--tessdata", dir.path])
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.err.contains("re-parsed 4 receipts"))
+        let after = try ReceiptStore(path: store).receipts()
+        #expect(after.count == before.count)
+        #expect(Set(after.map { $0.parsed.total?.value }) == Set(before.map { $0.parsed.total?.value }))
+        #expect(batch(["--store", store, "--reparse", dir.path]).code == ExitCode.usage.rawValue)
+    }
 }
