@@ -20,12 +20,9 @@ static inline int rc_pixReadHeaderMem(const unsigned char *data, size_t size, in
 }
 static inline int rc_findFormat(const unsigned char *data, int *format) { l_int32 f = 0; int rc = findFileFormatBuffer(data, &f); *format = f; return rc; }
 static inline void rc_pixDestroy(rc_pix *p) { PIX *q = (PIX *)p; pixDestroy(&q); }
-static inline rc_pix *rc_pixClone(rc_pix *p) { return pixClone((PIX *)p); }
 static inline int rc_pixWidth(const rc_pix *p) { return pixGetWidth((const PIX *)p); }
 static inline int rc_pixHeight(const rc_pix *p) { return pixGetHeight((const PIX *)p); }
 static inline int rc_pixDepth(const rc_pix *p) { return pixGetDepth((const PIX *)p); }
-static inline int rc_pixResolution(const rc_pix *p) { return pixGetXRes((const PIX *)p); }
-static inline void rc_pixSetResolution(rc_pix *p, int res) { pixSetResolution((PIX *)p, res, res); }
 static inline rc_pix *rc_pixConvertTo8(rc_pix *p) { return pixConvertTo8((PIX *)p, 0); }
 static inline rc_pix *rc_pixRemoveColormapToGray(rc_pix *p) { return pixRemoveColormap((PIX *)p, REMOVE_CMAP_TO_GRAYSCALE); }
 static inline rc_pix *rc_pixLuminance(rc_pix *p) { return pixConvertRGBToLuminance((PIX *)p); }
@@ -34,29 +31,11 @@ static inline rc_pix *rc_pixRotateOrth(rc_pix *p, int quads) { return pixRotateO
 static inline rc_pix *rc_pixFindSkewAndDeskew(rc_pix *p, int redsearch, float *angle, float *conf) {
     l_float32 a = 0, c = 0; PIX *r = pixFindSkewAndDeskew((PIX *)p, redsearch, &a, &c); *angle = a; *conf = c; return r;
 }
-static inline rc_pix *rc_pixBackgroundNormSimple(rc_pix *p) { return pixBackgroundNormSimple((PIX *)p, NULL, NULL); }
-static inline rc_pix *rc_pixSauvola(rc_pix *p, int whsize, float factor) {
-    PIX *d = NULL; if (pixSauvolaBinarizeTiled((PIX *)p, whsize, factor, 1, 1, NULL, &d) != 0) return NULL; return d;
-}
-static inline rc_pix *rc_pixOtsu(rc_pix *p) {
-    PIX *d = NULL; if (pixOtsuAdaptiveThreshold((PIX *)p, 2000, 2000, 0, 0, 0.0f, NULL, &d) != 0) return NULL; return d;
-}
-static inline rc_pix *rc_pixUnsharp(rc_pix *p, int halfwidth, float fract) { return pixUnsharpMasking((PIX *)p, halfwidth, fract); }
 static inline rc_pix *rc_pixContrastNorm(rc_pix *p, int sx, int sy, int mindiff, int smooth) { return pixContrastNorm(NULL, (PIX *)p, sx, sy, mindiff, smooth, smooth); }
 // Encodes to PNG (format IFF_PNG); caller frees *data with rc_free.
 static inline int rc_pixWritePng(unsigned char **data, size_t *size, rc_pix *p) { return pixWriteMem(data, size, (PIX *)p, IFF_PNG); }
 static inline void rc_free(void *p) { lept_free(p); }
 static inline void rc_quiet(void) { setMsgSeverity(L_SEVERITY_NONE); }
-static inline int rc_pixGetPixel(rc_pix *p, int x, int y) { l_uint32 v = 0; pixGetPixel((PIX *)p, x, y, &v); return (int)v; }
-// Row / column ink projections of a 1 bpp image: counts of black pixels per row (or column).
-static inline int rc_pixProjection(rc_pix *p, int rows, int *out, int n) {
-    NUMA *na = rows ? pixCountPixelsByRow((PIX *)p, NULL) : pixCountPixelsByColumn((PIX *)p);
-    if (!na) return 0;
-    int count = numaGetCount(na); if (count > n) count = n;
-    for (int i = 0; i < count; i++) { l_int32 v = 0; numaGetIValue(na, i, &v); out[i] = v; }
-    numaDestroy(&na);
-    return count;
-}
 
 // Tesseract takes the image as a PIX.
 static inline void rc_tessSetImage(TessBaseAPI *api, rc_pix *p) { TessBaseAPISetImage2(api, (struct Pix *)p); }

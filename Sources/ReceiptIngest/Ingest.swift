@@ -80,13 +80,6 @@ public struct IngestOptions: Sendable, Hashable {
     public var contrastNormalize: Bool = true
 
     public init() {}
-
-    /// No normalisation at all: the decoded image as it is (for comparisons).
-    public static var raw: IngestOptions {
-        var o = IngestOptions()
-        o.grayscale = false; o.minLongSide = 0; o.deskew = false; o.contrastNormalize = false
-        return o
-    }
 }
 
 /// A decoded, normalised image, ready for OCR. Holds the Leptonica image; no C type in its API.
@@ -127,42 +120,8 @@ public final class IngestedImage: Sendable {
                              steps: steps + ["rotate \(q * 90)°"], pix: r, beforeContrast: beforeContrast?.rotated(quarterTurns: q))
     }
 
-    /// A variant of this image for a second OCR look; nil if Leptonica could not make it.
-    public func variant(_ kind: ImageVariant) -> IngestedImage? {
-        let out: PixImage?
-        switch kind {
-        case .sauvola(let window, let factor): out = pix.sauvola(window: window, factor: factor)
-        case .otsu: out = pix.otsu()
-        case .backgroundNormalized: out = pix.backgroundNormalized()
-        case .scaled(let f): out = pix.scaled(by: f)
-        case .unsharp: out = pix.unsharp(halfWidth: 1, fraction: 0.5)
-        }
-        return out.map {
-            IngestedImage(name: name, format: format, originalWidth: originalWidth, originalHeight: originalHeight,
-                          steps: steps + [kind.description], pix: $0)
-        }
-    }
-
     /// PNG bytes of the normalised image (what OCR sees), for `--save-image`.
     public func pngData() -> Data? { pix.pngData() }
-}
-
-public enum ImageVariant: Sendable, Hashable, CustomStringConvertible {
-    case sauvola(window: Int, factor: Double)
-    case otsu
-    case backgroundNormalized
-    case scaled(Double)
-    case unsharp
-
-    public var description: String {
-        switch self {
-        case .sauvola(let w, let f): "sauvola \(w) \(f)"
-        case .otsu: "otsu"
-        case .backgroundNormalized: "background-norm"
-        case .scaled(let f): "scale \(String(format: "%.2f", f))"
-        case .unsharp: "unsharp"
-        }
-    }
 }
 
 /// The ingest stage: bytes or a path in, a normalised image out, or a typed error naming the file.

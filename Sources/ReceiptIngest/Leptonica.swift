@@ -21,8 +21,10 @@ package final class PixImage: @unchecked Sendable {
     package var height: Int { Int(rc_pixHeight(handle)) }
     package var depth: Int { Int(rc_pixDepth(handle)) }
 
-    /// The raw PIX for Tesseract (`TessBaseAPISetImage2`); valid while `self` lives.
-    package var unsafeHandle: UnsafeMutableRawPointer { handle }
+    /// Lends the raw PIX to `body` (Tesseract's `TessBaseAPISetImage2`); the image lives at least as long as the call.
+    package func withUnsafeHandle<R>(_ body: (UnsafeMutableRawPointer) throws -> R) rethrows -> R {
+        try withExtendedLifetime(self) { try body(handle) }
+    }
 
     static func decode(_ data: Data) -> PixImage? {
         data.withUnsafeBytes { raw in
@@ -57,22 +59,10 @@ package final class PixImage: @unchecked Sendable {
         return (out, Double(angle))
     }
 
-    func backgroundNormalized() -> PixImage? { PixImage(owning: rc_pixBackgroundNormSimple(handle)) }
-    func sauvola(window: Int, factor: Double) -> PixImage? { PixImage(owning: rc_pixSauvola(handle, Int32(window), Float(factor))) }
-    func otsu() -> PixImage? { PixImage(owning: rc_pixOtsu(handle)) }
-    func unsharp(halfWidth: Int, fraction: Double) -> PixImage? { PixImage(owning: rc_pixUnsharp(handle, Int32(halfWidth), Float(fraction))) }
     /// Leptonica's local contrast normalisation (8 bpp only).
     func contrastNormalized(tile: Int, minDiff: Int, smooth: Int) -> PixImage? {
         guard depth == 8 else { return nil }
         return PixImage(owning: rc_pixContrastNorm(handle, Int32(tile), Int32(tile), Int32(minDiff), Int32(smooth)))
-    }
-
-    /// Ink per row (`rows == true`) or per column of a 1-bpp image.
-    func projection(rows: Bool) -> [Int] {
-        let n = rows ? height : width
-        var out = [Int32](repeating: 0, count: n)
-        let got = out.withUnsafeMutableBufferPointer { rc_pixProjection(handle, rows ? 1 : 0, $0.baseAddress, Int32(n)) }
-        return out.prefix(Int(got)).map(Int.init)
     }
 
     /// PNG bytes of the image.

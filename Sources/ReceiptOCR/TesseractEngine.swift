@@ -38,6 +38,15 @@ public enum OCRError: Error, Sendable, Equatable, CustomStringConvertible {
     case recognitionFailed(file: String)
     case timedOut(file: String, seconds: Double)
 
+    /// What went wrong, without the file name (reports put it beside the message).
+    public var message: String {
+        switch self {
+        case .recognitionFailed: "Tesseract failed to recognise the image"
+        case .timedOut(_, let s): "OCR gave up after \(String(format: "%.0f", s)) s (time limit; see --time-limit)"
+        default: description
+        }
+    }
+
     public var description: String {
         switch self {
         case .missingLanguageData(let lang, let searched):
@@ -46,10 +55,8 @@ public enum OCRError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "Install it with `sudo apt-get install \(pkg)`, or set TESSDATA_PREFIX to the folder holding \(lang.split(separator: "+").first ?? "eng").traineddata."
         case .initFailed(let lang, let dir):
             return "Tesseract could not load language '\(lang)' from \(dir) (corrupt or incompatible traineddata?)"
-        case .recognitionFailed(let file):
-            return "\(file): Tesseract failed to recognise the image"
-        case .timedOut(let file, let s):
-            return "\(file): OCR gave up after \(String(format: "%.0f", s)) s (time limit; see --time-limit)"
+        case .recognitionFailed(let file), .timedOut(let file, _):
+            return "\(file): \(message)"
         }
     }
 }
@@ -157,9 +164,14 @@ public final class TesseractEngine: OCREngine {
     }
 
     public func recognize(_ image: IngestedImage, segmentation: PageSegmentation? = nil) throws -> OCRPage {
+        // The PIX stays lent to Tesseract for the whole recognition, until TessBaseAPIClear.
+        try image.pix.withUnsafeHandle { pix in try recognize(pix, image: image, segmentation: segmentation) }
+    }
+
+    private func recognize(_ pix: UnsafeMutableRawPointer, image: IngestedImage, segmentation: PageSegmentation?) throws -> OCRPage {
         let psm = segmentation ?? options.pageSegmentation
         TessBaseAPISetPageSegMode(api, TessPageSegMode(UInt32(psm.rawValue)))
-        rc_tessSetImage(api, image.pix.unsafeHandle)
+        rc_tessSetImage(api, pix)
         TessBaseAPISetSourceResolution(api, Int32(options.assumedDPI))
         defer { TessBaseAPIClear(api) }
 
@@ -215,13 +227,16 @@ public final class TesseractEngine: OCREngine {
         }
         guard let osd = osdAPI else { return 0 }
         TessBaseAPISetPageSegMode(osd, PSM_OSD_ONLY)
-        rc_tessSetImage(osd, image.pix.unsafeHandle)
-        TessBaseAPISetSourceResolution(osd, Int32(options.assumedDPI))
-        defer { TessBaseAPIClear(osd) }
         var degrees: Int32 = 0
         var confidence: Float = 0, scriptConfidence: Float = 0
         var script: UnsafePointer<CChar>?
-        guard TessBaseAPIDetectOrientationScript(osd, &degrees, &confidence, &script, &scriptConfidence) != 0 else { return 0 }
+        let found = image.pix.withUnsafeHandle { pix in
+            rc_tessSetImage(osd, pix)
+            TessBaseAPISetSourceResolution(osd, Int32(options.assumedDPI))
+            defer { TessBaseAPIClear(osd) }
+            return TessBaseAPIDetectOrientationScript(osd, &degrees, &confidence, &script, &scriptConfidence) != 0
+        }
+        guard found else { return 0 }
         // Tesseract reports the text's orientation (counter-clockwise); turning clockwise by the rest of the circle undoes it.
         guard confidence >= Self.minimumOrientationConfidence else { return 0 }
         return ((360 - Int(degrees)) % 360) / 90

@@ -56,7 +56,7 @@ enum BatchCommand {
         let job = BatchJob(store: store, setup: setup, jobs: jobs, force: args.flag("--force"),
                            include: args.all("--include"), exclude: args.all("--exclude"), ctx: ctx,
                            progress: !args.flag("--quiet") && ctx.console.errIsTerminal,
-                           emit: { sink.write($0) })
+                           jsonl: sink.isActive ? sink : nil)
         let summary = try job.run(args.positionals)
         ctx.console.errRaw(summary.text(resumeCommand: "receipts " + (["batch"] + CommandLine.arguments.dropFirst(2)).joined(separator: " ")))
         if ctx.interruption.isRaised { return .interrupted }
@@ -105,6 +105,8 @@ final class LineSink: @unchecked Sendable {
     }
 
     func close() { lock.withLock { try? handle?.close() } }
+
+    var isActive: Bool { console != nil || handle != nil }
 }
 
 /// Counts and lists of one batch run.
@@ -183,7 +185,8 @@ final class BatchJob: @unchecked Sendable {
     let exclude: [String]
     let ctx: CommandContext
     let showProgress: Bool
-    let emit: @Sendable (String) -> Void
+    /// Where `--jsonl` lines go; nil without `--jsonl`, so no report is encoded for nobody.
+    let jsonl: LineSink?
     private let lock = NSLock()
     private var summary = BatchSummary()
     private var discovered = 0
@@ -195,9 +198,9 @@ final class BatchJob: @unchecked Sendable {
     private let start = Date()
 
     init(store: ReceiptStore, setup: PipelineSetup.Made, jobs: Int, force: Bool, include: [String], exclude: [String],
-         ctx: CommandContext, progress: Bool, emit: @escaping @Sendable (String) -> Void) {
+         ctx: CommandContext, progress: Bool, jsonl: LineSink?) {
         self.store = store; self.setup = setup; self.jobs = jobs; self.force = force; self.include = include
-        self.exclude = exclude; self.ctx = ctx; showProgress = progress; self.emit = emit
+        self.exclude = exclude; self.ctx = ctx; showProgress = progress; self.jsonl = jsonl
     }
 
     func run(_ roots: [String]) throws -> BatchSummary {
@@ -309,7 +312,7 @@ final class BatchJob: @unchecked Sendable {
             let review = ReviewPolicy.needsReview(result.receipt)
             try store.saveReceipt(StoredReceiptInput(contentHash: h, sourcePath: path, ocrText: result.page.text, parsed: result.receipt,
                                                      engineVersion: pipeline.engine.identity, status: review ? .needsReview : .parsed))
-            emit(JSONLine.encode(ReceiptReport(result: result, engine: pipeline.engine.identity, explain: false, includeText: false)))
+            jsonl?.write(JSONLine.encode(ReceiptReport(result: result, engine: pipeline.engine.identity, explain: false, includeText: false)))
             count {
                 if review { $0.needsReview += 1 } else { $0.parsed += 1 }
                 if result.passes.count > 1 { $0.secondPasses += 1 }
@@ -318,9 +321,9 @@ final class BatchJob: @unchecked Sendable {
             ctx.console.error("\(path): the store could not be written: \(e)")
             count { $0.failed.append((path, "store: \(e)")) }
         } catch {
-            let report = PipelineSetup.describe(error, file: path)
+            let report = PipelineSetup.describe(error)
             try? store.recordFailure(contentHash: hash, path: path, code: report.code, message: report.message)
-            emit(JSONLine.encode(ReceiptReport(file: path, error: report)))
+            jsonl?.write(JSONLine.encode(ReceiptReport(file: path, error: report)))
             count { $0.failed.append((path, report.message)) }
         }
     }

@@ -84,12 +84,8 @@ struct Scored: Sendable {
         id = l.id; self.got = got; self.error = error; expected = l
         if let v = l.vendor { vendorOK = got?.vendor.map { LabelValue.vendor($0.value) == LabelValue.vendor(v) } ?? false }
         if let d = l.date { dateOK = got?.date?.value == d }
-        if !l.totals.isEmpty { totalOK = got?.total.map { t in l.totals.contains { MoneyMatch.same($0, t.value) } } ?? false }
+        if !l.totals.isEmpty { totalOK = got?.total.map { t in l.totals.contains { $0.cents == t.value.cents } } ?? false }
     }
-}
-
-enum MoneyMatch {
-    static func same(_ a: Amount, _ b: Amount) -> Bool { a.cents == b.cents }
 }
 
 /// `receipts eval DIR`: accuracy per field on a labelled folder.
@@ -209,7 +205,7 @@ enum EvalCommand {
                     s.secondPass = out.passes.count > 1
                     s.seconds = out.seconds
                 } catch {
-                    s = Scored(r, got: nil, error: PipelineSetup.describe(error, file: r.image).message)
+                    s = Scored(r, got: nil, error: PipelineSetup.describe(error).message)
                 }
                 lock.withLock { results[i] = s }
             }
