@@ -35,6 +35,16 @@ static inline rc_pix *rc_pixContrastNorm(rc_pix *p, int sx, int sy, int mindiff,
 // Encodes to PNG (format IFF_PNG); caller frees *data with rc_free.
 static inline int rc_pixWritePng(unsigned char **data, size_t *size, rc_pix *p) { return pixWriteMem(data, size, (PIX *)p, IFF_PNG); }
 static inline void rc_free(void *p) { lept_free(p); }
+// FNV-1a over the raster (size, depth and every word): a cheap key for "the same pixels".
+static inline unsigned long long rc_pixHash(rc_pix *p) {
+    PIX *q = (PIX *)p; unsigned long long h = 1469598103934665603ULL;
+    l_int32 w = pixGetWidth(q), ht = pixGetHeight(q), d = pixGetDepth(q), wpl = pixGetWpl(q);
+    h = (h ^ (unsigned long long)w) * 1099511628211ULL; h = (h ^ (unsigned long long)ht) * 1099511628211ULL;
+    h = (h ^ (unsigned long long)d) * 1099511628211ULL;
+    const l_uint32 *data = pixGetData(q);
+    for (l_int64 i = 0, n = (l_int64)wpl * ht; i < n; i++) h = (h ^ data[i]) * 1099511628211ULL;
+    return h;
+}
 static inline void rc_quiet(void) { setMsgSeverity(L_SEVERITY_NONE); }
 
 // Tesseract takes the image as a PIX.

@@ -120,6 +120,9 @@ public final class IngestedImage: Sendable {
                              steps: steps + ["rotate \(q * 90)°"], pix: r, beforeContrast: beforeContrast?.rotated(quarterTurns: q))
     }
 
+    /// A hash of the pixels OCR sees (not of the file): equal images, equal hashes.
+    public var pixelHash: UInt64 { pix.pixelHash }
+
     /// PNG bytes of the normalised image (what OCR sees), for `--save-image`.
     public func pngData() -> Data? { pix.pngData() }
 }

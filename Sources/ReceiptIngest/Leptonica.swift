@@ -65,6 +65,9 @@ package final class PixImage: @unchecked Sendable {
         return PixImage(owning: rc_pixContrastNorm(handle, Int32(tile), Int32(tile), Int32(minDiff), Int32(smooth)))
     }
 
+    /// A 64-bit hash of size, depth and pixels.
+    var pixelHash: UInt64 { UInt64(rc_pixHash(handle)) }
+
     /// PNG bytes of the image.
     func pngData() -> Data? {
         var bytes: UnsafeMutablePointer<UInt8>?

@@ -118,6 +118,7 @@ enum EvalCommand {
             OptionSpec("--truth-text", help: "Parse the true text lines (SROIE box/) instead of running OCR: measures the parser alone."),
             OptionSpec("--jobs", short: "-j", value: "N", help: "Parallel OCR engines (default: the number of cores)."),
             OptionSpec("--limit", value: "N", help: "Only the first N receipts (sorted by name)."),
+            OptionSpec("--ocr-cache", value: "DIR", help: "Keep Tesseract's readings in DIR and reuse them: re-measuring a parser change takes seconds. Keyed by the pixels OCR sees, so image changes miss it."),
         ] + PipelineSetup.options,
         run: run)
 
@@ -126,7 +127,8 @@ enum EvalCommand {
         var receipts = try LabelledReceipt.load(dir)
         if let n = try args.int("--limit", in: 1...1_000_000) { receipts = Array(receipts.prefix(n)) }
         guard !receipts.isEmpty else { throw CLIFailure(.inputError, "\(dir): no labelled images (image + .json sidecar, or img/ + key/)") }
-        let setup = try PipelineSetup.make(args)
+        var setup = try PipelineSetup.make(args)
+        setup.ocrCache = args.value("--ocr-cache")
         let truth = args.flag("--truth-text")
         if truth, receipts.contains(where: { $0.truthPage == nil }) {
             throw CLIFailure(.usage, "\(dir): --truth-text needs the true text of every receipt (SROIE box/ folder)")

@@ -25,12 +25,19 @@ enum PipelineSetup {
         var ocr: OCROptions
         var pipeline: PipelineOptions
         var parser: ParserOptions
+        /// Keep what Tesseract read in this folder and reuse it (eval's `--ocr-cache`).
+        var ocrCache: String? = nil
 
         /// A pipeline with its own engine: one per worker.
         func makePipeline() throws -> ReceiptPipeline {
-            let engine: TesseractEngine
+            var engine: OCREngine
             do { engine = try TesseractEngine(options: ocr) } catch {
                 throw CLIFailure(.missingDependency, error.description)
+            }
+            if let dir = ocrCache {
+                do { engine = try CachingEngine(engine, directory: dir) } catch {
+                    throw CLIFailure(.inputError, "\(dir): cannot use as the OCR cache: \((error as NSError).localizedDescription)")
+                }
             }
             return ReceiptPipeline(engine: engine, parser: ReceiptParser(options: parser), options: pipeline)
         }
