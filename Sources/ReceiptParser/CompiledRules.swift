@@ -20,6 +20,8 @@ struct CompiledRules: Sendable {
     let legalForms: [Keyword]
     let vendorSkip: [Keyword]
     let addressWords: [Keyword]
+    /// Upper-cased business words, by length (for one-edit look-ups).
+    let nameWords: [Int: [String]]
     let currencySymbols: [(String, String)]   // raw symbol, code
     let currencyWords: Set<String>
     let monthFirstCurrencies: Set<String>
@@ -51,6 +53,7 @@ struct CompiledRules: Sendable {
         legalForms = list(r.vendor.legalForms)
         vendorSkip = list(r.vendor.skip)
         addressWords = list(r.vendor.addressWords)
+        nameWords = Dictionary(grouping: Set((r.vendor.nameWords ?? []).map { $0.uppercased() }).sorted(), by: \.count)
         currencySymbols = r.currency.symbols.map { ($0.key.lowercased(), $0.value) }.sorted { $0.0.count > $1.0.count }
         currencyWords = Set(r.currency.symbols.keys.map { $0.lowercased() }.filter { $0.allSatisfy(\.isLetter) })
         monthFirstCurrencies = Set(r.currency.monthFirst)
@@ -198,5 +201,49 @@ struct CompiledRules: Sendable {
         let symbols = l.text.filter { !$0.isLetter && !$0.isNumber && $0 != " " && $0 != "&" && $0 != "." && $0 != "'" && $0 != "-" }.count
         if symbols * 2 > letters { return nil }
         return .nameLike
+    }
+}
+
+extension CompiledRules {
+    /// Puts right OCR slips inside the words of a vendor's name: a lone 0, 1, 5 or 8 among letters
+    /// ("D.1.Y.", "0ISTRIBUTION"), and a word one letter off exactly one common business word
+    /// ("HARDHARE" → "HARDWARE", "CONFECTIUNERY" → "CONFECTIONERY").
+    func repairName(_ name: String) -> String {
+        name.split(separator: " ").map { repairWord(String($0)) }.joined(separator: " ")
+    }
+
+    func repairWord(_ word: String) -> String {
+        var chars = Array(word)
+        let letters = chars.filter(\.isLetter).count
+        let digits = chars.indices.filter { chars[$0].isNumber }
+        if letters >= 2, digits.count == 1, let i = digits.first,
+           chars.allSatisfy({ $0.isLetter || $0.isNumber || ".'&-".contains($0) }) {
+            // Inside a word (after a letter or a dot); at the start only 0, as numbers do not start with it.
+            let inside = i > 0 && (chars[i - 1].isLetter || chars[i - 1] == ".")
+            let map: [Character: Character] = inside ? ["0": "O", "1": "I", "5": "S", "8": "B"] : ["0": "O"]
+            if let c = map[chars[i]], i + 1 < chars.count, chars[i + 1].isLetter || chars[i + 1] == "." { chars[i] = c }
+        }
+        // The letters of the word, without trailing punctuation, against the business words of the same length.
+        let core = chars.prefix { $0.isLetter }
+        guard core.count >= 5, core.count == chars.count || chars[core.count...].allSatisfy({ !$0.isLetter && !$0.isNumber }) else { return String(chars) }
+        let upper = String(core).uppercased()
+        guard let same = nameWords[upper.count], !same.contains(upper) else { return String(chars) }
+        // One letter off, and that letter one OCR often mistakes for the other: "PASIR" stays, "HUUSE" does not.
+        let near = same.filter { w in
+            let diff = zip(w, upper).filter { $0.0 != $0.1 }
+            return diff.count == 1 && Self.confusable(diff[0].0, diff[0].1)
+        }
+        guard near.count == 1, let fix = near.first else { return String(chars) }
+        let styled = String(core) == upper ? fix : (String(core) == upper.lowercased() ? fix.lowercased() : fix.capitalized)
+        return styled + String(chars[core.count...])
+    }
+
+    /// Letters Tesseract confuses on receipt print (each group reads as any other in it).
+    static let confusions: [Set<Character>] = [
+        Set("OUDQC0"), Set("IJLT1!"), Set("HW"), Set("MN"), Set("HN"), Set("S5"), Set("B83"), Set("G6C"), Set("EF"), Set("Z2"), Set("A4"), Set("RK"), Set("VY"), Set("PF"),
+    ]
+
+    static func confusable(_ a: Character, _ b: Character) -> Bool {
+        confusions.contains { $0.contains(a) && $0.contains(b) }
     }
 }

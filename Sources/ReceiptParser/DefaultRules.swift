@@ -79,6 +79,23 @@ let defaultRulesJSON = #"""
       "boulevard", "lane", "drive", "suite", "floor", "level", "unit", "straße", "strasse", "str.", "platz", "weg", "rue", "avenue",
       "boulevard", "chemin", "via", "calle", "plaza", "kuala lumpur", "selangor", "johor", "penang", "malaysia", "seksyen", "bandar",
       "persiaran", "kawasan", "industri", "perindustrian", "shah alam", "petaling jaya", "puchong", "usj", "ss"
+    ],
+    "name_words": [
+      "hardware", "stationery", "stationers", "restaurant", "restoran", "trading", "enterprise", "enterprises", "confectionery",
+      "bakery", "bakeries", "house", "market", "supermarket", "hypermarket", "minimarket", "store", "stores", "kedai", "runcit",
+      "pasar", "coffee", "kitchen", "foods", "beverage", "beverages", "services", "service", "marketing", "distribution",
+      "distributor", "distributors", "holdings", "retail", "pharmacy", "healthcare", "motor", "motors", "electrical", "electronics",
+      "furniture", "books", "bookstore", "bookstores", "petrol", "station", "noodle", "noodles", "chicken", "pizza", "seafood",
+      "bistro", "garden", "timber", "supply", "supplies", "industries", "international", "global", "group", "centre", "center",
+      "company", "corporation", "handicraft", "tailoring", "advertising", "textile", "textiles", "fashion", "beauty", "salon",
+      "optical", "clinic", "medical", "dental", "florist", "gifts", "cakes", "bread", "kopitiam", "express", "petroleum",
+      "automotive", "parts", "tyres", "boutique", "jewellery", "jewelry", "grocery", "groceries", "provision", "wholesale",
+      "carry", "realty", "realties", "parking", "leisure", "resources", "machinery", "engineering", "construction", "printing",
+      "sports", "laundry", "hotel", "grill", "steak", "sushi", "ramen", "burger", "dairy", "butcher", "delicatessen", "liquor",
+      "wines", "spirits", "tobacco", "newsagent", "convenience", "drugstore", "trattoria", "ristorante", "pizzeria", "panetteria",
+      "farmacia", "supermercado", "apotheke", "getranke", "getränke", "drogerie", "backerei", "bäckerei", "metzgerei", "boulangerie",
+      "patisserie", "pâtisserie", "epicerie", "épicerie", "librairie", "pharmacie", "brasserie", "malaysia", "singapore",
+      "restaurants"
     ]
   },
   "currency": {

@@ -260,6 +260,7 @@ public struct ReceiptParser: Sendable {
             }
             score -= 0.02 * Double(i)
             if l.confidence < 0.6 { score -= 0.1 }
+            name = compiled.repairName(name)
             guard name.count >= 3 else { continue }
             candidates.append((name, score, l.evidence(rule: rule)))
         }
@@ -388,8 +389,12 @@ enum VendorText {
         t = t.replacingOccurrences(of: #"^[.\s]+(?=\S)"#, with: "", options: .regularExpression)
         t = t.replacingOccurrences(of: #"^[a-z]{1,2}\s+(?=[A-Z]{2})"#, with: "", options: .regularExpression)
         t = t.replacingOccurrences(of: #"(?i)(\b(?:bhd|ltd|llc|inc|gmbh|corp|plc|co|s/b)\.?)(?:\s+[A-Za-z0-9]{1,2}){1,2}$"#, with: "$1", options: .regularExpression)
-        // OCR's "SON BHD", "SDIV BHD" for SDN BHD.
-        t = t.replacingOccurrences(of: #"\bS(?:[O0D]N|DIV|DM|0N)\b(\.?,?\s*BHD)"#, with: "SDN$1", options: [.regularExpression, .caseInsensitive])
+        // OCR's "SON BHD", "SIN BHD", "SDIi BHD", "SEN 3HD", "SDN BHO" for SDN BHD (Malaysia's private limited).
+        t = t.replacingOccurrences(of: #"\bS(?:[O0DIEU]N|DIV|DM|DIi|DR|C)\b[.,':]{0,3}\s*[B83]H[DO0]\b"#, with: "SDN BHD", options: [.regularExpression, .caseInsensitive])
+        t = t.replacingOccurrences(of: #"\b(SDN\.?,?\s*)[B83]H[O0]\b"#, with: "$1BHD", options: [.regularExpression, .caseInsensitive])
+        // After a legal form ends the name, anything with a digit is a registration number or noise:
+        // "SDN BHD 1110644-¥", "Sdn Bhd {256864-P)", "SDN BHD (Ca. No:20154-T)".
+        t = t.replacingOccurrences(of: #"(?i)(\b(?:bhd|ltd|llc|inc|gmbh|corp|plc|s/b|pte|pty)\b\.?)\s+.*\d.*$"#, with: "$1", options: .regularExpression)
         t = t.trimmingCharacters(in: junk.union(CharacterSet(charactersIn: ".")).subtracting(CharacterSet(charactersIn: ".")))
         return t
     }

@@ -19,7 +19,10 @@ public struct VendorRules: Sendable, Codable, Hashable {
     public var legalForms: [String]
     public var skip: [String]
     public var addressWords: [String]
-    enum CodingKeys: String, CodingKey { case legalForms = "legal_forms", skip, addressWords = "address_words" }
+    /// Common words of business names ("hardware", "restaurant"): a misread one in a vendor's name
+    /// ("HARDHARE") is put right when it is one letter away from exactly one of them.
+    public var nameWords: [String]?
+    enum CodingKeys: String, CodingKey { case legalForms = "legal_forms", skip, addressWords = "address_words", nameWords = "name_words" }
 }
 
 public struct CurrencyRules: Sendable, Codable, Hashable {

@@ -136,6 +136,22 @@ struct ParserRulesTests {
         #expect(parser.parse(text: "\(header)\nTOTAL 9.99").vendor?.value == expected)
     }
 
+    /// OCR slips in a name put right, and only those: a legal form misread, a registration number after it,
+    /// a digit among letters, a business word one confusable letter off. A real word one letter from a
+    /// business word ("PASIR", not "PASAR"; "MOUSE" is not "HOUSE": M and H are not confused) stays.
+    @Test(arguments: [
+        ("WILLOW HARDHARE SON BHO (77120-P)\nJALAN 3", "WILLOW HARDWARE SDN BHD"),
+        ("KINGFISHER CONFECTIUNERY SEN 3HD\nJALAN 3", "KINGFISHER CONFECTIONERY SDN BHD"),
+        ("Tall Tree Realties Sdn Bhd (Co. No:20154-T)\nJALAN 3", "Tall Tree Realties SDN BHD"),
+        ("MR. A.1.B. (M) SDN BHD\nJALAN 3", "MR. A.I.B. (M) SDN BHD"),
+        ("PASIR PUTIH HARDWARE SDN BHD\nJALAN 3", "PASIR PUTIH HARDWARE SDN BHD"),
+        ("BLUE MOUSE CAFE LTD\n12 Main Street", "BLUE MOUSE CAFE LTD"),
+        ("7-ELEVEN STORE 12\n12 Main Street", "7-ELEVEN STORE 12"),
+    ])
+    func vendorRepairs(_ header: String, _ expected: String) {
+        #expect(parser.parse(text: "\(header)\nTOTAL 9.99").vendor?.value == expected)
+    }
+
     @Test func knownVendorsMatchFuzzily() {
         var o = ParserOptions()
         o.knownVendors = [KnownVendor(name: "Quiet Owl Books", aliases: ["QUIET OWL BOOKSHOP"])]
