@@ -14,6 +14,8 @@ struct CompiledRules: Sendable {
     let discount: [Keyword]
     let cash: [Keyword]
     let change: [Keyword]
+    let changeExclude: [Keyword]
+    let cashExclude: [Keyword]
     let dateKeywords: [Keyword]
     let dateDistractors: [Keyword]
     let months: [String: Int]
@@ -47,6 +49,8 @@ struct CompiledRules: Sendable {
         discount = kws(r.discount.keywords)
         cash = kws(r.cash.keywords)
         change = kws(r.change.keywords)
+        changeExclude = list(r.change.exclude)
+        cashExclude = list(r.cash.exclude)
         dateKeywords = kws(r.date.keywords)
         dateDistractors = list(r.date.distractors)
         months = Dictionary(r.date.months.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })

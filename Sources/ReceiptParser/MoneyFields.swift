@@ -33,9 +33,9 @@ struct MoneyFields {
         taxFound = Self.find(rules.tax, lines, rules, exclude: rules.taxExclude).first
         roundingFound = Self.find(rules.rounding, lines, rules, allowNegative: true).first
         discountFound = Self.find(rules.discount, lines, rules, allowNegative: true).first
-        cashFound = Self.find(rules.cash, lines, rules).first
+        cashFound = Self.find(rules.cash, lines, rules, exclude: rules.cashExclude).first
         // Change is printed with a sign now and then ("20.00-"): it is never owed the other way.
-        changeFound = Self.find(rules.change, lines, rules, allowNegative: true).first.map { f in var f = f; f.amount = f.amount.magnitude; return f }
+        changeFound = Self.find(rules.change, lines, rules, exclude: rules.changeExclude, allowNegative: true).first.map { f in var f = f; f.amount = f.amount.magnitude; return f }
         totalCandidates = Self.find(rules.total, lines, rules, exclude: rules.totalDistractors, all: true)
         taxTableLine = lines.first { l in l.amounts.isEmpty && rules.any(rules.totalTables, in: l.words) != nil }?.index
         firstSummaryLine = ([subtotalFound, taxFound].compactMap { $0?.line.index } + totalCandidates.map(\.line.index)).min()
@@ -113,6 +113,8 @@ struct MoneyFields {
         var out: [Found] = []
         for (i, l) in lines.enumerated() {
             guard let kw = rules.best(keywords, in: l.words) else { continue }
+            // Matched one letter off ("change" in "charge") on a line that has an excluded word as printed: it is that word.
+            if !l.words.has(kw.normalised), exclude.contains(where: { l.words.has($0.normalised) && editDistance($0.normalised, kw.normalised, limit: 2) <= 1 }) { continue }
             // A distractor that includes the keyword ("sub total" ⊃ "total") takes the line away.
             let blocking = exclude.first { l.words.contains($0.normalised) && ($0.normalised.contains(kw.normalised) || kw.normalised.contains($0.normalised) == false && $0.normalised.count > kw.normalised.count) }
             if let b = blocking, b.normalised.contains(kw.normalised) { continue }
@@ -143,12 +145,22 @@ struct MoneyFields {
 
     static func same(_ a: Amount, _ b: Amount) -> Bool { (a - b).magnitude <= Amount(cents: 1) }
 
-    /// What the total should be by arithmetic, with the formula.
+    /// A value taken from a column of values printed apart from their labels: the pairing may be off by a row.
+    static func fromColumn(_ f: Found?) -> Bool { f?.notes.contains { $0.contains("in the column") } ?? false }
+
+    /// What the total should be by arithmetic, with the formula. Sums with a value paired from a
+    /// column are left out: they are too unsure to overrule a printed total.
     func expectedTotals(lineItems: [LineItem]) -> [(String, Amount)] {
         var out: [(String, Amount)] = []
+        guard ![subtotalFound, taxFound, roundingFound, discountFound, cashFound, changeFound].contains(where: Self.fromColumn) else { return [] }
         let adj = (roundingFound?.amount ?? Amount(0)) - (discountFound?.amount.magnitude ?? Amount(0))
+        // A tax as large as what it is charged on is a misread line, not a tax.
         if let t = taxFound?.amount {
-            if let s = subtotalFound?.amount { out.append(("subtotal \(s) + tax \(t)", s + t + adj)) }
+            if let s = subtotalFound?.amount, t < s { out.append(("subtotal \(s) + tax \(t)", s + t + adj)) }
+            else if subtotalFound == nil, !lineItems.isEmpty {
+                let s = lineItems.reduce(Amount(0)) { $0 + $1.amount }
+                if t < s { out.append(("line items \(s) + tax \(t)", s + t + adj)) }
+            }
         }
         if let c = cashFound?.amount, let g = changeFound?.amount, c > g { out.append(("cash \(c) − change \(g)", c - g)) }
         return out.filter { $0.1.value > 0 }
@@ -259,10 +271,10 @@ struct MoneyFields {
         scored.sort { $0.1 > $1.1 || ($0.1 == $1.1 && $0.0.line.index > $1.0.line.index) }
         // The winner agrees with no sum, but one sum differs from it by a single digit OCR often confuses
         // (5↔6, 0↔8, …): the digit was misread; take the sum.
-        if !scored[0].2.contains(where: { $0.contains("=") }) {
+        if !scored[0].2.contains(where: { $0.contains("=") || $0.hasPrefix("line items add up") || $0.hasPrefix("equals the") }) {
             let sums = expectedTotals(lineItems: lineItems)
             // Only when two independent sums agree: a sum's own inputs may be misread too.
-            for (formula, e) in sums where sums.filter({ $0.1 == e }).count >= 2 {
+            for (formula, e) in sums.sorted(by: { a, b in sums.filter { $0.1 == a.1 }.count > sums.filter { $0.1 == b.1 }.count }) {
                 guard let swap = Self.digitConfusion(scored[0].0.amount, e) else { continue }
                 var f = scored[0].0
                 f.amount = e

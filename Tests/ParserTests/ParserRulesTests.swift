@@ -51,6 +51,23 @@ struct ParserRulesTests {
         #expect(r.total?.value == amount("18.40"))
     }
 
+    /// A total misread by one digit OCR often confuses (6 for 5) is put right by one sum that says otherwise;
+    /// a total one of the sums agrees with is left alone.
+    @Test func oneSumRepairsAMisreadDigit() {
+        let r = parser.parse(text: "SHOP\nTotal Amt incl. GST : 189.00\nPaid Amount 200.00\nChange : 41.00")
+        #expect(r.total?.value == amount("159.00"))
+        #expect(r.total?.evidence.notes.contains { $0.contains("8→5") } == true)
+        let right = parser.parse(text: "SHOP\nSUBTOTAL 85.20\nNET TOTAL 85.20\nGST @0% 0.06")
+        #expect(right.total?.value == amount("85.20"))
+    }
+
+    /// "Serv. Charge" is one letter from "change", and "Amount to be paid" says "paid": neither is the change or the cash.
+    @Test func chargeIsNotChangeAndToBePaidIsNotCash() {
+        let r = parser.parse(text: "SHOP\nSUBTOTAL 41.30\nServ. Charge (10%): 4.13\nTOTAL 45.43\nAmount to be paid : 45.43\nCASH : 50.00\nCHANGE : 4.57")
+        #expect(r.total?.value == amount("45.43"))
+        #expect(r.checks.contains { $0.contains("cash 50.00 − change 4.57") })
+    }
+
     @Test func roundingGivesThePaidAmount() {
         let r = parser.parse(text: "SHOP\nTOTAL (INCL TAX): 23.26\nROUNDING ADJ: -0.01\nTOTAL: 23.25\nCASH 50.00\nCHANGE 26.75")
         #expect(r.total?.value == amount("23.25"))
