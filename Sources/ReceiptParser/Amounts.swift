@@ -23,6 +23,8 @@ enum AmountScanner {
     /// `currencyWords`: lower-case words that may stand right before an amount ("rm" in "RM10.60").
     static func scan(_ line: String, currencyWords: Set<String> = ["rm", "eur", "usd", "myr", "gbp", "chf", "sgd"]) -> [FoundAmount] {
         var out: [FoundAmount] = []
+        // "-.02": a negative amount printed without its leading zero (rounding lines).
+        let line = line.contains("-.") ? line.replacingOccurrences(of: #"(?<![0-9])-\s?\.(?=[0-9]{2}(?![0-9]))"#, with: "-0.", options: .regularExpression) : line
         for m in amount.matches(in: line) {
             // Glued to a word: only a currency word may stand there ("RM10.60", not "X51.50").
             if m.range.lowerBound > line.startIndex, line[line.index(before: m.range.lowerBound)].isLetter {

@@ -31,12 +31,18 @@ struct MoneyFields {
         self.rules = rules
         subtotalFound = Self.find(rules.subtotal, lines, rules).first
         taxFound = Self.find(rules.tax, lines, rules, exclude: rules.taxExclude).first
-        roundingFound = Self.find(rules.rounding, lines, rules, allowNegative: true).first
+        // A rounding adjustment is less than the smallest note; "Rounding RM 177.20" is the rounded total.
+        let roundingLines = Self.find(rules.rounding, lines, rules, allowNegative: true, all: true)
+        roundingFound = roundingLines.first { $0.amount.magnitude < Amount(1) }
         discountFound = Self.find(rules.discount, lines, rules, allowNegative: true).first
         cashFound = Self.find(rules.cash, lines, rules, exclude: rules.cashExclude).first
         // Change is printed with a sign now and then ("20.00-"): it is never owed the other way.
         changeFound = Self.find(rules.change, lines, rules, exclude: rules.changeExclude, allowNegative: true).first.map { f in var f = f; f.amount = f.amount.magnitude; return f }
         totalCandidates = Self.find(rules.total, lines, rules, exclude: rules.totalDistractors, all: true)
+        for r in roundingLines where r.amount >= Amount(1) && !r.amount.description.hasPrefix("-") && !totalCandidates.contains(where: { $0.line.index == r.line.index }) {
+            totalCandidates.append(Found(amount: r.amount, keyword: .init(raw: "rounded total", normalised: "", weight: 0.75), line: r.line,
+                                         score: 0.75 * r.keyword.weight, notes: r.notes + ["a rounding line holding a total-sized amount"]))
+        }
         taxTableLine = lines.first { l in l.amounts.isEmpty && rules.any(rules.totalTables, in: l.words) != nil }?.index
         firstSummaryLine = ([subtotalFound, taxFound].compactMap { $0?.line.index } + totalCandidates.map(\.line.index)).min()
     }
@@ -163,6 +169,8 @@ struct MoneyFields {
             }
         }
         if let c = cashFound?.amount, let g = changeFound?.amount, c > g { out.append(("cash \(c) − change \(g)", c - g)) }
+        // Paid exactly, no change given: what was paid is the total.
+        if let c = cashFound?.amount, changeFound == nil { out.append(("paid \(c), no change", c)) }
         return out.filter { $0.1.value > 0 }
     }
 

@@ -68,6 +68,12 @@ struct ParserRulesTests {
         #expect(r.checks.contains { $0.contains("cash 50.00 − change 4.57") })
     }
 
+    /// "-.02" is a rounding of two cents; a "Rounding" line holding a total-sized amount is the rounded total.
+    @Test func roundingLineWithTheRoundedTotal() {
+        let r = parser.parse(text: "SHOP\nTotal Sales (Inclusive GST) RM 177.22\nRounding Adjustment RM -.02\nRounding RM 177.20")
+        #expect(r.total?.value == amount("177.20"))
+    }
+
     @Test func roundingGivesThePaidAmount() {
         let r = parser.parse(text: "SHOP\nTOTAL (INCL TAX): 23.26\nROUNDING ADJ: -0.01\nTOTAL: 23.25\nCASH 50.00\nCHANGE 26.75")
         #expect(r.total?.value == amount("23.25"))
