@@ -1,3 +1,4 @@
+import Foundation
 import ReceiptModel
 
 /// The rules, normalised once for fast whole-word matching.
@@ -136,12 +137,26 @@ struct CompiledRules: Sendable {
     }
 
     /// A currency sign counts only next to a number ("$12.50", "12,50 €"): a lone "$" is often OCR noise.
+    /// "12.50", "1,234.50", "12,50": with cents, as receipts print money ("Lot $319," is an address).
+    static func looksLikeMoney(_ n: String) -> Bool {
+        let t = n.trimmingCharacters(in: CharacterSet(charactersIn: ".,"))
+        guard let first = t.first, first.isNumber, !t.allSatisfy(\.isNumber) else { return false }
+        let parts = t.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "." || $0 == "," })
+        guard let last = parts.last, last.count == 2, parts.dropLast().allSatisfy({ !$0.isEmpty && $0.count <= 7 }) else { return false }
+        return parts.first.map { $0.count <= 7 && ($0.first != "0" || $0.count == 1) } ?? false
+    }
+
     static func nextToDigit(_ text: String, _ sym: String) -> Bool {
         var from = text.startIndex
         while let r = text.range(of: sym, range: from..<text.endIndex) {
-            let after = text[r.upperBound...].drop { $0 == " " || $0 == "-" }.prefix(1)
-            let before = text[..<r.lowerBound].reversed().drop { $0 == " " }.prefix(1)
-            if after.first?.isNumber == true || before.first?.isNumber == true { return true }
+            // The number must look like money: "$12.50", "12,50 €", "$5"; not "$000022185" (a document number
+            // whose S was read as $).
+            let after = String(text[r.upperBound...].drop { $0 == " " || $0 == "-" }.prefix { $0.isNumber || $0 == "." || $0 == "," })
+            let before = String(text[..<r.lowerBound].reversed().drop { $0 == " " }.prefix { $0.isNumber || $0 == "." || $0 == "," }.reversed())
+            // A dollar is written before the amount, except with a decimal comma ("12,50 $" in Québec); after a
+            // point amount it is the tax code S misread ("5.60 $").
+            let trailingOK = !sym.hasSuffix("$") || before.dropLast(2).hasSuffix(",")
+            if Self.looksLikeMoney(after) || (trailingOK && Self.looksLikeMoney(before)) { return true }
             from = r.upperBound
         }
         return false

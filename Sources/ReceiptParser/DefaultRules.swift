@@ -35,7 +35,7 @@ let defaultRulesJSON = #"""
   },
   "tax": {
     "keywords": {"tax": 0.9, "sales tax": 1.0, "gst": 0.9, "sst": 0.9, "vat": 0.9, "mwst": 0.95, "ust": 0.8, "tva": 0.95, "iva": 0.95, "btw": 0.95, "moms": 0.95, "total tax": 1.0, "gst 6%": 1.0, "tax total": 1.0, "hst": 0.9, "pst": 0.8},
-    "exclude": ["tax invoice", "tax inv", "incl tax", "tax incl", "gst reg", "gst id", "gst no", "tax id", "vat no", "vat reg", "ust-id", "steuernr", "tax code", "gst summary", "excl", "amount(rm)", "amt(rm)", "invoice"]
+    "exclude": ["tax invoice", "tax inv", "incl tax", "tax incl", "gst reg", "gst id", "gst no", "tax id", "vat no", "vat reg", "ust-id", "steuernr", "tax code", "gst summary", "excl", "amount(rm)", "amt(rm)", "invoice", "incl", "including", "inclusive", "excluding", "exclusive", "inkl", "zzgl", "ttc", "ht"]
   },
   "rounding": {"keywords": {"rounding": 1.0, "round adj": 1.0, "rounding adj": 1.0, "rounding adjustment": 1.0, "adj": 0.5, "round": 0.7}},
   "discount": {"keywords": {"discount": 1.0, "disc": 0.8, "less": 0.5, "rabatt": 1.0, "remise": 1.0, "savings": 0.8}},

@@ -30,7 +30,9 @@ struct MoneyFields {
         self.lines = lines
         self.rules = rules
         subtotalFound = Self.find(rules.subtotal, lines, rules).first
-        taxFound = Self.find(rules.tax, lines, rules, exclude: rules.taxExclude).first
+        // The best tax line, not the first: "Total (incl. GST) 31.47" says GST too, but is a total.
+        let taxLines = Self.find(rules.tax, lines, rules, exclude: rules.taxExclude, all: true)
+        taxFound = taxLines.first { t in !taxLines.contains { $0.score > t.score } }
         // A rounding adjustment is less than the smallest note; "Rounding RM 177.20" is the rounded total.
         let roundingLines = Self.find(rules.rounding, lines, rules, allowNegative: true, all: true)
         roundingFound = roundingLines.first { $0.amount.magnitude < Amount(1) }

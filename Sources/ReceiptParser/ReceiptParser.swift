@@ -112,6 +112,21 @@ public struct ReceiptParser: Sendable {
                 votes[certain, default: 0] += w
                 if why[certain] == nil { why[certain] = "'\(raw.text)' can only be read that way" }
             }
+            // A document number that embeds the date ("BATO2201803120255" beside "12/03/18") tells the order.
+            let runs = lines.flatMap { l in l.text.split(whereSeparator: { !$0.isNumber }).filter { $0.count >= 10 }.map(String.init) }
+            if !runs.isEmpty {
+                for (raw, _) in found where raw.shape == .numeric && raw.certainOrder == nil {
+                    let held = [DateOrder.dayFirst, .monthFirst].filter { o in
+                        guard let v = raw.reading(o) else { return false }
+                        let key = String(format: "%04d%02d%02d", v.year, v.month, v.day)
+                        return runs.contains { $0.contains(key) }
+                    }
+                    if held.count == 1, let o = held.first {
+                        votes[o, default: 0] += 1.5
+                        if why[o] == nil { why[o] = "a document number holds '\(raw.text)' as \(raw.reading(o)?.iso ?? "")" }
+                    }
+                }
+            }
             if let c = currency {
                 let cur: DateOrder = compiled.monthFirstCurrencies.contains(c) ? .monthFirst : .dayFirst
                 votes[cur, default: 0] += 0.6

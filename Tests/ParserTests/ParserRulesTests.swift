@@ -120,6 +120,22 @@ struct ParserRulesTests {
         #expect(parser.parse(text: "SHOP\nDATE 03/04/2019\nTOTAL RM5.00").date?.value == day(2019, 4, 3))
     }
 
+    /// A "$" misread from an S ("Doc No. $000022185", "5.60 $" where S is the tax code) is no dollar:
+    /// it must not turn 06/03/2018 month-first.
+    @Test func misreadDollarSignsAreNotEvidence() {
+        let r = parser.parse(text: "SHOP\nDoc No. $000022185\nDate: 06/03/2018\nTEA 2 5.60 $\nLot $319, Jalan 2\nTOTAL 5.60")
+        #expect(r.currency?.value != "USD")
+        #expect(r.date?.value == day(2018, 3, 6))
+        #expect(parser.parse(text: "DÉPANNEUR\nDATE 03/04/2019\nTOTAL 12,50 $").currency?.value == "USD")
+    }
+
+    /// A document number holding the date as yyyymmdd tells the order of "12/03/18".
+    @Test func dayMonthOrderFromADocumentNumber() {
+        let r = parser.parse(text: "SHOP\nTax Invoice: BATO2201803120255 12/03/18\nTOTAL $5.00\nCASH $5.00")
+        #expect(r.date?.value == day(2018, 3, 12))
+        #expect(r.date?.evidence.notes.contains { $0.contains("document number") } == true)
+    }
+
     @Test func givenOrderWins() {
         var o = ParserOptions(); o.dateOrder = .monthFirst
         #expect(ReceiptParser(options: o).parse(text: "SHOP\nDATE 03/04/2019\nTOTAL 5.00").date?.value == day(2019, 3, 4))
