@@ -231,6 +231,11 @@ extension CompiledRules {
         name.split(separator: " ").map { repairWord(String($0)) }.joined(separator: " ")
     }
 
+    /// Whether a name holds one of the common business words ("HARDWARE", "Restaurant").
+    func hasNameWord(_ name: String) -> Bool {
+        name.split(whereSeparator: { !$0.isLetter }).contains { w in nameWords[w.count]?.contains(w.uppercased()) ?? false }
+    }
+
     func repairWord(_ word: String) -> String {
         var chars = Array(word)
         let letters = chars.filter(\.isLetter).count

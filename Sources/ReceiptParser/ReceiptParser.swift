@@ -275,6 +275,12 @@ public struct ReceiptParser: Sendable {
             }
             score -= 0.02 * Double(i)
             if l.confidence < 0.6 { score -= 0.1 }
+            // What names look like, whichever rule found the line: a business word ("RESTAURANT", "BAKERY"),
+            // a registration number on the next line; not a short lower-case scrap ("tie") from a logo.
+            let letters = name.filter(\.isLetter)
+            if compiled.hasNameWord(name) { score += 0.15 }
+            if i + 1 < top.count, Self.registrationNumber.matches(in: top[i + 1].text).first != nil { score += 0.1 }
+            if letters.count <= 4 || (letters == letters.lowercased() && letters.count < 8) { score -= 0.15 }
             name = compiled.repairName(name)
             guard name.count >= 3 else { continue }
             candidates.append((name, score, l.evidence(rule: rule)))
@@ -285,6 +291,9 @@ public struct ReceiptParser: Sendable {
     }
 
     // MARK: line items
+
+    /// A company registration number line: "(001610235-P)", "(1168272-U)", "Co. Reg. 12345-X".
+    static let registrationNumber = Pattern(#"^\W*(?:co(?:mpany)?\.?\s*(?:reg|no)\S*\s*:?\s*)?[\(\[{]?\s*\d{5,}-?[A-Z0-9]\s*[\)\]}]?\W*$"#)
 
     static let quantityPrefix = Pattern(#"^\s*(\d{1,3})\s*[xX×@*]\s+"#)
     static let quantityTimesPrice = Pattern(#"(?<![\d.,])(\d{1,3})\s*[xX×@*]\s*(?:RM|\$|€|£)?\s*(\d+[.,]\d{2})"#)
@@ -411,6 +420,14 @@ enum VendorText {
         // "SDN BHD 1110644-¥", "Sdn Bhd {256864-P)", "SDN BHD (Ca. No:20154-T)".
         t = t.replacingOccurrences(of: #"(?i)(\b(?:bhd|ltd|llc|inc|gmbh|corp|plc|s/b|pte|pty)\b\.?)\s+.*\d.*$"#, with: "$1", options: .regularExpression)
         t = t.trimmingCharacters(in: junk.union(CharacterSet(charactersIn: ".")).subtracting(CharacterSet(charactersIn: ".")))
+        // "RESTORAN SIAM VILLAGE oo": short lower-case scraps after a name printed in capitals.
+        var words = t.split(separator: " ")
+        if words.filter({ $0.count >= 2 && $0.contains(where: \.isUppercase) && !$0.contains(where: \.isLowercase) }).count >= 2 {
+            while words.count > 2, let last = words.last, last.count <= 3, last.contains(where: \.isLowercase) {
+                words.removeLast()
+            }
+            t = words.joined(separator: " ")
+        }
         return t
     }
 

@@ -186,6 +186,10 @@ struct ParserRulesTests {
         ("PASIR PUTIH HARDWARE SDN BHD\nJALAN 3", "PASIR PUTIH HARDWARE SDN BHD"),
         ("BLUE MOUSE CAFE LTD\n12 Main Street", "BLUE MOUSE CAFE LTD"),
         ("7-ELEVEN STORE 12\n12 Main Street", "7-ELEVEN STORE 12"),
+        // A logo read as a scrap above the name: the line with a business word and a registration number below wins.
+        ("TT eee\nGOLDEN LOTUS RESTAURANT\n(001610235-P)\nJALAN 3", "GOLDEN LOTUS RESTAURANT"),
+        ("tie\nmain\nRIVERBANK BAKERY\nJALAN 3", "RIVERBANK BAKERY"),
+        ("RESTORAN SERI PAGI oo\nJALAN 3", "RESTORAN SERI PAGI"),
     ])
     func vendorRepairs(_ header: String, _ expected: String) {
         #expect(parser.parse(text: "\(header)\nTOTAL 9.99").vendor?.value == expected)
