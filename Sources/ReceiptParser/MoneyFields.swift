@@ -265,6 +265,16 @@ struct MoneyFields {
                 if later, c.line.index <= r.line.index { score -= 0.25; notes.append("before rounding: \(r.amount) is applied below") }
                 else if earlier, c.line.index >= r.line.index { score += 0.2; notes.append("after rounding by \(r.amount)") }
             }
+            // A total with a tax line below it and a somewhat larger total below that: the total before tax.
+            if let later = candidates.first(where: { $0.line.index > c.line.index && $0.amount > v && $0.amount <= v * Decimal(1.3) && $0.keyword.weight >= 0.8 }),
+               lines[(c.line.index + 1)..<later.line.index].contains(where: { rules.best(rules.tax, in: $0.words) != nil }) {
+                score -= 0.2; notes.append("before tax: \(later.amount) below it includes a tax line")
+            }
+            // Two totals with the rounding line between them: the one below is what was paid.
+            if let r = roundingFound, c.line.index > r.line.index, candidates.contains(where: { $0.line.index < r.line.index && $0.keyword.weight >= 0.8 }),
+               c.keyword.weight >= 0.8, !notes.contains(where: { $0.hasPrefix("after rounding") }) {
+                score += 0.1; notes.append("below the rounding line")
+            }
             if let h = taxTableLine, c.line.index > h, candidates.contains(where: { $0.line.index < h }) {
                 score -= 0.3; notes.append("in the tax breakdown table below line \(h)")
             }

@@ -74,6 +74,18 @@ struct ParserRulesTests {
         #expect(r.total?.value == amount("177.20"))
     }
 
+    /// A total line misread so its label no longer says "excluding": the larger total below it, past a tax line, wins.
+    @Test func totalBeforeTaxLosesToTheOneBelow() {
+        let r = parser.parse(text: "SHOP\nTotal Sales (Ex: ig GST) 60.00\nTotal GST 3.60\nTotal Sales (Inclusive of GST) : 63.60")
+        #expect(r.total?.value == amount("63.60"))
+    }
+
+    /// Two totals with the rounding line between them: the lower one was paid, even when the first is misread.
+    @Test func totalBelowTheRoundingLineWins() {
+        let r = parser.parse(text: "SHOP\nEat-In Total (incl GST) 25,28\nRounding Adjust 0.02\nTotal Rounded 29.30\nCash Tendered 50.00")
+        #expect(r.total?.value == amount("29.30"))
+    }
+
     @Test func roundingGivesThePaidAmount() {
         let r = parser.parse(text: "SHOP\nTOTAL (INCL TAX): 23.26\nROUNDING ADJ: -0.01\nTOTAL: 23.25\nCASH 50.00\nCHANGE 26.75")
         #expect(r.total?.value == amount("23.25"))
