@@ -223,6 +223,20 @@ struct MoneyFields {
                 }
             }
         }
+        // Every total below the subtotal and no discount: a total can't be less than its subtotal, so the
+        // total line was misread and the subtotal (tax included) is the best reading left.
+        if let s = subtotalFound, discountFound == nil, !candidates.isEmpty, candidates.allSatisfy({ $0.amount < s.amount }),
+           s.amount.value > 0 {
+            candidates.append(Found(amount: s.amount, keyword: .init(raw: "subtotal", normalised: "", weight: 0.55), line: s.line, score: 0.55,
+                                    notes: ["every total read is below the subtotal \(s.amount)"]))
+        }
+        // Paid with no change given: what was paid may be the total.
+        // Only an odd sum (a banknote, 50.00, says nothing), and only when no clean total line was read.
+        if let c = cashFound, changeFound == nil, !candidates.contains(where: { $0.amount == c.amount }), c.amount.cents % 100 != 0,
+           !candidates.contains(where: { $0.keyword.weight >= 0.8 && !$0.notes.contains { $0.hasPrefix("also says") } }) {
+            candidates.append(Found(amount: c.amount, keyword: .init(raw: "amount paid", normalised: "", weight: 0.45), line: c.line, score: 0.45,
+                                    notes: ["paid \(c.amount), no change given"]))
+        }
         if candidates.isEmpty {
             // No keyword: the largest amount on the receipt, outside payment lines; low confidence.
             let pool = lines.filter { !$0.words.padded.contains(" change ") && rules.any(rules.cash, in: $0.words) == nil }
@@ -249,14 +263,15 @@ struct MoneyFields {
             } else if let s = subtotalFound?.amount {
                 if Self.same(s, v) { score += 0.1; notes.append("equals the subtotal") }
                 else if let r = roundingFound?.amount, Self.same(s + r, v) { score += 0.25; notes.append("subtotal \(s) + rounding \(r) = \(v)") }
-                else if v < s, discountFound == nil { score -= 0.15; notes.append("below the subtotal \(s)") }
+                else if v < s, discountFound == nil { score -= 0.35; notes.append("below the subtotal \(s), and no discount") }
             }
             if let c = cashFound?.amount, let g = changeFound?.amount, c - g == v {
                 score += 0.25; notes.append("cash \(c) − change \(g) = \(v)")
             } else if let c = cashFound?.amount, changeFound == nil, Self.same(c, v) {
                 score += 0.1; notes.append("equals the amount paid")
-            } else if let c = cashFound?.amount, v > c, changeFound != nil {
-                score -= 0.1; notes.append("more than the \(c) paid")
+            } else if let c = cashFound?.amount, v > c {
+                // More than was handed over: with change given, impossible; without, the rest may be on a card.
+                score -= (changeFound?.amount.value ?? 0) > 0 ? 0.3 : 0.1; notes.append("more than the \(c) paid")
             }
             if let r = roundingFound, r.amount.value != 0, r.amount.magnitude < Amount(cents: 50) {
                 let step = r.amount.magnitude

@@ -86,6 +86,19 @@ struct ParserRulesTests {
         #expect(r.total?.value == amount("29.30"))
     }
 
+    /// A misread total the rest of the receipt rules out: below the subtotal, with no discount.
+    @Test func totalBelowTheSubtotalLoses() {
+        let r = parser.parse(text: "SHOP\nSub-Total 3 60.60\nGrand Total : 33.00\nChange Due : 17.00")
+        #expect(r.total?.value == amount("60.60"))
+        #expect(parser.parse(text: "SHOP\nSub-Total 60.60\nDiscount 27.60\nGrand Total : 33.00").total?.value == amount("33.00"))
+    }
+
+    /// No clean total line, paid an odd sum with no change: that sum is the total. A banknote says nothing.
+    @Test func exactPaymentStandsInForAnUnreadTotal() {
+        #expect(parser.parse(text: "SHOP\nTotal Item Discount: 6.00\nTotal Sales Inclusive GST : = azo\nCash Received : 4.70").total?.value == amount("4.70"))
+        #expect(parser.parse(text: "SHOP\nTOTAL 18.80\nCASH 90.00").total?.value == amount("18.80"))
+    }
+
     @Test func roundingGivesThePaidAmount() {
         let r = parser.parse(text: "SHOP\nTOTAL (INCL TAX): 23.26\nROUNDING ADJ: -0.01\nTOTAL: 23.25\nCASH 50.00\nCHANGE 26.75")
         #expect(r.total?.value == amount("23.25"))
