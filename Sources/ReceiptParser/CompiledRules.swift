@@ -163,10 +163,13 @@ struct CompiledRules: Sendable {
     }
 
     /// How many words of a name stand on a legal-form line besides the legal form itself.
-    func nameWordsBeforeLegalForm(_ w: WordLine) -> Int {
+    func nameWordsBeforeLegalForm(_ w: WordLine) -> Int { wordsBeforeLegalForm(w).count }
+
+    /// The words of a legal-form line besides the legal form itself.
+    func wordsBeforeLegalForm(_ w: WordLine) -> [Substring] {
         var rest = w.padded
         for f in legalForms where rest.contains(f.normalised) { rest = rest.replacingOccurrences(of: f.normalised, with: " ") }
-        return rest.split(separator: " ").filter { $0.count > 1 && $0.contains(where: \.isLetter) }.count
+        return rest.split(separator: " ").filter { $0.count > 1 && $0.contains(where: \.isLetter) }
     }
 
     /// Mostly one- and two-letter scraps, or letters run together ("eee"): what OCR makes of logos and pictures.

@@ -256,10 +256,19 @@ public struct ReceiptParser: Sendable {
                 // "SDN BHD" alone on its line, or a line that reads as the end of a name ("& TEA LEAF (M) SDN BHD",
                 // "KITCHEN SDN BHD"): the name starts on the line above.
                 let restWords = compiled.nameWordsBeforeLegalForm(l.words)
-                let continues = onlyForm || restWords == 0 || l.text.first == "(" || l.text.first == "&" || top[max(0, i - 1)].text.hasSuffix("&")
+                // Or only a business word before the form ("RESTAURANT SDN BHD", "COFFEE CO."): the tail of a name.
+                let tail = restWords == 1 && compiled.hasNameWord(compiled.wordsBeforeLegalForm(l.words).joined(separator: " "))
+                // Or the line starts with a long legal form ("ENTERPRISE (SETIA"): the name began above.
+                let startsWithForm = l.words.words.first.map { w in w.count >= 5 && compiled.legalForms.contains { $0.normalised == " \(w) " } } ?? false
+                let continues = onlyForm || restWords == 0 || tail || startsWithForm || l.text.first == "(" || l.text.first == "&" || top[max(0, i - 1)].text.hasSuffix("&")
                 if continues, i > 0, compiled.vendorLineKind(top[i - 1]) == .nameLike, !top[i - 1].text.contains(":") {
                     name = VendorText.clean(top[i - 1].text) + " " + name
                     rule = "vendor.legal-form-two-lines"
+                }
+                // "ENTERPRISE (SETIA" / "ALAM) SDN BHD": a bracket left open closes on the next line.
+                if name.filter({ $0 == "(" }).count > name.filter({ $0 == ")" }).count, i + 1 < top.count,
+                   top[i + 1].text.contains(")"), top[i + 1].amounts.isEmpty {
+                    name += " " + VendorText.clean(top[i + 1].text)
                 }
                 if i < 5 { score += 0.1 }
             case .nameLike:

@@ -215,6 +215,10 @@ struct ParserRulesTests {
         ("TT eee\nGOLDEN LOTUS RESTAURANT\n(001610235-P)\nJALAN 3", "GOLDEN LOTUS RESTAURANT"),
         ("tie\nmain\nRIVERBANK BAKERY\nJALAN 3", "RIVERBANK BAKERY"),
         ("RESTORAN SERI PAGI oo\nJALAN 3", "RESTORAN SERI PAGI"),
+        // A name over several lines: only a business word before the form, a line starting with the form, a bracket left open.
+        ("LIAN HUA VEGETARIAN\nRESTAURANT SDN BHD\n(1095514-X)", "LIAN HUA VEGETARIAN RESTAURANT SDN BHD"),
+        ("KWONG HUAT HARDWARE\nENTERPRISE (SETIA\nALAM) SDN BHD\n822737-X", "KWONG HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD"),
+        ("Chili Grill & Bar\nT.A.S Ventures Sdn Bhd (256864-P)\nJALAN 3", "T.A.S Ventures SDN BHD"),
     ])
     func vendorRepairs(_ header: String, _ expected: String) {
         #expect(parser.parse(text: "\(header)\nTOTAL 9.99").vendor?.value == expected)
