@@ -24,6 +24,9 @@ extension ReceiptParser {
         if r.date == nil { return "no date found" }
         if r.checks.contains("subtotal + tax ≠ total") { return "subtotal + tax ≠ total" }
         if total.confidence < 0.45 { return String(format: "total confidence %.2f", total.confidence) }
+        // A vendor from a weak line (a scrap above the name, no legal form): another look often reads the header better.
+        // Dev set end to end: vendor +1.7 points for second looks on 12 % more receipts (0.55: +0.8 for 6 %).
+        if (r.vendor?.confidence ?? 0) < 0.65 { return r.vendor.map { String(format: "vendor confidence %.2f", $0.confidence) } ?? "no vendor found" }
         return nil
     }
 
