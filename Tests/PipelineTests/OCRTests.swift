@@ -106,10 +106,48 @@ struct PipelineDecisionTests {
         #expect(engine.calls.count == 1)
     }
 
+    @Test func secondLookForADoubtfulVendor() throws {
+        let engine = ScriptedEngine(pages: [nil: Self.page("tie\n03/14/2024\nSUBTOTAL 10.00\nTAX 0.80\nTOTAL $10.80"),
+                                            .sparse: Self.page("HARBOR LANE HARDWARE LLC\n03/14/2024\nTOTAL $10.80")])
+        let r = try ReceiptPipeline(engine: engine).process(image: image)
+        #expect(engine.calls == [nil, .sparse])
+        #expect(r.passes.last?.reason.hasPrefix("vendor confidence") == true)
+        #expect(r.receipt.vendor?.value == "HARBOR LANE HARDWARE LLC")
+        #expect(r.receipt.total?.value == Amount("10.80"))
+    }
+
     @Test func lowConfidenceAsksForOrientation() throws {
         let engine = ScriptedEngine(pages: [nil: Self.page("x\ny", confidence: 0.2)])
         engine.turns = 1
         let r = try ReceiptPipeline(engine: engine).process(image: image)
         #expect(r.passes.contains { $0.reason.hasPrefix("orientation") })
+    }
+}
+
+@Suite("OCR cache (eval --ocr-cache), around a scripted engine")
+struct CachingEngineTests {
+    @Test func readsEachLookOnceAndKeysByPixelsAndSegmentation() throws {
+        let dir = try TempDir()
+        let image = try Ingest.load(path: Repo.fixtures + "/formats/receipt.png")
+        let turned = image.rotated(quarterTurns: 1)
+        let inner = ScriptedEngine(pages: [nil: PipelineDecisionTests.page("ACME LLC\nTOTAL 1.00"), .sparse: PipelineDecisionTests.page("SPARSE")])
+        inner.turns = 2
+        let cache = try CachingEngine(inner, directory: dir.path)
+        let first = try cache.recognize(image, segmentation: nil)
+        #expect(try cache.recognize(image, segmentation: nil) == first)
+        #expect(inner.calls == [nil])
+        // Another look, or other pixels: read again.
+        #expect(try cache.recognize(image, segmentation: .sparse).text == "SPARSE")
+        _ = try cache.recognize(turned, segmentation: nil)
+        #expect(inner.calls == [nil, .sparse, nil])
+        #expect(try cache.uprightQuarterTurns(image) == 2)
+        inner.turns = 0
+        #expect(try cache.uprightQuarterTurns(image) == 2)
+        // A new engine on the same folder (the next eval run) reads nothing.
+        let again = ScriptedEngine(pages: [:])
+        let cache2 = try CachingEngine(again, directory: dir.path)
+        #expect(try cache2.recognize(image, segmentation: nil) == first)
+        #expect(again.calls.isEmpty)
+        #expect((cache.hits, cache.misses, cache2.hits) == (2, 4, 1))
     }
 }
