@@ -47,8 +47,9 @@ struct RawDate {
 enum DateScanner {
     static let ymd = Pattern(#"(?<!\d)((?:19|20)\d{2})\s?([-/.])\s?(\d{1,2})\s?[-/.]\s?(\d{1,2})(?!\d)"#)
     static let numeric = Pattern(#"(?<![\d.,])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?([-/.])\s?(\d{4}|\d{2})(?![\d]|[.,]\d|[-/.]\d)"#)
-    static let dayMonthName = Pattern(#"(?<![\d\p{L}])(\d{1,2})(?:st|nd|rd|th|er)?[\s\-/.,]*(\p{L}{3,9})\.?[\s\-/.,']*(\d{4}|\d{2})(?!\d)"#)
-    static let monthNameDay = Pattern(#"(?<!\p{L})(\p{L}{3,9})\.?[\s\-/.]*(\d{1,2})(?:st|nd|rd|th)?[\s,.'\-/]*(\d{4}|\d{2})(?![\d]|:\d)"#)
+    /// The day may start with a letter OCR reads for 0 ("Q1-Nov-2017"); a month name must follow.
+    static let dayMonthName = Pattern(#"(?<![\d\p{L}])([OQD]\d|\d{1,2})(?:st|nd|rd|th|er)?[\s\-/.,]*(\p{L}{3,9})\.?[\s\-/.,']*(\d{4}|\d{2})(?!\d)"#)
+    static let monthNameDay = Pattern(#"(?<!\p{L})(\p{L}{3,9})\.?[\s\-/.]*(\d{1,2})(?:st|nd|rd|th|[\s,.'\-/])[\s,.'\-/]*(\d{4}|\d{2})(?![\d]|:\d)"#)
     static let compactYMD = Pattern(#"(?<!\d)(20\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?!\d)"#)
 
     static func year(_ s: String) -> Int? {
@@ -79,7 +80,7 @@ enum DateScanner {
             add(RawDate(first: a, second: b, year: y, shape: .numeric, position: pos(m.range), text: String(line[m.range]), rule: "date.numeric"), m.range)
         }
         for m in dayMonthName.matches(in: line) {
-            guard let d = m.groups[1].flatMap({ Int($0) }), let name = m.groups[2], let mo = month(name, months),
+            guard let d = m.groups[1].flatMap({ Int(String($0.map { "OQD".contains($0) ? "0" : $0 })) }), let name = m.groups[2], let mo = month(name, months),
                   let ys = m.groups[3], let y = year(ys) else { continue }
             add(RawDate(first: d, second: mo, year: y, shape: .named, position: pos(m.range), text: String(line[m.range]), rule: "date.day-monthname"), m.range)
         }

@@ -133,6 +133,13 @@ struct ParserRulesTests {
         #expect(parser.parse(text: "SHOP\n\(line)\nTOTAL 1.00").date?.value == day(y, m, d))
     }
 
+    /// "Jan 2017 12:41" is January 2017 with the day lost, not 20 January '17; "Q1-Nov-2017" is 1 November.
+    @Test func monthNameDatesReadAsPrinted() {
+        #expect(parser.parse(text: "SHOP\nDate : GS Jan 2017 12:41pm\nTOTAL 1.00").date == nil)
+        #expect(parser.parse(text: "SHOP\nQ1-Nov-2017_11:20:04AM\nTOTAL 1.00").date?.value == day(2017, 11, 1))
+        #expect(parser.parse(text: "SHOP\nJan 20 2017\nTOTAL 1.00").date?.value == day(2017, 1, 20))
+    }
+
     @Test func dayMonthOrderFromAnotherDate() {
         // 03/04 is ambiguous; 04/25 on the same receipt can only be month-first.
         let r = parser.parse(text: "SHOP\nDATE 03/04/2019\nRETURN BY 04/25/2019\nTOTAL $5.00")
