@@ -215,8 +215,10 @@ struct CompiledRules: Sendable {
         // One money word alone ("CASH"), or OCR noise from a logo: not a name.
         if w.words.count == 1, isMoneyLabel(w) { return nil }
         if Self.looksLikeNoise(w) { return nil }
-        if any(addressWords, in: w) != nil, digits > 0 || w.words.count > 3 { return nil }
-        if digits > 4 || Double(digits) > Double(letters) * 0.5 { return nil }
+        // Address and digit checks without a trailing registration number ("NAME MALAYSIA (308282-A)").
+        let cDigits = cw.digitCount
+        if any(addressWords, in: cw) != nil, cDigits > 0 || cw.words.count > 3 { return nil }
+        if cDigits > 4 || Double(cDigits) > Double(letters) * 0.5 { return nil }
         if !l.amounts.isEmpty { return nil }
         if letters < 3 { return nil }
         // Mostly noise: few letters among many symbols.

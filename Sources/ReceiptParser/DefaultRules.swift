@@ -35,7 +35,7 @@ let defaultRulesJSON = #"""
   },
   "tax": {
     "keywords": {"tax": 0.9, "sales tax": 1.0, "gst": 0.9, "sst": 0.9, "vat": 0.9, "mwst": 0.95, "ust": 0.8, "tva": 0.95, "iva": 0.95, "btw": 0.95, "moms": 0.95, "total tax": 1.0, "gst 6%": 1.0, "tax total": 1.0, "hst": 0.9, "pst": 0.8},
-    "exclude": ["tax invoice", "tax inv", "incl tax", "tax incl", "gst reg", "gst id", "gst no", "tax id", "vat no", "vat reg", "ust-id", "steuernr", "tax code", "gst summary", "excl", "amount(rm)", "amt(rm)", "invoice", "incl", "including", "inclusive", "excluding", "exclusive", "inkl", "zzgl", "ttc", "ht"]
+    "exclude": ["tax invoice", "tax inv", "incl tax", "tax incl", "gst reg", "gst id", "gst no", "registration", "registered", "tax id", "vat no", "vat reg", "ust-id", "steuernr", "tax code", "gst summary", "excl", "amount(rm)", "amt(rm)", "invoice", "incl", "including", "inclusive", "excluding", "exclusive", "inkl", "zzgl", "ttc", "ht"]
   },
   "rounding": {"keywords": {"rounding": 1.0, "round adj": 1.0, "rounding adj": 1.0, "rounding adjustment": 1.0, "adj": 0.5, "round": 0.7}},
   "discount": {"keywords": {"discount": 1.0, "disc": 0.8, "less": 0.5, "rabatt": 1.0, "remise": 1.0, "savings": 0.8}},
@@ -68,8 +68,8 @@ let defaultRulesJSON = #"""
     ],
     "skip": [
       "tax invoice", "invoice", "simplified tax invoice", "receipt", "official receipt", "cash receipt", "sales receipt", "cash bill", "bill",
-      "copy", "customer copy", "merchant copy", "reprint", "duplicate", "original", "welcome", "welcome to", "thank you", "thanks",
-      "tel", "phone", "fax", "gst reg", "gst id", "gst no", "co reg", "co. reg", "company reg", "reg no", "roc", "business reg",
+      "copy", "customer copy", "merchant copy", "reprint", "duplicate", "original", "welcome", "welcome to", "thank you", "thanks", "for shopping", "shopping with",
+      "tel", "phone", "fax", "gst reg", "gst id", "gst no", "registration", "registered", "co reg", "co. reg", "company reg", "reg no", "roc", "business reg",
       "vat no", "vat reg", "ust-id", "steuer", "siret", "tva", "abn", "email", "www", "http", ".com", "open", "hours", "table", "cashier",
       "order", "date", "time", "company no", "co no", "desc", "description", "qty", "quantity", "item", "price", "amount",
       "returnable", "refundable", "exchangeable", "not returnable", "counter", "terminal", "member", "server", "served by", "guest", "machine", "pos", "slip", "doc no", "page", "rechnung", "quittung", "kassenbon", "beleg", "facture", "ticket", "reçu"

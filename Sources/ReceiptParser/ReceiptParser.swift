@@ -288,7 +288,9 @@ public struct ReceiptParser: Sendable {
             // a registration number on the next line; not a short lower-case scrap ("tie") from a logo.
             let letters = name.filter(\.isLetter)
             if compiled.hasNameWord(name) { score += 0.15 }
+            // A registration number below the line, or on it ("BEST DENKI MALAYSIA (308282-A)").
             if i + 1 < top.count, Self.registrationNumber.matches(in: top[i + 1].text).first != nil { score += 0.1 }
+            else if Self.registrationOnLine.matches(in: l.text).first != nil { score += 0.1 }
             if letters.count <= 4 || (letters == letters.lowercased() && letters.count < 8) { score -= 0.15 }
             name = compiled.repairName(name)
             guard name.count >= 3 else { continue }
@@ -303,6 +305,8 @@ public struct ReceiptParser: Sendable {
 
     /// A company registration number line: "(001610235-P)", "(1168272-U)", "Co. Reg. 12345-X".
     static let registrationNumber = Pattern(#"^\W*(?:co(?:mpany)?\.?\s*(?:reg|no)\S*\s*:?\s*)?[\(\[{]?\s*\d{5,}-?[A-Z0-9]\s*[\)\]}]?\W*$"#)
+
+    static let registrationOnLine = Pattern(#"[\(\[{]\s*\d{5,}-?[A-Z]\s*[\)\]}]\W*$"#)
 
     static let quantityPrefix = Pattern(#"^\s*(\d{1,3})\s*[xX×@*]\s+"#)
     static let quantityTimesPrice = Pattern(#"(?<![\d.,])(\d{1,3})\s*[xX×@*]\s*(?:RM|\$|€|£)?\s*(\d+[.,]\d{2})"#)
@@ -423,8 +427,8 @@ enum VendorText {
         t = t.replacingOccurrences(of: #"^[a-z]{1,2}\s+(?=[A-Z]{2})"#, with: "", options: .regularExpression)
         t = t.replacingOccurrences(of: #"(?i)(\b(?:bhd|ltd|llc|inc|gmbh|corp|plc|co|s/b)\.?)(?:\s+[A-Za-z0-9]{1,2}){1,2}$"#, with: "$1", options: .regularExpression)
         // OCR's "SON BHD", "SIN BHD", "SDIi BHD", "SEN 3HD", "SDN BHO" for SDN BHD (Malaysia's private limited).
-        t = t.replacingOccurrences(of: #"\bS(?:[O0DIEU]N|DIV|DM|DIi|DR|C)\b[.,':]{0,3}\s*[B83]H[DO0]\b"#, with: "SDN BHD", options: [.regularExpression, .caseInsensitive])
-        t = t.replacingOccurrences(of: #"\b(SDN\.?,?\s*)[B83]H[O0]\b"#, with: "$1BHD", options: [.regularExpression, .caseInsensitive])
+        t = t.replacingOccurrences(of: #"\bS(?:[O0DIEU]N|DIV|DM|DIi|DR|C)\b[.,':]{0,3}\s*[B83][HN][DO0]\b"#, with: "SDN BHD", options: [.regularExpression, .caseInsensitive])
+        t = t.replacingOccurrences(of: #"\b(SDN\.?,?\s*)(?:[B83]H[O0A]|[B83]N[DO0])\b"#, with: "$1BHD", options: [.regularExpression, .caseInsensitive])
         // After a legal form ends the name, anything with a digit is a registration number or noise:
         // "SDN BHD 1110644-¥", "Sdn Bhd {256864-P)", "SDN BHD (Ca. No:20154-T)".
         t = t.replacingOccurrences(of: #"(?i)(\b(?:bhd|ltd|llc|inc|gmbh|corp|plc|s/b|pte|pty)\b\.?)\s+.*\d.*$"#, with: "$1", options: .regularExpression)

@@ -222,6 +222,10 @@ struct ParserRulesTests {
         ("TT eee\nGOLDEN LOTUS RESTAURANT\n(001610235-P)\nJALAN 3", "GOLDEN LOTUS RESTAURANT"),
         ("tie\nmain\nRIVERBANK BAKERY\nJALAN 3", "RIVERBANK BAKERY"),
         ("RESTORAN SERI PAGI oo\nJALAN 3", "RESTORAN SERI PAGI"),
+        ("TAN AH KOW\nPUSAT BUKU CERIA SDN BND\n789417-W\nNO.53, JALAN SAGU 18", "PUSAT BUKU CERIA SDN BHD"),
+        // A registration number on the line makes a company line of one that names a country.
+        ("BEST KADEN MALAYSIA (308282-A)\nLOT LG 26, SUBANG PARADE\nBEST KADEN 1 UTAMA", "BEST KADEN MALAYSIA"),
+        ("TQ FOR SHOPPING WITH US\nGST REGISTRATION NO : 000212823380\nHILLTOP MART\nJALAN 3", "HILLTOP MART"),
         // A name over several lines: only a business word before the form, a line starting with the form, a bracket left open.
         ("LIAN HUA VEGETARIAN\nRESTAURANT SDN BHD\n(1095514-X)", "LIAN HUA VEGETARIAN RESTAURANT SDN BHD"),
         ("KWONG HUAT HARDWARE\nENTERPRISE (SETIA\nALAM) SDN BHD\n822737-X", "KWONG HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD"),
