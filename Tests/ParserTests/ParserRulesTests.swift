@@ -117,6 +117,14 @@ struct ParserRulesTests {
         #expect(r.total?.value == amount("12.90"))
     }
 
+    /// "TOTAL 0% SUPPLIES" is a row of the tax breakdown, not the total.
+    @Test func suppliesByTaxRateAreNotTheTotal() {
+        let r = parser.parse(text: "SHOP\nTOTAL 6% SUPPLIES (INC. GST): 8.40\nTOTAL 0% SUPPLIES: 6.39\nTOTAL PAYABLE: 14.79")
+        #expect(r.total?.value == amount("14.79"))
+        let late = parser.parse(text: "SHOP\nTOTAL PAYABLE: 14.79\nTOTAL 6% SUPPLIES (INC. GST): 8.40\nTOTAL 0% SUPPLIES: 6.39")
+        #expect(late.total?.value == amount("14.79"))
+    }
+
     @Test func taxTableTotalsAreNotTheTotal() {
         let r = parser.parse(text: "SHOP\nTOTAL SALES : 21.20\nCASH 21.20\nGST SUMMARY\nTOTAL : 20.00 1.20")
         #expect(r.total?.value == amount("21.20"))
