@@ -32,7 +32,9 @@ struct MoneyFields {
         subtotalFound = Self.find(rules.subtotal, lines, rules).first
         // The best tax line, not the first: "Total (incl. GST) 31.47" says GST too, but is a total.
         let taxLines = Self.find(rules.tax, lines, rules, exclude: rules.taxExclude, all: true)
-        taxFound = taxLines.first { t in !taxLines.contains { $0.score > t.score } }
+        // A line that is also a strong total ("Total Amt incl. GST @ 6%") is the total, not the tax.
+        func taxScore(_ t: Found) -> Double { t.score - ((rules.best(rules.total, in: t.line.words)?.weight ?? 0) >= 0.9 ? 0.5 : 0) }
+        taxFound = taxLines.first { t in !taxLines.contains { taxScore($0) > taxScore(t) } }
         // A rounding adjustment is less than the smallest note; "Rounding RM 177.20" is the rounded total.
         let roundingLines = Self.find(rules.rounding, lines, rules, allowNegative: true, all: true)
         roundingFound = roundingLines.first { $0.amount.magnitude < Amount(1) }
@@ -313,7 +315,7 @@ struct MoneyFields {
                 guard let swap = Self.digitConfusion(scored[0].0.amount, e) else { continue }
                 var f = scored[0].0
                 f.amount = e
-                let notes = scored[0].2 + ["printed \(scored[0].0.amount), read as \(e): \(formula) (\(swap))"]
+                let notes = scored[0].2 + ["read \(scored[0].0.amount), taken as \(e): \(formula) = \(e), one digit apart (OCR often reads \(swap))"]
                 checks.append("\(formula) = \(e) (digit repaired)")
                 scored[0] = (f, scored[0].1 - 0.05, notes)
                 break
@@ -328,7 +330,7 @@ struct MoneyFields {
             Candidate(value: $0.0.amount.description, score: $0.1, evidence: $0.0.line.evidence(rule: "total.keyword", notes: $0.2))
         }
         let rule = best.0.keyword.normalised.isEmpty ? "total.\(best.0.keyword.raw.replacingOccurrences(of: " ", with: "-"))" : "total.keyword"
-        let field = Field(best.0.amount, confidence: 0.2 + 0.6 * best.1, evidence: best.0.line.evidence(rule: rule, notes: best.2), rejected: Array(rejected))
+        let field = Field(best.0.amount, confidence: min(0.99, max(0.02, 0.2 + 0.6 * best.1)), evidence: best.0.line.evidence(rule: rule, notes: best.2), rejected: Array(rejected))
         return (field, checks)
     }
 }

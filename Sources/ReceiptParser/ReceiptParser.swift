@@ -187,7 +187,7 @@ public struct ReceiptParser: Sendable {
             .sorted { $0.1 > $1.1 }
         let best = ranked[0]
         let rejected = ranked.dropFirst().filter { $0.0 != best.0 }.prefix(5).map { Candidate(value: $0.0.iso, score: $0.1, evidence: $0.2) }
-        return Field(best.0, confidence: best.1, evidence: best.2, rejected: Array(rejected))
+        return Field(best.0, confidence: min(0.99, max(0.02, best.1)), evidence: best.2, rejected: Array(rejected))
     }
 
     static func tomorrow() -> CalendarDate {
@@ -298,7 +298,7 @@ public struct ReceiptParser: Sendable {
         }
         guard let best = candidates.max(by: { $0.1 < $1.1 }) else { return nil }
         let rejected = candidates.filter { $0.0 != best.0 }.sorted { $0.1 > $1.1 }.prefix(4).map { Candidate(value: $0.0, score: $0.1, evidence: $0.2) }
-        return Field(best.0, confidence: best.1, evidence: best.2, rejected: Array(rejected))
+        return Field(best.0, confidence: min(0.95, max(0.05, best.1)), evidence: best.2, rejected: Array(rejected))
     }
 
     // MARK: line items
