@@ -411,6 +411,8 @@ struct ParseLine {
 }
 
 enum VendorText {
+    static let misreadSdnBhd = Pattern(#"\bS(?:[O0DIEU]N|DIV|DM|DIi|DR|C)\b[.,':]{0,3}\s*(?:[B83][HN][DO0]|[B83]H[A])\b"#)
+
     /// Strips OCR noise at the ends and a trailing registration number "(81109-A)".
     static func clean(_ s: String) -> String {
         var t = s.replacingOccurrences(of: #"\s*[\(\[]\s*(?:co\.?\s*(?:reg|no)\.?\s*:?\s*)?[0-9][0-9A-Z\-\s]*[\)\]]?\s*$"#, with: "", options: [.regularExpression, .caseInsensitive])
@@ -427,8 +429,10 @@ enum VendorText {
         t = t.replacingOccurrences(of: #"^[a-z]{1,2}\s+(?=[A-Z]{2})"#, with: "", options: .regularExpression)
         t = t.replacingOccurrences(of: #"(?i)(\b(?:bhd|ltd|llc|inc|gmbh|corp|plc|co|s/b)\.?)(?:\s+[A-Za-z0-9]{1,2}){1,2}$"#, with: "$1", options: .regularExpression)
         // OCR's "SON BHD", "SIN BHD", "SDIi BHD", "SEN 3HD", "SDN BHO" for SDN BHD (Malaysia's private limited).
-        t = t.replacingOccurrences(of: #"\bS(?:[O0DIEU]N|DIV|DM|DIi|DR|C)\b[.,':]{0,3}\s*[B83][HN][DO0]\b"#, with: "SDN BHD", options: [.regularExpression, .caseInsensitive])
-        t = t.replacingOccurrences(of: #"\b(SDN\.?,?\s*)(?:[B83]H[O0A]|[B83]N[DO0])\b"#, with: "$1BHD", options: [.regularExpression, .caseInsensitive])
+        // (Read right, "Sdn. Bhd." is left as printed.)
+        for m in misreadSdnBhd.matches(in: t).reversed() where m.groups[0].map({ $0.uppercased().filter(\.isLetter) }) != "SDNBHD" {
+            t.replaceSubrange(m.range, with: "SDN BHD")
+        }
         // After a legal form ends the name, anything with a digit is a registration number or noise:
         // "SDN BHD 1110644-¥", "Sdn Bhd {256864-P)", "SDN BHD (Ca. No:20154-T)".
         t = t.replacingOccurrences(of: #"(?i)(\b(?:bhd|ltd|llc|inc|gmbh|corp|plc|s/b|pte|pty)\b\.?)\s+.*\d.*$"#, with: "$1", options: .regularExpression)
@@ -436,7 +440,9 @@ enum VendorText {
         // "RESTORAN SIAM VILLAGE oo": short lower-case scraps after a name printed in capitals.
         var words = t.split(separator: " ")
         if words.filter({ $0.count >= 2 && $0.contains(where: \.isUppercase) && !$0.contains(where: \.isLowercase) }).count >= 2 {
-            while words.count > 2, let last = words.last, last.count <= 3, last.contains(where: \.isLowercase) {
+            let forms: Set<String> = ["bhd", "sdn", "ltd", "inc", "llc", "co", "plc", "pty", "pte", "ag", "sa", "kg", "bv", "nv", "ab", "as", "oy"]
+            while words.count > 2, let last = words.last, last.count <= 3, last.contains(where: \.isLowercase),
+                  !forms.contains(last.lowercased().trimmingCharacters(in: .punctuationCharacters)) {
                 words.removeLast()
             }
             t = words.joined(separator: " ")

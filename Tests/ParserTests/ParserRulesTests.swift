@@ -221,7 +221,7 @@ struct ParserRulesTests {
     @Test(arguments: [
         ("WILLOW HARDHARE SON BHO (77120-P)\nJALAN 3", "WILLOW HARDWARE SDN BHD"),
         ("KINGFISHER CONFECTIUNERY SEN 3HD\nJALAN 3", "KINGFISHER CONFECTIONERY SDN BHD"),
-        ("Tall Tree Realties Sdn Bhd (Co. No:20154-T)\nJALAN 3", "Tall Tree Realties SDN BHD"),
+        ("Tall Tree Realties Sdn Bhd (Co. No:20154-T)\nJALAN 3", "Tall Tree Realties Sdn Bhd"),
         ("MR. A.1.B. (M) SDN BHD\nJALAN 3", "MR. A.I.B. (M) SDN BHD"),
         ("PASIR PUTIH HARDWARE SDN BHD\nJALAN 3", "PASIR PUTIH HARDWARE SDN BHD"),
         ("BLUE MOUSE CAFE LTD\n12 Main Street", "BLUE MOUSE CAFE LTD"),
@@ -237,7 +237,7 @@ struct ParserRulesTests {
         // A name over several lines: only a business word before the form, a line starting with the form, a bracket left open.
         ("LIAN HUA VEGETARIAN\nRESTAURANT SDN BHD\n(1095514-X)", "LIAN HUA VEGETARIAN RESTAURANT SDN BHD"),
         ("KWONG HUAT HARDWARE\nENTERPRISE (SETIA\nALAM) SDN BHD\n822737-X", "KWONG HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD"),
-        ("Chili Grill & Bar\nT.A.S Ventures Sdn Bhd (256864-P)\nJALAN 3", "T.A.S Ventures SDN BHD"),
+        ("Chili Grill & Bar\nT.A.S Ventures Sdn Bhd (256864-P)\nJALAN 3", "T.A.S Ventures Sdn Bhd"),
     ])
     func vendorRepairs(_ header: String, _ expected: String) {
         #expect(parser.parse(text: "\(header)\nTOTAL 9.99").vendor?.value == expected)
