@@ -35,6 +35,49 @@ static inline rc_pix *rc_pixContrastNorm(rc_pix *p, int sx, int sy, int mindiff,
 // Encodes to PNG (format IFF_PNG); caller frees *data with rc_free.
 static inline int rc_pixWritePng(unsigned char **data, size_t *size, rc_pix *p) { return pixWriteMem(data, size, (PIX *)p, IFF_PNG); }
 static inline void rc_free(void *p) { lept_free(p); }
+// The paper in a photo: on an 8 bpp image shrunk to ~400 px, split bright from dark (Otsu-like),
+// close the text into the paper, and take the largest bright component. Returns 1 and its box in
+// full-size pixels when it covers 15-90 % of the image and is clearly brighter than the rest.
+static inline int rc_paperBox(rc_pix *p, int *bx, int *by, int *bw, int *bh) {
+    PIX *g = (PIX *)p; int w = pixGetWidth(g), h = pixGetHeight(g), found = 0;
+    if (pixGetDepth(g) != 8 || w < 50 || h < 50) return 0;
+    float s = 400.0f / (float)(w > h ? w : h); if (s > 1) s = 1;
+    PIX *sm = pixScaleAreaMap(g, s, s); if (!sm) return 0;
+    l_int32 thresh = 0, sw = pixGetWidth(sm), sh = pixGetHeight(sm);
+    BOXA *boxa = NULL; PIX *bin = NULL, *closed = NULL;
+    if (pixSplitDistributionFgBg(sm, 0.0, 1, &thresh, NULL, NULL, NULL) == 0 && (bin = pixThresholdToBinary(sm, thresh))) {
+        pixInvert(bin, bin);                           // paper (bright) = 1
+        closed = pixCloseBrick(NULL, bin, 9, 9);       // text and lines inside the paper join it
+        if (closed && (boxa = pixConnComp(closed, NULL, 8))) {
+            l_int32 best = -1, area = 0, x, y, cw, ch;
+            for (l_int32 i = 0; i < boxaGetCount(boxa); i++)
+                if (boxaGetBoxGeometry(boxa, i, &x, &y, &cw, &ch) == 0 && cw * ch > area) { area = cw * ch; best = i; }
+            if (best >= 0 && boxaGetBoxGeometry(boxa, best, &x, &y, &cw, &ch) == 0) {
+                double frac = (double)area / ((double)sw * sh);
+                // Mean grey inside the box and outside it.
+                double in = 0, out = 0; long nin = 0, nout = 0; l_uint32 v;
+                for (l_int32 yy = 0; yy < sh; yy += 2) for (l_int32 xx = 0; xx < sw; xx += 2) {
+                    pixGetPixel(sm, xx, yy, &v);
+                    if (xx >= x && xx < x + cw && yy >= y && yy < y + ch) { in += v; nin++; } else { out += v; nout++; }
+                }
+                if (frac >= 0.15 && frac <= 0.90 && nin > 0 && nout > 0 && in / nin - out / nout >= 40) {
+                    int m = 4;                                       // a small margin, in small-image pixels
+                    x = x > m ? x - m : 0; y = y > m ? y - m : 0; cw += 2 * m; ch += 2 * m;
+                    *bx = (int)(x / s); *by = (int)(y / s);
+                    *bw = (int)(cw / s); *bh = (int)(ch / s);
+                    if (*bx + *bw > w) *bw = w - *bx;
+                    if (*by + *bh > h) *bh = h - *by;
+                    found = 1;
+                }
+            }
+        }
+    }
+    boxaDestroy(&boxa); pixDestroy(&closed); pixDestroy(&bin); pixDestroy(&sm);
+    return found;
+}
+static inline rc_pix *rc_pixClip(rc_pix *p, int x, int y, int w, int h) {
+    BOX *b = boxCreate(x, y, w, h); PIX *r = b ? pixClipRectangle((PIX *)p, b, NULL) : NULL; boxDestroy(&b); return r;
+}
 // FNV-1a over the raster (size, depth and every word): a cheap key for "the same pixels".
 static inline unsigned long long rc_pixHash(rc_pix *p) {
     PIX *q = (PIX *)p; unsigned long long h = 1469598103934665603ULL;

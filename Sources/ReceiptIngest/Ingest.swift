@@ -78,6 +78,8 @@ public struct IngestOptions: Sendable, Hashable {
     /// evens out faded thermal print. Dev set, end to end: vendor +3.4, date +3.4, total +3.4 points.
     /// (Binarising in Leptonica — Sauvola, Otsu — made every field worse: Tesseract binarises gray better.)
     public var contrastNormalize: Bool = true
+    /// Crop to the paper when it lies on a clearly darker background (photos); scans are left whole.
+    public var cropToPaper: Bool = true
 
     public init() {}
 }
@@ -172,6 +174,11 @@ public enum Ingest {
         if options.grayscale, let g = pix.grayscale() {
             pix = g
             steps.append("grayscale")
+        }
+        // A photo of the receipt on a table: keep the paper, drop the background (its texture reads as noise).
+        if options.cropToPaper, let b = pix.paperBox(), let c = pix.clipped(x: b.x, y: b.y, width: b.width, height: b.height) {
+            pix = c
+            steps.append("crop to paper \(b.width)×\(b.height)")
         }
         var scale = 1.0
         let longSide = max(pix.width, pix.height)

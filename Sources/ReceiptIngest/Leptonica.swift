@@ -65,6 +65,17 @@ package final class PixImage: @unchecked Sendable {
         return PixImage(owning: rc_pixContrastNorm(handle, Int32(tile), Int32(tile), Int32(minDiff), Int32(smooth)))
     }
 
+    /// The paper's box when the image shows it on a darker background (a photo on a table), else nil.
+    func paperBox() -> (x: Int, y: Int, width: Int, height: Int)? {
+        var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
+        guard rc_paperBox(handle, &x, &y, &w, &h) == 1 else { return nil }
+        return (Int(x), Int(y), Int(w), Int(h))
+    }
+
+    func clipped(x: Int, y: Int, width: Int, height: Int) -> PixImage? {
+        PixImage(owning: rc_pixClip(handle, Int32(x), Int32(y), Int32(width), Int32(height)))
+    }
+
     /// A 64-bit hash of size, depth and pixels.
     var pixelHash: UInt64 { UInt64(rc_pixHash(handle)) }
 

@@ -79,6 +79,21 @@ struct IngestTests {
         }
     }
 
+    /// A photo of paper on a grey table is cropped to the paper (then deskewed); a scan, white to its
+    /// edges, is left whole; the option turns it off.
+    @Test func photoIsCroppedToThePaperAndScansAreNot() throws {
+        let photo = try Ingest.load(path: Repo.samples + "/photo-us-cafe-01.jpg")
+        let crop = try #require(photo.steps.first { $0.hasPrefix("crop to paper") })
+        #expect(photo.width < photo.originalWidth && photo.height < photo.originalHeight, "\(crop)")
+        // The paper is most of the photo, not a sliver of it.
+        #expect(photo.width * photo.height * 2 > photo.originalWidth * photo.originalHeight)
+        let scan = try Ingest.load(path: Repo.samples + "/sroie-X00016469612.jpg")
+        #expect(!scan.steps.contains { $0.hasPrefix("crop") })
+        var o = IngestOptions()
+        o.cropToPaper = false
+        #expect(!(try Ingest.load(path: Repo.samples + "/photo-us-cafe-01.jpg", options: o)).steps.contains { $0.hasPrefix("crop") })
+    }
+
     @Test func pixelLimitIsAnOption() throws {
         var o = IngestOptions()
         o.maxPixels = 1000
