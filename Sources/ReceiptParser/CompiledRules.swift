@@ -162,9 +162,6 @@ struct CompiledRules: Sendable {
         return false
     }
 
-    /// How many words of a name stand on a legal-form line besides the legal form itself.
-    func nameWordsBeforeLegalForm(_ w: WordLine) -> Int { wordsBeforeLegalForm(w).count }
-
     /// The words of a legal-form line besides the legal form itself.
     func wordsBeforeLegalForm(_ w: WordLine) -> [Substring] {
         var rest = w.padded
@@ -241,6 +238,9 @@ extension CompiledRules {
         name.split(whereSeparator: { !$0.isLetter }).contains { w in nameWords[w.count]?.contains(w.uppercased()) ?? false }
     }
 
+    static let digitAsLetterInside: [Character: Character] = ["0": "O", "1": "I", "5": "S", "8": "B"]
+    static let digitAsLetterFirst: [Character: Character] = ["0": "O"]
+
     func repairWord(_ word: String) -> String {
         var chars = Array(word)
         let letters = chars.filter(\.isLetter).count
@@ -249,7 +249,7 @@ extension CompiledRules {
            chars.allSatisfy({ $0.isLetter || $0.isNumber || ".'&-".contains($0) }) {
             // Inside a word (after a letter or a dot); at the start only 0, as numbers do not start with it.
             let inside = i > 0 && (chars[i - 1].isLetter || chars[i - 1] == ".")
-            let map: [Character: Character] = inside ? ["0": "O", "1": "I", "5": "S", "8": "B"] : ["0": "O"]
+            let map = inside ? Self.digitAsLetterInside : Self.digitAsLetterFirst
             if let c = map[chars[i]], i + 1 < chars.count, chars[i + 1].isLetter || chars[i + 1] == "." { chars[i] = c }
         }
         // The letters of the word, without trailing punctuation, against the business words of the same length.

@@ -33,8 +33,8 @@ struct MoneyFields {
         // The best tax line, not the first: "Total (incl. GST) 31.47" says GST too, but is a total.
         let taxLines = Self.find(rules.tax, lines, rules, exclude: rules.taxExclude, all: true)
         // A line that is also a strong total ("Total Amt incl. GST @ 6%") is the total, not the tax.
-        func taxScore(_ t: Found) -> Double { t.score - ((rules.best(rules.total, in: t.line.words)?.weight ?? 0) >= 0.9 ? 0.5 : 0) }
-        taxFound = taxLines.first { t in !taxLines.contains { taxScore($0) > taxScore(t) } }
+        let taxScored = taxLines.map { t in (t, t.score - ((rules.best(rules.total, in: t.line.words)?.weight ?? 0) >= 0.9 ? 0.5 : 0)) }
+        taxFound = taxScored.first { t in !taxScored.contains { $0.1 > t.1 } }?.0
         // A rounding adjustment is less than the smallest note; "Rounding RM 177.20" is the rounded total.
         let roundingLines = Self.find(rules.rounding, lines, rules, allowNegative: true, all: true)
         roundingFound = roundingLines.first { $0.amount.magnitude < Amount(1) }
@@ -158,18 +158,26 @@ struct MoneyFields {
     /// A value taken from a column of values printed apart from their labels: the pairing may be off by a row.
     static func fromColumn(_ f: Found?) -> Bool { f?.notes.contains { $0.contains("in the column") } ?? false }
 
+    /// Rounding, less any discount: what turns subtotal + tax into the total.
+    var adjustment: Amount { (roundingFound?.amount ?? Amount(0)) - (discountFound?.amount.magnitude ?? Amount(0)) }
+
+    /// Subtotal + tax + rounding − discount, when a subtotal and a tax were read.
+    var taxedSubtotal: Amount? {
+        guard let s = subtotalFound?.amount, let t = taxFound?.amount else { return nil }
+        return s + t + adjustment
+    }
+
     /// What the total should be by arithmetic, with the formula. Sums with a value paired from a
     /// column are left out: they are too unsure to overrule a printed total.
     func expectedTotals(lineItems: [LineItem]) -> [(String, Amount)] {
         var out: [(String, Amount)] = []
         guard ![subtotalFound, taxFound, roundingFound, discountFound, cashFound, changeFound].contains(where: Self.fromColumn) else { return [] }
-        let adj = (roundingFound?.amount ?? Amount(0)) - (discountFound?.amount.magnitude ?? Amount(0))
         // A tax as large as what it is charged on is a misread line, not a tax.
         if let t = taxFound?.amount {
-            if let s = subtotalFound?.amount, t < s { out.append(("subtotal \(s) + tax \(t)", s + t + adj)) }
+            if let s = subtotalFound?.amount, t < s, let sum = taxedSubtotal { out.append(("subtotal \(s) + tax \(t)", sum)) }
             else if subtotalFound == nil, !lineItems.isEmpty {
                 let s = lineItems.reduce(Amount(0)) { $0 + $1.amount }
-                if t < s { out.append(("line items \(s) + tax \(t)", s + t + adj)) }
+                if t < s { out.append(("line items \(s) + tax \(t)", s + t + adjustment)) }
             }
         }
         if let c = cashFound?.amount, let g = changeFound?.amount, c > g { out.append(("cash \(c) − change \(g)", c - g)) }
@@ -195,10 +203,7 @@ struct MoneyFields {
         var checks: [String] = []
         var candidates = totalCandidates
         // Arithmetic can name the total even when no keyword line has it right.
-        if let s = subtotalFound?.amount, let t = taxFound?.amount {
-            var expected = s + t
-            if let r = roundingFound?.amount { expected = expected + r }
-            if let d = discountFound?.amount { expected = expected - d.magnitude }
+        if let expected = taxedSubtotal {
             if let l = lines.last(where: { $0.amounts.contains { Self.same($0.amount, expected) } }), !candidates.contains(where: { Self.same($0.amount, expected) }) {
                 candidates.append(Found(amount: expected, keyword: .init(raw: "subtotal + tax", normalised: "", weight: 0.5), line: l, score: 0.45,
                                         notes: ["printed amount equal to subtotal + tax"]))
@@ -250,15 +255,16 @@ struct MoneyFields {
         guard !candidates.isEmpty else { return (nil, ["total: no candidate"]) }
 
         let maxAmount = candidates.map(\.amount).max()!
+        let itemSum = lineItems.reduce(Amount(0)) { $0 + $1.amount }
         var scored: [(Found, Double, [String])] = []
         for c in candidates {
             var score = c.score
             var notes = c.notes
             let v = c.amount
-            if let s = subtotalFound?.amount, let t = taxFound?.amount {
-                var sum = s + t, formula = "subtotal \(s) + tax \(t)"
-                if let r = roundingFound?.amount { sum = sum + r; formula += " + rounding \(r)" }
-                if let d = discountFound?.amount { sum = sum - d.magnitude; formula += " − discount \(d.magnitude)" }
+            if let s = subtotalFound?.amount, let t = taxFound?.amount, let sum = taxedSubtotal {
+                var formula = "subtotal \(s) + tax \(t)"
+                if let r = roundingFound?.amount { formula += " + rounding \(r)" }
+                if let d = discountFound?.amount { formula += " − discount \(d.magnitude)" }
                 if Self.same(sum, v) { score += 0.3; notes.append("\(formula) = \(v)") }
                 else if let r = roundingFound?.amount, Self.same(s + t, v) || Self.same(s + t + r, v) { score += 0.25; notes.append("subtotal \(s) + tax \(t) = \(v)") }
                 else if Self.same(s, v) { score += 0.1; notes.append("equals the subtotal (tax included)") }
@@ -295,7 +301,6 @@ struct MoneyFields {
             if let h = taxTableLine, c.line.index > h, candidates.contains(where: { $0.line.index < h }) {
                 score -= 0.3; notes.append("in the tax breakdown table below line \(h)")
             }
-            let itemSum = lineItems.reduce(Amount(0)) { $0 + $1.amount }
             // Two priced items at least: one item's price equal to a total says little.
             if lineItems.count >= 2, Self.same(itemSum, v) { score += 0.1; notes.append("line items add up to \(v)") }
             // Printed more than once on total-like lines.

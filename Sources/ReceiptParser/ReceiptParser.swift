@@ -255,9 +255,10 @@ public struct ReceiptParser: Sendable {
                 name = VendorText.dropLabel(name)
                 // "SDN BHD" alone on its line, or a line that reads as the end of a name ("& TEA LEAF (M) SDN BHD",
                 // "KITCHEN SDN BHD"): the name starts on the line above.
-                let restWords = compiled.nameWordsBeforeLegalForm(l.words)
+                let rest = compiled.wordsBeforeLegalForm(l.words)
+                let restWords = rest.count
                 // Or only a business word before the form ("RESTAURANT SDN BHD", "COFFEE CO."): the tail of a name.
-                let tail = restWords == 1 && compiled.hasNameWord(compiled.wordsBeforeLegalForm(l.words).joined(separator: " "))
+                let tail = restWords == 1 && compiled.hasNameWord(String(rest[0]))
                 // Or the line starts with a long legal form ("ENTERPRISE (SETIA"): the name began above.
                 let startsWithForm = l.words.words.first.map { w in w.count >= 5 && compiled.legalForms.contains { $0.normalised == " \(w) " } } ?? false
                 let continues = onlyForm || restWords == 0 || tail || startsWithForm || l.text.first == "(" || l.text.first == "&" || top[max(0, i - 1)].text.hasSuffix("&")
@@ -411,6 +412,8 @@ struct ParseLine {
 }
 
 enum VendorText {
+    /// Legal forms of up to three letters: never dropped as scraps after a name.
+    static let shortForms: Set<String> = ["bhd", "sdn", "ltd", "inc", "llc", "co", "plc", "pty", "pte", "ag", "sa", "kg", "bv", "nv", "ab", "as", "oy"]
     static let misreadSdnBhd = Pattern(#"\bS(?:[O0DIEU]N|DIV|DM|DIi|DR|C)\b[.,':]{0,3}\s*(?:[B83][HN][DO0]|[B83]H[A])\b"#)
 
     /// Strips OCR noise at the ends and a trailing registration number "(81109-A)".
@@ -440,9 +443,8 @@ enum VendorText {
         // "RESTORAN SIAM VILLAGE oo": short lower-case scraps after a name printed in capitals.
         var words = t.split(separator: " ")
         if words.filter({ $0.count >= 2 && $0.contains(where: \.isUppercase) && !$0.contains(where: \.isLowercase) }).count >= 2 {
-            let forms: Set<String> = ["bhd", "sdn", "ltd", "inc", "llc", "co", "plc", "pty", "pte", "ag", "sa", "kg", "bv", "nv", "ab", "as", "oy"]
             while words.count > 2, let last = words.last, last.count <= 3, last.contains(where: \.isLowercase),
-                  !forms.contains(last.lowercased().trimmingCharacters(in: .punctuationCharacters)) {
+                  !shortForms.contains(last.lowercased().trimmingCharacters(in: .punctuationCharacters)) {
                 words.removeLast()
             }
             t = words.joined(separator: " ")
