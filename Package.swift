@@ -5,13 +5,15 @@ import PackageDescription
 //   ReceiptIngest  image file/bytes -> IngestedImage (Leptonica)
 //   ReceiptOCR     IngestedImage -> OCRPage (Tesseract)
 //   ReceiptParser  OCRPage -> ParsedReceipt (pure Swift, no C)
-//   ReceiptPipeline  the three above in order, with a second look when the first is doubtful
+//   ReceiptPipeline  the three above in order, with a second look when the first is doubtful;
+//                    the batch runner (folder walk, one worker pool, skip-by-hash, save) for every front end
 //   ReceiptStore   SQLite store of items, receipts, links
 //   ReceiptReconcile  receipts <-> inventory items
 //   ReceiptsCLI    the `receipts` command, testable in-process
 // ReceiptModel holds the value types every stage hands to the next.
 let package = Package(
     name: "receipts",
+    platforms: [.macOS(.v15)],  // Synchronization.Mutex; Linux needs nothing
     products: [
         .executable(name: "receipts", targets: ["receipts"]),
         .library(name: "ReceiptKit", targets: [
@@ -38,7 +40,7 @@ let package = Package(
         .target(name: "ReceiptIngest", dependencies: ["CTesseract", "ReceiptModel"]),
         .target(name: "ReceiptOCR", dependencies: ["CTesseract", "ReceiptModel", "ReceiptIngest"]),
         .target(name: "ReceiptParser", dependencies: ["ReceiptModel"]),
-        .target(name: "ReceiptPipeline", dependencies: ["ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser"]),
+        .target(name: "ReceiptPipeline", dependencies: ["ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptStore"]),
         .target(name: "ReceiptStore", dependencies: ["CSQLite", "ReceiptModel"]),
         .target(name: "ReceiptReconcile", dependencies: ["ReceiptModel", "ReceiptStore"]),
         .target(name: "ReceiptsCLI", dependencies: [

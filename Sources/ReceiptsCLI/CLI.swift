@@ -1,4 +1,6 @@
 import Foundation
+import Synchronization
+import ReceiptPipeline
 
 /// What a command gets besides its arguments.
 public struct CommandContext: Sendable {
@@ -14,13 +16,11 @@ public struct CommandContext: Sendable {
 }
 
 /// A flag raised by a signal handler and read by workers.
-public final class Interruption: @unchecked Sendable {
-    // @unchecked: the one Bool is guarded by `lock`.
-    private let lock = NSLock()
-    private var raised = false
+public final class Interruption: Sendable {
+    private let raised = Atomic<Bool>(false)
     public init() {}
-    public var isRaised: Bool { lock.withLock { raised } }
-    public func raise() { lock.withLock { raised = true } }
+    public var isRaised: Bool { raised.load(ordering: .acquiring) }
+    public func raise() { raised.store(true, ordering: .releasing) }
 }
 
 /// One `receipts` command (or a group of subcommands, such as `items`).
@@ -151,8 +151,9 @@ public enum CLI {
 }
 
 /// An error that ends a command with a given exit code and a message for stderr.
-public struct CLIFailure: Error, Sendable {
+public struct CLIFailure: Error, Sendable, ReportableFailure {
     public var code: ExitCode
     public var message: String
     public init(_ code: ExitCode, _ message: String) { self.code = code; self.message = message }
+    public var failureMessage: String { message }
 }

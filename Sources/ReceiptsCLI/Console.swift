@@ -1,10 +1,11 @@
 import Foundation
+import Synchronization
 
 /// Where the CLI writes: results to `out`, everything else to `err`, serialized
 /// so lines from several workers never interleave. Tests pass a capturing console.
-public final class Console: @unchecked Sendable {
-    // @unchecked: all mutable state is guarded by `lock`.
-    private let lock = NSLock()
+public final class Console: Sendable {
+    /// Held while writing, so lines never interleave.
+    private let lock = Mutex(())
     private let writeOut: @Sendable (String) -> Void
     private let writeErr: @Sendable (String) -> Void
     /// stderr is a terminal: progress may redraw, colour may be used.
@@ -23,24 +24,22 @@ public final class Console: @unchecked Sendable {
                 outIsTerminal: isatty(1) != 0, errIsTerminal: isatty(2) != 0)
     }
 
-    public func out(_ line: String) { lock.withLock { writeOut(line + "\n") } }
-    public func outRaw(_ text: String) { lock.withLock { writeOut(text) } }
-    public func err(_ line: String) { lock.withLock { writeErr(line + "\n") } }
-    public func errRaw(_ text: String) { lock.withLock { writeErr(text) } }
+    public func out(_ line: String) { lock.withLock { _ in writeOut(line + "\n") } }
+    public func outRaw(_ text: String) { lock.withLock { _ in writeOut(text) } }
+    public func err(_ line: String) { lock.withLock { _ in writeErr(line + "\n") } }
+    public func errRaw(_ text: String) { lock.withLock { _ in writeErr(text) } }
     public func error(_ message: String) { err("error: \(message)") }
     public func warning(_ message: String) { err("warning: \(message)") }
 }
 
 /// A console that keeps what was written, for tests and for embedding.
-public final class CapturingConsole: @unchecked Sendable {
-    // @unchecked: `stdout`/`stderr` are only touched under `lock`.
-    private let lock = NSLock()
-    private var _out = "", _err = ""
+public final class CapturingConsole: Sendable {
+    private let written = Mutex((out: "", err: ""))
     public init() {}
-    public var stdout: String { lock.withLock { _out } }
-    public var stderr: String { lock.withLock { _err } }
+    public var stdout: String { written.withLock { $0.out } }
+    public var stderr: String { written.withLock { $0.err } }
     public var console: Console {
-        Console(out: { [self] s in lock.withLock { _out += s } }, err: { [self] s in lock.withLock { _err += s } })
+        Console(out: { [self] s in written.withLock { $0.out += s } }, err: { [self] s in written.withLock { $0.err += s } })
     }
 }
 

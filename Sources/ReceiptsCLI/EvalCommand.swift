@@ -184,37 +184,33 @@ enum EvalCommand {
     }
 
     static func runOCR(_ receipts: [LabelledReceipt], setup: PipelineSetup.Made, jobs: Int, ctx: CommandContext) throws -> [Scored] {
-        let workers = max(1, min(jobs, receipts.count))
-        let lock = NSLock()
-        nonisolated(unsafe) var results = [Scored?](repeating: nil, count: receipts.count)
-        nonisolated(unsafe) var next = 0
-        nonisolated(unsafe) var failure: Error?
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            let pipeline: ReceiptPipeline
-            do { pipeline = try setup.makePipeline() } catch { lock.withLock { failure = error }; return }
-            while true {
-                let i: Int? = lock.withLock {
-                    guard next < receipts.count, failure == nil, !ctx.interruption.isRaised else { return nil }
-                    defer { next += 1 }
-                    return next
-                }
-                guard let i else { return }
-                let r = receipts[i]
-                var s: Scored
-                do {
-                    let out = try pipeline.process(path: r.image)
-                    s = Scored(r, got: out.receipt)
-                    s.secondPass = out.passes.count > 1
-                    s.seconds = out.seconds
-                } catch {
-                    s = Scored(r, got: nil, error: PipelineSetup.describe(error).message)
-                }
-                lock.withLock { results[i] = s }
+        let results = Locked([Scored?](repeating: nil, count: receipts.count))
+        let failure = Locked<Error?>(nil)  // no engine could be made: stop
+        let interruption = ctx.interruption
+        WorkerPool.run(jobs: min(jobs, receipts.count), isCancelled: { interruption.isRaised || failure.value != nil },
+                       produce: { put in for i in receipts.indices where !put(i) { break } },
+                       work: { (i: Int, pipeline: inout ReceiptPipeline?) in
+            let r = receipts[i]
+            do {
+                if pipeline == nil { pipeline = try setup.makePipeline() }
+            } catch {
+                failure.withLock { $0 = $0 ?? error }
+                return
             }
-        }
-        if let failure { throw failure }
+            var s: Scored
+            do {
+                let out = try pipeline!.process(path: r.image)
+                s = Scored(r, got: out.receipt)
+                s.secondPass = out.passes.count > 1
+                s.seconds = out.seconds
+            } catch {
+                s = Scored(r, got: nil, error: FailureReport(error).message)
+            }
+            results.withLock { $0[i] = s }
+        })
+        if let failure = failure.value { throw failure }
         if ctx.interruption.isRaised { throw CLIFailure(.interrupted, "interrupted") }
-        return results.compactMap { $0 }
+        return results.value.compactMap { $0 }
     }
 
     static func writePredictions(_ results: [Scored], to path: String) throws {

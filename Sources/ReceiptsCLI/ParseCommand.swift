@@ -56,7 +56,7 @@ enum ParseCommand {
                 }
             } catch {
                 failures += 1
-                let e = PipelineSetup.describe(error)
+                let e = FailureReport(error)
                 ctx.console.error("\(file): \(e.message)")
                 if json { ctx.console.out(JSONLine.encode(ReceiptReport(file: file, error: e))) }
             }

@@ -90,15 +90,4 @@ enum PipelineSetup {
         }
     }
 
-    /// One line for an error, naming the file.
-    static func describe(_ error: Error) -> ErrorReport {
-        switch error {
-        case let e as IngestError: return ErrorReport(code: e.code, message: e.message)
-        case let e as OCRError:
-            if case .timedOut = e { return ErrorReport(code: "timeout", message: e.message) }
-            return ErrorReport(code: "ocr-failed", message: e.message)
-        case let e as CLIFailure: return ErrorReport(code: "failed", message: e.message)
-        default: return ErrorReport(code: "failed", message: "\(error)")
-        }
-    }
 }

@@ -48,11 +48,6 @@ struct LineItemReport: Encodable {
     enum CodingKeys: String, CodingKey { case description, quantity, unitPrice = "unit_price", amount, line }
 }
 
-struct ErrorReport: Encodable {
-    var code: String
-    var message: String
-}
-
 struct OCRReport: Encodable {
     var passes: [OCRPass]
     var meanConfidence: Double
@@ -79,7 +74,7 @@ struct ReceiptReport: Encodable {
     var needsReview: Bool?
     var ocr: OCRReport?
     var seconds: Double?
-    var error: ErrorReport?
+    var error: FailureReport?
     var text: String?
 
     enum CodingKeys: String, CodingKey {
@@ -88,7 +83,7 @@ struct ReceiptReport: Encodable {
         case lineItems = "line_items", checks, needsReview = "needs_review", ocr, seconds, error, text
     }
 
-    init(file: String, error: ErrorReport) {
+    init(file: String, error: FailureReport) {
         self.file = file; self.error = error
     }
 
@@ -123,14 +118,6 @@ struct ReceiptReport: Encodable {
 }
 
 /// When a parsed receipt should be looked at by a person.
-public enum ReviewPolicy {
-    public static let threshold = 0.5
-    public static func needsReview(_ r: ParsedReceipt) -> Bool {
-        guard let v = r.vendor, let d = r.date, let t = r.total else { return true }
-        return min(v.confidence, d.confidence, t.confidence) < threshold
-    }
-}
-
 func round2(_ x: Double) -> Double { (x * 100).rounded() / 100 }
 
 enum JSONLine {

@@ -1,0 +1,177 @@
+import Foundation
+import ReceiptIngest
+import ReceiptModel
+import ReceiptStore
+
+/// What a batch is asked to do, besides its roots.
+public struct BatchOptions: Sendable {
+    /// Workers, each with its own OCR engine.
+    public var jobs: Int
+    /// Read images again even when the store has them.
+    public var force = false
+    public var walk = FolderWalk()
+    public var ingest = IngestOptions()
+    /// Report progress at most this often (seconds); nil for none. A second, counting walk
+    /// then gives the total early.
+    public var progressInterval: Double? = nil
+
+    public init(jobs: Int) { self.jobs = jobs }
+}
+
+/// What happened to one file.
+public enum BatchOutcome: Sendable {
+    /// Read and stored, with the status it was stored under.
+    case stored(ReceiptResult, engine: String, status: ReceiptStatus)
+    /// The store already has this image (same content hash); its path was recorded.
+    case skipped(path: String)
+    /// Not read; recorded in the store with its reason when the store could take it.
+    case failed(path: String, FailureReport)
+}
+
+/// Counts and lists of one batch run.
+public struct BatchCounts: Sendable {
+    public var parsed = 0
+    public var needsReview = 0
+    public var skippedDone = 0
+    public var skippedOther = 0
+    public var secondPasses = 0
+    public var failed: [(path: String, message: String)] = []
+    public var seconds = 0.0
+    public var interrupted = false
+
+    public init() {}
+    public var processed: Int { parsed + needsReview + failed.count }
+}
+
+/// A progress snapshot: `done` of `total` (`totalIsFinal` once every root is walked).
+public struct BatchProgress: Sendable {
+    public var done: Int
+    public var total: Int
+    public var totalIsFinal: Bool
+    /// Receipts read per second so far.
+    public var rate: Double
+    public var failed: Int
+}
+
+/// The batch use case, for any front end: walk the roots, hash each file, skip what the
+/// store has, read the rest on a pool of pipelines, store each receipt with its review
+/// status or its failure. One bad file never stops the batch.
+public final class BatchRunner: Sendable {
+    public let store: ReceiptStore
+    public let options: BatchOptions
+    private let makePipeline: @Sendable () throws -> ReceiptPipeline
+    private let isCancelled: @Sendable () -> Bool
+    private let state = Locked(RunState())
+
+    private struct RunState {
+        var counts = BatchCounts()
+        var discovered = 0
+        var walking = true
+        var counted = 0
+        var countingDone = false
+        var lastProgress = Date.distantPast
+    }
+
+    /// `makePipeline` is called once per worker, when it first needs OCR.
+    public init(store: ReceiptStore, options: BatchOptions, makePipeline: @escaping @Sendable () throws -> ReceiptPipeline,
+                isCancelled: @escaping @Sendable () -> Bool) {
+        self.store = store; self.options = options; self.makePipeline = makePipeline; self.isCancelled = isCancelled
+    }
+
+    /// Reads every image under `roots`. `outcome` is called once per file as it finishes (from
+    /// worker threads); `progress` at most every `options.progressInterval` seconds.
+    public func run(_ roots: [String], outcome: @escaping @Sendable (BatchOutcome) -> Void = { _ in },
+                    progress: @escaping @Sendable (BatchProgress) -> Void = { _ in }) -> BatchCounts {
+        let start = Date()
+        if options.progressInterval != nil { startCountingWalk(roots) }
+        WorkerPool.run(jobs: options.jobs, isCancelled: isCancelled, produce: { put in
+            for root in roots where !isCancelled() {
+                var going = true
+                options.walk.walk(root, other: { state.withLock { $0.counts.skippedOther += 1 } }) { path in
+                    state.withLock { $0.discovered += 1 }
+                    going = put(path)
+                    return going
+                }
+                if !going { break }
+            }
+            state.withLock { $0.walking = false }
+        }, work: { [self] (path: String, pipeline: inout ReceiptPipeline?) in
+            let result = handle(path, &pipeline)
+            outcome(result)
+            if let p = record(result, start: start) { progress(p) }
+        })
+        return state.withLock { s in
+            s.counts.seconds = Date().timeIntervalSince(start)
+            s.counts.interrupted = isCancelled()
+            return s.counts
+        }
+    }
+
+    /// A second walk that keeps no paths: the feeding walk runs only a few files ahead of the workers.
+    private func startCountingWalk(_ roots: [String]) {
+        let walk = options.walk
+        Thread { [state, isCancelled] in
+            var n = 0
+            for root in roots where !isCancelled() {
+                walk.walk(root) { _ in
+                    n += 1
+                    if n % 64 == 0 { state.withLock { [n] in $0.counted = n } }
+                    return !isCancelled()
+                }
+            }
+            state.withLock { [n] in $0.counted = n; $0.countingDone = !isCancelled() }
+        }.start()
+    }
+
+    /// One file, start to end; never throws.
+    func handle(_ path: String, _ pipeline: inout ReceiptPipeline?) -> BatchOutcome {
+        var hash: String?
+        do {
+            let data: Data
+            do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+                throw IngestError(file: path, reason: FileManager.default.fileExists(atPath: path) ? .unreadable((error as NSError).localizedDescription) : .missing)
+            }
+            let h = ContentHash.sha256(data)
+            hash = h
+            if !options.force, try store.containsReceipt(contentHash: h) {
+                // Another copy of a stored image (a second folder, a renamed file): remember where it is too.
+                try store.addSourcePath(contentHash: h, path: path)
+                return .skipped(path: path)
+            }
+            let image = try Ingest.load(data: data, name: path, options: options.ingest)
+            if pipeline == nil { pipeline = try makePipeline() }
+            guard let pipeline else { throw FailureReport(code: "failed", message: "no pipeline") }
+            let result = try pipeline.process(image: image)
+            let status: ReceiptStatus = ReviewPolicy.needsReview(result.receipt) ? .needsReview : .parsed
+            try store.saveReceipt(StoredReceiptInput(contentHash: h, sourcePath: path, ocrText: result.page.text, parsed: result.receipt,
+                                                     engineVersion: pipeline.engine.identity, status: status))
+            return .stored(result, engine: pipeline.engine.identity, status: status)
+        } catch let e as StoreError {
+            return .failed(path: path, FailureReport(code: "store", message: "store: \(e)"))
+        } catch {
+            let report = FailureReport(error)
+            try? store.recordFailure(contentHash: hash, path: path, code: report.code, message: report.message)
+            return .failed(path: path, report)
+        }
+    }
+
+    /// Counts one outcome; returns a progress snapshot when one is due.
+    private func record(_ outcome: BatchOutcome, start: Date) -> BatchProgress? {
+        state.withLock { s in
+            switch outcome {
+            case .stored(let r, _, let status):
+                if status == .needsReview { s.counts.needsReview += 1 } else { s.counts.parsed += 1 }
+                if r.passes.count > 1 { s.counts.secondPasses += 1 }
+            case .skipped: s.counts.skippedDone += 1
+            case .failed(let path, let report): s.counts.failed.append((path, report.message))
+            }
+            guard let every = options.progressInterval, Date().timeIntervalSince(s.lastProgress) >= every else { return nil }
+            s.lastProgress = Date()
+            let elapsed = Date().timeIntervalSince(start)
+            let known = !s.walking || s.countingDone
+            return BatchProgress(done: s.counts.processed + s.counts.skippedDone,
+                                 total: s.walking ? max(s.discovered, s.counted) : s.discovered, totalIsFinal: known,
+                                 rate: elapsed > 0 ? Double(s.counts.processed) / elapsed : 0, failed: s.counts.failed.count)
+        }
+    }
+}
