@@ -73,11 +73,36 @@ public final class ReceiptStore: Sendable {
     /// Several receipts in one transaction: all are stored or none.
     @discardableResult
     public func saveReceipts(_ receipts: [StoredReceiptInput]) throws -> [ReceiptID] {
-        let rows = try receipts.map(ReceiptRow.init)
+        let withReading = schema >= 3
+        let rows = try receipts.map { try ReceiptRow($0, withReading: withReading) }
         let now = Self.now()
         let clearFailures = schema >= 2
-        return try db.write { db in try rows.map { try Self.save($0, db, now, clearFailures: clearFailures) } }
+        let sql = withReading ? Self.receiptSQL : Self.receiptSQLBeforeReading
+        return try db.write { db in try rows.map { try Self.save($0, db, sql, now, clearFailures: clearFailures) } }
     }
+
+    /// The receipt columns a save writes, in `ReceiptRow.fields` order.
+    static let receiptColumns = [
+        "status", "ocr_text", "vendor", "vendor_confidence",
+        "date", "date_day", "date_confidence", "time", "time_confidence",
+        "total", "total_cents", "total_confidence", "subtotal", "subtotal_confidence",
+        "tax", "tax_confidence", "currency", "currency_confidence",
+        "receipt_number", "receipt_number_confidence", "payment_method", "payment_method_confidence",
+        "card_last4", "card_last4_confidence", "parsed_json", "engine_version", "parser_version",
+        "processed_at",
+    ]
+
+    struct ReceiptSQL {
+        var insert: String
+        var update: String
+        init(_ columns: [String]) {
+            insert = "INSERT INTO receipts (content_hash, \(columns.joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: columns.count)))"
+            update = "UPDATE receipts SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
+        }
+    }
+    static let receiptSQL = ReceiptSQL(receiptColumns + ["ocr_reading"])
+    /// For a store opened below schema version 3 (upgrade tests), which has no `ocr_reading`.
+    static let receiptSQLBeforeReading = ReceiptSQL(receiptColumns)
 
     /// A receipt turned into column values before the transaction starts.
     struct ReceiptRow {
@@ -86,7 +111,7 @@ public final class ReceiptStore: Sendable {
         var fields: [SQLValue]
         var lines: [[SQLValue]]
 
-        init(_ r: StoredReceiptInput) throws {
+        init(_ r: StoredReceiptInput, withReading: Bool) throws {
             let p = r.parsed
             func conf<T>(_ f: Field<T>?) -> SQLValue { f.map { .real($0.confidence) } ?? .null }
             hash = r.contentHash
@@ -106,6 +131,7 @@ public final class ReceiptStore: Sendable {
                 .text(try ReceiptStore.encodeJSON(p)), .text(r.engineVersion), .text(r.parserVersion),
                 .text(ReceiptStore.timestamp(r.processedAt)),
             ]
+            if withReading { fields.append(.of(try r.reading.map(ReceiptStore.encodeJSON))) }
             lines = try p.lineItems.enumerated().map { (i, l) -> [SQLValue] in
                 [.int(Int64(i)), .text(l.description), .of(l.quantity.map { "\($0)" }), .of(l.unitPrice?.description),
                  .text(l.amount.description), .int(l.amount.cents), .text(try ReceiptStore.encodeJSON(l.evidence))]
@@ -113,31 +139,14 @@ public final class ReceiptStore: Sendable {
         }
     }
 
-    static func save(_ r: ReceiptRow, _ db: Database, _ now: String, clearFailures: Bool) throws -> ReceiptID {
+    static func save(_ r: ReceiptRow, _ db: Database, _ sql: ReceiptSQL, _ now: String, clearFailures: Bool) throws -> ReceiptID {
         let id: Int64
         if let existing = try db.scalarInt("SELECT id FROM receipts WHERE content_hash = ?", [.text(r.hash)]) {
             id = existing
-            try db.run("""
-                UPDATE receipts SET status = ?, ocr_text = ?, vendor = ?, vendor_confidence = ?,
-                  date = ?, date_day = ?, date_confidence = ?, time = ?, time_confidence = ?,
-                  total = ?, total_cents = ?, total_confidence = ?, subtotal = ?, subtotal_confidence = ?,
-                  tax = ?, tax_confidence = ?, currency = ?, currency_confidence = ?,
-                  receipt_number = ?, receipt_number_confidence = ?, payment_method = ?, payment_method_confidence = ?,
-                  card_last4 = ?, card_last4_confidence = ?, parsed_json = ?, engine_version = ?, parser_version = ?,
-                  processed_at = ?
-                WHERE id = ?
-                """, r.fields + [.int(id)])
+            try db.run(sql.update, r.fields + [.int(id)])
             try db.run("DELETE FROM line_items WHERE receipt_id = ?", [.int(id)])
         } else {
-            try db.run("""
-                INSERT INTO receipts (content_hash, status, ocr_text, vendor, vendor_confidence,
-                  date, date_day, date_confidence, time, time_confidence,
-                  total, total_cents, total_confidence, subtotal, subtotal_confidence,
-                  tax, tax_confidence, currency, currency_confidence,
-                  receipt_number, receipt_number_confidence, payment_method, payment_method_confidence,
-                  card_last4, card_last4_confidence, parsed_json, engine_version, parser_version, processed_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.text(r.hash)] + r.fields)
+            try db.run(sql.insert, [.text(r.hash)] + r.fields)
             id = db.lastInsertRowID
         }
         for row in r.lines {
@@ -227,17 +236,26 @@ public final class ReceiptStore: Sendable {
         }
     }
 
-    /// Receipts with stored OCR text, optionally only those parsed by another parser version
-    /// (`batch --reparse` re-parses them without running OCR again).
-    public func ocrTexts(parserVersionOtherThan version: String? = nil) throws -> [StoredOCRText] {
+    /// What OCR read of each receipt that has it, optionally only of those parsed by another
+    /// parser version (`batch --reparse` parses them again without running OCR).
+    public func readings(parserVersionOtherThan version: String? = nil) throws -> [StoredReading] {
         try db.read { db in
             let sources = try Self.sourcePaths(db)
-            var sql = "SELECT id, content_hash, ocr_text, engine_version, parser_version FROM receipts WHERE ocr_text IS NOT NULL"
+            let reading = schema >= 3 ? "ocr_reading" : "NULL"
+            var sql = """
+                SELECT id, content_hash, \(reading), ocr_text, engine_version, parser_version FROM receipts
+                WHERE (ocr_text IS NOT NULL OR \(reading) IS NOT NULL)
+                """
             var params: [SQLValue] = []
             if let version { sql += " AND parser_version <> ?"; params.append(.text(version)) }
             return try db.query(sql + " ORDER BY id", params) { row in
-                StoredOCRText(id: ReceiptID(row.int(0)), contentHash: row.text(1), sourcePaths: sources[row.int(0)] ?? [],
-                              ocrText: row.text(2), engineVersion: row.text(3), parserVersion: row.text(4))
+                let id = row.int(0)
+                let reading: OCRReading?
+                do { reading = try row.textOrNil(2).map { try JSONDecoder().decode(OCRReading.self, from: Data($0.utf8)) } } catch {
+                    throw StoreError.invalid("\(db.path): receipt #\(id): the stored OCR reading cannot be read: \(error)")
+                }
+                return StoredReading(id: ReceiptID(id), contentHash: row.text(1), sourcePaths: sources[id] ?? [],
+                                     reading: reading, ocrText: row.textOrNil(3), engineVersion: row.text(4), parserVersion: row.text(5))
             }
         }
     }

@@ -87,7 +87,10 @@ public struct StoredReceiptInput: Sendable {
     /// SHA-256 of the image bytes (`ContentHash.sha256`), lower-case hex. Unique in the store.
     public var contentHash: String
     public var sourcePath: String
+    /// The text of the page the total came from.
     public var ocrText: String?
+    /// Everything OCR read, as the parser used it: `batch --reparse` replays it.
+    public var reading: OCRReading?
     public var parsed: ParsedReceipt
     /// OCR engine identity, e.g. "tesseract 5.3.0 eng psm6".
     public var engineVersion: String
@@ -95,9 +98,9 @@ public struct StoredReceiptInput: Sendable {
     public var status: ReceiptStatus
     public var processedAt: Date
 
-    public init(contentHash: String, sourcePath: String, ocrText: String?, parsed: ParsedReceipt, engineVersion: String,
-                parserVersion: String? = nil, status: ReceiptStatus, processedAt: Date = Date()) {
-        self.contentHash = contentHash; self.sourcePath = sourcePath; self.ocrText = ocrText; self.parsed = parsed
+    public init(contentHash: String, sourcePath: String, ocrText: String?, reading: OCRReading? = nil, parsed: ParsedReceipt,
+                engineVersion: String, parserVersion: String? = nil, status: ReceiptStatus, processedAt: Date = Date()) {
+        self.contentHash = contentHash; self.sourcePath = sourcePath; self.ocrText = ocrText; self.reading = reading; self.parsed = parsed
         self.engineVersion = engineVersion; self.parserVersion = parserVersion ?? parsed.parserVersion
         self.status = status; self.processedAt = processedAt
     }
@@ -153,12 +156,15 @@ public struct ReceiptSummary: Sendable, Hashable {
     }
 }
 
-/// Stored OCR text, for re-parsing without running OCR again (`batch --reparse`).
-public struct StoredOCRText: Sendable {
+/// What OCR read of a stored receipt, for re-parsing without running OCR again (`batch --reparse`):
+/// the whole reading for receipts stored since schema version 3, only the text for older ones.
+public struct StoredReading: Sendable {
     public var id: ReceiptID
     public var contentHash: String
     public var sourcePaths: [String]
-    public var ocrText: String
+    public var reading: OCRReading?
+    /// The text of the page the total came from.
+    public var ocrText: String?
     public var engineVersion: String
     public var parserVersion: String
 }

@@ -63,17 +63,28 @@ enum BatchCommand {
         return summary.failed.isEmpty ? .ok : .inputError
     }
 
+    /// Parses again what OCR read, with this parser: the stored reading when there is one
+    /// (words, boxes, both looks: the same parser gives the same receipt), else the stored text
+    /// (receipts stored before schema version 3).
     static func reparse(store: ReceiptStore, setup: PipelineSetup.Made, ctx: CommandContext, force: Bool) throws -> ExitCode {
         let parser = ReceiptParser(options: setup.parser)
-        let texts = try StoreSupport.attempt("reading the store") { try store.ocrTexts(parserVersionOtherThan: force ? nil : ReceiptParser.version) }
+        let stored = try StoreSupport.attempt("reading the store") { try store.readings(parserVersionOtherThan: force ? nil : ReceiptParser.version) }
         var n = 0
-        for t in texts {
+        for s in stored {
             if ctx.interruption.isRaised { break }
-            let r = parser.parse(text: t.ocrText)
+            let receipt: ParsedReceipt, text: String?
+            if let reading = s.reading {
+                let replayed = parser.parse(reading)
+                (receipt, text) = (replayed.receipt, replayed.page.text)
+            } else if let t = s.ocrText {
+                (receipt, text) = (parser.parse(text: t), t)
+            } else {
+                continue
+            }
             try StoreSupport.attempt("writing the store") {
-                _ = try store.saveReceipt(StoredReceiptInput(contentHash: t.contentHash, sourcePath: t.sourcePaths.first ?? "", ocrText: t.ocrText,
-                                                             parsed: r, engineVersion: t.engineVersion,
-                                                             status: ReviewPolicy.needsReview(r) ? .needsReview : .parsed))
+                _ = try store.saveReceipt(StoredReceiptInput(contentHash: s.contentHash, sourcePath: s.sourcePaths.first ?? "", ocrText: text,
+                                                             reading: s.reading, parsed: receipt, engineVersion: s.engineVersion,
+                                                             status: ReviewPolicy.needsReview(receipt) ? .needsReview : .parsed))
             }
             n += 1
         }
@@ -310,8 +321,9 @@ final class BatchJob: @unchecked Sendable {
             let pipeline = try pipelineForWorker()
             let result = try pipeline.process(image: image)
             let review = ReviewPolicy.needsReview(result.receipt)
-            try store.saveReceipt(StoredReceiptInput(contentHash: h, sourcePath: path, ocrText: result.page.text, parsed: result.receipt,
-                                                     engineVersion: pipeline.engine.identity, status: review ? .needsReview : .parsed))
+            try store.saveReceipt(StoredReceiptInput(contentHash: h, sourcePath: path, ocrText: result.page.text, reading: result.reading,
+                                                     parsed: result.receipt, engineVersion: pipeline.engine.identity,
+                                                     status: review ? .needsReview : .parsed))
             jsonl?.write(JSONLine.encode(ReceiptReport(result: result, engine: pipeline.engine.identity, explain: false, includeText: false)))
             count {
                 if review { $0.needsReview += 1 } else { $0.parsed += 1 }

@@ -83,9 +83,9 @@ struct MigrationTests {
         #expect(try store.addSourcePath(contentHash: "h", path: "c/third.png"))  // once only
         #expect(try !store.addSourcePath(contentHash: "unknown", path: "x.png"))
         #expect(try store.receipt(a)?.sourcePaths.count == 3)
-        #expect(try store.ocrText(contentHash: "h") == "text of h")
-        #expect(try store.ocrTexts(parserVersionOtherThan: "test-2").isEmpty)
-        #expect(try store.ocrTexts(parserVersionOtherThan: "test-3").map(\.contentHash) == ["h"])
+        #expect(try store.readings().map(\.ocrText) == ["text of h"])
+        #expect(try store.readings(parserVersionOtherThan: "test-2").isEmpty)
+        #expect(try store.readings(parserVersionOtherThan: "test-3").map(\.contentHash) == ["h"])
         // Evidence survives the round trip.
         #expect(r.parsed.vendor?.evidence.rule == "test")
     }
