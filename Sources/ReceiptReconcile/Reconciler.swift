@@ -70,7 +70,7 @@ public struct Reconciler: Sendable {
     public init(options: ReconcileOptions = ReconcileOptions()) { self.options = options }
 
     /// Reads the store, plans, writes the plan. One read snapshot, one write transaction.
-    public func run(store: ReceiptStore) throws -> ReconcileRun {
+    public func run(store: any ReceiptStore) throws -> ReconcileRun {
         let t0 = Date()
         let input = try store.reconcileInput()
         let t1 = Date()

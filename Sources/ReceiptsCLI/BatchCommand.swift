@@ -66,7 +66,7 @@ enum BatchCommand {
     /// Parses again what OCR read, with this parser: the stored reading when there is one
     /// (words, boxes, both looks: the same parser gives the same receipt), else the stored text
     /// (receipts stored before schema version 3).
-    static func reparse(store: ReceiptStore, setup: PipelineSetup.Made, ctx: CommandContext, force: Bool) throws -> ExitCode {
+    static func reparse(store: any ReceiptStore, setup: PipelineSetup.Made, ctx: CommandContext, force: Bool) throws -> ExitCode {
         let parser = ReceiptParser(options: setup.parser)
         let stored = try StoreSupport.attempt("reading the store") { try store.readings(parserVersionOtherThan: force ? nil : ReceiptParser.version) }
         var n = 0
