@@ -383,80 +383,53 @@ public final class SQLiteReceiptStore: ReceiptStore {
         }
     }
 
-    /// Writes one reconciliation in one transaction. Never changes a link the user
-    /// decided (confirmed or rejected); never creates a second row for a pair; skips
-    /// proposals for items that got a confirmed link since the reconciler read the store;
-    /// removes earlier proposals that this run no longer makes.
+    /// Writes one reconciliation in one transaction: reads the links and duplicate marks as
+    /// they are inside it, makes the `LinkWritePlan` and applies its steps.
     public func applyReconciliation(_ proposals: [LinkProposal], duplicates: [DuplicateMark]) throws -> ReconcileWriteSummary {
         let now = Self.now()
         return try db.write { db in
-            var s = ReconcileWriteSummary()
-            // Duplicates first: their proposals must go.
-            let marked = Dictionary(duplicates.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-            let currentDup = try db.query("SELECT id, duplicate_of, duplicate_reason FROM receipts WHERE duplicate_of IS NOT NULL") {
-                (ReceiptID($0.int(0)), ReceiptID($0.int(1)), $0.textOrNil(2))
+            let currentDuplicates = try db.query("SELECT id, duplicate_of, duplicate_reason FROM receipts WHERE duplicate_of IS NOT NULL ORDER BY id") {
+                DuplicateMark(id: ReceiptID($0.int(0)), original: ReceiptID($0.int(1)), reason: $0.text(2))
             }
-            for (id, _, _) in currentDup where marked[id] == nil {
-                try db.run("UPDATE receipts SET duplicate_of = NULL, duplicate_reason = NULL WHERE id = ?", [.int(id.rawValue)])
+            let links = try db.query("SELECT id, receipt_id, item_id, status FROM links ORDER BY id") {
+                LinkWritePlan.CurrentLink(id: LinkID($0.int(0)), receiptID: ReceiptID($0.int(1)), itemID: ItemID($0.int(2)),
+                                          status: LinkStatus(rawValue: $0.text(3)) ?? .proposed)
             }
-            let currentByID = Dictionary(currentDup.map { ($0.0, ($0.1, $0.2)) }, uniquingKeysWith: { a, _ in a })
-            for m in duplicates {
-                if let c = currentByID[m.id], c.0 == m.original, c.1 == m.reason { continue }
-                try db.run("UPDATE receipts SET duplicate_of = ?, duplicate_reason = ? WHERE id = ?",
-                           [.int(m.original.rawValue), .text(m.reason), .int(m.id.rawValue)])
-                s.duplicatesMarked += 1
-            }
-            for m in duplicates {
-                try db.run("DELETE FROM links WHERE receipt_id = ? AND status = 'proposed'", [.int(m.id.rawValue)])
-                s.duplicateLinksRemoved += db.changes
-            }
+            let plan = LinkWritePlan(links: links, currentDuplicates: currentDuplicates, proposals: proposals, duplicates: duplicates)
+            for step in plan.steps where step.writes { try Self.apply(step, db, now) }
+            return plan.summary
+        }
+    }
 
-            struct Pair: Hashable { var r: Int64; var i: Int64 }
-            var existing: [Pair: (id: Int64, status: String)] = [:]
-            var confirmedItems: Set<Int64> = []
-            for (id, r, i, status) in try db.query("SELECT id, receipt_id, item_id, status FROM links", [], { ($0.int(0), $0.int(1), $0.int(2), $0.text(3)) }) {
-                existing[Pair(r: r, i: i)] = (id, status)
-                if status == "confirmed" { confirmedItems.insert(i) }
-            }
-            var keep: Set<Int64> = []
-            for p in proposals {
-                let key = Pair(r: p.receiptID.rawValue, i: p.itemID.rawValue)
-                let reasons = try Self.encodeJSON(p.reasons)
-                if let e = existing[key] {
-                    keep.insert(e.id)
-                    guard e.status == "proposed" else { s.keptDecisions += 1; continue }
-                    if confirmedItems.contains(key.i) { s.skippedConfirmedItems += 1; keep.remove(e.id); continue }
-                    if p.autoConfirm {
-                        try db.run("""
-                            UPDATE links SET score = ?, reasons = ?, line_item_position = ?, ambiguous = ?, status = 'confirmed',
-                              decided_by = 'auto', decided_at = ?, updated_at = ? WHERE id = ?
-                            """, [.real(p.score), .text(reasons), .of(p.linePosition), .int(p.ambiguous ? 1 : 0), .text(now), .text(now), .int(e.id)])
-                        s.autoConfirmed += 1
-                        confirmedItems.insert(key.i)
-                    } else {
-                        try db.run("""
-                            UPDATE links SET score = ?, reasons = ?, line_item_position = ?, ambiguous = ?, updated_at = ? WHERE id = ?
-                            """, [.real(p.score), .text(reasons), .of(p.linePosition), .int(p.ambiguous ? 1 : 0), .text(now), .int(e.id)])
-                        s.refreshed += 1
-                    }
-                } else {
-                    if confirmedItems.contains(key.i) { s.skippedConfirmedItems += 1; continue }
-                    let auto = p.autoConfirm
-                    try db.run("""
-                        INSERT INTO links (receipt_id, item_id, line_item_position, score, reasons, status, ambiguous, decided_by, decided_at,
-                          created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """, [.int(key.r), .int(key.i), .of(p.linePosition), .real(p.score), .text(reasons),
-                              .text(auto ? "confirmed" : "proposed"), .int(p.ambiguous ? 1 : 0),
-                              auto ? .text("auto") : .null, auto ? .text(now) : .null, .text(now), .text(now)])
-                    keep.insert(db.lastInsertRowID)
-                    if auto { s.autoConfirmed += 1; confirmedItems.insert(key.i) } else { s.proposed += 1 }
-                }
-            }
-            for (_, e) in existing where e.status == "proposed" && !keep.contains(e.id) {
-                try db.run("DELETE FROM links WHERE id = ? AND status = 'proposed'", [.int(e.id)])
-                s.withdrawn += db.changes
-            }
-            return s
+    static func apply(_ step: LinkWritePlan.Step, _ db: Database, _ now: String) throws {
+        switch step {
+        case let .clearDuplicate(id):
+            try db.run("UPDATE receipts SET duplicate_of = NULL, duplicate_reason = NULL WHERE id = ?", [.int(id.rawValue)])
+        case let .markDuplicate(m):
+            try db.run("UPDATE receipts SET duplicate_of = ?, duplicate_reason = ? WHERE id = ?",
+                       [.int(m.original.rawValue), .text(m.reason), .int(m.id.rawValue)])
+        case let .removeDuplicateProposal(id), let .withdraw(id):
+            try db.run("DELETE FROM links WHERE id = ? AND status = 'proposed'", [.int(id.rawValue)])
+        case let .insert(p):
+            let auto = p.autoConfirm
+            try db.run("""
+                INSERT INTO links (receipt_id, item_id, line_item_position, score, reasons, status, ambiguous, decided_by, decided_at,
+                  created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.int(p.receiptID.rawValue), .int(p.itemID.rawValue), .of(p.linePosition), .real(p.score), .text(try encodeJSON(p.reasons)),
+                      .text(auto ? "confirmed" : "proposed"), .int(p.ambiguous ? 1 : 0),
+                      auto ? .text("auto") : .null, auto ? .text(now) : .null, .text(now), .text(now)])
+        case let .refresh(id, p):
+            try db.run("""
+                UPDATE links SET score = ?, reasons = ?, line_item_position = ?, ambiguous = ?, updated_at = ? WHERE id = ?
+                """, [.real(p.score), .text(try encodeJSON(p.reasons)), .of(p.linePosition), .int(p.ambiguous ? 1 : 0), .text(now), .int(id.rawValue)])
+        case let .autoConfirm(id, p):
+            try db.run("""
+                UPDATE links SET score = ?, reasons = ?, line_item_position = ?, ambiguous = ?, status = 'confirmed',
+                  decided_by = 'auto', decided_at = ?, updated_at = ? WHERE id = ?
+                """, [.real(p.score), .text(try encodeJSON(p.reasons)), .of(p.linePosition), .int(p.ambiguous ? 1 : 0),
+                      .text(now), .text(now), .int(id.rawValue)])
+        case .keepDecision, .skipConfirmedItem:
+            break
         }
     }
 
