@@ -117,7 +117,7 @@ public final class SQLiteReceiptStore: ReceiptStore {
         }
     }
 
-    static func save(_ r: ReceiptRow, _ db: Database, _ sql: ReceiptSQL, _ now: String, clearFailures: Bool) throws -> ReceiptID {
+    static func save(_ r: ReceiptRow, _ db: Connection, _ sql: ReceiptSQL, _ now: String, clearFailures: Bool) throws -> ReceiptID {
         let id: Int64
         if let existing = try db.scalarInt("SELECT id FROM receipts WHERE content_hash = ?", [.text(r.hash)]) {
             id = existing
@@ -227,7 +227,7 @@ public final class SQLiteReceiptStore: ReceiptStore {
         }
     }
 
-    static func sourcePaths(_ db: Database) throws -> [Int64: [String]] {
+    static func sourcePaths(_ db: Connection) throws -> [Int64: [String]] {
         var out: [Int64: [String]] = [:]
         for (id, path) in try db.query("SELECT receipt_id, path FROM receipt_sources ORDER BY receipt_id, added_at, path", [], { ($0.int(0), $0.text(1)) }) {
             out[id, default: []].append(path)
@@ -240,7 +240,7 @@ public final class SQLiteReceiptStore: ReceiptStore {
         try db.read { db in try Self.summaries(db) }
     }
 
-    static func summaries(_ db: Database) throws -> [ReceiptSummary] {
+    static func summaries(_ db: Connection) throws -> [ReceiptSummary] {
         var lines: [Int64: [ReceiptSummary.Line]] = [:]
         for (rid, line) in try db.query("""
             SELECT receipt_id, position, description, quantity, unit_price, amount FROM line_items ORDER BY receipt_id, position
@@ -401,7 +401,7 @@ public final class SQLiteReceiptStore: ReceiptStore {
         }
     }
 
-    static func apply(_ step: LinkWritePlan.Step, _ db: Database, _ now: String) throws {
+    static func apply(_ step: LinkWritePlan.Step, _ db: Connection, _ now: String) throws {
         switch step {
         case let .clearDuplicate(id):
             try db.run("UPDATE receipts SET duplicate_of = NULL, duplicate_reason = NULL WHERE id = ?", [.int(id.rawValue)])
