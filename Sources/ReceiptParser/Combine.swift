@@ -18,6 +18,17 @@ extension ReceiptParser {
         return (merged, fromSecond ? page2 : page)
     }
 
+    /// Parses a stored reading again, without OCR: the same choices as `parseWithSecondLook`
+    /// with this parser, the second look (if the pipeline took one) standing in for the OCR
+    /// call. With the parser that made the reading it gives exactly what the pipeline gave;
+    /// a parser that doubts less ignores the second look, as the pipeline would (one forced
+    /// by low OCR confidence is always used). Reads the file's first page; looks of kinds
+    /// this parser does not know are skipped.
+    public func parse(_ reading: OCRReading) -> (receipt: ParsedReceipt, page: OCRPage) {
+        let look = reading.secondLook
+        return parseWithSecondLook(reading.first, force: look.flatMap { $0.forced ? $0.reason : nil }) { _ in look?.page }
+    }
+
     /// Why the first result is doubtful, or nil when it passes its own checks.
     public static func doubt(_ r: ParsedReceipt) -> String? {
         guard let total = r.total else { return "no total found" }

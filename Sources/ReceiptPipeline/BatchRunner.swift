@@ -57,7 +57,7 @@ public struct BatchProgress: Sendable {
 /// store has, read the rest on a pool of pipelines, store each receipt with its review
 /// status or its failure. One bad file never stops the batch.
 public final class BatchRunner: Sendable {
-    public let store: ReceiptStore
+    public let store: any ReceiptStore
     public let options: BatchOptions
     private let makePipeline: @Sendable () throws -> ReceiptPipeline
     private let isCancelled: @Sendable () -> Bool
@@ -73,7 +73,7 @@ public final class BatchRunner: Sendable {
     }
 
     /// `makePipeline` is called once per worker, when it first needs OCR.
-    public init(store: ReceiptStore, options: BatchOptions, makePipeline: @escaping @Sendable () throws -> ReceiptPipeline,
+    public init(store: any ReceiptStore, options: BatchOptions, makePipeline: @escaping @Sendable () throws -> ReceiptPipeline,
                 isCancelled: @escaping @Sendable () -> Bool) {
         self.store = store; self.options = options; self.makePipeline = makePipeline; self.isCancelled = isCancelled
     }
@@ -143,7 +143,7 @@ public final class BatchRunner: Sendable {
             guard let pipeline else { throw FailureReport(code: "failed", message: "no pipeline") }
             let result = try pipeline.process(image: image)
             let status: ReceiptStatus = ReviewPolicy.needsReview(result.receipt) ? .needsReview : .parsed
-            try store.saveReceipt(StoredReceiptInput(contentHash: h, sourcePath: path, ocrText: result.page.text, parsed: result.receipt,
+            try store.saveReceipt(StoredReceiptInput(contentHash: h, sourcePath: path, ocrText: result.page.text, reading: result.reading, parsed: result.receipt,
                                                      engineVersion: pipeline.engine.identity, status: status))
             return .stored(result, engine: pipeline.engine.identity, status: status)
         } catch let e as StoreError {

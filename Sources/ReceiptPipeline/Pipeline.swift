@@ -45,6 +45,9 @@ public struct ReceiptResult: Sendable {
     public var passes: [OCRPass]
     public var seconds: Double
     public var image: IngestedImage
+    /// What OCR read, as the parser used it: `parser.parse(reading)` gives `receipt` and
+    /// `page` again without OCR (the store keeps it for `batch --reparse`).
+    public var reading: OCRReading
 }
 
 /// Image → OCR → fields, with an orientation check and a second look only when needed.
@@ -82,14 +85,18 @@ public final class ReceiptPipeline {
             }
         }
         let lowConfidence = page.meanConfidence < options.secondLookBelowConfidence
-        let reading = try parser.parseWithSecondLook(page, allowed: options.secondPass, force: lowConfidence ? String(format: "mean confidence %.2f", page.meanConfidence) : nil) { reason in
-            try read(options.secondLookWithoutContrastNorm ? image.withoutContrastNormalization : image,
-                     options.secondLookSegmentation, reason, into: &passes)
+        let force = lowConfidence ? String(format: "mean confidence %.2f", page.meanConfidence) : nil
+        var ocrReading = OCRReading(first: page)
+        let reading = try parser.parseWithSecondLook(page, allowed: options.secondPass, force: force) { reason in
+            let look = try read(options.secondLookWithoutContrastNorm ? image.withoutContrastNormalization : image,
+                                options.secondLookSegmentation, reason, into: &passes)
+            ocrReading = OCRReading(first: ocrReading.first, secondLook: look, reason: reason, forced: force != nil)
+            return look
         }
         page = reading.page
         let receipt = reading.receipt
         return ReceiptResult(file: original.name, receipt: receipt, page: page, imageSteps: image.steps,
-                             passes: passes, seconds: Date().timeIntervalSince(start), image: image)
+                             passes: passes, seconds: Date().timeIntervalSince(start), image: image, reading: ocrReading)
     }
 
     private func read(_ image: IngestedImage, _ psm: PageSegmentation?, _ reason: String, into passes: inout [OCRPass]) throws -> OCRPage {

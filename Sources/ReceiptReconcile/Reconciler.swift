@@ -70,7 +70,7 @@ public struct Reconciler: Sendable {
     public init(options: ReconcileOptions = ReconcileOptions()) { self.options = options }
 
     /// Reads the store, plans, writes the plan. One read snapshot, one write transaction.
-    public func run(store: ReceiptStore) throws -> ReconcileRun {
+    public func run(store: any ReceiptStore) throws -> ReconcileRun {
         let t0 = Date()
         let input = try store.reconcileInput()
         let t1 = Date()
@@ -164,18 +164,16 @@ public struct Reconciler: Sendable {
         }
     }
 
+    /// Plans one reconciliation: duplicates to mark and links to propose, with reasons.
+    /// Steps: prepare the receipts, find duplicates, index the rest by amount and date, read
+    /// the user's decisions, search candidates for each item, assign receipt lines to items,
+    /// write the proposals.
     public func plan(receipts: [ReceiptSummary], items: [StoredItem], links: [Link]) -> ReconcilePlan {
         var stats = ReconcilePlan.Stats()
         stats.receipts = receipts.count
         stats.items = items.count
-        let words = Vocabulary()
-        let vendors = VendorTable(words: words)
-
-        let rs: [PreparedReceipt] = receipts.map { r in
-            PreparedReceipt(s: r, day: r.date?.dayNumber, vendor: vendors.intern(r.vendor),
-                            lineTokens: r.lines.map { TextMatch.itemTokens($0.description).map(words.intern) })
-        }
-        for r in rs { Self.taxRates(r) }
+        let vendors = VendorTable(words: Vocabulary())
+        let rs = prepare(receipts, vendors: vendors)
 
         // Same purchase photographed twice: flag, do not link twice.
         let duplicates = findDuplicates(rs, vendors: vendors)
@@ -183,13 +181,49 @@ public struct Reconciler: Sendable {
         for r in rs where dupIDs.contains(r.s.id) { r.excluded = true }
         stats.duplicateReceipts = duplicates.count
 
-        let receiptIndex = Dictionary(uniqueKeysWithValues: rs.enumerated().map { ($1.s.id, $0) })
+        let index = CandidateIndex(rs)
+        let decisions = UserDecisions(links, receipts: rs)
+        let its = prepare(items, vendors: vendors)
+        let tolerance = (basis: Int64(truncating: (options.amountTolerance * 10_000) as NSDecimalNumber), minimum: options.amountToleranceMinimum.cents)
+        let perItem = its.indices.map { candidates(for: $0, its, rs, index, decisions, vendors, tolerance, &stats) }
+        let assignment = assign(perItem, its, rs, slotUse: decisions.slotUse)
+        let proposals = self.proposals(assignment, perItem: perItem, its, rs, &stats)
+        return ReconcilePlan(proposals: proposals, duplicates: duplicates, stats: stats)
+    }
 
-        // Amount index.
+    /// Receipts with interned vendor and line words, amounts in cents and tax rates.
+    func prepare(_ receipts: [ReceiptSummary], vendors: VendorTable) -> [PreparedReceipt] {
+        let rs = receipts.map { r in
+            PreparedReceipt(s: r, day: r.date?.dayNumber, vendor: vendors.intern(r.vendor),
+                            lineTokens: r.lines.map { TextMatch.itemTokens($0.description).map(vendors.words.intern) })
+        }
+        for r in rs { Self.taxRates(r) }
+        return rs
+    }
+
+    /// Items with interned vendor and name words (name, brand and model), price in cents.
+    func prepare(_ items: [StoredItem], vendors: VendorTable) -> [PreparedItem] {
+        items.map { s in
+            PreparedItem(s: s, cents: s.item.price?.cents, day: s.item.purchaseDate?.dayNumber, vendor: vendors.intern(s.item.vendor),
+                         tokens: TextMatch.itemTokens([s.item.name, s.item.brand ?? "", s.item.model ?? ""].joined(separator: " ")).map(vendors.words.intern))
+        }
+    }
+
+    /// The two indexes candidates are looked up in: every amount a receipt shows, sorted, and
+    /// the receipts sorted by day. Duplicates are left out.
+    struct CandidateIndex {
         var targets: [AmountTarget] = []
-        targets.reserveCapacity(rs.count * 6)
-        for (ri, r) in rs.enumerated() where !r.excluded {
-            let rIdx = Int32(ri)
+        var byDay: [(day: Int, receipt: Int)]
+
+        init(_ rs: [PreparedReceipt]) {
+            targets.reserveCapacity(rs.count * 6)
+            for (ri, r) in rs.enumerated() where !r.excluded { Self.addAmounts(of: r, Int32(ri), to: &targets) }
+            targets.sort { $0.cents < $1.cents }
+            byDay = rs.enumerated().compactMap { i, r in r.excluded ? nil : r.day.map { ($0, i) } }.sorted { $0.day < $1.day }
+        }
+
+        /// Total, subtotal, each line, one piece of each line, and those with the tax added or the VAT taken out.
+        static func addAmounts(of r: PreparedReceipt, _ rIdx: Int32, to targets: inout [AmountTarget]) {
             if let t = r.totalCents { targets.append(AmountTarget(cents: t, receipt: rIdx, line: -1, kind: .total)) }
             if let s = r.subtotalCents, s != r.totalCents { targets.append(AmountTarget(cents: s, receipt: rIdx, line: -1, kind: .subtotal)) }
             for li in r.lineCents.indices {
@@ -204,128 +238,140 @@ public struct Reconciler: Sendable {
                 // exact rational arithmetic in cents, rounded half up: base × (net + tax) / net.
                 for base in bases {
                     if let (tax, net) = r.addedTax {
-                        targets.append(AmountTarget(cents: Self.mulDiv(base, net + tax, net), receipt: rIdx, line: lIdx, kind: .lineWithTax, baseCents: base))
+                        targets.append(AmountTarget(cents: Reconciler.mulDiv(base, net + tax, net), receipt: rIdx, line: lIdx, kind: .lineWithTax, baseCents: base))
                     }
                     if let (tax, net) = r.includedTax {
-                        targets.append(AmountTarget(cents: Self.mulDiv(base, net, net + tax), receipt: rIdx, line: lIdx, kind: .lineWithoutTax, baseCents: base))
+                        targets.append(AmountTarget(cents: Reconciler.mulDiv(base, net, net + tax), receipt: rIdx, line: lIdx, kind: .lineWithoutTax, baseCents: base))
                     }
                 }
             }
         }
-        targets.sort { $0.cents < $1.cents }
+    }
 
-        // Date index: receipts sorted by day.
-        let byDay: [(day: Int, receipt: Int)] = rs.enumerated().compactMap { i, r in r.excluded ? nil : r.day.map { ($0, i) } }
-            .sorted { $0.day < $1.day }
-
-        // What the user already decided.
+    /// What the user already decided: items with a confirmed receipt, rejected pairs, and the
+    /// receipt lines confirmed links already use.
+    struct UserDecisions {
         var confirmedItems: Set<ItemID> = []
         var rejected: Set<PairKey> = []
         var slotUse: [SlotKey: [Candidate]] = [:]
-        for l in links {
-            switch l.status {
-            case .confirmed:
-                confirmedItems.insert(l.itemID)
-                if let ri = receiptIndex[l.receiptID] {
-                    slotUse[SlotKey(receipt: ri, line: l.linePosition ?? -1), default: []]
-                        .append(Candidate(item: -1, receipt: ri, line: l.linePosition, score: 2, evidence: Evidence()))
-                }
-            case .rejected: rejected.insert(PairKey(item: l.itemID, receipt: l.receiptID))
-            case .proposed: break
-            }
-        }
 
-        let its: [PreparedItem] = items.map { s in
-            PreparedItem(s: s, cents: s.item.price?.cents, day: s.item.purchaseDate?.dayNumber, vendor: vendors.intern(s.item.vendor),
-                         tokens: TextMatch.itemTokens([s.item.name, s.item.brand ?? "", s.item.model ?? ""].joined(separator: " ")).map(words.intern))
-        }
-
-        let tolBasis = Int64(truncating: (options.amountTolerance * 10_000) as NSDecimalNumber)
-        let minTol = options.amountToleranceMinimum.cents
-        var perItem: [[Candidate]] = Array(repeating: [], count: its.count)
-
-        for (ii, item) in its.enumerated() {
-            if confirmedItems.contains(item.s.id) { stats.itemsAlreadyConfirmed += 1; continue }
-            if item.cents == nil && item.day == nil { stats.itemsWithoutPriceOrDate += 1; continue }
-            var best: [Int: Candidate] = [:]
-            func consider(_ ri: Int, _ target: AmountTarget?) {
-                let r = rs[ri]
-                if rejected.contains(PairKey(item: item.s.id, receipt: r.s.id)) { return }
-                if let a = item.s.item.currency, let b = r.s.currency, a != b, !Self.sameSign(a, b) { return }
-                stats.candidatesScored += 1
-                guard let c = score(item: item, ii: ii, receipt: r, ri: ri, target: target, vendors: vendors, toleranceBasis: tolBasis, minimumTolerance: minTol) else { return }
-                if c.score >= options.proposeThreshold, c.score > (best[ri]?.score ?? -1) { best[ri] = c }
-            }
-            if let p = item.cents {
-                let tol = max(minTol, p * tolBasis / 10_000)
-                var lo = Self.lowerBound(targets, p - tol)
-                while lo < targets.count && targets[lo].cents <= p + tol {
-                    let t = targets[lo]
-                    lo += 1
-                    let ri = Int(t.receipt)
-                    if let d = item.day, let rd = rs[ri].day, abs(d - rd) > options.maxDateGapDays { continue }
-                    consider(ri, t)
+        init(_ links: [Link], receipts rs: [PreparedReceipt]) {
+            let receiptIndex = Dictionary(uniqueKeysWithValues: rs.enumerated().map { ($1.s.id, $0) })
+            for l in links {
+                switch l.status {
+                case .confirmed:
+                    confirmedItems.insert(l.itemID)
+                    if let ri = receiptIndex[l.receiptID] {
+                        slotUse[SlotKey(receipt: ri, line: l.linePosition ?? -1), default: []]
+                            .append(Candidate(item: -1, receipt: ri, line: l.linePosition, score: 2, evidence: Evidence()))
+                    }
+                case .rejected: rejected.insert(PairKey(item: l.itemID, receipt: l.receiptID))
+                case .proposed: break
                 }
             }
-            if let d = item.day {
-                var lo = Self.lowerBoundDay(byDay, d - options.dateWindowDays)
-                while lo < byDay.count && byDay[lo].day <= d + options.dateWindowDays {
-                    let ri = byDay[lo].receipt
-                    lo += 1
-                    if best[ri] != nil { continue }
-                    // Without an amount, only the same shop makes it worth scoring.
-                    if vendors.similarity(item.vendor, rs[ri].vendor) < 0.8 { continue }
-                    consider(ri, nil)
-                }
-            }
-            perItem[ii] = best.values.sorted { $0.score != $1.score ? $0.score > $1.score : rs[$0.receipt].s.id < rs[$1.receipt].s.id }
         }
+    }
 
-        // Assign: best pairs first; a line backs as many items as its quantity, a whole receipt one.
+    /// The receipts worth proposing for item `ii`, best first (one candidate per receipt):
+    /// those with an amount near its price (not too many days apart), and those of the same
+    /// shop within the date window.
+    func candidates(for ii: Int, _ its: [PreparedItem], _ rs: [PreparedReceipt], _ index: CandidateIndex, _ decisions: UserDecisions,
+                    _ vendors: VendorTable, _ tolerance: (basis: Int64, minimum: Int64), _ stats: inout ReconcilePlan.Stats) -> [Candidate] {
+        let item = its[ii]
+        if decisions.confirmedItems.contains(item.s.id) { stats.itemsAlreadyConfirmed += 1; return [] }
+        if item.cents == nil && item.day == nil { stats.itemsWithoutPriceOrDate += 1; return [] }
+        let tolBasis = tolerance.basis, minTol = tolerance.minimum
+        var best: [Int: Candidate] = [:]
+        func consider(_ ri: Int, _ target: AmountTarget?) {
+            let r = rs[ri]
+            if decisions.rejected.contains(PairKey(item: item.s.id, receipt: r.s.id)) { return }
+            if let a = item.s.item.currency, let b = r.s.currency, a != b, !Self.sameSign(a, b) { return }
+            stats.candidatesScored += 1
+            guard let c = score(item: item, ii: ii, receipt: r, ri: ri, target: target, vendors: vendors, toleranceBasis: tolBasis, minimumTolerance: minTol) else { return }
+            if c.score >= options.proposeThreshold, c.score > (best[ri]?.score ?? -1) { best[ri] = c }
+        }
+        let targets = index.targets, byDay = index.byDay
+        if let p = item.cents {
+            let tol = max(minTol, p * tolBasis / 10_000)
+            var lo = Self.lowerBound(targets, p - tol)
+            while lo < targets.count && targets[lo].cents <= p + tol {
+                let t = targets[lo]
+                lo += 1
+                let ri = Int(t.receipt)
+                if let d = item.day, let rd = rs[ri].day, abs(d - rd) > options.maxDateGapDays { continue }
+                consider(ri, t)
+            }
+        }
+        if let d = item.day {
+            var lo = Self.lowerBoundDay(byDay, d - options.dateWindowDays)
+            while lo < byDay.count && byDay[lo].day <= d + options.dateWindowDays {
+                let ri = byDay[lo].receipt
+                lo += 1
+                if best[ri] != nil { continue }
+                // Without an amount, only the same shop makes it worth scoring.
+                if vendors.similarity(item.vendor, rs[ri].vendor) < 0.8 { continue }
+                consider(ri, nil)
+            }
+        }
+        return best.values.sorted { $0.score != $1.score ? $0.score > $1.score : rs[$0.receipt].s.id < rs[$1.receipt].s.id }
+    }
+
+    /// Which item gets which receipt (line), and the contenders that make an item ambiguous.
+    struct Assignment {
+        var assigned: [Int: Candidate] = [:]
+        var extra: [Int: [Candidate]] = [:]
+        var ambiguousNote: [Int: [String]] = [:]
+    }
+
+    /// Best pairs first; a line backs as many items as its quantity, a whole receipt one.
+    /// Two items wanting the same line about equally are both shown, neither decided; runners-up
+    /// on other receipts within the margin make an item ambiguous.
+    func assign(_ perItem: [[Candidate]], _ its: [PreparedItem], _ rs: [PreparedReceipt], slotUse confirmedSlots: [SlotKey: [Candidate]]) -> Assignment {
         var all = perItem.flatMap { $0 }
         all.sort {
             if $0.score != $1.score { return $0.score > $1.score }
             if its[$0.item].s.id != its[$1.item].s.id { return its[$0.item].s.id < its[$1.item].s.id }
             return rs[$0.receipt].s.id < rs[$1.receipt].s.id
         }
-        var assigned: [Int: Candidate] = [:]
-        var extra: [Int: [Candidate]] = [:]
-        var ambiguousNote: [Int: [String]] = [:]
-        func label(receipt ri: Int) -> String {
-            let r = rs[ri].s
-            return "receipt \(r.id)" + (r.sourcePath.map { " (\(($0 as NSString).lastPathComponent))" } ?? "")
-        }
-        func label(item ii: Int) -> String { "item \(its[ii].s.id) '\(its[ii].s.item.name)'" }
+        var out = Assignment()
+        var slotUse = confirmedSlots
         for c in all {
-            if assigned[c.item] != nil { continue }
+            if out.assigned[c.item] != nil { continue }
             let slot = SlotKey(receipt: c.receipt, line: c.line ?? -1)
             let used = slotUse[slot] ?? []
             if used.count < capacity(slot, rs) {
-                assigned[c.item] = c
+                out.assigned[c.item] = c
                 slotUse[slot, default: []].append(c)
             } else if let rival = used.first(where: { $0.item >= 0 && $0.score - c.score <= options.ambiguityMargin }) {
                 // Two items want the same line about equally: show both, decide nothing.
-                extra[c.item, default: []].append(c)
-                ambiguousNote[c.item, default: []].append("ambiguous: \(label(item: rival.item)) matches the same \(c.line.map { "line \($0 + 1)" } ?? "receipt") (score \(Self.f2(rival.score)))")
-                ambiguousNote[rival.item, default: []].append("ambiguous: \(label(item: c.item)) matches the same \(c.line.map { "line \($0 + 1)" } ?? "receipt") (score \(Self.f2(c.score)))")
+                let what = c.line.map { "line \($0 + 1)" } ?? "receipt"
+                out.extra[c.item, default: []].append(c)
+                out.ambiguousNote[c.item, default: []].append("ambiguous: \(Self.label(item: rival.item, its)) matches the same \(what) (score \(Self.f2(rival.score)))")
+                out.ambiguousNote[rival.item, default: []].append("ambiguous: \(Self.label(item: c.item, its)) matches the same \(what) (score \(Self.f2(c.score)))")
             }
         }
         // Runners-up on other receipts within the margin make an item ambiguous.
-        for (ii, b) in assigned {
+        for (ii, b) in out.assigned {
             for c in perItem[ii] where c.receipt != b.receipt && b.score - c.score <= options.ambiguityMargin {
-                extra[ii, default: []].append(c)
+                out.extra[ii, default: []].append(c)
             }
         }
+        return out
+    }
 
+    /// The proposals of each item: its assigned receipt and contenders (at most
+    /// `maxProposalsPerItem`, best first), each with its reasons and the others named.
+    func proposals(_ a: Assignment, perItem: [[Candidate]], _ its: [PreparedItem], _ rs: [PreparedReceipt],
+                   _ stats: inout ReconcilePlan.Stats) -> [LinkProposal] {
         var proposals: [LinkProposal] = []
         for ii in its.indices {
             var mine: [Candidate] = []
-            if let b = assigned[ii] { mine.append(b) }
-            for c in extra[ii] ?? [] where !mine.contains(where: { $0.receipt == c.receipt }) { mine.append(c) }
+            if let b = a.assigned[ii] { mine.append(b) }
+            for c in a.extra[ii] ?? [] where !mine.contains(where: { $0.receipt == c.receipt }) { mine.append(c) }
             if mine.isEmpty { continue }
             mine.sort { $0.score > $1.score }
             mine = Array(mine.prefix(options.maxProposalsPerItem))
-            let notes = ambiguousNote[ii] ?? []
+            let notes = a.ambiguousNote[ii] ?? []
             let ambiguous = !notes.isEmpty || mine.count > 1
             stats.itemsMatched += 1
             if ambiguous { stats.ambiguousItems += 1 }
@@ -333,7 +379,7 @@ public struct Reconciler: Sendable {
                 var reasons = explain(c, item: its[ii], receipt: rs[c.receipt])
                 // Each proposal names the other contenders.
                 for o in mine where o.receipt != c.receipt {
-                    reasons.append("ambiguous: \(label(receipt: o.receipt)) scores \(Self.f2(o.score)) too")
+                    reasons.append("ambiguous: \(Self.label(receipt: o.receipt, rs)) scores \(Self.f2(o.score)) too")
                 }
                 reasons += notes
                 let auto = options.autoConfirm && !ambiguous && c.score >= options.autoConfirmThreshold
@@ -341,8 +387,15 @@ public struct Reconciler: Sendable {
                                               score: (c.score * 1000).rounded() / 1000, reasons: reasons, ambiguous: ambiguous, autoConfirm: auto))
             }
         }
-        return ReconcilePlan(proposals: proposals, duplicates: duplicates, stats: stats)
+        return proposals
     }
+
+    static func label(receipt ri: Int, _ rs: [PreparedReceipt]) -> String {
+        let r = rs[ri].s
+        return "receipt \(r.id)" + (r.sourcePath.map { " (\(($0 as NSString).lastPathComponent))" } ?? "")
+    }
+
+    static func label(item ii: Int, _ its: [PreparedItem]) -> String { "item \(its[ii].s.id) '\(its[ii].s.item.name)'" }
 
     /// Vendor similarity from which the vendor counts as agreeing. Below it fall other
     /// branches of a chain ("Brightwave Electronics Boston" / "… Dover" ≈ 0.76).

@@ -93,37 +93,42 @@ public struct StoreExport: Sendable, Codable {
     }
 }
 
-extension ReceiptStore {
-    /// Every receipt with its links of the given statuses (all when empty), from one snapshot.
-    public func export(linkStatuses: Set<LinkStatus> = []) throws -> StoreExport {
-        let (receipts, items, links, hashes, sources) = try db.read { db in
-            (try Self.summaries(db),
-             try db.query("SELECT \(Self.itemColumns) FROM items ORDER BY id", [], Self.storedItem),
-             try db.query("SELECT \(Self.linkColumns) FROM links ORDER BY receipt_id, score DESC, id", [], Self.link),
-             try db.query("SELECT id, content_hash, status FROM receipts", [], { ($0.int(0), $0.text(1), $0.text(2)) }),
-             try Self.sourcePaths(db))
+extension StoreExport {
+    /// One receipt as the export needs it.
+    public struct ReceiptEntry: Sendable {
+        public var summary: ReceiptSummary
+        public var contentHash: String
+        public var status: ReceiptStatus
+        public var files: [String]
+        public init(summary: ReceiptSummary, contentHash: String, status: ReceiptStatus, files: [String]) {
+            self.summary = summary; self.contentHash = contentHash; self.status = status; self.files = files
         }
+    }
+
+    /// The export of one snapshot of a store (any engine): receipts in the given order, each
+    /// with its links of `linkStatuses` (all when empty), best score first.
+    public init(receipts: [ReceiptEntry], items: [StoredItem], links: [Link], linkStatuses: Set<LinkStatus>, exportedAt: String) {
         let itemByID = Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0) })
-        let meta = Dictionary(uniqueKeysWithValues: hashes.map { ($0.0, ($0.1, $0.2)) })
         var byReceipt: [ReceiptID: [Link]] = [:]
         for l in links where linkStatuses.isEmpty || linkStatuses.contains(l.status) { byReceipt[l.receiptID, default: []].append(l) }
-        let out = receipts.map { r -> StoreExport.ExportedReceipt in
-            let exported = (byReceipt[r.id] ?? []).compactMap { l -> StoreExport.ExportedLink? in
+        let out = receipts.map { entry -> ExportedReceipt in
+            let r = entry.summary
+            let mine = (byReceipt[r.id] ?? []).sorted { $0.score != $1.score ? $0.score > $1.score : $0.id < $1.id }
+            let exported = mine.compactMap { l -> ExportedLink? in
                 guard let s = itemByID[l.itemID] else { return nil }
                 let i = s.item
                 let lineText = l.linePosition.flatMap { p in r.lines.first { $0.position == p }?.description }
-                return StoreExport.ExportedLink(
+                return ExportedLink(
                     id: l.id, status: l.status, score: l.score, ambiguous: l.ambiguous, line: l.linePosition.map { $0 + 1 }, lineText: lineText,
                     reasons: l.reasons, decidedBy: l.decidedBy, decidedAt: l.decidedAt,
                     item: .init(id: s.id, externalID: i.externalID, name: i.name, brand: i.brand, model: i.model, serial: i.serial,
                                 price: i.price, currency: i.currency, purchaseDate: i.purchaseDate, vendor: i.vendor, room: i.room, category: i.category))
             }
-            let m = meta[r.id.rawValue]
-            return StoreExport.ExportedReceipt(
-                id: r.id, contentHash: m?.0 ?? "", files: sources[r.id.rawValue] ?? [], status: ReceiptStatus(rawValue: m?.1 ?? "") ?? .needsReview,
+            return ExportedReceipt(
+                id: r.id, contentHash: entry.contentHash, files: entry.files, status: entry.status,
                 vendor: r.vendor, date: r.date, total: r.total, subtotal: r.subtotal, tax: r.tax, currency: r.currency,
                 receiptNumber: r.receiptNumber, duplicateOf: r.duplicateOf, links: exported)
         }
-        return StoreExport(exportedAt: Self.now(), receipts: out)
+        self.init(exportedAt: exportedAt, receipts: out)
     }
 }

@@ -1,46 +1,99 @@
 import Foundation
 import ReceiptModel
 
-/// The shared store: one SQLite file holding inventory items, receipts, their line
-/// items and the links between them. Safe to use from several threads and from
-/// several processes at once (WAL, busy timeout, every write one transaction).
+/// The shared store of inventory items, receipts, their line items and the links between
+/// them, as the commands, the reconciler and export use it. Engine-neutral: it speaks the
+/// records of `Records.swift`, never SQL. `SQLiteReceiptStore` is the implementation;
+/// `StoreLocation.open` turns a `--store` location into one.
 ///
-/// This type and its extensions are the only place with SQL in the package.
-public final class ReceiptStore: Sendable {
-    public let path: String
-    let db: Database
-    /// The schema version this object opened the file at (older only in upgrade tests).
-    let schema: Int
+/// Every method is one transaction (writes: all or nothing; reads: one snapshot), and an
+/// implementation is safe to use from several threads and several processes at once.
+/// The rules for writing links are engine-neutral too (`LinkWritePlan`): an engine reads
+/// the current links, lets the plan decide, and applies it in the same transaction.
+public protocol ReceiptStore: AnyObject, Sendable {
+    /// Where the store is, as it was named (a file path for SQLite).
+    var location: String { get }
 
-    /// Opens (creating if needed) the store at `path` and upgrades it to the latest schema.
-    public convenience init(path: String) throws {
-        try self.init(path: path, schemaVersion: Schema.latest)
+    // MARK: receipts (batch, reparse)
+
+    /// Whether an image with this SHA-256 (`ContentHash.sha256`) is stored.
+    func containsReceipt(contentHash: String) throws -> Bool
+    /// Stores parsed receipts in one transaction, all or none: each is inserted, or (same image
+    /// hash) its fields, line items, text and reading are replaced and `sourcePath` added if new.
+    /// Clears a failure recorded for the file.
+    @discardableResult
+    func saveReceipts(_ receipts: [StoredReceiptInput]) throws -> [ReceiptID]
+    /// Notes that the image with `contentHash` also sits at `path` (a batch that skips an image
+    /// it already has still records the new copy). False when no receipt has that hash.
+    @discardableResult
+    func addSourcePath(contentHash: String, path: String) throws -> Bool
+    /// Records that `path` could not be read or parsed (replacing an earlier failure of the file).
+    func recordFailure(contentHash: String?, path: String, code: String, message: String) throws
+    /// The files recorded as failed, by path.
+    func failures() throws -> [StoredFailure]
+    /// Full receipts (fields with evidence), oldest first; optionally only one status.
+    func receipts(status: ReceiptStatus?) throws -> [StoredReceipt]
+    /// What OCR read of each receipt that has it (reading, or only text for older receipts),
+    /// oldest first; optionally only receipts parsed by another parser version.
+    func readings(parserVersionOtherThan version: String?) throws -> [StoredReading]
+    /// What the reconciler and the listings need of every receipt, without the evidence (fast).
+    func receiptSummaries() throws -> [ReceiptSummary]
+
+    // MARK: items (import)
+
+    /// Inserts or updates items in one transaction. An item matches a stored one by external
+    /// id, else (when it has none) by name (any case) + purchase date + price.
+    @discardableResult
+    func upsertItems(_ items: [InventoryItem]) throws -> ItemUpsertSummary
+    func items() throws -> [StoredItem]
+
+    // MARK: links (reconcile, links)
+
+    /// Links by id; optionally only one status.
+    func links(status: LinkStatus?) throws -> [Link]
+    /// Confirms or rejects a link (or puts it back to proposed), recording who and when.
+    /// Other links of the item stay for the user to decide. `StoreError.notFound` for no such link.
+    @discardableResult
+    func decideLink(_ id: LinkID, status: LinkStatus, by who: String) throws -> Link
+    /// Everything the reconciler reads, from one snapshot.
+    func reconcileInput() throws -> ReconcileInput
+    /// Writes one reconciliation in one transaction, by the rules of `LinkWritePlan` applied
+    /// to the links as they are inside that transaction.
+    func applyReconciliation(_ proposals: [LinkProposal], duplicates: [DuplicateMark]) throws -> ReconcileWriteSummary
+
+    // MARK: export, info
+
+    /// Every receipt with its links of the given statuses (all when empty), from one snapshot.
+    func export(linkStatuses: Set<LinkStatus>) throws -> StoreExport
+    /// Counts for `receipts store info`.
+    func stats() throws -> StoreStats
+}
+
+extension ReceiptStore {
+    /// Stores one parsed receipt (see `saveReceipts`).
+    @discardableResult
+    public func saveReceipt(_ r: StoredReceiptInput) throws -> ReceiptID {
+        try saveReceipts([r])[0]
     }
 
-    /// Opens the store and migrates it only up to `schemaVersion`: for tests that
-    /// need an older store to upgrade.
-    public init(path: String, schemaVersion: Int) throws {
-        let dir = (path as NSString).deletingLastPathComponent
-        if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir) {
-            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-                throw StoreError.invalid("\(dir): cannot create the folder for the store: \((error as NSError).localizedDescription)")
-            }
-        }
-        self.path = path
-        db = try Database(path: path)
-        schema = min(schemaVersion, Schema.latest)
-        try Schema.migrate(db, to: schema)
+    public func receipts() throws -> [StoredReceipt] { try receipts(status: nil) }
+
+    public func receipt(_ id: ReceiptID) throws -> StoredReceipt? {
+        try receipts().first { $0.id == id }
     }
 
-    /// The newest schema version this build knows.
-    public static var latestSchemaVersion: Int { Schema.latest }
+    public func readings() throws -> [StoredReading] { try readings(parserVersionOtherThan: nil) }
 
-    /// The schema version of the open file.
-    public func schemaVersion() throws -> Int { try Schema.version(db) }
+    public func links() throws -> [Link] { try links(status: nil) }
 
-    /// `--store PATH`, else `RECEIPTS_STORE`, else `$XDG_DATA_HOME/receipts/receipts.sqlite`
+    public func export() throws -> StoreExport { try export(linkStatuses: []) }
+}
+
+/// Where a store is, and the one place that turns a `--store` location into a store.
+public enum StoreLocation {
+    /// `--store LOCATION`, else `RECEIPTS_STORE`, else `$XDG_DATA_HOME/receipts/receipts.sqlite`
     /// (`~/.local/share/receipts/receipts.sqlite` when XDG_DATA_HOME is unset).
-    public static func defaultPath(explicit: String? = nil, environment: [String: String]) -> String {
+    public static func resolve(explicit: String? = nil, environment: [String: String]) -> String {
         if let explicit, !explicit.isEmpty { return explicit }
         if let p = environment["RECEIPTS_STORE"], !p.isEmpty { return p }
         let base: String
@@ -53,462 +106,19 @@ public final class ReceiptStore: Sendable {
         return ((base as NSString).appendingPathComponent("receipts") as NSString).appendingPathComponent("receipts.sqlite")
     }
 
-    static func now() -> String { Date().formatted(.iso8601) }
-    static func timestamp(_ d: Date) -> String { d.formatted(.iso8601) }
-
-    // MARK: - Receipts
-
-    public func containsReceipt(contentHash: String) throws -> Bool {
-        try db.read { try $0.scalarInt("SELECT 1 FROM receipts WHERE content_hash = ?", [.text(contentHash)]) != nil }
-    }
-
-    /// Stores one parsed receipt: inserts it, or (same image hash) updates its fields and
-    /// line items and adds `sourcePath` if it is new. Clears a failure recorded for the
-    /// file. One transaction.
-    @discardableResult
-    public func saveReceipt(_ r: StoredReceiptInput) throws -> ReceiptID {
-        try saveReceipts([r])[0]
-    }
-
-    /// Several receipts in one transaction: all are stored or none.
-    @discardableResult
-    public func saveReceipts(_ receipts: [StoredReceiptInput]) throws -> [ReceiptID] {
-        let rows = try receipts.map(ReceiptRow.init)
-        let now = Self.now()
-        let clearFailures = schema >= 2
-        return try db.write { db in try rows.map { try Self.save($0, db, now, clearFailures: clearFailures) } }
-    }
-
-    /// A receipt turned into column values before the transaction starts.
-    struct ReceiptRow {
-        var hash: String
-        var path: String
-        var fields: [SQLValue]
-        var lines: [[SQLValue]]
-
-        init(_ r: StoredReceiptInput) throws {
-            let p = r.parsed
-            func conf<T>(_ f: Field<T>?) -> SQLValue { f.map { .real($0.confidence) } ?? .null }
-            hash = r.contentHash
-            path = r.sourcePath
-            fields = [
-                .text(r.status.rawValue), .of(r.ocrText),
-                .of(p.vendor?.value), conf(p.vendor),
-                .of(p.date?.value.iso), .of(p.date.map { $0.value.dayNumber }), conf(p.date),
-                .of(p.time?.value.description), conf(p.time),
-                .of(p.total?.value.description), .of(p.total?.value.cents), conf(p.total),
-                .of(p.subtotal?.value.description), conf(p.subtotal),
-                .of(p.tax?.value.description), conf(p.tax),
-                .of(p.currency?.value), conf(p.currency),
-                .of(p.receiptNumber?.value), conf(p.receiptNumber),
-                .of(p.paymentMethod?.value), conf(p.paymentMethod),
-                .of(p.cardLast4?.value), conf(p.cardLast4),
-                .text(try ReceiptStore.encodeJSON(p)), .text(r.engineVersion), .text(r.parserVersion),
-                .text(ReceiptStore.timestamp(r.processedAt)),
-            ]
-            lines = try p.lineItems.enumerated().map { (i, l) -> [SQLValue] in
-                [.int(Int64(i)), .text(l.description), .of(l.quantity.map { "\($0)" }), .of(l.unitPrice?.description),
-                 .text(l.amount.description), .int(l.amount.cents), .text(try ReceiptStore.encodeJSON(l.evidence))]
-            }
+    /// Opens (creating and upgrading as needed) the store at `location`: a file path, or a
+    /// `file://` URL, is a SQLite file. Other engines plug in here by their URL scheme.
+    public static func open(_ location: String) throws -> any ReceiptStore {
+        guard let range = location.range(of: "://"), let head = location[..<range.lowerBound].first, head.isASCII, head.isLetter,
+              location[..<range.lowerBound].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else {
+            return try SQLiteReceiptStore(path: location)
         }
-    }
-
-    static func save(_ r: ReceiptRow, _ db: Database, _ now: String, clearFailures: Bool) throws -> ReceiptID {
-        let id: Int64
-        if let existing = try db.scalarInt("SELECT id FROM receipts WHERE content_hash = ?", [.text(r.hash)]) {
-            id = existing
-            try db.run("""
-                UPDATE receipts SET status = ?, ocr_text = ?, vendor = ?, vendor_confidence = ?,
-                  date = ?, date_day = ?, date_confidence = ?, time = ?, time_confidence = ?,
-                  total = ?, total_cents = ?, total_confidence = ?, subtotal = ?, subtotal_confidence = ?,
-                  tax = ?, tax_confidence = ?, currency = ?, currency_confidence = ?,
-                  receipt_number = ?, receipt_number_confidence = ?, payment_method = ?, payment_method_confidence = ?,
-                  card_last4 = ?, card_last4_confidence = ?, parsed_json = ?, engine_version = ?, parser_version = ?,
-                  processed_at = ?
-                WHERE id = ?
-                """, r.fields + [.int(id)])
-            try db.run("DELETE FROM line_items WHERE receipt_id = ?", [.int(id)])
-        } else {
-            try db.run("""
-                INSERT INTO receipts (content_hash, status, ocr_text, vendor, vendor_confidence,
-                  date, date_day, date_confidence, time, time_confidence,
-                  total, total_cents, total_confidence, subtotal, subtotal_confidence,
-                  tax, tax_confidence, currency, currency_confidence,
-                  receipt_number, receipt_number_confidence, payment_method, payment_method_confidence,
-                  card_last4, card_last4_confidence, parsed_json, engine_version, parser_version, processed_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.text(r.hash)] + r.fields)
-            id = db.lastInsertRowID
+        switch location[..<range.lowerBound].lowercased() {
+        case "file": return try SQLiteReceiptStore(path: String(location[range.upperBound...]))
+        case "postgres", "postgresql":
+            throw StoreError.invalid("\(location): PostgreSQL stores are not supported yet; give a file path")
+        case let scheme:
+            throw StoreError.invalid("\(location): unknown kind of store '\(scheme)://'; give a file path")
         }
-        for row in r.lines {
-            try db.run("""
-                INSERT INTO line_items (receipt_id, position, description, quantity, unit_price, amount, amount_cents, evidence_json)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.int(id)] + row)
-        }
-        try db.run("INSERT OR IGNORE INTO receipt_sources (receipt_id, path, added_at) VALUES (?, ?, ?)",
-                   [.int(id), .text(r.path), .text(now)])
-        if clearFailures {
-            try db.run("DELETE FROM failures WHERE path = ? OR content_hash = ?", [.text(r.path), .text(r.hash)])
-        }
-        return ReceiptID(id)
-    }
-
-    /// Notes that the image with `contentHash` also sits at `path` (a batch that skips an image
-    /// it already has can still record the new copy). False when no receipt has that hash.
-    @discardableResult
-    public func addSourcePath(contentHash: String, path: String) throws -> Bool {
-        // Usually the path is known already (a re-run over the same folder): answer from a read, no write.
-        let known = try db.read { db in
-            try db.scalarInt("""
-                SELECT 1 FROM receipt_sources s JOIN receipts r ON r.id = s.receipt_id
-                WHERE r.content_hash = ? AND s.path = ?
-                """, [.text(contentHash), .text(path)]) != nil
-        }
-        if known { return true }
-        let now = Self.now()
-        return try db.write { db in
-            guard let id = try db.scalarInt("SELECT id FROM receipts WHERE content_hash = ?", [.text(contentHash)]) else { return false }
-            try db.run("INSERT OR IGNORE INTO receipt_sources (receipt_id, path, added_at) VALUES (?, ?, ?)", [.int(id), .text(path), .text(now)])
-            return true
-        }
-    }
-
-    /// Records that `path` could not be read or parsed (replacing an earlier failure of the same file).
-    public func recordFailure(contentHash: String?, path: String, code: String, message: String) throws {
-        try db.write { db in
-            try db.run("""
-                INSERT INTO failures (path, content_hash, code, message, failed_at) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT(path) DO UPDATE SET content_hash = excluded.content_hash, code = excluded.code,
-                  message = excluded.message, failed_at = excluded.failed_at
-                """, [.text(path), .of(contentHash), .text(code), .text(message), .text(Self.now())])
-        }
-    }
-
-    public func failures() throws -> [StoredFailure] {
-        try db.read { db in
-            try db.query("SELECT path, content_hash, code, message, failed_at FROM failures ORDER BY path") {
-                StoredFailure(path: $0.text(0), contentHash: $0.textOrNil(1), code: $0.text(2), message: $0.text(3), failedAt: $0.text(4))
-            }
-        }
-    }
-
-    /// Full receipts (fields with evidence), oldest first; optionally only one status.
-    public func receipts(status: ReceiptStatus? = nil) throws -> [StoredReceipt] {
-        try db.read { db in
-            let sources = try Self.sourcePaths(db)
-            var sql = """
-                SELECT id, content_hash, status, parsed_json, ocr_text, engine_version, parser_version, processed_at,
-                  duplicate_of, duplicate_reason FROM receipts
-                """
-            var params: [SQLValue] = []
-            if let status { sql += " WHERE status = ?"; params.append(.text(status.rawValue)) }
-            sql += " ORDER BY id"
-            return try db.query(sql, params) { row in
-                let id = row.int(0)
-                let parsed = try JSONDecoder().decode(ParsedReceipt.self, from: Data(row.text(3).utf8))
-                return StoredReceipt(id: ReceiptID(id), contentHash: row.text(1), sourcePaths: sources[id] ?? [],
-                                     status: ReceiptStatus(rawValue: row.text(2)) ?? .needsReview, parsed: parsed,
-                                     ocrText: row.textOrNil(4), engineVersion: row.text(5), parserVersion: row.text(6),
-                                     processedAt: row.text(7), duplicateOf: row.intOrNil(8).map { ReceiptID($0) },
-                                     duplicateReason: row.textOrNil(9))
-            }
-        }
-    }
-
-    public func receipt(_ id: ReceiptID) throws -> StoredReceipt? {
-        try receipts().first { $0.id == id }
-    }
-
-    /// The stored OCR text of one image, for re-parsing.
-    public func ocrText(contentHash: String) throws -> String? {
-        try db.read { db in
-            try db.query("SELECT ocr_text FROM receipts WHERE content_hash = ?", [.text(contentHash)]) { $0.textOrNil(0) }.first ?? nil
-        }
-    }
-
-    /// Receipts with stored OCR text, optionally only those parsed by another parser version
-    /// (`batch --reparse` re-parses them without running OCR again).
-    public func ocrTexts(parserVersionOtherThan version: String? = nil) throws -> [StoredOCRText] {
-        try db.read { db in
-            let sources = try Self.sourcePaths(db)
-            var sql = "SELECT id, content_hash, ocr_text, engine_version, parser_version FROM receipts WHERE ocr_text IS NOT NULL"
-            var params: [SQLValue] = []
-            if let version { sql += " AND parser_version <> ?"; params.append(.text(version)) }
-            return try db.query(sql + " ORDER BY id", params) { row in
-                StoredOCRText(id: ReceiptID(row.int(0)), contentHash: row.text(1), sourcePaths: sources[row.int(0)] ?? [],
-                              ocrText: row.text(2), engineVersion: row.text(3), parserVersion: row.text(4))
-            }
-        }
-    }
-
-    static func sourcePaths(_ db: Database) throws -> [Int64: [String]] {
-        var out: [Int64: [String]] = [:]
-        for (id, path) in try db.query("SELECT receipt_id, path FROM receipt_sources ORDER BY receipt_id, added_at, path", [], { ($0.int(0), $0.text(1)) }) {
-            out[id, default: []].append(path)
-        }
-        return out
-    }
-
-    /// What the reconciler needs of every receipt, from columns only (fast).
-    public func receiptSummaries() throws -> [ReceiptSummary] {
-        try db.read { db in try Self.summaries(db) }
-    }
-
-    static func summaries(_ db: Database) throws -> [ReceiptSummary] {
-        var lines: [Int64: [ReceiptSummary.Line]] = [:]
-        for (rid, line) in try db.query("""
-            SELECT receipt_id, position, description, quantity, unit_price, amount FROM line_items ORDER BY receipt_id, position
-            """, [], { row -> (Int64, ReceiptSummary.Line) in
-                (row.int(0), ReceiptSummary.Line(position: Int(row.int(1)), description: row.text(2),
-                                                 quantity: row.textOrNil(3).flatMap { Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX")) },
-                                                 unitPrice: row.textOrNil(4).flatMap(Amount.init), amount: Amount(row.text(5)) ?? Amount(0)))
-            }) {
-            lines[rid, default: []].append(line)
-        }
-        var firstSource: [Int64: String] = [:]
-        for (id, path) in try db.query("SELECT receipt_id, path FROM receipt_sources ORDER BY receipt_id DESC, added_at DESC, path DESC", [], { ($0.int(0), $0.text(1)) }) {
-            firstSource[id] = path
-        }
-        return try db.query("""
-            SELECT id, vendor, date, time, total, subtotal, tax, currency, receipt_number, duplicate_of FROM receipts ORDER BY id
-            """) { row in
-            let id = row.int(0)
-            return ReceiptSummary(id: ReceiptID(id), vendor: row.textOrNil(1), date: row.textOrNil(2).flatMap { CalendarDate(iso: $0) },
-                                  time: row.textOrNil(3), total: row.textOrNil(4).flatMap(Amount.init),
-                                  subtotal: row.textOrNil(5).flatMap(Amount.init), tax: row.textOrNil(6).flatMap(Amount.init),
-                                  currency: row.textOrNil(7), receiptNumber: row.textOrNil(8), lines: lines[id] ?? [],
-                                  sourcePath: firstSource[id], duplicateOf: row.intOrNil(9).map { ReceiptID($0) })
-        }
-    }
-
-    // MARK: - Items
-
-    /// Inserts or updates items in one transaction. An item matches a stored one by
-    /// external id, else (when it has none) by name (case-insensitive) + purchase date + price.
-    @discardableResult
-    public func upsertItems(_ items: [InventoryItem]) throws -> ItemUpsertSummary {
-        let now = Self.now()
-        return try db.write { db in
-            var summary = ItemUpsertSummary()
-            for item in items {
-                let values: [SQLValue] = [
-                    .of(item.externalID), .text(item.source), .text(item.name), .of(item.brand), .of(item.model), .of(item.serial),
-                    .of(item.category), .of(item.room), .int(Int64(item.quantity)), .of(item.price?.description), .of(item.price?.cents),
-                    .of(item.currency), .of(item.purchaseDate?.iso), .of(item.purchaseDate?.dayNumber), .of(item.vendor), .of(item.notes),
-                ]
-                let existing: Int64?
-                if let ext = item.externalID {
-                    existing = try db.scalarInt("SELECT id FROM items WHERE external_id = ?", [.text(ext)])
-                } else {
-                    existing = try db.scalarInt("""
-                        SELECT id FROM items WHERE external_id IS NULL AND name = ? COLLATE NOCASE
-                          AND purchase_date IS ? AND price_cents IS ? ORDER BY id LIMIT 1
-                        """, [.text(item.name), .of(item.purchaseDate?.iso), .of(item.price?.cents)])
-                }
-                if let id = existing {
-                    let old = try db.query("SELECT \(Self.itemColumns) FROM items WHERE id = ?", [.int(id)], Self.storedItem).first
-                    if old?.item == item { summary.unchanged += 1; continue }
-                    try db.run("""
-                        UPDATE items SET external_id = ?, source = ?, name = ?, brand = ?, model = ?, serial = ?, category = ?, room = ?,
-                          quantity = ?, price = ?, price_cents = ?, currency = ?, purchase_date = ?, purchase_day = ?, vendor = ?, notes = ?,
-                          updated_at = ? WHERE id = ?
-                        """, values + [.text(now), .int(id)])
-                    summary.updated += 1
-                } else {
-                    try db.run("""
-                        INSERT INTO items (external_id, source, name, brand, model, serial, category, room, quantity, price, price_cents,
-                          currency, purchase_date, purchase_day, vendor, notes, created_at, updated_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """, values + [.text(now), .text(now)])
-                    summary.inserted += 1
-                }
-            }
-            return summary
-        }
-    }
-
-    static let itemColumns = """
-        id, external_id, source, name, brand, model, serial, category, room, quantity, price, currency, purchase_date, vendor, notes, created_at, updated_at
-        """
-
-    static func storedItem(_ row: Row) -> StoredItem {
-        let item = InventoryItem(name: row.text(3), externalID: row.textOrNil(1), source: row.text(2), brand: row.textOrNil(4),
-                                 model: row.textOrNil(5), serial: row.textOrNil(6), category: row.textOrNil(7), room: row.textOrNil(8),
-                                 quantity: Int(row.int(9)), price: row.textOrNil(10).flatMap(Amount.init), currency: row.textOrNil(11),
-                                 purchaseDate: row.textOrNil(12).flatMap { CalendarDate(iso: $0) }, vendor: row.textOrNil(13),
-                                 notes: row.textOrNil(14))
-        return StoredItem(id: ItemID(row.int(0)), item: item, createdAt: row.text(15), updatedAt: row.text(16))
-    }
-
-    public func items() throws -> [StoredItem] {
-        try db.read { db in try db.query("SELECT \(Self.itemColumns) FROM items ORDER BY id", [], Self.storedItem) }
-    }
-
-    // MARK: - Links
-
-    static let linkColumns = """
-        id, receipt_id, item_id, line_item_position, score, reasons, status, ambiguous, decided_by, decided_at, created_at, updated_at
-        """
-
-    static func link(_ row: Row) throws -> Link {
-        Link(id: LinkID(row.int(0)), receiptID: ReceiptID(row.int(1)), itemID: ItemID(row.int(2)),
-             linePosition: row.intOrNil(3).map { Int($0) }, score: row.double(4),
-             reasons: try JSONDecoder().decode([String].self, from: Data(row.text(5).utf8)),
-             status: LinkStatus(rawValue: row.text(6)) ?? .proposed, ambiguous: row.int(7) != 0,
-             decidedBy: row.textOrNil(8), decidedAt: row.textOrNil(9), createdAt: row.text(10), updatedAt: row.text(11))
-    }
-
-    /// Links, best score first within each status; optionally only one status.
-    public func links(status: LinkStatus? = nil) throws -> [Link] {
-        try db.read { db in
-            var sql = "SELECT \(Self.linkColumns) FROM links"
-            var params: [SQLValue] = []
-            if let status { sql += " WHERE status = ?"; params.append(.text(status.rawValue)) }
-            return try db.query(sql + " ORDER BY id", params, Self.link)
-        }
-    }
-
-    public func link(_ id: LinkID) throws -> Link? {
-        try db.read { db in try db.query("SELECT \(Self.linkColumns) FROM links WHERE id = ?", [.int(id.rawValue)], Self.link).first }
-    }
-
-    /// Confirms or rejects a link (or puts it back to proposed), recording who and when.
-    /// Confirming a link does not touch other links of the item: they stay for the user to reject.
-    @discardableResult
-    public func decideLink(_ id: LinkID, status: LinkStatus, by who: String) throws -> Link {
-        let now = Self.now()
-        return try db.write { db in
-            guard try db.scalarInt("SELECT 1 FROM links WHERE id = ?", [.int(id.rawValue)]) != nil else {
-                throw StoreError.notFound("no link \(id)")
-            }
-            if status == .proposed {
-                try db.run("UPDATE links SET status = 'proposed', decided_by = NULL, decided_at = NULL, updated_at = ? WHERE id = ?",
-                           [.text(now), .int(id.rawValue)])
-            } else {
-                try db.run("UPDATE links SET status = ?, decided_by = ?, decided_at = ?, updated_at = ? WHERE id = ?",
-                           [.text(status.rawValue), .text(who), .text(now), .text(now), .int(id.rawValue)])
-            }
-            return try db.query("SELECT \(Self.linkColumns) FROM links WHERE id = ?", [.int(id.rawValue)], Self.link)[0]
-        }
-    }
-
-    /// Everything the reconciler reads, from one consistent snapshot.
-    public func reconcileInput() throws -> (receipts: [ReceiptSummary], items: [StoredItem], links: [Link]) {
-        try db.read { db in
-            (try Self.summaries(db),
-             try db.query("SELECT \(Self.itemColumns) FROM items ORDER BY id", [], Self.storedItem),
-             try db.query("SELECT \(Self.linkColumns) FROM links ORDER BY id", [], Self.link))
-        }
-    }
-
-    /// Writes one reconciliation in one transaction. Never changes a link the user
-    /// decided (confirmed or rejected); never creates a second row for a pair; skips
-    /// proposals for items that got a confirmed link since the reconciler read the store;
-    /// removes earlier proposals that this run no longer makes.
-    public func applyReconciliation(_ proposals: [LinkProposal], duplicates: [DuplicateMark]) throws -> ReconcileWriteSummary {
-        let now = Self.now()
-        return try db.write { db in
-            var s = ReconcileWriteSummary()
-            // Duplicates first: their proposals must go.
-            let marked = Dictionary(duplicates.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-            let currentDup = try db.query("SELECT id, duplicate_of, duplicate_reason FROM receipts WHERE duplicate_of IS NOT NULL") {
-                (ReceiptID($0.int(0)), ReceiptID($0.int(1)), $0.textOrNil(2))
-            }
-            for (id, _, _) in currentDup where marked[id] == nil {
-                try db.run("UPDATE receipts SET duplicate_of = NULL, duplicate_reason = NULL WHERE id = ?", [.int(id.rawValue)])
-            }
-            let currentByID = Dictionary(currentDup.map { ($0.0, ($0.1, $0.2)) }, uniquingKeysWith: { a, _ in a })
-            for m in duplicates {
-                if let c = currentByID[m.id], c.0 == m.original, c.1 == m.reason { continue }
-                try db.run("UPDATE receipts SET duplicate_of = ?, duplicate_reason = ? WHERE id = ?",
-                           [.int(m.original.rawValue), .text(m.reason), .int(m.id.rawValue)])
-                s.duplicatesMarked += 1
-            }
-            for m in duplicates {
-                try db.run("DELETE FROM links WHERE receipt_id = ? AND status = 'proposed'", [.int(m.id.rawValue)])
-                s.duplicateLinksRemoved += db.changes
-            }
-
-            struct Pair: Hashable { var r: Int64; var i: Int64 }
-            var existing: [Pair: (id: Int64, status: String)] = [:]
-            var confirmedItems: Set<Int64> = []
-            for (id, r, i, status) in try db.query("SELECT id, receipt_id, item_id, status FROM links", [], { ($0.int(0), $0.int(1), $0.int(2), $0.text(3)) }) {
-                existing[Pair(r: r, i: i)] = (id, status)
-                if status == "confirmed" { confirmedItems.insert(i) }
-            }
-            var keep: Set<Int64> = []
-            for p in proposals {
-                let key = Pair(r: p.receiptID.rawValue, i: p.itemID.rawValue)
-                let reasons = try Self.encodeJSON(p.reasons)
-                if let e = existing[key] {
-                    keep.insert(e.id)
-                    guard e.status == "proposed" else { s.keptDecisions += 1; continue }
-                    if confirmedItems.contains(key.i) { s.skippedConfirmedItems += 1; keep.remove(e.id); continue }
-                    if p.autoConfirm {
-                        try db.run("""
-                            UPDATE links SET score = ?, reasons = ?, line_item_position = ?, ambiguous = ?, status = 'confirmed',
-                              decided_by = 'auto', decided_at = ?, updated_at = ? WHERE id = ?
-                            """, [.real(p.score), .text(reasons), .of(p.linePosition), .int(p.ambiguous ? 1 : 0), .text(now), .text(now), .int(e.id)])
-                        s.autoConfirmed += 1
-                        confirmedItems.insert(key.i)
-                    } else {
-                        try db.run("""
-                            UPDATE links SET score = ?, reasons = ?, line_item_position = ?, ambiguous = ?, updated_at = ? WHERE id = ?
-                            """, [.real(p.score), .text(reasons), .of(p.linePosition), .int(p.ambiguous ? 1 : 0), .text(now), .int(e.id)])
-                        s.refreshed += 1
-                    }
-                } else {
-                    if confirmedItems.contains(key.i) { s.skippedConfirmedItems += 1; continue }
-                    let auto = p.autoConfirm
-                    try db.run("""
-                        INSERT INTO links (receipt_id, item_id, line_item_position, score, reasons, status, ambiguous, decided_by, decided_at,
-                          created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """, [.int(key.r), .int(key.i), .of(p.linePosition), .real(p.score), .text(reasons),
-                              .text(auto ? "confirmed" : "proposed"), .int(p.ambiguous ? 1 : 0),
-                              auto ? .text("auto") : .null, auto ? .text(now) : .null, .text(now), .text(now)])
-                    keep.insert(db.lastInsertRowID)
-                    if auto { s.autoConfirmed += 1; confirmedItems.insert(key.i) } else { s.proposed += 1 }
-                }
-            }
-            for (_, e) in existing where e.status == "proposed" && !keep.contains(e.id) {
-                try db.run("DELETE FROM links WHERE id = ? AND status = 'proposed'", [.int(e.id)])
-                s.withdrawn += db.changes
-            }
-            return s
-        }
-    }
-
-    // MARK: - Info
-
-    public func stats() throws -> StoreStats {
-        let version = try schemaVersion()
-        return try db.read { db in
-            func count(_ sql: String) throws -> Int { Int(try db.scalarInt(sql) ?? 0) }
-            var links: [String: Int] = [:]
-            for s in LinkStatus.allCases { links[s.rawValue] = 0 }
-            for (status, n) in try db.query("SELECT status, COUNT(*) FROM links GROUP BY status", [], { ($0.text(0), Int($0.int(1))) }) {
-                links[status] = n
-            }
-            return StoreStats(path: path, schemaVersion: version,
-                              items: try count("SELECT COUNT(*) FROM items"),
-                              receipts: try count("SELECT COUNT(*) FROM receipts"),
-                              needsReview: try count("SELECT COUNT(*) FROM receipts WHERE status = 'needs_review'"),
-                              duplicates: try count("SELECT COUNT(*) FROM receipts WHERE duplicate_of IS NOT NULL"),
-                              lineItems: try count("SELECT COUNT(*) FROM line_items"),
-                              failures: try count("SELECT COUNT(*) FROM failures"),
-                              links: links)
-        }
-    }
-
-    /// Checks the file's integrity (`PRAGMA integrity_check`); "ok" when sound.
-    public func integrityCheck() throws -> String {
-        try db.read { db in try db.query("PRAGMA integrity_check") { $0.text(0) }.joined(separator: "; ") }
-    }
-
-    static func encodeJSON<T: Encodable>(_ v: T) throws -> String {
-        let enc = JSONEncoder()
-        enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try enc.encode(v), as: UTF8.self)
     }
 }

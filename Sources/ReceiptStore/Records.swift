@@ -87,7 +87,10 @@ public struct StoredReceiptInput: Sendable {
     /// SHA-256 of the image bytes (`ContentHash.sha256`), lower-case hex. Unique in the store.
     public var contentHash: String
     public var sourcePath: String
+    /// The text of the page the total came from.
     public var ocrText: String?
+    /// Everything OCR read, as the parser used it: `batch --reparse` replays it.
+    public var reading: OCRReading?
     public var parsed: ParsedReceipt
     /// OCR engine identity, e.g. "tesseract 5.3.0 eng psm6".
     public var engineVersion: String
@@ -95,9 +98,9 @@ public struct StoredReceiptInput: Sendable {
     public var status: ReceiptStatus
     public var processedAt: Date
 
-    public init(contentHash: String, sourcePath: String, ocrText: String?, parsed: ParsedReceipt, engineVersion: String,
-                parserVersion: String? = nil, status: ReceiptStatus, processedAt: Date = Date()) {
-        self.contentHash = contentHash; self.sourcePath = sourcePath; self.ocrText = ocrText; self.parsed = parsed
+    public init(contentHash: String, sourcePath: String, ocrText: String?, reading: OCRReading? = nil, parsed: ParsedReceipt,
+                engineVersion: String, parserVersion: String? = nil, status: ReceiptStatus, processedAt: Date = Date()) {
+        self.contentHash = contentHash; self.sourcePath = sourcePath; self.ocrText = ocrText; self.reading = reading; self.parsed = parsed
         self.engineVersion = engineVersion; self.parserVersion = parserVersion ?? parsed.parserVersion
         self.status = status; self.processedAt = processedAt
     }
@@ -117,6 +120,13 @@ public struct StoredReceipt: Sendable {
     /// Set by the reconciler when this is another photo of a receipt already stored.
     public var duplicateOf: ReceiptID?
     public var duplicateReason: String?
+
+    public init(id: ReceiptID, contentHash: String, sourcePaths: [String], status: ReceiptStatus, parsed: ParsedReceipt, ocrText: String?,
+                engineVersion: String, parserVersion: String, processedAt: String, duplicateOf: ReceiptID? = nil, duplicateReason: String? = nil) {
+        self.id = id; self.contentHash = contentHash; self.sourcePaths = sourcePaths; self.status = status; self.parsed = parsed
+        self.ocrText = ocrText; self.engineVersion = engineVersion; self.parserVersion = parserVersion; self.processedAt = processedAt
+        self.duplicateOf = duplicateOf; self.duplicateReason = duplicateReason
+    }
 }
 
 /// The columns the reconciler needs, loaded without decoding the evidence JSON.
@@ -153,14 +163,23 @@ public struct ReceiptSummary: Sendable, Hashable {
     }
 }
 
-/// Stored OCR text, for re-parsing without running OCR again (`batch --reparse`).
-public struct StoredOCRText: Sendable {
+/// What OCR read of a stored receipt, for re-parsing without running OCR again (`batch --reparse`):
+/// the whole reading for receipts stored since schema version 3, only the text for older ones.
+public struct StoredReading: Sendable {
     public var id: ReceiptID
     public var contentHash: String
     public var sourcePaths: [String]
-    public var ocrText: String
+    public var reading: OCRReading?
+    /// The text of the page the total came from.
+    public var ocrText: String?
     public var engineVersion: String
     public var parserVersion: String
+
+    public init(id: ReceiptID, contentHash: String, sourcePaths: [String], reading: OCRReading?, ocrText: String?,
+                engineVersion: String, parserVersion: String) {
+        self.id = id; self.contentHash = contentHash; self.sourcePaths = sourcePaths; self.reading = reading; self.ocrText = ocrText
+        self.engineVersion = engineVersion; self.parserVersion = parserVersion
+    }
 }
 
 /// A file the batch could not turn into a receipt.
@@ -170,6 +189,10 @@ public struct StoredFailure: Sendable, Hashable, Codable {
     public var code: String
     public var message: String
     public var failedAt: String
+
+    public init(path: String, contentHash: String?, code: String, message: String, failedAt: String) {
+        self.path = path; self.contentHash = contentHash; self.code = code; self.message = message; self.failedAt = failedAt
+    }
 }
 
 // MARK: - Links
@@ -195,6 +218,24 @@ public struct Link: Sendable, Hashable, Codable {
     public var decidedAt: String?
     public var createdAt: String
     public var updatedAt: String
+
+    public init(id: LinkID, receiptID: ReceiptID, itemID: ItemID, linePosition: Int? = nil, score: Double, reasons: [String],
+                status: LinkStatus, ambiguous: Bool = false, decidedBy: String? = nil, decidedAt: String? = nil,
+                createdAt: String = "", updatedAt: String = "") {
+        self.id = id; self.receiptID = receiptID; self.itemID = itemID; self.linePosition = linePosition; self.score = score
+        self.reasons = reasons; self.status = status; self.ambiguous = ambiguous; self.decidedBy = decidedBy; self.decidedAt = decidedAt
+        self.createdAt = createdAt; self.updatedAt = updatedAt
+    }
+}
+
+/// Everything the reconciler reads, from one snapshot of the store.
+public struct ReconcileInput: Sendable {
+    public var receipts: [ReceiptSummary]
+    public var items: [StoredItem]
+    public var links: [Link]
+    public init(receipts: [ReceiptSummary], items: [StoredItem], links: [Link]) {
+        self.receipts = receipts; self.items = items; self.links = links
+    }
 }
 
 /// What the reconciler wants written.
@@ -243,6 +284,7 @@ public struct ReconcileWriteSummary: Sendable, Equatable {
 
 /// Counts for `receipts store info`.
 public struct StoreStats: Sendable, Codable, Equatable {
+    /// The store's location (`path` in `store info --json`).
     public var path: String
     public var schemaVersion: Int
     public var items: Int
@@ -252,4 +294,10 @@ public struct StoreStats: Sendable, Codable, Equatable {
     public var lineItems: Int
     public var failures: Int
     public var links: [String: Int]
+
+    public init(path: String, schemaVersion: Int, items: Int, receipts: Int, needsReview: Int, duplicates: Int, lineItems: Int,
+                failures: Int, links: [String: Int]) {
+        self.path = path; self.schemaVersion = schemaVersion; self.items = items; self.receipts = receipts; self.needsReview = needsReview
+        self.duplicates = duplicates; self.lineItems = lineItems; self.failures = failures; self.links = links
+    }
 }

@@ -1,5 +1,6 @@
 internal import CSQLite
 import Foundation
+import Synchronization
 
 /// Everything that can go wrong in the store, with enough context to act on it.
 public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -22,12 +23,6 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
         case let .notFound(what): return what
         case let .invalid(what): return what
         }
-    }
-
-    /// SQLite gave up waiting for another process's lock.
-    public var isBusy: Bool {
-        if case let .sqlite(code, _, _, _) = self { return code & 0xff == SQLITE_BUSY || code & 0xff == SQLITE_LOCKED }
-        return false
     }
 }
 
@@ -60,16 +55,55 @@ struct Row {
     func textOrNil(_ i: Int32) -> String? { isNull(i) ? nil : text(i) }
 }
 
-/// The one owner of the `sqlite3*` handle. All access goes through `read`/`write`,
-/// which hold `lock` for the whole transaction.
-///
-/// `@unchecked Sendable`: the handle and the statement cache are only touched while
-/// `lock` is held (the connection is opened with SQLITE_OPEN_NOMUTEX, so this lock is
-/// what serialises threads of one process; other processes are serialised by SQLite's
-/// file locks and the busy timeout).
-final class Database: @unchecked Sendable {
+/// The store's connection, shared by threads: every use holds the lock for the whole
+/// transaction. The connection is opened with SQLITE_OPEN_NOMUTEX, so this lock is what
+/// serialises the threads of one process; other processes are serialised by SQLite's file
+/// locks and the busy timeout.
+final class Database: Sendable {
     let path: String
-    private let lock = NSLock()
+    private let connection: Mutex<Connection>
+
+    init(path: String) throws {
+        self.path = path
+        connection = Mutex(try Connection(path: path))
+    }
+
+    /// Runs `body` in a write transaction (BEGIN IMMEDIATE: takes the write lock up
+    /// front, so two processes never deadlock upgrading a read lock). Commits when
+    /// `body` returns, rolls back when it throws.
+    func write<T: Sendable>(_ body: sending (Connection) throws -> T) throws -> T {
+        try connection.withLock { db in
+            try db.exec("BEGIN IMMEDIATE", context: "starting a write transaction")
+            do {
+                let result = try body(db)
+                try db.exec("COMMIT", context: "committing")
+                return result
+            } catch {
+                db.rollback()
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` in a read transaction: one consistent snapshot for all its queries.
+    func read<T: Sendable>(_ body: sending (Connection) throws -> T) throws -> T {
+        try connection.withLock { db in
+            try db.exec("BEGIN DEFERRED", context: "starting a read transaction")
+            defer { db.commitQuietly() }
+            return try body(db)
+        }
+    }
+
+    /// For work that manages its own transactions (migrations).
+    func locked<T: Sendable>(_ body: sending (Connection) throws -> T) throws -> T {
+        try connection.withLock { db in try body(db) }
+    }
+}
+
+/// The one owner of the `sqlite3*` handle and its statement cache. Not Sendable: only
+/// `Database` holds one, behind its lock.
+final class Connection {
+    let path: String
     private let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
 
@@ -87,14 +121,14 @@ final class Database: @unchecked Sendable {
         }
         handle = h
         sqlite3_extended_result_codes(h, 1)
-        sqlite3_busy_timeout(h, Database.busyTimeoutMilliseconds)
+        sqlite3_busy_timeout(h, Connection.busyTimeoutMilliseconds)
         do {
             // WAL: readers never block the writer and the writer never blocks readers;
             // one writer at a time across processes, others wait up to the busy timeout.
             // Switching a new file to WAL needs a moment alone with it, and SQLite answers BUSY
             // at once (without the busy handler) when another process is creating it too: retry.
             var mode = ""
-            let deadline = Date().addingTimeInterval(Double(Database.busyTimeoutMilliseconds) / 1000)
+            let deadline = Date().addingTimeInterval(Double(Connection.busyTimeoutMilliseconds) / 1000)
             while true {
                 do {
                     mode = try query("PRAGMA journal_mode=WAL", []) { $0.text(0) }.first ?? ""
@@ -125,38 +159,8 @@ final class Database: @unchecked Sendable {
         sqlite3_close_v2(handle)
     }
 
-    // MARK: transactions
-
-    /// Runs `body` in a write transaction (BEGIN IMMEDIATE: takes the write lock up
-    /// front, so two processes never deadlock upgrading a read lock). Commits when
-    /// `body` returns, rolls back when it throws.
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try lock.withLock {
-            try exec("BEGIN IMMEDIATE", context: "starting a write transaction")
-            do {
-                let result = try body(self)
-                try exec("COMMIT", context: "committing")
-                return result
-            } catch {
-                sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
-                throw error
-            }
-        }
-    }
-
-    /// Runs `body` in a read transaction: one consistent snapshot for all its queries.
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try lock.withLock {
-            try exec("BEGIN DEFERRED", context: "starting a read transaction")
-            defer { sqlite3_exec(handle, "COMMIT", nil, nil, nil) }
-            return try body(self)
-        }
-    }
-
-    /// For work that manages its own transactions (migrations).
-    func locked<T>(_ body: (Database) throws -> T) throws -> T {
-        try lock.withLock { try body(self) }
-    }
+    func rollback() { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+    func commitQuietly() { sqlite3_exec(handle, "COMMIT", nil, nil, nil) }
 
     // MARK: statements (call only inside read/write/locked)
 
@@ -169,13 +173,13 @@ final class Database: @unchecked Sendable {
 
     /// Runs one or more statements without parameters.
     func exec(_ sql: String, context: String? = nil) throws {
-        try check(sqlite3_exec(handle, sql, nil, nil, nil), context ?? "running \(Database.abbreviate(sql))")
+        try check(sqlite3_exec(handle, sql, nil, nil, nil), context ?? "running \(Connection.abbreviate(sql))")
     }
 
     private func prepared(_ sql: String) throws -> OpaquePointer {
         if let s = statements[sql] { return s }
         var s: OpaquePointer?
-        try check(sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &s, nil), "preparing \(Database.abbreviate(sql))")
+        try check(sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &s, nil), "preparing \(Connection.abbreviate(sql))")
         guard let s else { throw StoreError.invalid("empty statement: \(sql)") }
         statements[sql] = s
         return s
@@ -191,9 +195,9 @@ final class Database: @unchecked Sendable {
             case .null: rc = sqlite3_bind_null(s, idx)
             case let .int(v): rc = sqlite3_bind_int64(s, idx, v)
             case let .real(v): rc = sqlite3_bind_double(s, idx, v)
-            case let .text(v): rc = sqlite3_bind_text(s, idx, v, -1, Database.transient)
+            case let .text(v): rc = sqlite3_bind_text(s, idx, v, -1, Connection.transient)
             }
-            try check(rc, "binding parameter \(idx) of \(Database.abbreviate(sql))")
+            try check(rc, "binding parameter \(idx) of \(Connection.abbreviate(sql))")
         }
     }
 
@@ -204,7 +208,7 @@ final class Database: @unchecked Sendable {
         try bind(s, params, sql)
         var rc = sqlite3_step(s)
         while rc == SQLITE_ROW { rc = sqlite3_step(s) }
-        try check(rc, Database.abbreviate(sql))
+        try check(rc, Connection.abbreviate(sql))
     }
 
     /// Runs a query and maps each row.
@@ -216,7 +220,7 @@ final class Database: @unchecked Sendable {
         while true {
             let rc = sqlite3_step(s)
             if rc == SQLITE_ROW { out.append(try map(Row(stmt: s))); continue }
-            try check(rc, Database.abbreviate(sql))
+            try check(rc, Connection.abbreviate(sql))
             break
         }
         return out

@@ -115,6 +115,11 @@ enum Schema {
             failed_at    TEXT NOT NULL
         );
         """),
+        Migration(version: 3, summary: "what OCR read (pages, looks, lines, words, boxes) for re-parsing without loss", sql: """
+        -- JSON of ReceiptModel.OCRReading. NULL for receipts stored before version 3:
+        -- they keep their ocr_text and re-parse from it.
+        ALTER TABLE receipts ADD COLUMN ocr_reading TEXT;
+        """),
     ]
 
     /// Brings the store at `db` to `target` (default: latest). Safe when several

@@ -23,7 +23,7 @@ enum BatchCommand {
         Examples:
           receipts batch ~/Scans/receipts --store receipts.sqlite
           receipts batch --jobs 2 --jsonl results.jsonl SampleReceipts
-          receipts batch --reparse          # re-parse stored OCR text with this parser, no OCR
+          receipts batch --reparse          # re-parse what OCR read (kept in the store) with this parser, no OCR
         """,
         options: [
             StoreSupport.storeOption,
@@ -32,7 +32,7 @@ enum BatchCommand {
             OptionSpec("--include", value: "GLOB", repeatable: true, help: "Only files whose name matches (e.g. '*.jpg'); repeatable."),
             OptionSpec("--exclude", value: "GLOB", repeatable: true, help: "Skip files or folders whose name matches; repeatable."),
             OptionSpec("--force", help: "Read images again even if the store has them."),
-            OptionSpec("--reparse", help: "Re-parse the OCR text already in the store with this parser version (no OCR); no folders needed."),
+            OptionSpec("--reparse", help: "Re-parse what OCR read (kept in the store: words, boxes, every look) with this parser version, no OCR; no folders needed."),
             OptionSpec("--quiet", short: "-q", help: "No progress line."),
         ] + PipelineSetup.options,
         run: run)
@@ -87,19 +87,10 @@ enum BatchCommand {
         return summary.counts.failed.isEmpty ? .ok : .inputError
     }
 
-    static func reparse(store: ReceiptStore, setup: PipelineSetup.Made, ctx: CommandContext, force: Bool) throws -> ExitCode {
-        let parser = ReceiptParser(options: setup.parser)
-        let texts = try StoreSupport.attempt("reading the store") { try store.ocrTexts(parserVersionOtherThan: force ? nil : ReceiptParser.version) }
-        var n = 0
-        for t in texts {
-            if ctx.interruption.isRaised { break }
-            let r = parser.parse(text: t.ocrText)
-            try StoreSupport.attempt("writing the store") {
-                _ = try store.saveReceipt(StoredReceiptInput(contentHash: t.contentHash, sourcePath: t.sourcePaths.first ?? "", ocrText: t.ocrText,
-                                                             parsed: r, engineVersion: t.engineVersion,
-                                                             status: ReviewPolicy.needsReview(r) ? .needsReview : .parsed))
-            }
-            n += 1
+    static func reparse(store: any ReceiptStore, setup: PipelineSetup.Made, ctx: CommandContext, force: Bool) throws -> ExitCode {
+        let interruption = ctx.interruption
+        let n = try StoreSupport.attempt("re-parsing the store") {
+            try Reparse.run(store: store, parser: ReceiptParser(options: setup.parser), force: force, isCancelled: { interruption.isRaised })
         }
         ctx.console.err("re-parsed \(n) receipt\(n == 1 ? "" : "s") with parser \(ReceiptParser.version) (no OCR)")
         return ctx.interruption.isRaised ? .interrupted : .ok

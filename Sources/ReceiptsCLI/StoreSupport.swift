@@ -6,14 +6,13 @@ enum StoreSupport {
     static let storeOption = OptionSpec("--store", value: "PATH",
                                         help: "The store file (default: $RECEIPTS_STORE, else $XDG_DATA_HOME/receipts/receipts.sqlite).")
 
-    static func path(_ args: Arguments, _ ctx: CommandContext) -> String {
-        ReceiptStore.defaultPath(explicit: args.value("--store"), environment: ctx.environment)
+    static func location(_ args: Arguments, _ ctx: CommandContext) -> String {
+        StoreLocation.resolve(explicit: args.value("--store"), environment: ctx.environment)
     }
 
     /// Opens (creating and upgrading as needed) the store, or fails with exit code 5.
-    static func open(_ args: Arguments, _ ctx: CommandContext) throws -> ReceiptStore {
-        let p = path(args, ctx)
-        do { return try ReceiptStore(path: p) } catch {
+    static func open(_ args: Arguments, _ ctx: CommandContext) throws -> any ReceiptStore {
+        do { return try StoreLocation.open(location(args, ctx)) } catch {
             throw CLIFailure(.storeError, "cannot open the store: \(error)")
         }
     }

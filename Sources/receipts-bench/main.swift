@@ -147,7 +147,7 @@ func benchReconcile(_ args: [String]) throws {
         }
     }
 
-    let store = try ReceiptStore(path: path)
+    let store = try StoreLocation.open(path)
     let setup = Date()
     let rids = try store.saveReceipts(receipts)
     try store.upsertItems(items)
@@ -190,7 +190,7 @@ func benchReconcile(_ args: [String]) throws {
 func benchWrite(_ args: [String]) throws {
     guard let path = option("--store", args), let tag = option("--tag", args) else { fail("write needs --store PATH --tag T") }
     let count = Int(option("--count", args) ?? "") ?? 100
-    let store = try ReceiptStore(path: path)
+    let store = try StoreLocation.open(path)
     let d = CalendarDate(year: 2024, month: 5, day: 1)!
     for i in 0..<count {
         let shared = i % 2 == 0
@@ -209,7 +209,7 @@ func benchWrite(_ args: [String]) throws {
 func benchDecide(_ args: [String]) throws {
     guard let path = option("--store", args) else { fail("decide needs --store PATH") }
     let rounds = Int(option("--rounds", args) ?? "") ?? 20
-    let store = try ReceiptStore(path: path)
+    let store = try StoreLocation.open(path)
     var confirmed: [Int64] = [], rejected: [Int64] = []
     for _ in 0..<rounds {
         _ = try Reconciler().run(store: store)

@@ -30,7 +30,7 @@ struct CLITests {
         #expect(cli(["items", "import", file], env: env).code == 0)
         #expect(FileManager.default.fileExists(atPath: tmp.path("env.sqlite")))
         let info = cli(["store", "info"], env: env)
-        #expect(info.out.contains("env.sqlite (schema version \(ReceiptStore.latestSchemaVersion))") && info.out.contains("items     1"))
+        #expect(info.out.contains("env.sqlite (schema version \(SQLiteReceiptStore.latestSchemaVersion))") && info.out.contains("items     1"))
         let bad = cli(["store", "info", "--store", "/proc/nope/s.sqlite"])
         #expect(bad.code == 5 && bad.err.hasPrefix("error: cannot open the store"))
     }
@@ -40,7 +40,7 @@ struct CLITests {
         let tmp = try TempDir()
         let store = tmp.path("demo.sqlite")
         #expect(cli(["items", "import", "--store", store, Repo.path("SampleReceipts/inventory.csv")]).code == 0)
-        let s = try ReceiptStore(path: store)
+        let s = try SQLiteReceiptStore(path: store)
         try save(s, try parsedFromSidecar("us-electronics-01"), hash: "e", path: "SampleReceipts/us-electronics-01.png")
         try save(s, try parsedFromSidecar("us-kitchen-01"), hash: "k", path: "SampleReceipts/us-kitchen-01.png")
 

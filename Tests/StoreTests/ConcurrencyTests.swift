@@ -43,7 +43,7 @@ struct ConcurrencyTests {
         #expect(rb.code == 0, "writer B: \(rb.err)")
         #expect(rc.code == 0, "decider: \(rc.err)")
 
-        let store = try ReceiptStore(path: path)
+        let store = try SQLiteReceiptStore(path: path)
         let s = try store.stats()
         // Even i: the same image in both folders (one receipt, two paths); odd i: one per writer.
         let shared = (n + 1) / 2, own = n / 2
@@ -83,7 +83,7 @@ struct ConcurrencyTests {
     @Test("threads of one process share one store object safely")
     func threads() async throws {
         let tmp = try TempDir()
-        let store = try ReceiptStore(path: tmp.path("threads.sqlite"))
+        let store = try SQLiteReceiptStore(path: tmp.path("threads.sqlite"))
         await withTaskGroup(of: Void.self) { g in
             for t in 0..<4 {
                 g.addTask {

@@ -132,7 +132,7 @@ struct ImportTests {
     @Test("re-importing updates instead of duplicating: by external id, else by name + date + price")
     func reimport() throws {
         let tmp = try TempDir()
-        let store = try ReceiptStore(path: tmp.path("s.sqlite"))
+        let store = try SQLiteReceiptStore(path: tmp.path("s.sqlite"))
         let csv = Repo.path("SampleReceipts/inventory.csv")
         let items = try InventoryImporter.parse(data: try Data(contentsOf: URL(fileURLWithPath: csv)), fileName: csv).items.map(\.item)
         #expect(try store.upsertItems(items).inserted == 18)

@@ -1,0 +1,107 @@
+/// What OCR read of one receipt file, as the parser used it: every look it took, with
+/// lines, words, boxes and confidences. Parsing it again (`ReceiptParser.parse(_:)` on a
+/// reading) gives what the pipeline gave, without running OCR: the store keeps it so
+/// `batch --reparse` loses nothing, and a better parser can only do better.
+///
+/// Layout, so it can grow without a new format: one `Page` per page of the file (today
+/// always one), each with the page the parser read first (after any orientation fix) and
+/// the further looks taken at it, in the order they were taken (today at most one second
+/// look of the whole page). A look's `kind` is an open string: a later look kind (a re-read
+/// of single lines, say) decodes in an older build and is skipped by it.
+public struct OCRReading: Sendable, Hashable, Codable {
+    /// One page of the file and every look taken at it.
+    public struct Page: Sendable, Hashable, Codable {
+        /// The page as the parser read it first (after any orientation fix).
+        public var first: OCRPage
+        /// Further looks, in the order they were taken.
+        public var looks: [Look]
+
+        public init(first: OCRPage, looks: [Look] = []) {
+            self.first = first; self.looks = looks
+        }
+    }
+
+    /// Another OCR look at a page, and why it was taken.
+    public struct Look: Sendable, Hashable, Codable {
+        /// What kind of look: how it relates to the page's first read.
+        public struct Kind: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+            public var rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+            /// The whole page read again another way, when the first parse doubted its result.
+            public static let secondLook = Kind(rawValue: "second-look")
+            public var description: String { rawValue }
+            public init(from decoder: Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+            public func encode(to encoder: Encoder) throws { var c = encoder.singleValueContainer(); try c.encode(rawValue) }
+        }
+        public var kind: Kind
+        /// Why it was taken, e.g. "no date found", "mean confidence 0.41".
+        public var reason: String
+        /// The pipeline would have taken it whatever the parser thought of the first read (low
+        /// OCR confidence forced it): a replay uses it whether or not the parser doubts.
+        public var forced: Bool
+        public var page: OCRPage
+
+        public init(kind: Kind, reason: String, forced: Bool = false, page: OCRPage) {
+            self.kind = kind; self.reason = reason; self.forced = forced; self.page = page
+        }
+
+        enum CodingKeys: String, CodingKey { case kind, reason, forced, page }
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            kind = try c.decode(Kind.self, forKey: .kind)
+            reason = try c.decode(String.self, forKey: .reason)
+            forced = try c.decodeIfPresent(Bool.self, forKey: .forced) ?? false
+            page = try c.decode(OCRPage.self, forKey: .page)
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(kind, forKey: .kind)
+            try c.encode(reason, forKey: .reason)
+            if forced { try c.encode(true, forKey: .forced) }
+            try c.encode(page, forKey: .page)
+        }
+    }
+
+    /// The pages of the file, in order; never empty.
+    public private(set) var pages: [Page]
+
+    public init(pages first: Page, _ more: [Page] = []) {
+        pages = [first] + more
+    }
+
+    /// A one-page reading: the first read and, when one was taken, the second look, why, and
+    /// whether it was forced (see `Look.forced`).
+    public init(first: OCRPage, secondLook: OCRPage? = nil, reason: String? = nil, forced: Bool = false) {
+        self.init(pages: Page(first: first, looks: secondLook.map { [Look(kind: .secondLook, reason: reason ?? "", forced: forced, page: $0)] } ?? []))
+    }
+
+    /// The first page as the parser read it first.
+    public var first: OCRPage { pages[0].first }
+
+    /// The first page's second look, if one was taken.
+    public var secondLook: Look? { pages[0].looks.first { $0.kind == .secondLook } }
+
+    enum CodingKeys: String, CodingKey { case pages }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let pages = try c.decode([Page].self, forKey: .pages)
+        guard let head = pages.first else {
+            throw DecodingError.dataCorruptedError(forKey: .pages, in: c, debugDescription: "a reading has at least one page")
+        }
+        self.init(pages: head, Array(pages.dropFirst()))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(pages, forKey: .pages)
+    }
+}
+
+extension OCRRecording {
+    /// The frozen OCR fixture as a reading. A fixture records the second look for every
+    /// sample (not forced), so a replay uses it exactly when the parser doubts the first.
+    public var reading: OCRReading { OCRReading(first: first, secondLook: second, reason: secondReason) }
+}
