@@ -32,7 +32,7 @@ enum AmountScanner {
                 let w = String(word.reversed()).lowercased()
                 // Or a currency word with one letter misread ("RN10.05", "RH4.72"): same length, same first letter.
                 let nearly = (2...3).contains(w.count) && currencyWords.contains { c in
-                    c.count == w.count && c.first == w.first && withinOneEdit(Array(c.utf8), Array(w.utf8))
+                    c.count == w.count && c.first == w.first && EditDistance.withinOne(Array(c.utf8), Array(w.utf8))
                 }
                 guard currencyWords.contains(w) || nearly else { continue }
             }

@@ -199,7 +199,7 @@ struct CompiledRules: Sendable {
             // "COMPANY REG NO 12345-X" (however misread): a form word first, then a number, is a registration line.
             if digits >= 4, cw.words.count > 1, let first = cw.words.first {
                 let formWord = String(form.normalised.dropFirst().dropLast())
-                if formWord == String(first) || editDistance(String(first), formWord, limit: 1) <= 1 { return nil }
+                if formWord == String(first) || EditDistance.levenshtein(String(first), formWord, limit: 1) <= 1 { return nil }
             }
             let w = cw
             let rest = w.padded.replacingOccurrences(of: form.normalised, with: " ").filter(\.isLetter)

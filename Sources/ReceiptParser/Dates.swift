@@ -101,7 +101,7 @@ enum DateScanner {
         if let m = months[key] { return m }
         // OCR slips in a long month name ("Septernber")
         if key.count >= 5 {
-            return months.first { $0.key.count >= 5 && editDistance($0.key, key, limit: 1) <= 1 }?.value
+            return months.first { $0.key.count >= 5 && EditDistance.levenshtein($0.key, key, limit: 1) <= 1 }?.value
         }
         return nil
     }

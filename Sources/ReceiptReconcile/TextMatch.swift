@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptModel
 
 /// Normalising and fuzzy-comparing the words on receipts and in inventories.
 public enum TextMatch {
@@ -60,22 +61,6 @@ public enum TextMatch {
         tokens(s).filter { !itemNoise.contains($0) }
     }
 
-    /// Levenshtein distance over bytes (tokens are folded, so nearly always ASCII).
-    static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var prev = Array(0...b.count), cur = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            cur[0] = i
-            let ai = a[i - 1]
-            for j in 1...b.count {
-                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ai == b[j - 1] ? 0 : 1))
-            }
-            swap(&prev, &cur)
-        }
-        return prev[b.count]
-    }
-
     /// How well one token matches another, 0...1: equal 1; one a prefix of the other
     /// (`55` / `55in`, `electr` / `electronics`) 0.85; OCR-like misspellings by edit distance.
     public static func tokenSimilarity(_ a: String, _ b: String) -> Double {
@@ -95,7 +80,7 @@ public enum TextMatch {
             if short.count >= 4 { return 0.85 }
         }
         guard short.count >= 4 else { return 0 }
-        let d = editDistance(a, b)
+        let d = EditDistance.levenshtein(a, b)
         let sim = 1 - Double(d) / Double(long.count)
         return sim >= 0.75 ? sim : 0
     }
@@ -180,7 +165,7 @@ final class Vocabulary {
         guard a.count != b.count, byWords < 0.95 else { return byWords }
         let ja = a.flatMap { bytes[Int($0)] }, jb = b.flatMap { bytes[Int($0)] }
         guard min(ja.count, jb.count) * 5 >= max(ja.count, jb.count) * 4 else { return byWords }
-        let joined = 1 - Double(TextMatch.editDistance(ja, jb)) / Double(max(ja.count, jb.count))
+        let joined = 1 - Double(EditDistance.levenshtein(ja, jb)) / Double(max(ja.count, jb.count))
         return max(byWords, joined >= 0.8 ? joined : 0)
     }
 }
