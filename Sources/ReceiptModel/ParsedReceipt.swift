@@ -119,13 +119,4 @@ public struct ParsedReceipt: Sendable, Hashable, Codable {
         self.paymentMethod = paymentMethod; self.cardLast4 = cardLast4; self.lineItems = lineItems
         self.checks = checks; self.parserVersion = parserVersion
     }
-
-    /// The total with its currency, when both are known.
-    public var totalMoney: Money? { total.map { Money($0.value, currency: currency?.value) } }
-
-    /// The lowest confidence among vendor, date and total (0 when one is missing).
-    public var headlineConfidence: Double {
-        guard let v = vendor, let d = date, let t = total else { return 0 }
-        return min(v.confidence, d.confidence, t.confidence)
-    }
 }
