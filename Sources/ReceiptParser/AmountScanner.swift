@@ -6,8 +6,8 @@ struct FoundAmount: Hashable {
     var amount: Amount
     /// Offset of the match in the line (characters), for "rightmost amount" decisions.
     var position: Int
-    /// OCR repairs applied ("O→0", "space after decimal point"); empty when read as printed.
-    var repairs: [String]
+    /// OCR repairs applied (`.lettersReadAsDigits`, `.spaceAroundDecimalPoint`); empty when read as printed.
+    var repairs: [Note]
     var negative: Bool
     /// Followed by '%': a rate, not money.
     var isPercent: Bool
@@ -37,15 +37,15 @@ enum AmountScanner {
                 guard currencyWords.contains(w) || nearly else { continue }
             }
             guard let intRaw = m.groups[2], let sep = m.groups[3], let fracRaw = m.groups[4] else { continue }
-            var repairs: [String] = []
+            var repairs: [Note] = []
             let (intDigits, intFixed) = fix(intRaw)
             let (fracDigits, fracFixed) = fix(fracRaw)
             // The integer part must hold a real digit; at most two letters repaired in all.
             guard intRaw.contains(where: \.isNumber), intFixed + fracFixed <= 2 else { continue }
-            if intFixed + fracFixed > 0 { repairs.append("letters read as digits (\(intRaw)\(sep)\(fracRaw))") }
+            if intFixed + fracFixed > 0 { repairs.append(.lettersReadAsDigits("\(intRaw)\(sep)\(fracRaw)")) }
             let whole = String(line[m.range])
             if whole.range(of: #"[.,]\s[0-9OoSsIl|BZzg]{2}"#, options: .regularExpression) != nil || whole.range(of: #"\s[.,]"#, options: .regularExpression) != nil {
-                repairs.append("space around the decimal point")
+                repairs.append(.spaceAroundDecimalPoint)
             }
             // Thousands separators: whatever is not the decimal separator.
             var integer = intDigits.filter(\.isNumber)
