@@ -30,6 +30,8 @@ struct CompiledRules: Sendable {
     let dateDistractors: [Keyword]
     let months: [String: Int]
     let legalForms: [Keyword]
+    /// Cleaning names with those legal forms.
+    let vendorText: VendorText
     let vendorSkip: [Keyword]
     let addressWords: [Keyword]
     /// Upper-cased business words, by length (for one-edit look-ups).
@@ -65,6 +67,7 @@ struct CompiledRules: Sendable {
         dateDistractors = list(r.date.distractors)
         months = Dictionary(r.date.months.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
         legalForms = list(r.vendor.legalForms)
+        vendorText = VendorText(legalForms: r.vendor.legalForms, nameWords: r.vendor.nameWords ?? [])
         vendorSkip = list(r.vendor.skip)
         addressWords = list(r.vendor.addressWords)
         nameWords = Dictionary(grouping: Set((r.vendor.nameWords ?? []).map { $0.uppercased() }).sorted(), by: \.count)

@@ -27,7 +27,7 @@ extension ReceiptParser {
                 qty = q
                 desc = String(desc[m.range.upperBound...])
             }
-            desc = VendorText.clean(desc)
+            desc = compiled.vendorText.clean(desc)
             guard desc.filter(\.isLetter).count >= 2 else { continue }
             let amount = last.negative ? Amount(0) - last.amount : last.amount
             items.append(LineItem(description: desc, quantity: qty, unitPrice: unit, amount: amount,

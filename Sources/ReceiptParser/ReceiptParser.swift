@@ -29,7 +29,7 @@ public struct ParserOptions: Sendable, Hashable {
 /// Each field has its own file: `VendorField.swift`, `DateField.swift`, `TimeField.swift`,
 /// `CurrencyField.swift`, `MoneyFields.swift` (subtotal, tax and the lines they are read from),
 /// `TotalField.swift`, `LineItemsField.swift`, `ReceiptNumberField.swift`, `PaymentField.swift`.
-/// The words they match are in the rules (`DefaultRules.swift`, compiled by `CompiledRules`).
+/// The words they match are in the rules (`BuiltInRules.json`, compiled by `CompiledRules`).
 public struct ReceiptParser: Sendable {
     public static let version = "0.1.0"
     public var options: ParserOptions

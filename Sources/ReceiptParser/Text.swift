@@ -14,6 +14,11 @@ struct Pattern: @unchecked Sendable {
         }
     }
 
+    /// `s` with every match replaced by `template` ("$1" for the first group).
+    func replacing(in s: String, with template: String) -> String {
+        regex.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: template)
+    }
+
     /// All matches: each as the captured groups (nil where a group did not take part) and the whole match range.
     func matches(in s: String) -> [(groups: [String?], range: Range<String.Index>)] {
         let ns = NSRange(s.startIndex..., in: s)

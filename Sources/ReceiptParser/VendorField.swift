@@ -24,14 +24,14 @@ extension ReceiptParser {
         var firstNameLike = true
         for (i, l) in top.enumerated() {
             guard let kind = compiled.vendorLineKind(l) else { continue }
-            var name = VendorText.clean(l.text)
+            var name = compiled.vendorText.clean(l.text)
             var score: Double
             var rule: String
             switch kind {
             case .legalForm(let onlyForm):
                 score = 0.8
                 if i < 5 { score += 0.1 }
-                (name, rule) = legalFormName(VendorText.dropLabel(name), at: i, in: top, onlyForm: onlyForm)
+                (name, rule) = legalFormName(compiled.vendorText.dropLabel(name), at: i, in: top, onlyForm: onlyForm)
             case .nameLike:
                 score = firstNameLike ? 0.55 : 0.35
                 rule = firstNameLike ? "vendor.first-name-line" : "vendor.name-line"
@@ -39,7 +39,7 @@ extension ReceiptParser {
                 if i > firstData { score -= 0.2 }
                 // "HOME HARDWARE &" / "ELECTRICAL": a name carried over to the next line.
                 if l.text.hasSuffix("&"), i + 1 < top.count, compiled.vendorLineKind(top[i + 1]) == .nameLike {
-                    name += " " + VendorText.clean(top[i + 1].text)
+                    name += " " + compiled.vendorText.clean(top[i + 1].text)
                 }
                 firstNameLike = false
             }
@@ -91,13 +91,13 @@ extension ReceiptParser {
         let startsWithForm = l.words.words.first.map { w in w.count >= 5 && compiled.legalForms.contains { $0.normalised == " \(w) " } } ?? false
         let continues = onlyForm || restWords == 0 || tail || startsWithForm || l.text.first == "(" || l.text.first == "&" || top[max(0, i - 1)].text.hasSuffix("&")
         if continues, i > 0, compiled.vendorLineKind(top[i - 1]) == .nameLike, !top[i - 1].text.contains(":") {
-            name = VendorText.clean(top[i - 1].text) + " " + name
+            name = compiled.vendorText.clean(top[i - 1].text) + " " + name
             rule = "vendor.legal-form-two-lines"
         }
         // "ENTERPRISE (SETIA" / "ALAM) SDN BHD": a bracket left open closes on the next line.
         if name.filter({ $0 == "(" }).count > name.filter({ $0 == ")" }).count, i + 1 < top.count,
            top[i + 1].text.contains(")"), top[i + 1].amounts.isEmpty {
-            name += " " + VendorText.clean(top[i + 1].text)
+            name += " " + compiled.vendorText.clean(top[i + 1].text)
         }
         return (name, rule)
     }

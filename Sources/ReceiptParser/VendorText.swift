@@ -36,7 +36,7 @@ extension CompiledRules {
         let letters = w.letterCount, digits = w.digitCount
         guard letters >= 2 else { return nil }
         // Judged without a trailing registration number: "NAME S/B (81497-P)" ends in its legal form.
-        let cw = WordLine(VendorText.clean(l.text))
+        let cw = WordLine(vendorText.clean(l.text))
         if let form = legalForms.first(where: { cw.padded.hasSuffix($0.normalised) || cw.contains($0.normalised) && $0.normalised.count >= 6 }) {
             if any(vendorSkip, in: cw) != nil, letters < 12 || digits >= 4 { return nil }
             // "COMPANY REG NO 12345-X" (however misread): a form word first, then a number, is a registration line.
@@ -120,13 +120,56 @@ extension CompiledRules {
     }
 }
 
-enum VendorText {
-    /// Legal forms of up to three letters: never dropped as scraps after a name.
-    static let shortForms: Set<String> = ["bhd", "sdn", "ltd", "inc", "llc", "co", "plc", "pty", "pte", "ag", "sa", "kg", "bv", "nv", "ab", "as", "oy"]
+/// Vendor names as read, cleaned: OCR noise at the ends, registration numbers, scraps after a legal form.
+/// Made from the rules' legal forms (`vendor.legal_forms`), so a form added with `--rules` is kept and
+/// ends a name like the built-in ones.
+struct VendorText: Sendable {
+    /// Legal forms and words of legal forms of up to three letters ("bhd", "co", "s/b"): never dropped
+    /// as lower-case scraps after a name.
+    let shortForms: Set<String>
+    /// A legal form that ends the name, then one or two short scraps: "NAME SDN BHD ab 1".
+    let scrapsAfterForm: Pattern
+    /// A legal form that ends the name, then anything with a digit (a registration number, noise):
+    /// "SDN BHD 1110644-¥", "Sdn Bhd {256864-P)", "SDN BHD (Ca. No:20154-T)".
+    let numberAfterForm: Pattern
+
+    /// `legalForms` as the rules list them; `nameWords`, the rules' common words of business names.
+    init(legalForms: [String], nameWords: [String]) {
+        let forms = legalForms.map { $0.lowercased() }
+        var short = Set<String>()
+        for form in forms {
+            let whole = form.trimmingCharacters(in: .punctuationCharacters)
+            if whole.count <= 3, !whole.contains(" ") { short.insert(whole) }
+            let words = form.split(separator: " ").map { $0.trimmingCharacters(in: .punctuationCharacters) }
+            if words.count > 1 { short.formUnion(words.filter { (2...3).contains($0.count) }) }
+        }
+        shortForms = short
+        // Forms that end a name, less the common words of business names ("trading", "company": "COMPANY NO: 123" is
+        // no name). A form of one or two letters counts only when the rules write it as an abbreviation ("co.",
+        // "s.a."): plain ("sa", "as", "kg", "oy") it may as well be a word, a unit or an OCR scrap, and
+        // `vendorLineKind` too takes those only at the end of a name.
+        let names = Set(nameWords.map { $0.lowercased() })
+        let ending = forms.filter { !names.contains($0) }
+        let isShort = { (form: String) in WordLine.normalise(form).count <= 4 }
+        // After such a form, one or two scraps of one or two letters or digits go.
+        let abbreviated = ending.filter { !isShort($0) || $0.contains(where: \.isPunctuation) }
+        scrapsAfterForm = Pattern(#"(\b(?:"# + Self.alternation(abbreviated) + #")\.?)(?:\s+[A-Za-z0-9]{1,2}){1,2}$"#)
+        // After a form of three letters or more, anything with a digit goes (a registration number, noise);
+        // not after "co.": "CO. NO: 12345" is a registration line, not a name.
+        let certain = ending.filter { !isShort($0) }
+        numberAfterForm = Pattern(#"(\b(?:"# + Self.alternation(certain) + #")\b\.?)\s+.*\d.*$"#)
+    }
+
+    /// A regular-expression alternation of `words` as written (trailing dots dropped: the patterns allow one), longest first.
+    static func alternation<S: Sequence<String>>(_ words: S) -> String {
+        Set(words.map { String($0.reversed().drop { $0 == "." }.reversed()) }.filter { !$0.isEmpty })
+            .sorted { ($0.count, $0) > ($1.count, $1) }.map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
+    }
+
     static let misreadSdnBhd = Pattern(#"\bS(?:[O0DIEU]N|DIV|DM|DIi|DR|C)\b[.,':]{0,3}\s*(?:[B83][HN][DO0]|[B83]H[A])\b"#)
 
     /// Strips OCR noise at the ends and a trailing registration number "(81109-A)".
-    static func clean(_ s: String) -> String {
+    func clean(_ s: String) -> String {
         var t = s.replacingOccurrences(of: #"\s*[\(\[]\s*(?:co\.?\s*(?:reg|no)\.?\s*:?\s*)?[0-9][0-9A-Z\-\s]*[\)\]]?\s*$"#, with: "", options: [.regularExpression, .caseInsensitive])
         t = t.trimmingCharacters(in: CharacterSet(charactersIn: " ,.;:"))
         t = t.replacingOccurrences(of: #"\s*[\(\[]\s*(?:co\.?\s*(?:reg|no)\.?\s*:?\s*)?[0-9][0-9A-Z\-\s]*[\)\]]?\s*$"#, with: "", options: [.regularExpression, .caseInsensitive])
@@ -139,15 +182,14 @@ enum VendorText {
         // Leading dots and a stray lower-case scrap before an upper-case name ("ri FOODICIOUS"), trailing scraps after a legal form.
         t = t.replacingOccurrences(of: #"^[.\s]+(?=\S)"#, with: "", options: .regularExpression)
         t = t.replacingOccurrences(of: #"^[a-z]{1,2}\s+(?=[A-Z]{2})"#, with: "", options: .regularExpression)
-        t = t.replacingOccurrences(of: #"(?i)(\b(?:bhd|ltd|llc|inc|gmbh|corp|plc|co|s/b)\.?)(?:\s+[A-Za-z0-9]{1,2}){1,2}$"#, with: "$1", options: .regularExpression)
+        t = scrapsAfterForm.replacing(in: t, with: "$1")
         // OCR's "SON BHD", "SIN BHD", "SDIi BHD", "SEN 3HD", "SDN BHO" for SDN BHD (Malaysia's private limited).
         // (Read right, "Sdn. Bhd." is left as printed.)
-        for m in misreadSdnBhd.matches(in: t).reversed() where m.groups[0].map({ $0.uppercased().filter(\.isLetter) }) != "SDNBHD" {
+        for m in Self.misreadSdnBhd.matches(in: t).reversed() where m.groups[0].map({ $0.uppercased().filter(\.isLetter) }) != "SDNBHD" {
             t.replaceSubrange(m.range, with: "SDN BHD")
         }
-        // After a legal form ends the name, anything with a digit is a registration number or noise:
-        // "SDN BHD 1110644-¥", "Sdn Bhd {256864-P)", "SDN BHD (Ca. No:20154-T)".
-        t = t.replacingOccurrences(of: #"(?i)(\b(?:bhd|ltd|llc|inc|gmbh|corp|plc|s/b|pte|pty)\b\.?)\s+.*\d.*$"#, with: "$1", options: .regularExpression)
+        // After a legal form ends the name, anything with a digit is a registration number or noise.
+        t = numberAfterForm.replacing(in: t, with: "$1")
         t = t.trimmingCharacters(in: junk.union(CharacterSet(charactersIn: ".")).subtracting(CharacterSet(charactersIn: ".")))
         // "RESTORAN SIAM VILLAGE oo": short lower-case scraps after a name printed in capitals.
         var words = t.split(separator: " ")
@@ -162,7 +204,7 @@ enum VendorText {
     }
 
     /// "OWNED BY: NAME SDN BHD" → "NAME SDN BHD"; "#0002 NAME" → "NAME".
-    static func dropLabel(_ s: String) -> String {
+    func dropLabel(_ s: String) -> String {
         var t = s
         if let colon = t.firstIndex(of: ":") {
             let head = t[..<colon], tail = t[t.index(after: colon)...]

@@ -42,12 +42,12 @@ public enum TextMatch {
         return out
     }
 
-    /// Legal forms, store-number words and fillers that say nothing about which shop it is.
-    static let vendorNoise: Set<String> = [
-        "inc", "incorporated", "llc", "ltd", "limited", "corp", "corporation", "co", "company", "gmbh", "mbh", "ag", "kg", "ohg",
-        "ug", "sarl", "sas", "sa", "srl", "spa", "ab", "as", "oy", "bv", "nv", "plc", "pty", "the", "and", "und", "et", "store",
-        "stores", "shop", "no", "nr", "num", "filiale", "branch", "e", "k",
-    ]
+    /// Words that say nothing about which shop it is: the words of every legal form in the parser's
+    /// rules ("Sdn. Bhd." → sdn, bhd; one list, `BuiltInRules.legalForms`), "mbh" of "Ges. mbH",
+    /// store-number words and fillers.
+    static let vendorNoise: Set<String> = Set(BuiltInRules.legalForms.flatMap { tokens($0) }.filter { $0.count >= 2 }).union([
+        "mbh", "the", "and", "und", "et", "store", "stores", "shop", "no", "nr", "num", "filiale", "branch", "e", "k",
+    ])
 
     /// Vendor words that identify the shop: `BEST BUY #123` → ["best", "buy"].
     public static func vendorTokens(_ s: String) -> [String] {

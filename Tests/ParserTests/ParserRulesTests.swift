@@ -273,6 +273,37 @@ struct ParserRulesTests {
         #expect(r.date?.value == day(2021, 5, 3))
     }
 
+    /// A legal form added in a rules file is one everywhere, as the built-in ones: the line is a name ending in a
+    /// legal form, the registration number after it goes, and the form is not dropped as a lower-case scrap.
+    @Test func aLegalFormAddedByRulesIsHonoured() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rules-\(UUID().uuidString).json")
+        try #"{"vendor": {"legal_forms": ["kft"]}}"#.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var o = ParserOptions()
+        o.rules = try ParserRules.builtIn(extendedWith: file.path)
+        let text = "PEKSEG HUNGARIA Kft 12345678-2-41\nFo utca 1, Budapest\nKENYER 2.10\nOSSZESEN 2.10"
+        let r = ReceiptParser(options: o).parse(text: text)
+        #expect(r.vendor?.value == "PEKSEG HUNGARIA Kft")
+        #expect(r.vendor?.evidence.rule == "vendor.legal-form")
+        #expect(ReceiptParser().parse(text: text).vendor?.value != "PEKSEG HUNGARIA Kft")
+        // The clean-up alone, with and without the form.
+        #expect(CompiledRules(o.rules).vendorText.clean("ACME HUNGARY Kft") == "ACME HUNGARY Kft")
+        #expect(CompiledRules(.builtIn).vendorText.clean("ACME HUNGARY Kft") == "ACME HUNGARY")
+        #expect(CompiledRules(o.rules).vendorText.clean("ACME HUNGARY KFT ab 1") == "ACME HUNGARY KFT")
+    }
+
+    /// The built-in forms behave as they did when the clean-up listed them itself.
+    @Test func builtInLegalFormsCleanAsBefore() {
+        let v = CompiledRules(.builtIn).vendorText
+        #expect(v.clean("MR D.I.Y. (M) SDN BHD 860671-D") == "MR D.I.Y. (M) SDN BHD")
+        #expect(v.clean("RESTORAN SIAM VILLAGE oo") == "RESTORAN SIAM VILLAGE")
+        #expect(v.clean("SAM SAM TRADING CO") == "SAM SAM TRADING CO")
+        #expect(v.clean("BEST DENKI MALAYSIA SDN BHD ab") == "BEST DENKI MALAYSIA SDN BHD")
+        #expect(v.clean("CO. NC.") == "CO.")
+        #expect(v.clean("COMPANY NO: 20965-W") == "COMPANY NO")
+        #expect(v.clean("SINAR MAJU ENTERPRISE Bhd") == "SINAR MAJU ENTERPRISE Bhd")
+    }
+
     @Test func everyFieldCarriesEvidence() {
         let text = """
         HARBOUR LIGHT CAFE LTD
