@@ -9,10 +9,10 @@ public struct Evidence: Sendable, Hashable, Codable {
     public var box: BoundingBox?
     /// The rule that produced it, e.g. `total.keyword` or `date.numeric.dmy`.
     public var rule: String
-    /// Extra reasons, e.g. "subtotal 53.85 + tax 4.32 = 58.17".
-    public var notes: [String]
+    /// Extra reasons, e.g. `.sum(…)`, shown as "subtotal 53.85 + tax 4.32 = 58.17".
+    public var notes: [Note]
 
-    public init(line: Int? = nil, text: String? = nil, box: BoundingBox? = nil, rule: String, notes: [String] = []) {
+    public init(line: Int? = nil, text: String? = nil, box: BoundingBox? = nil, rule: String, notes: [Note] = []) {
         self.line = line; self.text = text; self.box = box; self.rule = rule; self.notes = notes
     }
 }
@@ -104,8 +104,8 @@ public struct ParsedReceipt: Sendable, Hashable, Codable {
     public var paymentMethod: Field<String>?
     public var cardLast4: Field<String>?
     public var lineItems: [LineItem]
-    /// Checks the parser ran and their outcome ("subtotal + tax = total: ok").
-    public var checks: [String]
+    /// Checks the parser ran and their outcome, e.g. `.subtotalTaxMismatch` ("subtotal + tax ≠ total").
+    public var checks: [Check]
     /// The parser's version: a stored receipt parsed by an older one can be re-parsed.
     public var parserVersion: String
 
@@ -113,19 +113,10 @@ public struct ParsedReceipt: Sendable, Hashable, Codable {
                 total: Field<Amount>? = nil, subtotal: Field<Amount>? = nil, tax: Field<Amount>? = nil,
                 currency: Field<String>? = nil, receiptNumber: Field<String>? = nil,
                 paymentMethod: Field<String>? = nil, cardLast4: Field<String>? = nil,
-                lineItems: [LineItem] = [], checks: [String] = [], parserVersion: String = "") {
+                lineItems: [LineItem] = [], checks: [Check] = [], parserVersion: String = "") {
         self.vendor = vendor; self.date = date; self.time = time; self.total = total
         self.subtotal = subtotal; self.tax = tax; self.currency = currency; self.receiptNumber = receiptNumber
         self.paymentMethod = paymentMethod; self.cardLast4 = cardLast4; self.lineItems = lineItems
         self.checks = checks; self.parserVersion = parserVersion
-    }
-
-    /// The total with its currency, when both are known.
-    public var totalMoney: Money? { total.map { Money($0.value, currency: currency?.value) } }
-
-    /// The lowest confidence among vendor, date and total (0 when one is missing).
-    public var headlineConfidence: Double {
-        guard let v = vendor, let d = date, let t = total else { return 0 }
-        return min(v.confidence, d.confidence, t.confidence)
     }
 }

@@ -33,7 +33,7 @@ extension ReceiptParser {
     public static func doubt(_ r: ParsedReceipt) -> String? {
         guard let total = r.total else { return "no total found" }
         if r.date == nil { return "no date found" }
-        if r.checks.contains("subtotal + tax ≠ total") { return "subtotal + tax ≠ total" }
+        if r.checks.contains(.subtotalTaxMismatch) { return Check.subtotalTaxMismatch.description }
         if total.confidence < 0.45 { return String(format: "total confidence %.2f", total.confidence) }
         // A vendor from a weak line (a scrap above the name, no legal form): another look often reads the header better.
         // Dev set end to end: vendor +1.7 points for second looks on 12 % more receipts (0.55: +0.8 for 6 %).

@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptModel
 
 /// Keywords with weights (0...1) and words that mark a line as something else.
 public struct KeywordRules: Sendable, Codable, Hashable {
@@ -42,7 +43,7 @@ public struct ReceiptNumberRules: Sendable, Codable, Hashable {
     public var keywords: [String]
 }
 
-/// Everything the parser matches words against. Built in (`DefaultRules.swift`),
+/// Everything the parser matches words against. Built in (`BuiltInRules.json`, in ReceiptModel),
 /// extended by a user's rules file of the same shape.
 public struct ParserRules: Sendable, Codable, Hashable {
     public var total: KeywordRules
@@ -64,7 +65,7 @@ public struct ParserRules: Sendable, Codable, Hashable {
     }
 
     public static let builtIn: ParserRules = {
-        do { return try JSONDecoder().decode(ParserRules.self, from: Data(defaultRulesJSON.utf8)) } catch {
+        do { return try JSONDecoder().decode(ParserRules.self, from: Data(BuiltInRules.json.utf8)) } catch {
             preconditionFailure("built-in rules do not decode: \(error)")  // a build-time defect, caught by the tests
         }
     }()
@@ -80,7 +81,7 @@ public struct ParserRules: Sendable, Codable, Hashable {
             throw RulesError(file: file, message: "not valid JSON: \(error)")
         }
         guard let user = json as? [String: Any] else { throw RulesError(file: file, message: "the top level must be an object") }
-        guard var base = try JSONSerialization.jsonObject(with: Data(defaultRulesJSON.utf8)) as? [String: Any] else {
+        guard var base = try JSONSerialization.jsonObject(with: Data(BuiltInRules.json.utf8)) as? [String: Any] else {
             throw RulesError(file: file, message: "internal: built-in rules unreadable")
         }
         base = merge(base, user)
@@ -112,5 +113,5 @@ public struct RulesError: Error, Sendable, CustomStringConvertible {
 
 public extension ParserRules {
     /// The built-in rules as the plain JSON they are written in.
-    static var builtInJSON: String { defaultRulesJSON + "\n" }
+    static var builtInJSON: String { BuiltInRules.json + "\n" }
 }

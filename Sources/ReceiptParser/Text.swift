@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptModel
 
 /// A compiled regular expression. `@unchecked Sendable`: NSRegularExpression is
 /// immutable once made and documented as safe to use from several threads.
@@ -11,6 +12,11 @@ struct Pattern: @unchecked Sendable {
         } catch {
             preconditionFailure("bad built-in pattern \(pattern): \(error)")  // a defect in this file, caught by any test
         }
+    }
+
+    /// `s` with every match replaced by `template` ("$1" for the first group).
+    func replacing(in s: String, with template: String) -> String {
+        regex.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: template)
     }
 
     /// All matches: each as the captured groups (nil where a group did not take part) and the whole match range.
@@ -69,7 +75,7 @@ struct WordLine {
         guard n >= 5, wordBytes.contains(where: { abs($0.count - n) <= 1 }) else { return false }
         let kw = Array(normalisedKeyword.utf8.dropFirst().dropLast())
         guard !kw.contains(32) else { return false }
-        return wordBytes.contains { w in abs(w.count - n) <= 1 && withinOneEdit(w, kw) }
+        return wordBytes.contains { w in abs(w.count - n) <= 1 && EditDistance.withinOne(w, kw) }
     }
 
     var letterCount: Int { padded.filter(\.isLetter).count }
@@ -96,39 +102,8 @@ func bytesContain(_ hay: [UInt8], _ needle: String) -> Bool {
     }
 }
 
-/// At most one insertion, deletion or substitution apart (bytes; no allocation beyond the inputs).
-func withinOneEdit(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-    if a.count < b.count { return withinOneEdit(b, a) }
-    guard a.count - b.count <= 1 else { return false }
-    var i = 0
-    while i < b.count, a[i] == b[i] { i += 1 }
-    if i == b.count { return true }
-    if a.count == b.count { return a[(i + 1)...] == b[(i + 1)...] }
-    return a[(i + 1)...] == b[i...]
-}
-
-/// Levenshtein distance, stopping early once it exceeds `limit`.
-func editDistance<S: StringProtocol>(_ a: S, _ b: S, limit: Int = .max) -> Int {
-    let a = Array(a), b = Array(b)
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var prev = Array(0...b.count)
-    var cur = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-        cur[0] = i
-        var rowMin = cur[0]
-        for j in 1...b.count {
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            rowMin = min(rowMin, cur[j])
-        }
-        if rowMin > limit { return rowMin }
-        swap(&prev, &cur)
-    }
-    return prev[b.count]
-}
-
 /// Similarity 0...1 (1 − normalised edit distance).
 func similarity(_ a: String, _ b: String) -> Double {
     let m = max(a.count, b.count)
-    return m == 0 ? 1 : 1 - Double(editDistance(a, b)) / Double(m)
+    return m == 0 ? 1 : 1 - Double(EditDistance.levenshtein(a, b)) / Double(m)
 }

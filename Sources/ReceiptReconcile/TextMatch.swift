@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptModel
 
 /// Normalising and fuzzy-comparing the words on receipts and in inventories.
 public enum TextMatch {
@@ -41,12 +42,12 @@ public enum TextMatch {
         return out
     }
 
-    /// Legal forms, store-number words and fillers that say nothing about which shop it is.
-    static let vendorNoise: Set<String> = [
-        "inc", "incorporated", "llc", "ltd", "limited", "corp", "corporation", "co", "company", "gmbh", "mbh", "ag", "kg", "ohg",
-        "ug", "sarl", "sas", "sa", "srl", "spa", "ab", "as", "oy", "bv", "nv", "plc", "pty", "the", "and", "und", "et", "store",
-        "stores", "shop", "no", "nr", "num", "filiale", "branch", "e", "k",
-    ]
+    /// Words that say nothing about which shop it is: the words of every legal form in the parser's
+    /// rules ("Sdn. Bhd." → sdn, bhd; one list, `BuiltInRules.legalForms`), "mbh" of "Ges. mbH",
+    /// store-number words and fillers.
+    static let vendorNoise: Set<String> = Set(BuiltInRules.legalForms.flatMap { tokens($0) }.filter { $0.count >= 2 }).union([
+        "mbh", "the", "and", "und", "et", "store", "stores", "shop", "no", "nr", "num", "filiale", "branch", "e", "k",
+    ])
 
     /// Vendor words that identify the shop: `BEST BUY #123` → ["best", "buy"].
     public static func vendorTokens(_ s: String) -> [String] {
@@ -58,22 +59,6 @@ public enum TextMatch {
     /// Words of an item name / receipt line worth comparing.
     public static func itemTokens(_ s: String) -> [String] {
         tokens(s).filter { !itemNoise.contains($0) }
-    }
-
-    /// Levenshtein distance over bytes (tokens are folded, so nearly always ASCII).
-    static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var prev = Array(0...b.count), cur = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            cur[0] = i
-            let ai = a[i - 1]
-            for j in 1...b.count {
-                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ai == b[j - 1] ? 0 : 1))
-            }
-            swap(&prev, &cur)
-        }
-        return prev[b.count]
     }
 
     /// How well one token matches another, 0...1: equal 1; one a prefix of the other
@@ -95,7 +80,7 @@ public enum TextMatch {
             if short.count >= 4 { return 0.85 }
         }
         guard short.count >= 4 else { return 0 }
-        let d = editDistance(a, b)
+        let d = EditDistance.levenshtein(a, b)
         let sim = 1 - Double(d) / Double(long.count)
         return sim >= 0.75 ? sim : 0
     }
@@ -180,7 +165,7 @@ final class Vocabulary {
         guard a.count != b.count, byWords < 0.95 else { return byWords }
         let ja = a.flatMap { bytes[Int($0)] }, jb = b.flatMap { bytes[Int($0)] }
         guard min(ja.count, jb.count) * 5 >= max(ja.count, jb.count) * 4 else { return byWords }
-        let joined = 1 - Double(TextMatch.editDistance(ja, jb)) / Double(max(ja.count, jb.count))
+        let joined = 1 - Double(EditDistance.levenshtein(ja, jb)) / Double(max(ja.count, jb.count))
         return max(byWords, joined >= 0.8 ? joined : 0)
     }
 }

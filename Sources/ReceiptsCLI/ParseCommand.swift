@@ -102,7 +102,7 @@ enum HumanReport {
                 let q = item.quantity.map { "\($0) × " } ?? ""
                 s += "  \(pad("item", 9))\(pad(q + item.description, 36)) \(item.amount)\n"
             }
-            if !r.checks.isEmpty { s += "  \(pad("checks", 9))\(r.checks.joined(separator: "; "))\n" }
+            if !r.checks.isEmpty { s += "  \(pad("checks", 9))\(r.checks.map(\.description).joined(separator: "; "))\n" }
             let passes = result.passes.map { "\($0.name) (\($0.reason), conf \(String(format: "%.2f", $0.meanConfidence)), \(String(format: "%.2f", $0.seconds)) s)" }
             s += "  \(pad("ocr", 9))\(passes.joined(separator: "; "))\n"
             s += "  \(pad("image", 9))\(result.image.originalWidth)×\(result.image.originalHeight) → \(result.image.width)×\(result.image.height): \(result.imageSteps.isEmpty ? "as is" : result.imageSteps.joined(separator: ", "))\n"

@@ -13,7 +13,7 @@ struct EvidenceReport: Encodable {
 
     init(_ e: Evidence) {
         line = e.line.map { $0 + 1 }  // 1-based, as a person counts lines
-        text = e.text; box = e.box; rule = e.rule; notes = e.notes.isEmpty ? nil : e.notes
+        text = e.text; box = e.box; rule = e.rule; notes = e.notes.isEmpty ? nil : e.notes.map(\.description)
     }
 }
 
@@ -103,7 +103,7 @@ struct ReceiptReport: Encodable {
             LineItemReport(description: $0.description, quantity: $0.quantity.map { "\($0)" }, unitPrice: $0.unitPrice?.description,
                            amount: $0.amount.description, line: $0.evidence.line.map { $0 + 1 })
         }
-        checks = r.checks.isEmpty ? nil : r.checks
+        checks = r.checks.isEmpty ? nil : r.checks.map(\.description)
         needsReview = ReviewPolicy.needsReview(r)
     }
 

@@ -1,8 +1,15 @@
-// The parser's built-in rules: keywords and skip-lists, as plain JSON.
-// Edit here to change the defaults; users extend them without recompiling with
-// `receipts parse --rules FILE` (same format; lists are added, weights override).
-// `receipts rules` prints this file.
-let defaultRulesJSON = #"""
+import Foundation
+
+/// The parser's built-in rules: keywords and skip-lists, as plain JSON.
+/// Edit here to change the defaults; users extend them without recompiling with
+/// `receipts parse --rules FILE` (same format; lists are added, weights override).
+/// `receipts rules` prints this text.
+///
+/// The rules are the parser's (`ParserRules` decodes them), but their text lives here, below every stage,
+/// so that the stages that do not parse read the same lists: the reconciler takes its legal forms from
+/// `legalForms` instead of keeping a list of its own.
+public enum BuiltInRules {
+    public static let json = #"""
 {
   "comment": "Keywords and skip-lists of the receipt parser. Matched case-insensitively on whole words, after OCR clean-up. Add a language by adding words here or in a file passed with --rules (its lists are added to these). Weights are 0...1: how strongly a keyword marks the field.",
   "total": {
@@ -115,3 +122,14 @@ let defaultRulesJSON = #"""
   }
 }
 """#
+
+    /// The legal forms of business names (`vendor.legal_forms`): "sdn bhd", "gmbh", "inc." …
+    public static let legalForms: [String] = {
+        let root = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any]
+        let vendor = root?["vendor"] as? [String: Any]
+        guard let forms = vendor?["legal_forms"] as? [String], !forms.isEmpty else {
+            preconditionFailure("built-in rules hold no vendor.legal_forms")  // a defect in this file, caught by any test
+        }
+        return forms
+    }()
+}

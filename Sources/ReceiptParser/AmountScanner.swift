@@ -6,8 +6,8 @@ struct FoundAmount: Hashable {
     var amount: Amount
     /// Offset of the match in the line (characters), for "rightmost amount" decisions.
     var position: Int
-    /// OCR repairs applied ("O→0", "space after decimal point"); empty when read as printed.
-    var repairs: [String]
+    /// OCR repairs applied (`.lettersReadAsDigits`, `.spaceAroundDecimalPoint`); empty when read as printed.
+    var repairs: [Note]
     var negative: Bool
     /// Followed by '%': a rate, not money.
     var isPercent: Bool
@@ -32,20 +32,20 @@ enum AmountScanner {
                 let w = String(word.reversed()).lowercased()
                 // Or a currency word with one letter misread ("RN10.05", "RH4.72"): same length, same first letter.
                 let nearly = (2...3).contains(w.count) && currencyWords.contains { c in
-                    c.count == w.count && c.first == w.first && withinOneEdit(Array(c.utf8), Array(w.utf8))
+                    c.count == w.count && c.first == w.first && EditDistance.withinOne(Array(c.utf8), Array(w.utf8))
                 }
                 guard currencyWords.contains(w) || nearly else { continue }
             }
             guard let intRaw = m.groups[2], let sep = m.groups[3], let fracRaw = m.groups[4] else { continue }
-            var repairs: [String] = []
+            var repairs: [Note] = []
             let (intDigits, intFixed) = fix(intRaw)
             let (fracDigits, fracFixed) = fix(fracRaw)
             // The integer part must hold a real digit; at most two letters repaired in all.
             guard intRaw.contains(where: \.isNumber), intFixed + fracFixed <= 2 else { continue }
-            if intFixed + fracFixed > 0 { repairs.append("letters read as digits (\(intRaw)\(sep)\(fracRaw))") }
+            if intFixed + fracFixed > 0 { repairs.append(.lettersReadAsDigits("\(intRaw)\(sep)\(fracRaw)")) }
             let whole = String(line[m.range])
             if whole.range(of: #"[.,]\s[0-9OoSsIl|BZzg]{2}"#, options: .regularExpression) != nil || whole.range(of: #"\s[.,]"#, options: .regularExpression) != nil {
-                repairs.append("space around the decimal point")
+                repairs.append(.spaceAroundDecimalPoint)
             }
             // Thousands separators: whatever is not the decimal separator.
             var integer = intDigits.filter(\.isNumber)

@@ -1,14 +1,6 @@
 import Foundation
 import ReceiptModel
 
-/// Which reading of an all-digit date like 03/04/2024 to prefer.
-public enum DateOrder: String, Sendable, Codable, CaseIterable {
-    /// Decide from evidence on the receipt (an unambiguous date, the currency); day-first when there is none.
-    case auto
-    case dayFirst = "day-first"
-    case monthFirst = "month-first"
-}
-
 /// A date as found in the text, before the day/month order is settled.
 struct RawDate {
     enum Shape { case ymd, numeric, named, compact }
@@ -101,25 +93,8 @@ enum DateScanner {
         if let m = months[key] { return m }
         // OCR slips in a long month name ("Septernber")
         if key.count >= 5 {
-            return months.first { $0.key.count >= 5 && editDistance($0.key, key, limit: 1) <= 1 }?.value
+            return months.first { $0.key.count >= 5 && EditDistance.levenshtein($0.key, key, limit: 1) <= 1 }?.value
         }
         return nil
-    }
-}
-
-enum TimeScanner {
-    static let time = Pattern(#"(?<![\d.,:])([01]?\d|2[0-3])\s?:\s?([0-5]\d)(?:\s?:\s?([0-5]\d))?(?:\s*([AaPp])\.?\s?[Mm]\.?)?(?![\d]|\.\d)"#)
-
-    static func scan(_ line: String) -> [(TimeOfDay, Int)] {
-        time.matches(in: line).compactMap { m in
-            guard var h = m.groups[1].flatMap({ Int($0) }), let mi = m.groups[2].flatMap({ Int($0) }) else { return nil }
-            if let ap = m.groups[4]?.lowercased() {
-                guard (1...12).contains(h) else { return nil }
-                if ap == "p", h < 12 { h += 12 }
-                if ap == "a", h == 12 { h = 0 }
-            }
-            guard let t = TimeOfDay(hour: h, minute: mi, second: m.groups[3].flatMap { Int($0) }) else { return nil }
-            return (t, line.distance(from: line.startIndex, to: m.range.lowerBound))
-        }
     }
 }

@@ -1,0 +1,40 @@
+/// Edit distances, shared by the parser (OCR slips in keywords, month names, vendor names) and the
+/// reconciler (misspelled item and vendor words). One Levenshtein for both; `@inlinable` so each caller
+/// gets it specialised for its element type (bytes or characters) across the module boundary.
+public enum EditDistance {
+    /// Levenshtein distance (insertions, deletions, substitutions), stopping early once every
+    /// path exceeds `limit`: the result is then some value above `limit`, not the exact distance.
+    @inlinable
+    public static func levenshtein<C: Collection>(_ a: C, _ b: C, limit: Int = .max) -> Int where C.Element: Equatable {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var prev = Array(0...b.count)
+        var cur = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            cur[0] = i
+            var rowMin = cur[0]
+            let ai = a[i - 1]
+            for j in 1...b.count {
+                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ai == b[j - 1] ? 0 : 1))
+                rowMin = min(rowMin, cur[j])
+            }
+            if rowMin > limit { return rowMin }
+            swap(&prev, &cur)
+        }
+        return prev[b.count]
+    }
+
+    /// At most one insertion, deletion or substitution apart: `levenshtein(a, b) <= 1`, without the table
+    /// (the parser asks this for every word of every line against every keyword).
+    @inlinable
+    public static func withinOne(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        if a.count < b.count { return withinOne(b, a) }
+        guard a.count - b.count <= 1 else { return false }
+        var i = 0
+        while i < b.count, a[i] == b[i] { i += 1 }
+        if i == b.count { return true }
+        if a.count == b.count { return a[(i + 1)...] == b[(i + 1)...] }
+        return a[(i + 1)...] == b[i...]
+    }
+}

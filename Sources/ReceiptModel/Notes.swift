@@ -1,0 +1,397 @@
+import Foundation
+
+// Why the parser chose a value (`Evidence.notes`) and which arithmetic it checked (`ParsedReceipt.checks`),
+// as typed values: the parser decides on the cases, never on their wording. The text is made only for
+// output (`description`), and it is also what is stored: each note and check encodes as the one string it
+// renders to, as before they were typed, so stored receipts (`parsed_json`) and golden files read the same.
+// Decoding reads the string back into its case; a string no case renders (written by an older parser)
+// becomes `.text`, shown as it was.
+
+/// Which reading of an all-digit date like 03/04/2024 to prefer.
+public enum DateOrder: String, Sendable, Codable, CaseIterable {
+    /// Decide from evidence on the receipt (an unambiguous date, the currency); day-first when there is none.
+    case auto
+    case dayFirst = "day-first"
+    case monthFirst = "month-first"
+}
+
+/// An arithmetic relation between amounts read on the receipt, as its formula names them.
+public enum Sum: Sendable, Hashable, CustomStringConvertible {
+    /// "subtotal 53.85 + tax 4.32", with " + rounding -0.02" and " − discount 5.00" when the formula names them.
+    case subtotalTax(subtotal: Amount, tax: Amount, rounding: Amount? = nil, discount: Amount? = nil)
+    /// "line items 26.00 + tax 1.56": no subtotal printed, the items added up instead.
+    case lineItemsTax(items: Amount, tax: Amount)
+    /// "subtotal 10.03 + rounding 0.02"
+    case subtotalRounding(subtotal: Amount, rounding: Amount)
+    /// "cash 50.00 − change 4.57"
+    case cashChange(cash: Amount, change: Amount)
+    /// "paid 12.35, no change"
+    case paidNoChange(Amount)
+
+    /// Whether the formula has the tax in it.
+    public var involvesTax: Bool {
+        switch self {
+        case .subtotalTax, .lineItemsTax: return true
+        case .subtotalRounding, .cashChange, .paidNoChange: return false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .subtotalTax(s, t, r, d):
+            return "subtotal \(s) + tax \(t)" + (r.map { " + rounding \($0)" } ?? "") + (d.map { " − discount \($0)" } ?? "")
+        case let .lineItemsTax(i, t): return "line items \(i) + tax \(t)"
+        case let .subtotalRounding(s, r): return "subtotal \(s) + rounding \(r)"
+        case let .cashChange(c, g): return "cash \(c) − change \(g)"
+        case let .paidNoChange(c): return "paid \(c), no change"
+        }
+    }
+
+    init?(text s: Substring) {
+        let found: Sum?
+        if let h = Template.holes(s, "subtotal ", " + tax ", "") {
+            var rest = h[1]
+            var rounding: Amount?, discount: Amount?
+            if let r = rest.range(of: " − discount ") { discount = Amount(String(rest[r.upperBound...])); rest = rest[..<r.lowerBound] }
+            if let r = rest.range(of: " + rounding ") { rounding = Amount(String(rest[r.upperBound...])); rest = rest[..<r.lowerBound] }
+            found = Amount(h[0]).flatMap { sub in Amount(rest).map { Sum.subtotalTax(subtotal: sub, tax: $0, rounding: rounding, discount: discount) } }
+        } else if let h = Template.holes(s, "line items ", " + tax ", "") {
+            found = Amount(h[0]).flatMap { i in Amount(h[1]).map { .lineItemsTax(items: i, tax: $0) } }
+        } else if let h = Template.holes(s, "subtotal ", " + rounding ", "") {
+            found = Amount(h[0]).flatMap { sub in Amount(h[1]).map { .subtotalRounding(subtotal: sub, rounding: $0) } }
+        } else if let h = Template.holes(s, "cash ", " − change ", "") {
+            found = Amount(h[0]).flatMap { c in Amount(h[1]).map { .cashChange(cash: c, change: $0) } }
+        } else if let h = Template.holes(s, "paid ", ", no change") {
+            found = Amount(h[0]).map { .paidNoChange($0) }
+        } else {
+            found = nil
+        }
+        guard let found, found.description == s else { return nil }
+        self = found
+    }
+}
+
+/// A digit OCR read for another: "6→5".
+public struct DigitSwap: Sendable, Hashable, CustomStringConvertible {
+    public var from: Character
+    public var to: Character
+    public init(from: Character, to: Character) { self.from = from; self.to = to }
+    public var description: String { "\(from)→\(to)" }
+}
+
+/// Why the day/month order of all-digit dates was settled the way it was.
+public enum OrderReason: Sendable, Hashable {
+    /// The user's `--date-order`.
+    case given
+    /// Nothing on the receipt tells: day-first by default.
+    case noEvidence
+    /// A date on the receipt that only one order makes valid ("'25/12/2018' can only be read that way").
+    case onlyReading(String)
+    /// A long document number holds the date written out ("BATO2201803120255" for 12/03/18).
+    case documentNumber(String, CalendarDate)
+    /// The currency's country writes dates this way.
+    case currency(String)
+    /// Votes without a recorded reason (not expected).
+    case evidence
+}
+
+/// One reason the parser gives for a value it chose or turned down.
+public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
+    // Where the value was read.
+    /// "keyword 'total'": the line holds this keyword of the field.
+    case keyword(String)
+    /// "after 'invoice no'": the value follows this keyword.
+    case afterKeyword(String)
+    /// "'25/12/2018'", "'visa'": the text that was matched, as printed.
+    case quoted(String)
+    /// "also says 'cash'": the line also holds a word of another field.
+    case alsoSays(String)
+    /// "amount on the next line": the label's value was printed below it.
+    case amountOnNextLine
+    /// "amount 2 of 3 in the column after 4 labels": labels and values came out as separate columns.
+    case amountInColumn(position: Int, of: Int, afterLabels: Int)
+    /// "letters read as digits (1O.5O)": OCR repairs to the amount.
+    case lettersReadAsDigits(String)
+    /// "space around the decimal point"
+    case spaceAroundDecimalPoint
+
+    // Currency.
+    /// "seen 3×": how often the currency was seen.
+    case seen(Int)
+    /// "'$' with 'hst' on the receipt": which dollar a bare "$" is.
+    case dollarHint(String)
+
+    // Vendor.
+    /// "matches 'Best Buy' (92%)": one of the user's known vendors, fuzzily.
+    case knownVendor(alias: String, percent: Int)
+
+    // Date.
+    /// "order day-first: currency MYR": how an ambiguous all-digit date was read.
+    case dateOrder(DateOrder, OrderReason)
+    /// "read month-first (only valid reading)": against the receipt's order, the only valid reading.
+    case onlyValidReading(DateOrder)
+    /// "2031-02-03 is in the future; read the other way"
+    case inFuture(CalendarDate)
+    /// "glued to a word": likely a product code.
+    case gluedToWord
+    /// "date keyword on the line"
+    case dateKeyword
+    /// "expiry/validity wording on the line"
+    case expiryWording
+
+    // Total.
+    /// "a rounding line holding a total-sized amount"
+    case roundingLineHoldsTotal
+    /// "printed amount equal to subtotal + tax"
+    case printedSubtotalPlusTax
+    /// "printed amount equal to cash − change"
+    case printedCashMinusChange
+    /// "33.92 rounded by -0.02": the amount printed after the rounding line.
+    case roundedBy(total: Amount, rounding: Amount)
+    /// "every total read is below the subtotal 25.00"
+    case everyTotalBelowSubtotal(Amount)
+    /// "paid 12.35, no change given"
+    case paidNoChangeGiven(Amount)
+    /// "no total keyword; largest amount on the receipt"
+    case largestAmount
+    /// "subtotal 53.85 + tax 4.32 = 58.17": the value agrees with a sum.
+    case sum(Sum, equals: Amount)
+    /// "equals the subtotal", "equals the subtotal (tax included)"
+    case equalsSubtotal(taxIncluded: Bool)
+    /// "below the subtotal 25.00, and no discount"
+    case belowSubtotal(Amount)
+    /// "equals the amount paid"
+    case equalsAmountPaid
+    /// "more than the 20.00 paid"
+    case moreThanPaid(Amount)
+    /// "before rounding: -0.02 is applied below"
+    case beforeRounding(Amount)
+    /// "after rounding by -0.02"
+    case afterRounding(Amount)
+    /// "before tax: 21.20 below it includes a tax line"
+    case beforeTax(Amount)
+    /// "below the rounding line"
+    case belowRoundingLine
+    /// "in the tax breakdown table below line 31" (the parser's row index of the table's heading).
+    case inTaxTable(belowLine: Int)
+    /// "line items add up to 593.10"
+    case lineItemsAddUp(Amount)
+    /// "printed 2×": the same amount on other total lines.
+    case printed(times: Int)
+    /// "read 65.15, taken as 64.15: cash 100.00 − change 35.85 = 64.15, one digit apart (OCR often reads 5→4)"
+    case digitRepaired(read: Amount, sum: Sum, equals: Amount, swap: DigitSwap)
+
+    /// A note no case renders to (one stored by an older parser), kept as written.
+    case text(String)
+
+    public var description: String {
+        switch self {
+        case let .keyword(k): return "keyword '\(k)'"
+        case let .afterKeyword(k): return "after '\(k)'"
+        case let .quoted(t): return "'\(t)'"
+        case let .alsoSays(w): return "also says '\(w)'"
+        case .amountOnNextLine: return "amount on the next line"
+        case let .amountInColumn(k, n, labels): return "amount \(k) of \(n) in the column after \(labels) labels"
+        case let .lettersReadAsDigits(t): return "letters read as digits (\(t))"
+        case .spaceAroundDecimalPoint: return "space around the decimal point"
+        case let .seen(n): return "seen \(n)×"
+        case let .dollarHint(w): return "'$' with '\(w)' on the receipt"
+        case let .knownVendor(alias, percent): return "matches '\(alias)' (\(percent)%)"
+        case let .dateOrder(order, reason):
+            switch reason {
+            case .given: return "order \(order.rawValue) (given)"
+            case .noEvidence: return "order \(order.rawValue): no evidence either way"
+            case let .onlyReading(t): return "order \(order.rawValue): '\(t)' can only be read that way"
+            case let .documentNumber(t, d): return "order \(order.rawValue): a document number holds '\(t)' as \(d.iso)"
+            case let .currency(c): return "order \(order.rawValue): currency \(c)"
+            case .evidence: return "order \(order.rawValue): evidence"
+            }
+        case let .onlyValidReading(order): return "read \(order.rawValue) (only valid reading)"
+        case let .inFuture(d): return "\(d.iso) is in the future; read the other way"
+        case .gluedToWord: return "glued to a word"
+        case .dateKeyword: return "date keyword on the line"
+        case .expiryWording: return "expiry/validity wording on the line"
+        case .roundingLineHoldsTotal: return "a rounding line holding a total-sized amount"
+        case .printedSubtotalPlusTax: return "printed amount equal to subtotal + tax"
+        case .printedCashMinusChange: return "printed amount equal to cash − change"
+        case let .roundedBy(total, rounding): return "\(total) rounded by \(rounding)"
+        case let .everyTotalBelowSubtotal(s): return "every total read is below the subtotal \(s)"
+        case let .paidNoChangeGiven(c): return "paid \(c), no change given"
+        case .largestAmount: return "no total keyword; largest amount on the receipt"
+        case let .sum(sum, v): return "\(sum) = \(v)"
+        case let .equalsSubtotal(taxIncluded): return taxIncluded ? "equals the subtotal (tax included)" : "equals the subtotal"
+        case let .belowSubtotal(s): return "below the subtotal \(s), and no discount"
+        case .equalsAmountPaid: return "equals the amount paid"
+        case let .moreThanPaid(c): return "more than the \(c) paid"
+        case let .beforeRounding(r): return "before rounding: \(r) is applied below"
+        case let .afterRounding(r): return "after rounding by \(r)"
+        case let .beforeTax(a): return "before tax: \(a) below it includes a tax line"
+        case .belowRoundingLine: return "below the rounding line"
+        case let .inTaxTable(line): return "in the tax breakdown table below line \(line)"
+        case let .lineItemsAddUp(v): return "line items add up to \(v)"
+        case let .printed(n): return "printed \(n)×"
+        case let .digitRepaired(read, sum, e, swap):
+            return "read \(read), taken as \(e): \(sum) = \(e), one digit apart (OCR often reads \(swap))"
+        case let .text(t): return t
+        }
+    }
+
+    /// The note that renders to `text`; `.text(text)` when none does.
+    public init(text: String) {
+        self = Self.reading(Substring(text)).flatMap { $0.description == text ? $0 : nil } ?? .text(text)
+    }
+
+    /// Notes without values, by their text.
+    private static let plain: [String: Note] = Dictionary(uniqueKeysWithValues: [
+        Note.amountOnNextLine, .spaceAroundDecimalPoint, .gluedToWord, .dateKeyword, .expiryWording, .roundingLineHoldsTotal,
+        .printedSubtotalPlusTax, .printedCashMinusChange, .largestAmount, .equalsSubtotal(taxIncluded: true),
+        .equalsSubtotal(taxIncluded: false), .equalsAmountPaid, .belowRoundingLine,
+    ].map { ($0.description, $0) })
+
+    private static func reading(_ s: Substring) -> Note? {
+        typealias T = Template
+        if let n = plain[String(s)] { return n }
+        if let h = T.holes(s, "keyword '", "'") { return .keyword(String(h[0])) }
+        if let h = T.holes(s, "after rounding by ", "") { return Amount(h[0]).map { .afterRounding($0) } }
+        if let h = T.holes(s, "after '", "'") { return .afterKeyword(String(h[0])) }
+        if let h = T.holes(s, "also says '", "'") { return .alsoSays(String(h[0])) }
+        if let h = T.holes(s, "amount ", " of ", " in the column after ", " labels") {
+            guard let k = Int(h[0]), let n = Int(h[1]), let l = Int(h[2]) else { return nil }
+            return .amountInColumn(position: k, of: n, afterLabels: l)
+        }
+        if let h = T.holes(s, "letters read as digits (", ")") { return .lettersReadAsDigits(String(h[0])) }
+        if let h = T.holes(s, "seen ", "×") { return Int(h[0]).map { .seen($0) } }
+        if let h = T.holes(s, "'$' with '", "' on the receipt") { return .dollarHint(String(h[0])) }
+        if let h = T.holes(s, "matches '", "' (", "%)") { return Int(h[1]).map { .knownVendor(alias: String(h[0]), percent: $0) } }
+        if let h = T.holes(s, "order ", " (given)") { return DateOrder(rawValue: String(h[0])).map { .dateOrder($0, .given) } }
+        if let h = T.holes(s, "order ", ": ", "") {
+            guard let order = DateOrder(rawValue: String(h[0])), let reason = orderReason(h[1]) else { return nil }
+            return .dateOrder(order, reason)
+        }
+        if let h = T.holes(s, "read ", " (only valid reading)") { return DateOrder(rawValue: String(h[0])).map { .onlyValidReading($0) } }
+        if let h = T.holes(s, "read ", ", taken as ", ": ", " = ", ", one digit apart (OCR often reads ", ")") {
+            let swap = Array(h[4])
+            guard let read = Amount(h[0]), let e = Amount(h[1]), let sum = Sum(text: h[2]), Amount(h[3]) == e, swap.count == 3, swap[1] == "→" else { return nil }
+            return .digitRepaired(read: read, sum: sum, equals: e, swap: DigitSwap(from: swap[0], to: swap[2]))
+        }
+        if let h = T.holes(s, "", " is in the future; read the other way") { return CalendarDate(iso: String(h[0])).map { .inFuture($0) } }
+        if let h = T.holes(s, "", " rounded by ", "") { return Amount(h[0]).flatMap { t in Amount(h[1]).map { .roundedBy(total: t, rounding: $0) } } }
+        if let h = T.holes(s, "every total read is below the subtotal ", "") { return Amount(h[0]).map { .everyTotalBelowSubtotal($0) } }
+        if let h = T.holes(s, "paid ", ", no change given") { return Amount(h[0]).map { .paidNoChangeGiven($0) } }
+        if let h = T.holes(s, "below the subtotal ", ", and no discount") { return Amount(h[0]).map { .belowSubtotal($0) } }
+        if let h = T.holes(s, "more than the ", " paid") { return Amount(h[0]).map { .moreThanPaid($0) } }
+        if let h = T.holes(s, "before rounding: ", " is applied below") { return Amount(h[0]).map { .beforeRounding($0) } }
+        if let h = T.holes(s, "before tax: ", " below it includes a tax line") { return Amount(h[0]).map { .beforeTax($0) } }
+        if let h = T.holes(s, "in the tax breakdown table below line ", "") { return Int(h[0]).map { .inTaxTable(belowLine: $0) } }
+        if let h = T.holes(s, "line items add up to ", "") { return Amount(h[0]).map { .lineItemsAddUp($0) } }
+        if let h = T.holes(s, "printed ", "×") { return Int(h[0]).map { .printed(times: $0) } }
+        if let r = s.range(of: " = ", options: .backwards), let sum = Sum(text: s[..<r.lowerBound]), let v = Amount(s[r.upperBound...]) {
+            return .sum(sum, equals: v)
+        }
+        if s.count >= 2, s.first == "'", s.last == "'" { return .quoted(String(s.dropFirst().dropLast())) }
+        return nil
+    }
+
+    private static func orderReason(_ s: Substring) -> OrderReason? {
+        if s == "no evidence either way" { return .noEvidence }
+        if s == "evidence" { return .evidence }
+        if let h = Template.holes(s, "currency ", "") { return .currency(String(h[0])) }
+        if let h = Template.holes(s, "a document number holds '", "' as ", "") { return CalendarDate(iso: String(h[1])).map { .documentNumber(String(h[0]), $0) } }
+        if let h = Template.holes(s, "'", "' can only be read that way") { return .onlyReading(String(h[0])) }
+        return nil
+    }
+
+    public init(from decoder: Decoder) throws {
+        self.init(text: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(description)
+    }
+}
+
+/// An arithmetic check the parser ran on the money fields, and its outcome.
+public enum Check: Sendable, Hashable, CustomStringConvertible, Codable {
+    /// "subtotal 53.85 + tax 4.32 = 58.17": a sum the chosen total agrees with.
+    case sum(Sum, equals: Amount)
+    /// "cash 100.00 − change 35.85 = 64.15 (digit repaired)": the total was taken from this sum, one misread digit away.
+    case sumAfterDigitRepair(Sum, equals: Amount)
+    /// The total's note on that repair, repeated among the checks: "read 65.15, taken as 64.15: …".
+    case digitRepaired(read: Amount, sum: Sum, equals: Amount, swap: DigitSwap)
+    /// "subtotal + tax ≠ total": a subtotal and a tax were read, and the total agrees with no sum of them.
+    case subtotalTaxMismatch
+    /// "total: no candidate": nothing on the receipt could be the total.
+    case noTotalCandidate
+    /// A check no case renders to (one stored by an older parser), kept as written.
+    case text(String)
+
+    public var description: String {
+        switch self {
+        case let .sum(sum, v): return Note.sum(sum, equals: v).description
+        case let .sumAfterDigitRepair(sum, v): return "\(sum) = \(v) (digit repaired)"
+        case let .digitRepaired(read, sum, e, swap): return Note.digitRepaired(read: read, sum: sum, equals: e, swap: swap).description
+        case .subtotalTaxMismatch: return "subtotal + tax ≠ total"
+        case .noTotalCandidate: return "total: no candidate"
+        case let .text(t): return t
+        }
+    }
+
+    /// The check a note of the chosen total records, if it is one: a sum it agrees with, or a digit repair.
+    public init?(_ note: Note) {
+        switch note {
+        case let .sum(sum, v): self = .sum(sum, equals: v)
+        case let .digitRepaired(read, sum, e, swap): self = .digitRepaired(read: read, sum: sum, equals: e, swap: swap)
+        default: return nil
+        }
+    }
+
+    /// The check that renders to `text`; `.text(text)` when none does.
+    public init(text: String) {
+        self = Self.reading(text).flatMap { $0.description == text ? $0 : nil } ?? .text(text)
+    }
+
+    private static func reading(_ s: String) -> Check? {
+        if s == Check.subtotalTaxMismatch.description { return .subtotalTaxMismatch }
+        if s == Check.noTotalCandidate.description { return .noTotalCandidate }
+        if let h = Template.holes(Substring(s), "", " = ", " (digit repaired)"), let sum = Sum(text: h[0]), let v = Amount(h[1]) {
+            return .sumAfterDigitRepair(sum, equals: v)
+        }
+        return Check(Note(text: s))
+    }
+
+    public init(from decoder: Decoder) throws {
+        self.init(text: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(description)
+    }
+}
+
+/// Reading rendered text back by its fixed parts: `holes("amount 2 of 3", "amount ", " of ", "")` is ["2", "3"].
+/// The first part must start the text, each next one is the first occurrence after the previous, and the
+/// last must end it. Callers re-render what they read and compare, so a text that only looks alike is refused.
+enum Template {
+    static func holes(_ s: Substring, _ parts: String...) -> [Substring]? {
+        guard let first = parts.first, s.hasPrefix(first) else { return nil }
+        var rest = s.dropFirst(first.count)
+        var out: [Substring] = []
+        for (k, part) in parts.dropFirst().enumerated() {
+            if k == parts.count - 2 {
+                guard rest.hasSuffix(part), rest.count >= part.count else { return nil }
+                out.append(rest.dropLast(part.count))
+            } else {
+                guard !part.isEmpty, let r = rest.range(of: part) else { return nil }
+                out.append(rest[..<r.lowerBound])
+                rest = rest[r.upperBound...]
+            }
+        }
+        return out
+    }
+}
+
+extension Amount {
+    init?(_ s: Substring) { self.init(String(s)) }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import ReceiptModel
+
+// The currency: the symbol or code seen most often ("RM", "€", "USD"); a bare "$" is told apart by
+// a tax or payment system named on the receipt ("HST" → CAD); else the user's default.
+
+extension ReceiptParser {
+    func currency(_ lines: [ParseLine]) -> Field<String>? {
+        var counts: [String: (Int, Int)] = [:]  // code -> (count, first line)
+        for l in lines {
+            for code in compiled.currencies(in: l) {
+                let c = counts[code] ?? (0, l.index)
+                counts[code] = (c.0 + 1, c.1)
+            }
+        }
+        guard let best = counts.max(by: { $0.value.0 < $1.value.0 || ($0.value.0 == $1.value.0 && $0.value.1 > $1.value.1) }) else {
+            return options.defaultCurrency.map { Field($0, confidence: 0.3, evidence: Evidence(rule: "currency.default")) }
+        }
+        let line = lines[best.value.1]
+        // A bare "$" is many countries' dollar: a tax or payment system named on the receipt tells which.
+        if best.key == "USD", !lines.contains(where: { $0.words.contains(" usd ") || $0.text.uppercased().contains("US$") }) {
+            for l in lines {
+                if let (word, code) = compiled.dollarHints.first(where: { l.words.contains($0.0) }) {
+                    return Field(code, confidence: 0.7, evidence: l.evidence(rule: "currency.dollar-hint",
+                                 notes: [.dollarHint(word.trimmingCharacters(in: .whitespaces))]))
+                }
+            }
+        }
+        return Field(best.key, confidence: min(0.95, 0.6 + 0.1 * Double(best.value.0)),
+                     evidence: line.evidence(rule: "currency.symbol", notes: [.seen(best.value.0)]))
+    }
+}
+
+extension CompiledRules {
+    func currencies(in l: ParseLine) -> [String] {
+        var out: [String] = []
+        let lower = l.text.lowercased()
+        let lowerBytes = Array(lower.utf8)
+        for (sym, code) in currencySymbols where bytesContain(lowerBytes, sym) {
+            if sym.allSatisfy(\.isLetter) {
+                if l.words.has(" \(sym) ") || (sym.count >= 2 && Self.wordBeforeNumber(lower, sym)) { out.append(code) }
+            } else if lower.contains(sym), Self.nextToDigit(lower, sym) {
+                // "s$" inside "us$" is not Singapore's: a prefixed dollar must start its word.
+                if sym.count > 1, sym.first?.isLetter == true, !Self.startsWord(lower, sym) { continue }
+                // "$" inside "S$", "A$", "HK$" belongs to those.
+                if sym == "$", currencySymbols.contains(where: { $0.0.count > 1 && $0.0.hasSuffix("$") && lower.contains($0.0) }) { continue }
+                out.append(code)
+            }
+        }
+        return out
+    }
+
+    static func startsWord(_ text: String, _ sym: String) -> Bool {
+        var from = text.startIndex
+        while let r = text.range(of: sym, range: from..<text.endIndex) {
+            if r.lowerBound == text.startIndex || !text[text.index(before: r.lowerBound)].isLetter { return true }
+            from = r.upperBound
+        }
+        return false
+    }
+
+    /// "rm12.50", "rm 12.50": the currency word starts a word and a digit follows.
+    static func wordBeforeNumber(_ text: String, _ word: String) -> Bool {
+        var from = text.startIndex
+        while let r = text.range(of: word, range: from..<text.endIndex) {
+            let startsWord = r.lowerBound == text.startIndex || !(text[text.index(before: r.lowerBound)].isLetter)
+            let after = text[r.upperBound...]
+            let next = after.first == " " ? after.dropFirst().first : after.first
+            if startsWord, next?.isNumber == true { return true }
+            from = r.upperBound
+        }
+        return false
+    }
+
+    /// A currency sign counts only next to a number ("$12.50", "12,50 €"): a lone "$" is often OCR noise.
+    /// "12.50", "1,234.50", "12,50": with cents, as receipts print money ("Lot $319," is an address).
+    static func looksLikeMoney(_ n: String) -> Bool {
+        let t = n.trimmingCharacters(in: CharacterSet(charactersIn: ".,"))
+        guard let first = t.first, first.isNumber, !t.allSatisfy(\.isNumber) else { return false }
+        let parts = t.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "." || $0 == "," })
+        guard let last = parts.last, last.count == 2, parts.dropLast().allSatisfy({ !$0.isEmpty && $0.count <= 7 }) else { return false }
+        return parts.first.map { $0.count <= 7 && ($0.first != "0" || $0.count == 1) } ?? false
+    }
+
+    static func nextToDigit(_ text: String, _ sym: String) -> Bool {
+        var from = text.startIndex
+        while let r = text.range(of: sym, range: from..<text.endIndex) {
+            // The number must look like money: "$12.50", "12,50 €", "$5"; not "$000022185" (a document number
+            // whose S was read as $).
+            let after = String(text[r.upperBound...].drop { $0 == " " || $0 == "-" }.prefix { $0.isNumber || $0 == "." || $0 == "," })
+            let before = String(text[..<r.lowerBound].reversed().drop { $0 == " " }.prefix { $0.isNumber || $0 == "." || $0 == "," }.reversed())
+            // A dollar is written before the amount, except with a decimal comma ("12,50 $" in Québec); after a
+            // point amount it is the tax code S misread ("5.60 $").
+            let trailingOK = !sym.hasSuffix("$") || before.dropLast(2).hasSuffix(",")
+            if Self.looksLikeMoney(after) || (trailingOK && Self.looksLikeMoney(before)) { return true }
+            from = r.upperBound
+        }
+        return false
+    }
+}

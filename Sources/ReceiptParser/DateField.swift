@@ -1,0 +1,116 @@
+import Foundation
+import ReceiptModel
+
+// The date: every date on the receipt (`DateScanner`), all-digit ones read in the day/month order the
+// receipt's evidence favours, implausible ones (in the future, before `earliestYear`) dropped, the rest
+// ranked: a date keyword on the line, no expiry wording, near the top, printed twice.
+
+extension ReceiptParser {
+    func date(_ lines: [ParseLine], currency: String?) -> Field<CalendarDate>? {
+        let latest = options.latestDate ?? Self.tomorrow()
+        var found: [(RawDate, ParseLine)] = []
+        for l in lines { for d in DateScanner.scan(l.text, months: compiled.months) { found.append((d, l)) } }
+        guard !found.isEmpty else { return nil }
+        let (order, reason) = options.dateOrder != .auto ? (options.dateOrder, OrderReason.given)
+            : dateOrder(found, lines: lines, currency: currency, latest: latest)
+        let candidates = found.compactMap { raw, line in
+            dateCandidate(raw, on: line, order: order, reason: reason, lineCount: lines.count, latest: latest)
+        }
+        guard !candidates.isEmpty else { return nil }
+        // The same day printed twice is stronger evidence.
+        var byDay: [CalendarDate: Int] = [:]
+        for c in candidates { byDay[c.0, default: 0] += 1 }
+        let ranked = candidates.map { c in (c.0, c.1 + (byDay[c.0, default: 1] > 1 ? 0.1 : 0), c.2) }
+            .sorted { $0.1 > $1.1 }
+        let best = ranked[0]
+        let rejected = ranked.dropFirst().filter { $0.0 != best.0 }.prefix(5).map { Candidate(value: $0.0.iso, score: $0.1, evidence: $0.2) }
+        return Field(best.0, confidence: min(0.99, max(0.02, best.1)), evidence: best.2, rejected: Array(rejected))
+    }
+
+    /// The day/month order of ambiguous all-digit dates, from the evidence on the receipt weighed: dates
+    /// that can only be read one way (stronger on a date line, weaker when they might be a time like
+    /// 11.14.00), a document number that embeds the date, and the currency. Day-first when nothing tells.
+    func dateOrder(_ found: [(RawDate, ParseLine)], lines: [ParseLine], currency: String?, latest: CalendarDate) -> (DateOrder, OrderReason) {
+        var votes: [DateOrder: Double] = [.dayFirst: 0, .monthFirst: 0]
+        var why: [DateOrder: OrderReason] = [:]
+        for (raw, line) in found where raw.shape == .numeric && raw.first != raw.second {
+            guard let certain = raw.certainOrder, let v = raw.reading(certain), v <= latest, v.year >= options.earliestYear else { continue }
+            var w = 1.0
+            if raw.text.contains("."), raw.text.filter(\.isNumber).count <= 6 { w = 0.5 }
+            if compiled.dateKeyword(line.words) > 0 { w += 1 }
+            votes[certain, default: 0] += w
+            if why[certain] == nil { why[certain] = .onlyReading(raw.text) }
+        }
+        // A document number that embeds the date ("BATO2201803120255" beside "12/03/18") tells the order.
+        let runs = lines.flatMap { l in l.text.split(whereSeparator: { !$0.isNumber }).filter { $0.count >= 10 }.map(String.init) }
+        if !runs.isEmpty {
+            for (raw, _) in found where raw.shape == .numeric && raw.certainOrder == nil {
+                let held = [DateOrder.dayFirst, .monthFirst].filter { o in
+                    guard let v = raw.reading(o) else { return false }
+                    let key = String(format: "%04d%02d%02d", v.year, v.month, v.day)
+                    return runs.contains { $0.contains(key) }
+                }
+                if held.count == 1, let o = held.first, let v = raw.reading(o) {
+                    votes[o, default: 0] += 1.5
+                    if why[o] == nil { why[o] = .documentNumber(raw.text, v) }
+                }
+            }
+        }
+        if let c = currency {
+            let cur: DateOrder = compiled.monthFirstCurrencies.contains(c) ? .monthFirst : .dayFirst
+            votes[cur, default: 0] += 0.6
+            if why[cur] == nil { why[cur] = .currency(c) }
+        }
+        let d = votes[.dayFirst] ?? 0, m = votes[.monthFirst] ?? 0
+        if d == 0, m == 0 { return (.dayFirst, .noEvidence) }
+        let order: DateOrder = m > d ? .monthFirst : .dayFirst
+        return (order, why[order] ?? .evidence)
+    }
+
+    /// One date found on `line`, read in `order` when it is ambiguous, scored; nil when no reading is plausible.
+    func dateCandidate(_ raw: RawDate, on line: ParseLine, order: DateOrder, reason: OrderReason, lineCount: Int,
+                       latest: CalendarDate) -> (CalendarDate, Double, Evidence)? {
+        var notes: [Note] = []
+        var score = 0.7
+        var value: CalendarDate?
+        if raw.shape == .numeric {
+            if let certain = raw.certainOrder {
+                value = raw.reading(certain)
+                if raw.first != raw.second, certain != order { notes.append(.onlyValidReading(certain)) }
+            } else {
+                value = raw.reading(order)
+                notes.append(.dateOrder(order, reason))
+                if options.dateOrder == .auto, reason == .noEvidence { score -= 0.15 }
+            }
+        } else {
+            value = raw.reading(.dayFirst)
+        }
+        guard var v = value else { return nil }
+        // The other reading when this one is implausible (in the future).
+        if v > latest, raw.shape == .numeric, let alt = raw.reading(order == .dayFirst ? .monthFirst : .dayFirst), alt <= latest, alt.year >= options.earliestYear {
+            notes.append(.inFuture(v))
+            v = alt
+            score -= 0.1
+        }
+        guard v <= latest, v.year >= options.earliestYear else { return nil }
+        if raw.shape == .compact { score -= 0.25 }
+        // Glued to a word ("HC03-7-15"): a product code more likely than a date.
+        let at = line.text.index(line.text.startIndex, offsetBy: raw.position)
+        if at > line.text.startIndex, line.text[line.text.index(before: at)].isLetter { score -= 0.3; notes.append(.gluedToWord) }
+        if raw.text.filter(\.isNumber).count >= 8 || raw.shape == .named { score += 0.05 }
+        let kw = compiled.dateKeyword(line.words)
+        if kw > 0 { score += 0.2 * kw; notes.append(.dateKeyword) }
+        if compiled.isDateDistractor(line.words) { score -= 0.45; notes.append(.expiryWording) }
+        // Receipts print the transaction date near the top or just after the totals; a little weight to the top.
+        score -= 0.05 * Double(line.index) / Double(max(1, lineCount))
+        return (v, score, line.evidence(rule: raw.rule, notes: [.quoted(raw.text)] + notes))
+    }
+
+    static func tomorrow() -> CalendarDate {
+        let d = Date().addingTimeInterval(86_400)
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let c = cal.dateComponents([.year, .month, .day], from: d)
+        return CalendarDate(year: c.year ?? 2100, month: c.month ?? 1, day: c.day ?? 1) ?? CalendarDate(year: 2100, month: 1, day: 1)!
+    }
+}

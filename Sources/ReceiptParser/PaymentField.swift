@@ -1,0 +1,30 @@
+import Foundation
+import ReceiptModel
+
+// How it was paid: a card word ("VISA", "girocard"), a masked card number ("****5068"), else a
+// cash word on a line with an amount.
+
+extension ReceiptParser {
+    static let cardDigits = Pattern(#"(?:[*xX#•]{2,}[\s*xX#•\-]*|ending (?:in )?|last 4[:\s]*)(\d{4})(?!\d)"#)
+
+    func payment(_ lines: [ParseLine]) -> (Field<String>?, Field<String>?) {
+        var method: Field<String>?
+        var last4: Field<String>?
+        for l in lines {
+            if last4 == nil, let m = Self.cardDigits.matches(in: l.text).first, let d = m.groups[1] {
+                last4 = Field(d, confidence: 0.85, evidence: l.evidence(rule: "card.masked-number"))
+            }
+            if method == nil || method?.value == "cash" {
+                if let card = compiled.cardWords.first(where: { l.words.contains($0) }) {
+                    method = Field("card", confidence: 0.8, evidence: l.evidence(rule: "payment.card-word", notes: [.quoted(card.trimmingCharacters(in: .whitespaces))]))
+                } else if method == nil, !l.amounts.isEmpty, let cash = compiled.cashWords.first(where: { l.words.contains($0) }) {
+                    method = Field("cash", confidence: 0.7, evidence: l.evidence(rule: "payment.cash-word", notes: [.quoted(cash.trimmingCharacters(in: .whitespaces))]))
+                }
+            }
+        }
+        if last4 != nil, method == nil || method?.value == "cash" {
+            method = Field("card", confidence: 0.7, evidence: last4!.evidence)
+        }
+        return (method, last4)
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+import ReceiptModel
+
+// The receipt number: the token with a digit after a keyword ("Invoice No: 000039121").
+
+extension ReceiptParser {
+    static let idToken = Pattern(#"[:#.\s]*([A-Z0-9][A-Z0-9\-/]{2,24})"#)
+
+    func receiptNumber(_ lines: [ParseLine]) -> Field<String>? {
+        for l in lines {
+            for (kw, weight) in compiled.receiptNumberKeywords where l.words.contains(kw.normalised) {
+                // The token after the keyword, with a digit in it.
+                guard let r = l.text.range(of: kw.raw, options: [.caseInsensitive]) ?? l.text.range(of: kw.raw.replacingOccurrences(of: " ", with: ""), options: .caseInsensitive) else { continue }
+                let after = String(l.text[r.upperBound...])
+                for m in Self.idToken.matches(in: after.uppercased()) {
+                    guard let tok = m.groups[1], tok.contains(where: \.isNumber) else { continue }
+                    return Field(tok, confidence: 0.5 + 0.3 * weight, evidence: l.evidence(rule: "receipt-number.keyword", notes: [.afterKeyword(kw.raw)]))
+                }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import ReceiptModel
+
+// The time of day: an hh:mm[:ss] on the line, best on the date's line or after "time".
+
+extension ReceiptParser {
+    func time(_ lines: [ParseLine], dateLine: Int?) -> Field<TimeOfDay>? {
+        var best: (TimeOfDay, Double, ParseLine)?
+        for l in lines {
+            for (t, _) in TimeScanner.scan(l.text) {
+                var score = 0.6
+                if l.source == dateLine { score += 0.3 }
+                if l.words.padded.contains(" time ") || l.words.padded.contains(" masa ") || l.words.padded.contains(" zeit ") || l.words.padded.contains(" heure ") { score += 0.2 }
+                if best == nil || score > best!.1 { best = (t, score, l) }
+            }
+        }
+        return best.map { Field($0.0, confidence: $0.1, evidence: $0.2.evidence(rule: "time.hh:mm")) }
+    }
+}
+
+enum TimeScanner {
+    static let time = Pattern(#"(?<![\d.,:])([01]?\d|2[0-3])\s?:\s?([0-5]\d)(?:\s?:\s?([0-5]\d))?(?:\s*([AaPp])\.?\s?[Mm]\.?)?(?![\d]|\.\d)"#)
+
+    static func scan(_ line: String) -> [(TimeOfDay, Int)] {
+        time.matches(in: line).compactMap { m in
+            guard var h = m.groups[1].flatMap({ Int($0) }), let mi = m.groups[2].flatMap({ Int($0) }) else { return nil }
+            if let ap = m.groups[4]?.lowercased() {
+                guard (1...12).contains(h) else { return nil }
+                if ap == "p", h < 12 { h += 12 }
+                if ap == "a", h == 12 { h = 0 }
+            }
+            guard let t = TimeOfDay(hour: h, minute: mi, second: m.groups[3].flatMap { Int($0) }) else { return nil }
+            return (t, line.distance(from: line.startIndex, to: m.range.lowerBound))
+        }
+    }
+}

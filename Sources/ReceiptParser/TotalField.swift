@@ -1,0 +1,240 @@
+import Foundation
+import ReceiptModel
+
+// The total: the keyword lines (`MoneyFields`), with amounts that arithmetic names (subtotal + tax,
+// cash − change, a rounded total) added as candidates; each scored by the sums it agrees with and its
+// place on the receipt; a winner one misread digit from two agreeing sums repaired; the checks recorded.
+
+extension MoneyFields {
+    typealias Scored = (found: Found, score: Double, notes: [Note])
+
+    /// The total: keyword candidates ranked, then confirmed or re-ranked by arithmetic.
+    func total(lineItems: [LineItem]) -> (Field<Amount>?, [Check]) {
+        let candidates = totalCandidatesWithArithmetic()
+        guard !candidates.isEmpty else { return (nil, [.noTotalCandidate]) }
+        let maxAmount = candidates.map(\.amount).max()!
+        let itemSum = lineItems.reduce(Amount(0)) { $0 + $1.amount }
+        var scored = candidates.map { scoreTotal($0, among: candidates, maxAmount: maxAmount, itemSum: itemSum, itemCount: lineItems.count) }
+        scored.sort { $0.score > $1.score || ($0.score == $1.score && $0.found.line.index > $1.found.line.index) }
+        var checks = repairMisreadDigit(&scored, lineItems: lineItems)
+        let best = scored[0]
+        checks += best.notes.compactMap(Check.init)
+        if subtotalFound != nil, taxFound != nil, !best.notes.contains(where: { $0.checkedSum?.involvesTax == true }) {
+            checks.append(.subtotalTaxMismatch)
+        }
+        let rejected = scored.dropFirst().filter { !Self.same($0.found.amount, best.found.amount) }.prefix(5).map {
+            Candidate(value: $0.found.amount.description, score: $0.score, evidence: $0.found.line.evidence(rule: "total.keyword", notes: $0.notes))
+        }
+        let keyword = best.found.keyword
+        let rule = keyword.isDerived ? "total.\(keyword.raw.replacingOccurrences(of: " ", with: "-"))" : "total.keyword"
+        let field = Field(best.found.amount, confidence: min(0.99, max(0.02, 0.2 + 0.6 * best.score)),
+                          evidence: best.found.line.evidence(rule: rule, notes: best.notes), rejected: Array(rejected))
+        return (field, checks)
+    }
+
+    // MARK: candidates
+
+    /// The keyword lines, and the amounts arithmetic names even when no keyword line has them right.
+    func totalCandidatesWithArithmetic() -> [Found] {
+        var candidates = totalCandidates
+        addPrintedSums(&candidates)
+        addRoundedTotals(&candidates)
+        addFallbacks(&candidates)
+        return candidates
+    }
+
+    /// A printed amount equal to subtotal + tax (+ rounding − discount), or to cash − change.
+    func addPrintedSums(_ candidates: inout [Found]) {
+        if let expected = taxedSubtotal {
+            if let l = lines.last(where: { $0.amounts.contains { Self.same($0.amount, expected) } }), !candidates.contains(where: { Self.same($0.amount, expected) }) {
+                candidates.append(Found(amount: expected, keyword: .derived("subtotal + tax", weight: 0.5), line: l, score: 0.45,
+                                        notes: [.printedSubtotalPlusTax]))
+            }
+        }
+        if let c = cashFound?.amount, let g = changeFound?.amount, c > g {
+            let expected = c - g
+            if let l = lines.last(where: { $0.amounts.contains { $0.amount == expected } }), !candidates.contains(where: { $0.amount == expected }) {
+                candidates.append(Found(amount: expected, keyword: .derived("cash − change", weight: 0.5), line: l, score: 0.45,
+                                        notes: [.printedCashMinusChange]))
+            }
+        }
+    }
+
+    /// Rounding: the amount printed after the rounding line, one rounding step from a total above it, is the one paid.
+    func addRoundedTotals(_ candidates: inout [Found]) {
+        guard let r = roundingFound, r.amount.value != 0, r.amount.magnitude < Amount(cents: 50) else { return }
+        let step = r.amount.magnitude
+        for c in candidates where c.line.index <= r.line.index {
+            for l in lines[r.line.index...] where l.index != r.line.index {
+                guard let a = l.amounts.first(where: { !$0.isPercent && !$0.negative && $0.amount > step * 10 && ($0.amount == c.amount + step || $0.amount == c.amount - step) }) else { continue }
+                if !candidates.contains(where: { $0.amount == a.amount }) {
+                    candidates.append(Found(amount: a.amount, keyword: .derived("total after rounding", weight: 0.6), line: l, score: 0.6,
+                                            notes: [.roundedBy(total: c.amount, rounding: r.amount)]))
+                }
+                break
+            }
+        }
+    }
+
+    /// When the keyword lines leave doubt: the subtotal, what was paid, or the largest amount.
+    func addFallbacks(_ candidates: inout [Found]) {
+        // Every total below the subtotal and no discount: a total can't be less than its subtotal, so the
+        // total line was misread and the subtotal (tax included) is the best reading left.
+        if let s = subtotalFound, discountFound == nil, !candidates.isEmpty, candidates.allSatisfy({ $0.amount < s.amount }),
+           s.amount.value > 0 {
+            candidates.append(Found(amount: s.amount, keyword: .derived("subtotal", weight: 0.55), line: s.line, score: 0.55,
+                                    notes: [.everyTotalBelowSubtotal(s.amount)]))
+        }
+        // Paid with no change given: what was paid may be the total.
+        // Only an odd sum (a banknote, 50.00, says nothing), and only when no clean total line was read.
+        if let c = cashFound, changeFound == nil, !candidates.contains(where: { $0.amount == c.amount }), c.amount.cents % 100 != 0,
+           !candidates.contains(where: { $0.keyword.weight >= 0.8 && !$0.notes.contains { if case .alsoSays = $0 { return true } else { return false } } }) {
+            candidates.append(Found(amount: c.amount, keyword: .derived("amount paid", weight: 0.45), line: c.line, score: 0.45,
+                                    notes: [.paidNoChangeGiven(c.amount)]))
+        }
+        if candidates.isEmpty {
+            // No keyword: the largest amount on the receipt, outside payment lines; low confidence.
+            let pool = lines.filter { !$0.words.padded.contains(" change ") && rules.any(rules.cash, in: $0.words) == nil }
+            if let (a, l) = pool.flatMap({ l in l.amounts.filter { !$0.isPercent && !$0.negative }.map { ($0, l) } }).max(by: { $0.0.amount < $1.0.amount }) {
+                candidates.append(Found(amount: a.amount, keyword: .derived("largest amount", weight: 0.3), line: l, score: 0.3,
+                                        notes: [.largestAmount]))
+            }
+        }
+    }
+
+    // MARK: scoring
+
+    /// A candidate's score: its keyword's, raised by the sums it agrees with, lowered by what makes it unlikely.
+    func scoreTotal(_ c: Found, among candidates: [Found], maxAmount: Amount, itemSum: Amount, itemCount: Int) -> Scored {
+        var score = c.score
+        var notes = c.notes
+        scoreBySums(c, &score, &notes)
+        scoreByPlace(c, among: candidates, &score, &notes)
+        let v = c.amount
+        // Two priced items at least: one item's price equal to a total says little.
+        if itemCount >= 2, Self.same(itemSum, v) { score += 0.1; notes.append(.lineItemsAddUp(v)) }
+        // Printed more than once on total-like lines.
+        let repeats = candidates.filter { $0.line.index != c.line.index && $0.amount == v }.count
+        if repeats > 0 { score += min(0.1, 0.05 * Double(repeats)); notes.append(.printed(times: repeats + 1)) }
+        if v == maxAmount { score += 0.03 }
+        if v.value == 0 { score -= 0.5 }
+        return (c, score, notes)
+    }
+
+    /// Subtotal + tax (+ rounding − discount), the subtotal alone, cash − change, the amount paid.
+    func scoreBySums(_ c: Found, _ score: inout Double, _ notes: inout [Note]) {
+        let v = c.amount
+        if let s = subtotalFound?.amount, let t = taxFound?.amount, let sum = taxedSubtotal {
+            let formula = Sum.subtotalTax(subtotal: s, tax: t, rounding: roundingFound?.amount, discount: discountFound?.amount.magnitude)
+            if Self.same(sum, v) { score += 0.3; notes.append(.sum(formula, equals: v)) }
+            else if let r = roundingFound?.amount, Self.same(s + t, v) || Self.same(s + t + r, v) { score += 0.25; notes.append(.sum(.subtotalTax(subtotal: s, tax: t), equals: v)) }
+            else if Self.same(s, v) { score += 0.1; notes.append(.equalsSubtotal(taxIncluded: true)) }
+        } else if let s = subtotalFound?.amount {
+            if Self.same(s, v) { score += 0.1; notes.append(.equalsSubtotal(taxIncluded: false)) }
+            else if let r = roundingFound?.amount, Self.same(s + r, v) { score += 0.25; notes.append(.sum(.subtotalRounding(subtotal: s, rounding: r), equals: v)) }
+            else if v < s, discountFound == nil { score -= 0.35; notes.append(.belowSubtotal(s)) }
+        }
+        if let c = cashFound?.amount, let g = changeFound?.amount, c - g == v {
+            score += 0.25; notes.append(.sum(.cashChange(cash: c, change: g), equals: v))
+        } else if let c = cashFound?.amount, changeFound == nil, Self.same(c, v) {
+            score += 0.1; notes.append(.equalsAmountPaid)
+        } else if let c = cashFound?.amount, v > c {
+            // More than was handed over: with change given, impossible; without, the rest may be on a card.
+            score -= (changeFound?.amount.value ?? 0) > 0 ? 0.3 : 0.1; notes.append(.moreThanPaid(c))
+        }
+    }
+
+    /// Where the candidate stands: before or after the rounding line, above a tax line and a larger total,
+    /// inside the tax breakdown table.
+    func scoreByPlace(_ c: Found, among candidates: [Found], _ score: inout Double, _ notes: inout [Note]) {
+        let v = c.amount
+        if let r = roundingFound, r.amount.value != 0, r.amount.magnitude < Amount(cents: 50) {
+            let step = r.amount.magnitude
+            let later = lines[r.line.index...].contains { l in l.index > c.line.index && l.amounts.contains { !$0.isPercent && ($0.amount == v + step || $0.amount == v - step) } }
+            let earlier = candidates.contains { $0.line.index < c.line.index && ($0.amount == v + step || $0.amount == v - step) }
+            if later, c.line.index <= r.line.index { score -= 0.25; notes.append(.beforeRounding(r.amount)) }
+            else if earlier, c.line.index >= r.line.index { score += 0.2; notes.append(.afterRounding(r.amount)) }
+        }
+        // A total with a tax line below it and a somewhat larger total below that: the total before tax.
+        if let later = candidates.first(where: { $0.line.index > c.line.index && $0.amount > v && $0.amount <= v * Decimal(1.3) && $0.keyword.weight >= 0.8 }),
+           lines[(c.line.index + 1)..<later.line.index].contains(where: { rules.best(rules.tax, in: $0.words) != nil }) {
+            score -= 0.2; notes.append(.beforeTax(later.amount))
+        }
+        // Two totals with the rounding line between them: the one below is what was paid.
+        if let r = roundingFound, c.line.index > r.line.index, candidates.contains(where: { $0.line.index < r.line.index && $0.keyword.weight >= 0.8 }),
+           c.keyword.weight >= 0.8, !notes.contains(where: { if case .afterRounding = $0 { return true } else { return false } }) {
+            score += 0.1; notes.append(.belowRoundingLine)
+        }
+        if let h = taxTableLine, c.line.index > h, candidates.contains(where: { $0.line.index < h }) {
+            score -= 0.3; notes.append(.inTaxTable(belowLine: h))
+        }
+    }
+
+    // MARK: digit repair
+
+    /// What the total should be by arithmetic, with the formula. Sums with a value paired from a
+    /// column are left out: they are too unsure to overrule a printed total.
+    func expectedTotals(lineItems: [LineItem]) -> [(Sum, Amount)] {
+        var out: [(Sum, Amount)] = []
+        guard ![subtotalFound, taxFound, roundingFound, discountFound, cashFound, changeFound].contains(where: Self.fromColumn) else { return [] }
+        // A tax as large as what it is charged on is a misread line, not a tax.
+        if let t = taxFound?.amount {
+            if let s = subtotalFound?.amount, t < s, let sum = taxedSubtotal { out.append((.subtotalTax(subtotal: s, tax: t), sum)) }
+            else if subtotalFound == nil, !lineItems.isEmpty {
+                let s = lineItems.reduce(Amount(0)) { $0 + $1.amount }
+                if t < s { out.append((.lineItemsTax(items: s, tax: t), s + t + adjustment)) }
+            }
+        }
+        if let c = cashFound?.amount, let g = changeFound?.amount, c > g { out.append((.cashChange(cash: c, change: g), c - g)) }
+        // Paid exactly, no change given: what was paid is the total.
+        if let c = cashFound?.amount, changeFound == nil { out.append((.paidNoChange(c), c)) }
+        return out.filter { $0.1.value > 0 }
+    }
+
+    /// Digits OCR takes for one another.
+    static let confusable: Set<String> = ["05", "50", "08", "80", "06", "60", "56", "65", "68", "86", "38", "83", "58", "85", "17", "71", "89", "98", "09", "90"]
+
+    /// "6→5" when `a` and `b` are written with the same digits but one, and that one is a common OCR confusion.
+    static func digitConfusion(_ a: Amount, _ b: Amount) -> DigitSwap? {
+        let x = Array(a.description.filter(\.isNumber)), y = Array(b.description.filter(\.isNumber))
+        guard x.count == y.count, x != y else { return nil }
+        let diff = zip(x, y).filter { $0 != $1 }
+        guard diff.count == 1, let d = diff.first, confusable.contains("\(d.0)\(d.1)") else { return nil }
+        return DigitSwap(from: d.0, to: d.1)
+    }
+
+    /// The winner agrees with no sum, but one sum differs from it by a single digit OCR often confuses
+    /// (5↔6, 0↔8, …): the digit was misread; take the sum. Returns the check it records.
+    func repairMisreadDigit(_ scored: inout [Scored], lineItems: [LineItem]) -> [Check] {
+        guard !scored[0].notes.contains(where: \.agreesWithArithmetic) else { return [] }
+        let sums = expectedTotals(lineItems: lineItems)
+        // Only when two independent sums agree: a sum's own inputs may be misread too.
+        for (formula, e) in sums.sorted(by: { a, b in sums.filter { $0.1 == a.1 }.count > sums.filter { $0.1 == b.1 }.count }) {
+            guard let swap = Self.digitConfusion(scored[0].found.amount, e) else { continue }
+            var f = scored[0].found
+            f.amount = e
+            let notes = scored[0].notes + [.digitRepaired(read: scored[0].found.amount, sum: formula, equals: e, swap: swap)]
+            scored[0] = (f, scored[0].score - 0.05, notes)
+            return [.sumAfterDigitRepair(formula, equals: e)]
+        }
+        return []
+    }
+}
+
+extension Note {
+    /// The sum this note says the value agrees with (or was repaired to).
+    var checkedSum: Sum? {
+        switch self {
+        case let .sum(sum, _), let .digitRepaired(_, sum, _, _): return sum
+        default: return nil
+        }
+    }
+
+    /// The value agrees with a sum, the line items or the subtotal or amount paid: no digit repair needed.
+    var agreesWithArithmetic: Bool {
+        switch self {
+        case .sum, .digitRepaired, .lineItemsAddUp, .equalsSubtotal, .equalsAmountPaid: return true
+        default: return false
+        }
+    }
+}

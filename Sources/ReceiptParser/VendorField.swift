@@ -1,0 +1,121 @@
+import Foundation
+import ReceiptModel
+
+// The vendor: among the header lines, a vendor the user listed; else a name ending in a legal form
+// ("… SDN BHD", "… GmbH"), else the first name-like line. Which lines can be names and how a name is
+// cleaned: `VendorText.swift`.
+
+extension ReceiptParser {
+    /// A company registration number line: "(001610235-P)", "(1168272-U)", "Co. Reg. 12345-X".
+    static let registrationNumber = Pattern(#"^\W*(?:co(?:mpany)?\.?\s*(?:reg|no)\S*\s*:?\s*)?[\(\[{]?\s*\d{5,}-?[A-Z0-9]\s*[\)\]}]?\W*$"#)
+
+    static let registrationOnLine = Pattern(#"[\(\[{]\s*\d{5,}-?[A-Z]\s*[\)\]}]\W*$"#)
+
+    func vendor(_ lines: [ParseLine]) -> Field<String>? {
+        // The header: the first lines, up to the first one with money or a date on it (where the items start).
+        let top = Array(lines.prefix(15))
+        let firstData = top.firstIndex { l in
+            l.amounts.contains { !$0.isPercent } || !DateScanner.scan(l.text, months: compiled.months).isEmpty
+        } ?? top.count
+        // 1. A vendor the user listed, matched fuzzily.
+        if let known = knownVendor(top) { return known }
+        // 2. Generic rules: a name ending in a legal form, else the first name-like line.
+        var candidates: [(String, Double, Evidence)] = []
+        var firstNameLike = true
+        for (i, l) in top.enumerated() {
+            guard let kind = compiled.vendorLineKind(l) else { continue }
+            var name = compiled.vendorText.clean(l.text)
+            var score: Double
+            var rule: String
+            switch kind {
+            case .legalForm(let onlyForm):
+                score = 0.8
+                if i < 5 { score += 0.1 }
+                (name, rule) = legalFormName(compiled.vendorText.dropLabel(name), at: i, in: top, onlyForm: onlyForm)
+            case .nameLike:
+                score = firstNameLike ? 0.55 : 0.35
+                rule = firstNameLike ? "vendor.first-name-line" : "vendor.name-line"
+                if l.text.uppercased() == l.text { score += 0.05 }
+                if i > firstData { score -= 0.2 }
+                // "HOME HARDWARE &" / "ELECTRICAL": a name carried over to the next line.
+                if l.text.hasSuffix("&"), i + 1 < top.count, compiled.vendorLineKind(top[i + 1]) == .nameLike {
+                    name += " " + compiled.vendorText.clean(top[i + 1].text)
+                }
+                firstNameLike = false
+            }
+            score = looksLikeAName(name, at: i, in: top, score: score)
+            name = compiled.repairName(name)
+            guard name.count >= 3 else { continue }
+            candidates.append((name, score, l.evidence(rule: rule)))
+        }
+        guard let best = candidates.max(by: { $0.1 < $1.1 }) else { return nil }
+        let rejected = candidates.filter { $0.0 != best.0 }.sorted { $0.1 > $1.1 }.prefix(4).map { Candidate(value: $0.0, score: $0.1, evidence: $0.2) }
+        return Field(best.0, confidence: min(0.95, max(0.05, best.1)), evidence: best.2, rejected: Array(rejected))
+    }
+
+    /// The best match among the user's known vendors (and their aliases) on the header lines, 80 % alike at least.
+    func knownVendor(_ top: [ParseLine]) -> Field<String>? {
+        guard !options.knownVendors.isEmpty else { return nil }
+        var best: (KnownVendor, Double, ParseLine, String)?
+        for l in top {
+            let text = VendorText.normalise(l.text)
+            guard text.count >= 3 else { continue }
+            for v in options.knownVendors {
+                for alias in [v.name] + v.aliases {
+                    let a = VendorText.normalise(alias)
+                    guard !a.isEmpty else { continue }
+                    let s = text.contains(a) ? 1.0 : similarity(text, a)
+                    if s >= 0.8, best == nil || s > best!.1 { best = (v, s, l, alias) }
+                }
+            }
+        }
+        guard let (v, s, l, alias) = best else { return nil }
+        // Rounded as "%.0f" rounds: to the nearest, ties to even.
+        let percent = Int((s * 100).rounded(.toNearestOrEven))
+        return Field(v.name, confidence: 0.75 + 0.2 * s, evidence: l.evidence(rule: "vendor.known", notes: [.knownVendor(alias: alias, percent: percent)]))
+    }
+
+    /// The name on legal-form line `i` (`name`, cleaned), with the line above when the name starts there
+    /// and the line below when it closes a bracket; and the rule that says which.
+    func legalFormName(_ name: String, at i: Int, in top: [ParseLine], onlyForm: Bool) -> (String, String) {
+        let l = top[i]
+        var name = name
+        var rule = "vendor.legal-form"
+        // "SDN BHD" alone on its line, or a line that reads as the end of a name ("& TEA LEAF (M) SDN BHD",
+        // "KITCHEN SDN BHD"): the name starts on the line above.
+        let rest = compiled.wordsBeforeLegalForm(l.words)
+        let restWords = rest.count
+        // Or only a business word before the form ("RESTAURANT SDN BHD", "COFFEE CO."): the tail of a name.
+        let tail = restWords == 1 && compiled.hasNameWord(String(rest[0]))
+        // Or the line starts with a long legal form ("ENTERPRISE (SETIA"): the name began above.
+        let startsWithForm = l.words.words.first.map { w in w.count >= 5 && compiled.legalForms.contains { $0.normalised == " \(w) " } } ?? false
+        let continues = onlyForm || restWords == 0 || tail || startsWithForm || l.text.first == "(" || l.text.first == "&" || top[max(0, i - 1)].text.hasSuffix("&")
+        if continues, i > 0, compiled.vendorLineKind(top[i - 1]) == .nameLike, !top[i - 1].text.contains(":") {
+            name = compiled.vendorText.clean(top[i - 1].text) + " " + name
+            rule = "vendor.legal-form-two-lines"
+        }
+        // "ENTERPRISE (SETIA" / "ALAM) SDN BHD": a bracket left open closes on the next line.
+        if name.filter({ $0 == "(" }).count > name.filter({ $0 == ")" }).count, i + 1 < top.count,
+           top[i + 1].text.contains(")"), top[i + 1].amounts.isEmpty {
+            name += " " + compiled.vendorText.clean(top[i + 1].text)
+        }
+        return (name, rule)
+    }
+
+    /// `score` raised or lowered by what names look like, whichever rule found the line: near the top, read
+    /// with confidence, a business word ("RESTAURANT", "BAKERY"), a registration number on the next line or
+    /// on it; not a short lower-case scrap ("tie") from a logo.
+    func looksLikeAName(_ name: String, at i: Int, in top: [ParseLine], score: Double) -> Double {
+        let l = top[i]
+        var score = score
+        score -= 0.02 * Double(i)
+        if l.confidence < 0.6 { score -= 0.1 }
+        let letters = name.filter(\.isLetter)
+        if compiled.hasNameWord(name) { score += 0.15 }
+        // A registration number below the line, or on it ("BEST DENKI MALAYSIA (308282-A)").
+        if i + 1 < top.count, Self.registrationNumber.matches(in: top[i + 1].text).first != nil { score += 0.1 }
+        else if Self.registrationOnLine.matches(in: l.text).first != nil { score += 0.1 }
+        if letters.count <= 4 || (letters == letters.lowercased() && letters.count < 8) { score -= 0.15 }
+        return score
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import ReceiptModel
+
+// Reading a vendor's name off a line: which top lines can be names (`vendorLineKind`), the name
+// cleaned of OCR noise and registration numbers (`VendorText`), misread letters put right (`repairName`).
+
+extension CompiledRules {
+    /// The words of a legal-form line besides the legal form itself.
+    func wordsBeforeLegalForm(_ w: WordLine) -> [Substring] {
+        var rest = w.padded
+        for f in legalForms where rest.contains(f.normalised) { rest = rest.replacingOccurrences(of: f.normalised, with: " ") }
+        return rest.split(separator: " ").filter { $0.count > 1 && $0.contains(where: \.isLetter) }
+    }
+
+    /// Mostly one- and two-letter scraps, or letters run together ("eee"): what OCR makes of logos and pictures.
+    static func looksLikeNoise(_ w: WordLine) -> Bool {
+        let words = w.words.filter { $0.contains(where: \.isLetter) }
+        guard !words.isEmpty else { return true }
+        let short = words.filter { $0.count <= 2 }.count
+        if words.count >= 2, short * 2 > words.count, (words.map(\.count).max() ?? 0) < 5 { return true }
+        let vowels = Set("aeiouy")
+        var odd = 0
+        for word in words where word.count >= 3 {
+            let noVowel = word.count > 3 && !word.contains { vowels.contains($0) }
+            let oneLetter = Set(word).count == 1
+            if noVowel || oneLetter { odd += 1 }
+        }
+        return odd * 2 > words.count
+    }
+
+    enum VendorLineKind: Equatable { case legalForm(onlyForm: Bool), nameLike }
+
+    /// Whether a top line can be the vendor's name, and why.
+    func vendorLineKind(_ l: ParseLine) -> VendorLineKind? {
+        let w = l.words
+        let letters = w.letterCount, digits = w.digitCount
+        guard letters >= 2 else { return nil }
+        // Judged without a trailing registration number: "NAME S/B (81497-P)" ends in its legal form.
+        let cw = WordLine(vendorText.clean(l.text))
+        if let form = legalForms.first(where: { cw.padded.hasSuffix($0.normalised) || cw.contains($0.normalised) && $0.normalised.count >= 6 }) {
+            if any(vendorSkip, in: cw) != nil, letters < 12 || digits >= 4 { return nil }
+            // "COMPANY REG NO 12345-X" (however misread): a form word first, then a number, is a registration line.
+            if digits >= 4, cw.words.count > 1, let first = cw.words.first {
+                let formWord = String(form.normalised.dropFirst().dropLast())
+                if formWord == String(first) || EditDistance.levenshtein(String(first), formWord, limit: 1) <= 1 { return nil }
+            }
+            let w = cw
+            let rest = w.padded.replacingOccurrences(of: form.normalised, with: " ").filter(\.isLetter)
+            // Short legal forms ("sa", "as", "ag") only at the end of a line with a name before them.
+            if form.normalised.count <= 4, !w.padded.hasSuffix(form.normalised) { return nil }
+            if form.normalised.count <= 4, rest.count < 3 { return nil }
+            return .legalForm(onlyForm: rest.count < 3)
+        }
+        if any(vendorSkip, in: w) != nil { return nil }
+        // One money word alone ("CASH"), or OCR noise from a logo: not a name.
+        if w.words.count == 1, isMoneyLabel(w) { return nil }
+        if Self.looksLikeNoise(w) { return nil }
+        // Address and digit checks without a trailing registration number ("NAME MALAYSIA (308282-A)").
+        let cDigits = cw.digitCount
+        if any(addressWords, in: cw) != nil, cDigits > 0 || cw.words.count > 3 { return nil }
+        if cDigits > 4 || Double(cDigits) > Double(letters) * 0.5 { return nil }
+        if !l.amounts.isEmpty { return nil }
+        if letters < 3 { return nil }
+        // Mostly noise: few letters among many symbols.
+        let symbols = l.text.filter { !$0.isLetter && !$0.isNumber && $0 != " " && $0 != "&" && $0 != "." && $0 != "'" && $0 != "-" }.count
+        if symbols * 2 > letters { return nil }
+        return .nameLike
+    }
+}
+
+extension CompiledRules {
+    /// Puts right OCR slips inside the words of a vendor's name: a lone 0, 1, 5 or 8 among letters
+    /// ("D.1.Y.", "0ISTRIBUTION"), and a word one letter off exactly one common business word
+    /// ("HARDHARE" → "HARDWARE", "CONFECTIUNERY" → "CONFECTIONERY").
+    func repairName(_ name: String) -> String {
+        name.split(separator: " ").map { repairWord(String($0)) }.joined(separator: " ")
+    }
+
+    /// Whether a name holds one of the common business words ("HARDWARE", "Restaurant").
+    func hasNameWord(_ name: String) -> Bool {
+        name.split(whereSeparator: { !$0.isLetter }).contains { w in nameWords[w.count]?.contains(w.uppercased()) ?? false }
+    }
+
+    static let digitAsLetterInside: [Character: Character] = ["0": "O", "1": "I", "5": "S", "8": "B"]
+    static let digitAsLetterFirst: [Character: Character] = ["0": "O"]
+
+    func repairWord(_ word: String) -> String {
+        var chars = Array(word)
+        let letters = chars.filter(\.isLetter).count
+        let digits = chars.indices.filter { chars[$0].isNumber }
+        if letters >= 2, digits.count == 1, let i = digits.first,
+           chars.allSatisfy({ $0.isLetter || $0.isNumber || ".'&-".contains($0) }) {
+            // Inside a word (after a letter or a dot); at the start only 0, as numbers do not start with it.
+            let inside = i > 0 && (chars[i - 1].isLetter || chars[i - 1] == ".")
+            let map = inside ? Self.digitAsLetterInside : Self.digitAsLetterFirst
+            if let c = map[chars[i]], i + 1 < chars.count, chars[i + 1].isLetter || chars[i + 1] == "." { chars[i] = c }
+        }
+        // The letters of the word, without trailing punctuation, against the business words of the same length.
+        let core = chars.prefix { $0.isLetter }
+        guard core.count >= 5, core.count == chars.count || chars[core.count...].allSatisfy({ !$0.isLetter && !$0.isNumber }) else { return String(chars) }
+        let upper = String(core).uppercased()
+        guard let same = nameWords[upper.count], !same.contains(upper) else { return String(chars) }
+        // One letter off, and that letter one OCR often mistakes for the other: "PASIR" stays, "HUUSE" does not.
+        let near = same.filter { w in
+            let diff = zip(w, upper).filter { $0.0 != $0.1 }
+            return diff.count == 1 && Self.confusable(diff[0].0, diff[0].1)
+        }
+        guard near.count == 1, let fix = near.first else { return String(chars) }
+        let styled = String(core) == upper ? fix : (String(core) == upper.lowercased() ? fix.lowercased() : fix.capitalized)
+        return styled + String(chars[core.count...])
+    }
+
+    /// Letters Tesseract confuses on receipt print (each group reads as any other in it).
+    static let confusions: [Set<Character>] = [
+        Set("OUDQC0"), Set("IJLT1!"), Set("HW"), Set("MN"), Set("HN"), Set("S5"), Set("B83"), Set("G6C"), Set("EF"), Set("Z2"), Set("A4"), Set("RK"), Set("VY"), Set("PF"),
+    ]
+
+    static func confusable(_ a: Character, _ b: Character) -> Bool {
+        confusions.contains { $0.contains(a) && $0.contains(b) }
+    }
+}
+
+/// Vendor names as read, cleaned: OCR noise at the ends, registration numbers, scraps after a legal form.
+/// Made from the rules' legal forms (`vendor.legal_forms`), so a form added with `--rules` is kept and
+/// ends a name like the built-in ones.
+struct VendorText: Sendable {
+    /// Legal forms and words of legal forms of up to three letters ("bhd", "co", "s/b"): never dropped
+    /// as lower-case scraps after a name.
+    let shortForms: Set<String>
+    /// A legal form that ends the name, then one or two short scraps: "NAME SDN BHD ab 1".
+    let scrapsAfterForm: Pattern
+    /// A legal form that ends the name, then anything with a digit (a registration number, noise):
+    /// "SDN BHD 1110644-¥", "Sdn Bhd {256864-P)", "SDN BHD (Ca. No:20154-T)".
+    let numberAfterForm: Pattern
+
+    /// `legalForms` as the rules list them; `nameWords`, the rules' common words of business names.
+    init(legalForms: [String], nameWords: [String]) {
+        let forms = legalForms.map { $0.lowercased() }
+        var short = Set<String>()
+        for form in forms {
+            let whole = form.trimmingCharacters(in: .punctuationCharacters)
+            if whole.count <= 3, !whole.contains(" ") { short.insert(whole) }
+            let words = form.split(separator: " ").map { $0.trimmingCharacters(in: .punctuationCharacters) }
+            if words.count > 1 { short.formUnion(words.filter { (2...3).contains($0.count) }) }
+        }
+        shortForms = short
+        // Forms that end a name, less the common words of business names ("trading", "company": "COMPANY NO: 123" is
+        // no name). A form of one or two letters counts only when the rules write it as an abbreviation ("co.",
+        // "s.a."): plain ("sa", "as", "kg", "oy") it may as well be a word, a unit or an OCR scrap, and
+        // `vendorLineKind` too takes those only at the end of a name.
+        let names = Set(nameWords.map { $0.lowercased() })
+        let ending = forms.filter { !names.contains($0) }
+        let isShort = { (form: String) in WordLine.normalise(form).count <= 4 }
+        // After such a form, one or two scraps of one or two letters or digits go.
+        let abbreviated = ending.filter { !isShort($0) || $0.contains(where: \.isPunctuation) }
+        scrapsAfterForm = Pattern(#"(\b(?:"# + Self.alternation(abbreviated) + #")\.?)(?:\s+[A-Za-z0-9]{1,2}){1,2}$"#)
+        // After a form of three letters or more, anything with a digit goes (a registration number, noise);
+        // not after "co.": "CO. NO: 12345" is a registration line, not a name.
+        let certain = ending.filter { !isShort($0) }
+        numberAfterForm = Pattern(#"(\b(?:"# + Self.alternation(certain) + #")\b\.?)\s+.*\d.*$"#)
+    }
+
+    /// A regular-expression alternation of `words` as written (trailing dots dropped: the patterns allow one), longest first.
+    static func alternation<S: Sequence<String>>(_ words: S) -> String {
+        Set(words.map { String($0.reversed().drop { $0 == "." }.reversed()) }.filter { !$0.isEmpty })
+            .sorted { ($0.count, $0) > ($1.count, $1) }.map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
+    }
+
+    static let misreadSdnBhd = Pattern(#"\bS(?:[O0DIEU]N|DIV|DM|DIi|DR|C)\b[.,':]{0,3}\s*(?:[B83][HN][DO0]|[B83]H[A])\b"#)
+
+    /// Strips OCR noise at the ends and a trailing registration number "(81109-A)".
+    func clean(_ s: String) -> String {
+        var t = s.replacingOccurrences(of: #"\s*[\(\[]\s*(?:co\.?\s*(?:reg|no)\.?\s*:?\s*)?[0-9][0-9A-Z\-\s]*[\)\]]?\s*$"#, with: "", options: [.regularExpression, .caseInsensitive])
+        t = t.trimmingCharacters(in: CharacterSet(charactersIn: " ,.;:"))
+        t = t.replacingOccurrences(of: #"\s*[\(\[]\s*(?:co\.?\s*(?:reg|no)\.?\s*:?\s*)?[0-9][0-9A-Z\-\s]*[\)\]]?\s*$"#, with: "", options: [.regularExpression, .caseInsensitive])
+        // A branch code "(KJ1)", then a bare registration number at the end: "NAME SDN BHD 1110644-W".
+        t = t.replacingOccurrences(of: #"\s*[\(\[][A-Z]{0,3}\d[0-9A-Z\-]{0,8}[\)\]]$"#, with: "", options: .regularExpression)
+        t = t.replacingOccurrences(of: #"\s+[A-Z]{0,3}\d{4,}-?[A-Z]?$"#, with: "", options: .regularExpression)
+        t = t.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
+        let junk = CharacterSet(charactersIn: " *~|_=-—–:;,'\"`!^<>{}[]\\/©®•»«‘’“”")
+        t = t.trimmingCharacters(in: junk)
+        // Leading dots and a stray lower-case scrap before an upper-case name ("ri FOODICIOUS"), trailing scraps after a legal form.
+        t = t.replacingOccurrences(of: #"^[.\s]+(?=\S)"#, with: "", options: .regularExpression)
+        t = t.replacingOccurrences(of: #"^[a-z]{1,2}\s+(?=[A-Z]{2})"#, with: "", options: .regularExpression)
+        t = scrapsAfterForm.replacing(in: t, with: "$1")
+        // OCR's "SON BHD", "SIN BHD", "SDIi BHD", "SEN 3HD", "SDN BHO" for SDN BHD (Malaysia's private limited).
+        // (Read right, "Sdn. Bhd." is left as printed.)
+        for m in Self.misreadSdnBhd.matches(in: t).reversed() where m.groups[0].map({ $0.uppercased().filter(\.isLetter) }) != "SDNBHD" {
+            t.replaceSubrange(m.range, with: "SDN BHD")
+        }
+        // After a legal form ends the name, anything with a digit is a registration number or noise.
+        t = numberAfterForm.replacing(in: t, with: "$1")
+        t = t.trimmingCharacters(in: junk.union(CharacterSet(charactersIn: ".")).subtracting(CharacterSet(charactersIn: ".")))
+        // "RESTORAN SIAM VILLAGE oo": short lower-case scraps after a name printed in capitals.
+        var words = t.split(separator: " ")
+        if words.filter({ $0.count >= 2 && $0.contains(where: \.isUppercase) && !$0.contains(where: \.isLowercase) }).count >= 2 {
+            while words.count > 2, let last = words.last, last.count <= 3, last.contains(where: \.isLowercase),
+                  !shortForms.contains(last.lowercased().trimmingCharacters(in: .punctuationCharacters)) {
+                words.removeLast()
+            }
+            t = words.joined(separator: " ")
+        }
+        return t
+    }
+
+    /// "OWNED BY: NAME SDN BHD" → "NAME SDN BHD"; "#0002 NAME" → "NAME".
+    func dropLabel(_ s: String) -> String {
+        var t = s
+        if let colon = t.firstIndex(of: ":") {
+            let head = t[..<colon], tail = t[t.index(after: colon)...]
+            if head.split(separator: " ").count <= 2, tail.filter(\.isLetter).count >= 4 { t = String(tail) }
+        }
+        t = t.replacingOccurrences(of: #"^\s*#\S*\d\S*\s+"#, with: "", options: .regularExpression)
+        return clean(t)
+    }
+
+    /// Upper-case, punctuation dropped, spaces collapsed (the scorer's normalisation).
+    /// Diacritics folded (Ä→A), as the scorer drops non-ASCII letters' accents on both sides.
+    static func normalise(_ s: String) -> String {
+        let mapped = s.folding(options: [.diacriticInsensitive], locale: nil).uppercased().map { $0.isLetter || $0.isNumber || $0 == "&" ? $0 : " " }
+        return String(mapped).split(separator: " ").joined(separator: " ")
+    }
+}
