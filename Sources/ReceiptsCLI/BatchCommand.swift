@@ -306,9 +306,9 @@ final class BatchJob: @unchecked Sendable {
                 count { $0.skippedDone += 1 }
                 return
             }
-            let image = try Ingest.load(data: data, name: path, options: setup.pipeline.ingest)
+            let file = try Ingest.load(data: data, name: path, options: setup.pipeline.ingest)
             let pipeline = try pipelineForWorker()
-            let result = try pipeline.process(image: image)
+            let result = try pipeline.process(file: file)
             let review = ReviewPolicy.needsReview(result.receipt)
             try store.saveReceipt(StoredReceiptInput(contentHash: h, sourcePath: path, ocrText: result.page.text, parsed: result.receipt,
                                                      engineVersion: pipeline.engine.identity, status: review ? .needsReview : .parsed))
