@@ -57,16 +57,17 @@ public struct PageImage: Sendable {
             dst.initialize(repeating: 0)
             pixels.withUnsafeBufferPointer { src in
                 for y in 0..<h {
-                    let row = y * bytesPerRow
-                    for x in 0..<w {
-                        // Where source pixel (x, y) lands.
-                        let (dx, dy) = switch q {
-                        case 1: (h - 1 - y, x)          // clockwise
-                        case 2: (w - 1 - x, h - 1 - y)
-                        default: (y, w - 1 - x)         // counter-clockwise
-                        }
-                        let s = row + x * bpp, d = dy * dbpl + dx * bpp
+                    // Where pixel (0, y) lands, and how far each next pixel of the row lands from it.
+                    var (d, step) = switch q {
+                    case 1: ((h - 1 - y) * bpp, dbpl)                       // clockwise: (x, y) → (h-1-y, x)
+                    case 2: ((h - 1 - y) * dbpl + (w - 1) * bpp, -bpp)      // (x, y) → (w-1-x, h-1-y)
+                    default: ((w - 1) * dbpl + y * bpp, -dbpl)              // counter-clockwise: (x, y) → (y, w-1-x)
+                    }
+                    var s = y * bytesPerRow
+                    for _ in 0..<w {
                         for c in 0..<bpp { dst[d + c] = src[s + c] }
+                        d += step
+                        s += bpp
                     }
                 }
             }
