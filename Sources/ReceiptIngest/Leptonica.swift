@@ -7,7 +7,7 @@ import ReceiptModel
 /// `@unchecked Sendable`: a `PixImage` is never mutated after it is made
 /// (every operation returns a new image), and Leptonica reads of a PIX from
 /// several threads are safe; the handle is freed once, in `deinit`.
-package final class PixImage: @unchecked Sendable {
+final class PixImage: @unchecked Sendable {
     let handle: UnsafeMutableRawPointer
 
     /// Takes ownership of a PIX returned by a Leptonica call; nil if the call failed.
@@ -18,9 +18,9 @@ package final class PixImage: @unchecked Sendable {
 
     deinit { rc_pixDestroy(handle) }
 
-    package var width: Int { Int(rc_pixWidth(handle)) }
-    package var height: Int { Int(rc_pixHeight(handle)) }
-    package var depth: Int { Int(rc_pixDepth(handle)) }
+    var width: Int { Int(rc_pixWidth(handle)) }
+    var height: Int { Int(rc_pixHeight(handle)) }
+    var depth: Int { Int(rc_pixDepth(handle)) }
     var resolution: (x: Int, y: Int) { (Int(rc_pixXRes(handle)), Int(rc_pixYRes(handle))) }
 
     static func decode(_ data: Data) -> PixImage? {
