@@ -163,33 +163,37 @@ public enum Ingest {
         if header.width > 0, header.height > 0, header.width * header.height > options.maxPixels {
             throw IngestError(file: name, reason: .tooLarge(width: header.width, height: header.height, limit: options.maxPixels))
         }
-        let decoded = try decoder.decode(data, sniffed: header, name: name)
+        var decoded: [DecodedPage?] = try decoder.decode(data, sniffed: header, name: name)
         guard !decoded.isEmpty else { throw IngestError(file: name, reason: .decodeFailed(header.format)) }
         // Some formats (PNM, older TIFFs) give no size in the header: check after decoding.
-        for page in decoded where page.width * page.height > options.maxPixels {
+        for case let page? in decoded where page.width * page.height > options.maxPixels {
             throw IngestError(file: name, reason: .tooLarge(width: page.width, height: page.height, limit: options.maxPixels))
         }
         var pages: [IngestedImage] = []
-        for page in decoded {
-            let pix: PixImage
-            switch page.storage {
-            case .leptonica(let p): pix = p
-            case .pixels(let image):
-                guard let p = PixImage(image) else { throw IngestError(file: name, reason: .decodeFailed(header.format)) }
-                pix = p
-            }
-            guard let page = normalise(pix, name: name, format: header.format, options: options) else {
+        for i in decoded.indices {
+            // Taken out of the list, so the decoded page (a colour scan: 4 bytes a pixel) is freed
+            // as soon as normalisation has made its grey copy.
+            guard let page = decoded[i].take(),
+                  let image = normalise(consume page, name: name, format: header.format, options: options) else {
                 throw IngestError(file: name, reason: .decodeFailed(header.format))
             }
-            pages.append(page)
+            pages.append(image)
         }
         return IngestedFile(name: name, format: header.format, pages: pages)
     }
 
     /// Grayscale, crop to the paper, upscale, deskew, contrast; then the pixels are copied out
-    /// of Leptonica once (the Leptonica images are freed on return). Nil only if that copy fails.
-    static func normalise(_ original: PixImage, name: String, format: ImageFormat, options: IngestOptions) -> IngestedImage? {
-        var pix = original
+    /// of Leptonica once (the Leptonica images are freed on return). Nil only if a copy fails.
+    static func normalise(_ page: consuming DecodedPage, name: String, format: ImageFormat, options: IngestOptions) -> IngestedImage? {
+        let (originalWidth, originalHeight) = (page.width, page.height)
+        var pix: PixImage
+        switch page.storage {
+        case .leptonica(let p): pix = p
+        case .pixels(let image):
+            guard let p = PixImage(image) else { return nil }
+            pix = p
+        }
+        _ = consume page  // from here `pix` holds the only reference to the decoded image
         var steps: [String] = []
         if options.grayscale, let g = pix.grayscale() {
             pix = g
@@ -221,7 +225,7 @@ public enum Ingest {
             steps.append("contrast-norm")
         }
         guard let pageImage = pix.pageImage(name: name) else { return nil }
-        return IngestedImage(name: name, format: format, originalWidth: original.width, originalHeight: original.height,
+        return IngestedImage(name: name, format: format, originalWidth: originalWidth, originalHeight: originalHeight,
                              steps: steps, pageImage: pageImage, beforeContrast: beforeContrast)
     }
 }
