@@ -2,15 +2,16 @@
 import PackageDescription
 
 // The pipeline, one module per stage:
-//   ReceiptIngest  image file/bytes -> IngestedImage (Leptonica)
-//   ReceiptOCR     IngestedImage -> OCRPage (Tesseract)
+//   ReceiptIngest  image file/bytes -> IngestedFile: pages of IngestedImage (decoders; Leptonica)
+//   ReceiptOCR     PageImage (plain pixels) -> OCRPage (the OCREngine protocol; Tesseract)
 //   ReceiptParser  OCRPage -> ParsedReceipt (pure Swift, no C)
 //   ReceiptPipeline  the three above in order, with a second look when the first is doubtful;
 //                    the batch runner (folder walk, one worker pool, skip-by-hash, save) for every front end
 //   ReceiptStore   SQLite store of items, receipts, links
 //   ReceiptReconcile  receipts <-> inventory items
 //   ReceiptsCLI    the `receipts` command, testable in-process
-// ReceiptModel holds the value types every stage hands to the next.
+// ReceiptModel holds the value types every stage hands to the next (PageImage, OCRPage, ParsedReceipt).
+// C stays in two system-library targets: CLeptonica (ingest only), CTesseract (OCR only).
 let package = Package(
     name: "receipts",
     platforms: [.macOS(.v15)],  // Synchronization.Mutex; Linux needs nothing
@@ -22,13 +23,20 @@ let package = Package(
         ]),
     ],
     targets: [
+        // One system-library target per C library, each a thin shim (see its shim.h).
+        .systemLibrary(
+            name: "CLeptonica",
+            path: "CLeptonica",
+            pkgConfig: "lept",
+            providers: [.apt(["libleptonica-dev"]), .brew(["leptonica"])]
+        ),
         .systemLibrary(
             name: "CTesseract",
             path: "CTesseract",
-            pkgConfig: "tesseract lept",
+            pkgConfig: "tesseract",
             providers: [
-                .apt(["libtesseract-dev", "libleptonica-dev", "tesseract-ocr-eng", "tesseract-ocr-osd"]),
-                .brew(["tesseract", "leptonica"]),
+                .apt(["libtesseract-dev", "tesseract-ocr-eng", "tesseract-ocr-osd"]),
+                .brew(["tesseract"]),
             ]
         ),
         .systemLibrary(
@@ -37,8 +45,8 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .target(name: "ReceiptModel"),
-        .target(name: "ReceiptIngest", dependencies: ["CTesseract", "ReceiptModel"]),
-        .target(name: "ReceiptOCR", dependencies: ["CTesseract", "ReceiptModel", "ReceiptIngest"]),
+        .target(name: "ReceiptIngest", dependencies: ["CLeptonica", "ReceiptModel"]),
+        .target(name: "ReceiptOCR", dependencies: ["CTesseract", "ReceiptModel"]),
         .target(name: "ReceiptParser", dependencies: ["ReceiptModel"]),
         .target(name: "ReceiptPipeline", dependencies: ["ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptStore"]),
         .target(name: "ReceiptStore", dependencies: ["CSQLite", "ReceiptModel"]),
@@ -48,8 +56,12 @@ let package = Package(
         ]),
         .executableTarget(name: "receipts", dependencies: ["ReceiptsCLI"]),
         .executableTarget(name: "receipts-bench", dependencies: ["ReceiptStore", "ReceiptReconcile", "ReceiptModel"]),
+        // Test doubles (scripted and failing OCR engines) any test target may use.
+        .target(name: "ReceiptTestSupport", dependencies: ["ReceiptModel", "ReceiptOCR"], path: "Tests/Support"),
         .testTarget(name: "ParserTests", dependencies: ["ReceiptParser", "ReceiptModel"]),
-        .testTarget(name: "PipelineTests", dependencies: ["ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptsCLI", "ReceiptModel"]),
+        .testTarget(name: "PipelineTests", dependencies: [
+            "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptsCLI", "ReceiptModel", "ReceiptTestSupport",
+        ]),
         .testTarget(name: "StoreTests", dependencies: ["ReceiptStore", "ReceiptReconcile", "ReceiptsCLI", "ReceiptModel"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,12 +1,5 @@
 import Foundation
-
-/// Image formats the ingest stage reads (through Leptonica).
-public enum ImageFormat: String, Sendable, CaseIterable, Codable {
-    case jpeg, png, tiff, bmp, gif, webp, pnm
-
-    /// File extensions (lower-case, no dot) that name these formats; used to pick files from a folder.
-    public static let fileExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "bmp", "gif", "webp", "pnm", "pbm", "pgm", "ppm"]
-}
+import ReceiptModel
 
 /// Why an image was refused. Always names the file.
 public struct IngestError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -15,7 +8,8 @@ public struct IngestError: Error, Sendable, Equatable, CustomStringConvertible {
         case isDirectory
         case unreadable(String)
         case empty
-        case notAnImage
+        /// No decoder recognised the bytes; `supported` lists what the decoders read.
+        case notAnImage(supported: [ImageFormat])
         case truncated(ImageFormat)
         case tooLarge(width: Int, height: Int, limit: Int)
         case fileTooLarge(bytes: Int, limit: Int)
@@ -47,7 +41,7 @@ public struct IngestError: Error, Sendable, Equatable, CustomStringConvertible {
         case .isDirectory: "is a directory, not an image"
         case .unreadable(let why): "cannot read the file: \(why)"
         case .empty: "the file is empty"
-        case .notAnImage: "not an image (supported: JPEG, PNG, TIFF, BMP, GIF, WebP, PNM)"
+        case .notAnImage(let formats): "not an image (supported: \(formats.map(\.name).joined(separator: ", ")))"
         case .truncated(let f): "truncated \(f.rawValue.uppercased()) image (the file ends before the image does)"
         case .tooLarge(let w, let h, let limit): "image is \(w)×\(h) pixels, over the limit of \(limit / 1_000_000) megapixels"
         case .fileTooLarge(let bytes, let limit): "file is \(bytes / 1_048_576) MiB, over the limit of \(limit / 1_048_576) MiB"
@@ -65,8 +59,6 @@ public struct IngestOptions: Sendable, Hashable {
     public var maxFileBytes: Int = 100 * 1_048_576
     /// Convert to 8-bit grayscale.
     public var grayscale: Bool = true
-    /// Scale so that text is about this many pixels high (cap height); nil leaves the size alone.
-    public var targetTextHeight: Double? = nil
     /// Upscale images whose longer side is below this (pixels); 0 turns it off.
     public var minLongSide: Int = 1000
     /// Straighten a skewed scan (Leptonica's skew search, ±7°) …
@@ -80,12 +72,14 @@ public struct IngestOptions: Sendable, Hashable {
     public var contrastNormalize: Bool = true
     /// Crop to the paper when it lies on a clearly darker background (photos); scans are left whole.
     public var cropToPaper: Bool = true
+    /// The decoders tried, in order; the first that recognises the bytes reads them.
+    public var decoders: ImageDecoders = .standard
 
     public init() {}
 }
 
-/// A decoded, normalised image, ready for OCR. Holds the Leptonica image; no C type in its API.
-public final class IngestedImage: Sendable {
+/// One decoded, normalised page, ready for OCR: plain pixels (`pageImage`), no C type.
+public struct IngestedImage: Sendable {
     /// The file name (or the name given with the bytes).
     public let name: String
     public let format: ImageFormat
@@ -93,45 +87,55 @@ public final class IngestedImage: Sendable {
     public let originalHeight: Int
     /// What normalisation did, in order ("grayscale", "scale 1.50", "deskew -2.1°", "rotate 90°").
     public let steps: [String]
-    package let pix: PixImage
-    /// The same image before contrast normalisation (nil when none was applied): a second OCR
+    /// The pixels OCR reads.
+    public let pageImage: PageImage
+    /// The same page before contrast normalisation (nil when none was applied): a second OCR
     /// look at it makes errors independent of the first look's.
-    package let beforeContrast: PixImage?
+    let beforeContrast: PageImage?
 
-    init(name: String, format: ImageFormat, originalWidth: Int, originalHeight: Int, steps: [String], pix: PixImage,
-         beforeContrast: PixImage? = nil) {
+    init(name: String, format: ImageFormat, originalWidth: Int, originalHeight: Int, steps: [String], pageImage: PageImage,
+         beforeContrast: PageImage? = nil) {
         self.name = name; self.format = format; self.originalWidth = originalWidth; self.originalHeight = originalHeight
-        self.steps = steps; self.pix = pix; self.beforeContrast = beforeContrast
+        self.steps = steps; self.pageImage = pageImage; self.beforeContrast = beforeContrast
     }
 
     /// The image without contrast normalisation (itself when none was applied).
     public var withoutContrastNormalization: IngestedImage {
         guard let b = beforeContrast else { return self }
         return IngestedImage(name: name, format: format, originalWidth: originalWidth, originalHeight: originalHeight,
-                             steps: steps.filter { $0 != "contrast-norm" }, pix: b)
+                             steps: steps.filter { $0 != "contrast-norm" }, pageImage: b)
     }
 
-    public var width: Int { pix.width }
-    public var height: Int { pix.height }
+    public var width: Int { pageImage.width }
+    public var height: Int { pageImage.height }
 
     /// The same image turned clockwise by `quarterTurns` × 90°.
     public func rotated(quarterTurns: Int) -> IngestedImage {
         let q = ((quarterTurns % 4) + 4) % 4
-        guard q != 0, let r = pix.rotated(quarterTurns: q) else { return self }
+        guard q != 0 else { return self }
         return IngestedImage(name: name, format: format, originalWidth: originalWidth, originalHeight: originalHeight,
-                             steps: steps + ["rotate \(q * 90)°"], pix: r, beforeContrast: beforeContrast?.rotated(quarterTurns: q))
+                             steps: steps + ["rotate \(q * 90)°"], pageImage: pageImage.rotated(quarterTurns: q),
+                             beforeContrast: beforeContrast?.rotated(quarterTurns: q))
     }
 
     /// A hash of the pixels OCR sees (not of the file): equal images, equal hashes.
-    public var pixelHash: UInt64 { pix.pixelHash }
+    public var pixelHash: UInt64 { pageImage.pixelHash }
 
     /// PNG bytes of the normalised image (what OCR sees), for `--save-image`.
-    public func pngData() -> Data? { pix.pngData() }
+    public func pngData() -> Data? { PixImage(pageImage)?.pngData() }
 }
 
-/// The ingest stage: bytes or a path in, a normalised image out, or a typed error naming the file.
+/// An image file, decoded and normalised: its pages in order (at least one).
+public struct IngestedFile: Sendable {
+    /// The file name (or the name given with the bytes).
+    public let name: String
+    public let format: ImageFormat
+    public let pages: [IngestedImage]
+}
+
+/// The ingest stage: bytes or a path in, normalised pages out, or a typed error naming the file.
 public enum Ingest {
-    public static func load(path: String, options: IngestOptions = IngestOptions()) throws(IngestError) -> IngestedImage {
+    public static func load(path: String, options: IngestOptions = IngestOptions()) throws(IngestError) -> IngestedFile {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
             throw IngestError(file: path, reason: .missing)
@@ -147,36 +151,56 @@ public enum Ingest {
         return try load(data: data, name: path, options: options)
     }
 
-    public static func load(data: Data, name: String, options: IngestOptions = IngestOptions()) throws(IngestError) -> IngestedImage {
+    public static func load(data: Data, name: String, options: IngestOptions = IngestOptions()) throws(IngestError) -> IngestedFile {
         _ = PixImage.silenceOnce
         guard !data.isEmpty else { throw IngestError(file: name, reason: .empty) }
         guard data.count <= options.maxFileBytes else {
             throw IngestError(file: name, reason: .fileTooLarge(bytes: data.count, limit: options.maxFileBytes))
         }
-        guard let header = ImageHeader.read(data) else { throw IngestError(file: name, reason: .notAnImage) }
+        guard let (decoder, header) = options.decoders.sniff(data) else {
+            throw IngestError(file: name, reason: .notAnImage(supported: options.decoders.formats))
+        }
         if header.width > 0, header.height > 0, header.width * header.height > options.maxPixels {
             throw IngestError(file: name, reason: .tooLarge(width: header.width, height: header.height, limit: options.maxPixels))
         }
-        if isTruncated(data, format: header.format) { throw IngestError(file: name, reason: .truncated(header.format)) }
-        guard let decoded = PixImage.decode(data) else {
-            throw IngestError(file: name, reason: header.width == 0 ? .truncated(header.format) : .decodeFailed(header.format))
-        }
+        var decoded: [DecodedPage?] = try decoder.decode(data, sniffed: header, name: name)
+        guard !decoded.isEmpty else { throw IngestError(file: name, reason: .decodeFailed(header.format)) }
         // Some formats (PNM, older TIFFs) give no size in the header: check after decoding.
-        if decoded.width * decoded.height > options.maxPixels {
-            throw IngestError(file: name, reason: .tooLarge(width: decoded.width, height: decoded.height, limit: options.maxPixels))
+        for case let page? in decoded where page.width * page.height > options.maxPixels {
+            throw IngestError(file: name, reason: .tooLarge(width: page.width, height: page.height, limit: options.maxPixels))
         }
-        return normalise(decoded, name: name, format: header.format, options: options)
+        var pages: [IngestedImage] = []
+        for i in decoded.indices {
+            // Taken out of the list, so the decoded page (a colour scan: 4 bytes a pixel) is freed
+            // as soon as normalisation has made its grey copy.
+            guard let page = decoded[i].take(),
+                  let image = normalise(consume page, name: name, format: header.format, options: options) else {
+                throw IngestError(file: name, reason: .decodeFailed(header.format))
+            }
+            pages.append(image)
+        }
+        return IngestedFile(name: name, format: header.format, pages: pages)
     }
 
-    static func normalise(_ original: PixImage, name: String, format: ImageFormat, options: IngestOptions) -> IngestedImage {
-        var pix = original
+    /// Grayscale, crop to the paper, upscale, deskew, contrast; then the pixels are copied out
+    /// of Leptonica once (the Leptonica images are freed on return). Nil only if a copy fails.
+    static func normalise(_ page: consuming DecodedPage, name: String, format: ImageFormat, options: IngestOptions) -> IngestedImage? {
+        let (originalWidth, originalHeight) = (page.width, page.height)
+        var pix: PixImage
+        switch page.storage {
+        case .leptonica(let p): pix = p
+        case .pixels(let image):
+            guard let p = PixImage(image) else { return nil }
+            pix = p
+        }
+        _ = consume page  // from here `pix` holds the only reference to the decoded image
         var steps: [String] = []
         if options.grayscale, let g = pix.grayscale() {
             pix = g
             steps.append("grayscale")
         }
         // A photo of the receipt on a table: keep the paper, drop the background (its texture reads as noise).
-        if options.cropToPaper, let b = pix.paperBox(), let c = pix.clipped(x: b.x, y: b.y, width: b.width, height: b.height) {
+        if options.cropToPaper, let b = PaperFinder.paperBox(pix), let c = pix.clipped(to: b) {
             pix = c
             steps.append("crop to paper \(b.width)×\(b.height)")
         }
@@ -193,34 +217,15 @@ public enum Ingest {
             pix = d
             steps.append(String(format: "deskew %.1f°", angle))
         }
-        var beforeContrast: PixImage?
+        // One copy out of Leptonica at a time, so a large scan is never held three times over.
+        var beforeContrast: PageImage?
         if options.contrastNormalize, let c = pix.contrastNormalized(tile: 20, minDiff: 130, smooth: 2) {
-            beforeContrast = pix
+            beforeContrast = pix.pageImage(name: name)
             pix = c
             steps.append("contrast-norm")
         }
-        return IngestedImage(name: name, format: format, originalWidth: original.width, originalHeight: original.height,
-                             steps: steps, pix: pix, beforeContrast: beforeContrast)
-    }
-
-    /// A file that ends before its image does: JPEG without its end marker, PNG without IEND, GIF without its trailer.
-    static func isTruncated(_ data: Data, format: ImageFormat) -> Bool {
-        // Ignore trailing padding some writers add.
-        var end = data.endIndex
-        while end > data.startIndex, data[end - 1] == 0 || data[end - 1] == 0x0A || data[end - 1] == 0x0D { end -= 1 }
-        let body = data[data.startIndex..<end]
-        switch format {
-        case .jpeg:
-            guard body.count >= 4 else { return true }
-            // The end-of-image marker, possibly followed by a few bytes of trailing junk.
-            let tail = body.suffix(64)
-            return !zip(tail, tail.dropFirst()).contains { $0 == 0xFF && $1 == 0xD9 }
-        case .png:
-            return body.suffix(16).range(of: Data("IEND".utf8)) == nil
-        case .gif:
-            return body.last != 0x3B
-        default:
-            return false
-        }
+        guard let pageImage = pix.pageImage(name: name) else { return nil }
+        return IngestedImage(name: name, format: format, originalWidth: originalWidth, originalHeight: originalHeight,
+                             steps: steps, pageImage: pageImage, beforeContrast: beforeContrast)
     }
 }

@@ -1,12 +1,13 @@
-internal import CTesseract
+internal import CLeptonica
 import Foundation
+import ReceiptModel
 
 /// Owns one Leptonica PIX. The only Swift type that holds a PIX pointer.
 ///
 /// `@unchecked Sendable`: a `PixImage` is never mutated after it is made
 /// (every operation returns a new image), and Leptonica reads of a PIX from
 /// several threads are safe; the handle is freed once, in `deinit`.
-package final class PixImage: @unchecked Sendable {
+final class PixImage: @unchecked Sendable {
     let handle: UnsafeMutableRawPointer
 
     /// Takes ownership of a PIX returned by a Leptonica call; nil if the call failed.
@@ -17,20 +18,66 @@ package final class PixImage: @unchecked Sendable {
 
     deinit { rc_pixDestroy(handle) }
 
-    package var width: Int { Int(rc_pixWidth(handle)) }
-    package var height: Int { Int(rc_pixHeight(handle)) }
-    package var depth: Int { Int(rc_pixDepth(handle)) }
-
-    /// Lends the raw PIX to `body` (Tesseract's `TessBaseAPISetImage2`); the image lives at least as long as the call.
-    package func withUnsafeHandle<R>(_ body: (UnsafeMutableRawPointer) throws -> R) rethrows -> R {
-        try withExtendedLifetime(self) { try body(handle) }
-    }
+    var width: Int { Int(rc_pixWidth(handle)) }
+    var height: Int { Int(rc_pixHeight(handle)) }
+    var depth: Int { Int(rc_pixDepth(handle)) }
+    var resolution: (x: Int, y: Int) { (Int(rc_pixXRes(handle)), Int(rc_pixYRes(handle))) }
 
     static func decode(_ data: Data) -> PixImage? {
         data.withUnsafeBytes { raw in
             guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return nil }
             return PixImage(owning: rc_pixReadMem(base, raw.count))
         }
+    }
+
+    /// A PIX holding a copy of `image` (8 bpp grey or 32 bpp RGBA), with its resolution.
+    convenience init?(_ image: PageImage) {
+        self.init(owning: rc_pixCreate(Int32(image.width), Int32(image.height), Int32(image.bytesPerPixel * 8)))
+        rc_pixSetResolution(handle, Int32(image.resolution.x), Int32(image.resolution.y))
+        let wpl = Int(rc_pixWpl(handle)), rowBytes = image.width * image.bytesPerPixel
+        let words = rc_pixData(handle)!
+        image.pixels.withUnsafeBytes { src in
+            for y in 0..<image.height {
+                let row = words + y * wpl, s = y * image.bytesPerRow
+                // Leptonica keeps pixels from the most significant byte of each word.
+                for i in 0..<(rowBytes / 4) {
+                    row[i] = UInt32(bigEndian: src.loadUnaligned(fromByteOffset: s + 4 * i, as: UInt32.self))
+                }
+                for i in (rowBytes / 4)..<wpl {
+                    var word: UInt32 = 0
+                    for k in 0..<4 {
+                        let b = 4 * i + k
+                        word = word << 8 | (b < rowBytes ? UInt32(src[s + b]) : 0)
+                    }
+                    row[i] = word
+                }
+            }
+        }
+    }
+
+    /// The pixels as plain bytes for OCR: 8 bpp grey stays grey, 32 bpp stays RGBA; other depths
+    /// and colormaps (only when grayscale conversion is off) are converted first.
+    func pageImage(name: String) -> PageImage? {
+        if (depth == 8 && !hasColormap) || depth == 32 { return copyPixels(name: name) }
+        if hasColormap {
+            return PixImage(owning: rc_pixRemoveColormapBySource(handle)).flatMap { $0.hasColormap ? nil : $0.pageImage(name: name) }
+        }
+        return PixImage(owning: rc_pixConvertTo8(handle)).flatMap { $0.depth == 8 && !$0.hasColormap ? $0.copyPixels(name: name) : nil }
+    }
+
+    private var hasColormap: Bool { rc_pixHasColormap(handle) != 0 }
+
+    /// Leptonica's words, most significant byte first, as bytes in pixel order (rows keep their 4-byte padding).
+    private func copyPixels(name: String) -> PageImage? {
+        guard depth == 8 || depth == 32, let words = rc_pixData(handle) else { return nil }
+        let wpl = Int(rc_pixWpl(handle)), h = height
+        let bytes = [UInt8](unsafeUninitializedCapacity: 4 * wpl * h) { buf, count in
+            let out = UnsafeMutableRawPointer(buf.baseAddress!)
+            for i in 0..<(wpl * h) { out.storeBytes(of: words[i].bigEndian, toByteOffset: 4 * i, as: UInt32.self) }
+            count = 4 * wpl * h
+        }
+        return PageImage(name: name, width: width, height: h, bytesPerPixel: depth / 8, bytesPerRow: 4 * wpl,
+                         pixels: bytes, resolution: resolution)
     }
 
     /// 8-bit grayscale (luminance for colour, colormaps removed).
@@ -46,12 +93,6 @@ package final class PixImage: @unchecked Sendable {
         PixImage(owning: rc_pixScale(handle, Float(factor), Float(factor)))
     }
 
-    /// Rotated clockwise by `quarterTurns` × 90°.
-    func rotated(quarterTurns: Int) -> PixImage? {
-        let q = ((quarterTurns % 4) + 4) % 4
-        return q == 0 ? self : PixImage(owning: rc_pixRotateOrth(handle, Int32(q)))
-    }
-
     /// Deskewed copy and the angle found (degrees), searched at reduction 2.
     func deskewed() -> (PixImage, Double)? {
         var angle: Float = 0, conf: Float = 0
@@ -65,19 +106,39 @@ package final class PixImage: @unchecked Sendable {
         return PixImage(owning: rc_pixContrastNorm(handle, Int32(tile), Int32(tile), Int32(minDiff), Int32(smooth)))
     }
 
-    /// The paper's box when the image shows it on a darker background (a photo on a table), else nil.
-    func paperBox() -> (x: Int, y: Int, width: Int, height: Int)? {
-        var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
-        guard rc_paperBox(handle, &x, &y, &w, &h) == 1 else { return nil }
-        return (Int(x), Int(y), Int(w), Int(h))
+    func clipped(to b: BoundingBox) -> PixImage? {
+        PixImage(owning: rc_pixClip(handle, Int32(b.x), Int32(b.y), Int32(b.width), Int32(b.height)))
     }
 
-    func clipped(x: Int, y: Int, width: Int, height: Int) -> PixImage? {
-        PixImage(owning: rc_pixClip(handle, Int32(x), Int32(y), Int32(width), Int32(height)))
+    /// Shrunk by `factor` averaging the pixels each new one covers (`pixScaleAreaMap`).
+    func areaScaled(by factor: Float) -> PixImage? { PixImage(owning: rc_pixScaleAreaMap(handle, factor, factor)) }
+
+    /// Leptonica's split of the grey levels into foreground and background (`pixSplitDistributionFgBg`).
+    func foregroundThreshold() -> Int? {
+        var t: Int32 = 0
+        return rc_pixSplitDistributionFgBg(handle, 0.0, 1, &t) == 0 ? Int(t) : nil
     }
 
-    /// A 64-bit hash of size, depth and pixels.
-    var pixelHash: UInt64 { UInt64(rc_pixHash(handle)) }
+    /// 1 bpp: 1 where the grey value is below `threshold` (dark), or at or above it when `inverted`.
+    func binarized(below threshold: Int, inverted: Bool) -> PixImage? {
+        guard let bin = PixImage(owning: rc_pixThresholdToBinary(handle, Int32(threshold))) else { return nil }
+        if inverted { rc_pixInvertInPlace(bin.handle) }  // not yet shared: still ours to change
+        return bin
+    }
+
+    /// Morphological closing with a `width` × `height` brick.
+    func closed(width: Int, height: Int) -> PixImage? { PixImage(owning: rc_pixCloseBrick(handle, Int32(width), Int32(height))) }
+
+    /// The bounding boxes of the connected components (8-connected unless `connectivity` is 4).
+    func componentBoxes(connectivity: Int = 8) -> [BoundingBox]? {
+        guard let boxa = rc_pixConnCompBoxes(handle, Int32(connectivity)) else { return nil }
+        defer { rc_boxaDestroy(boxa) }
+        return (0..<Int(rc_boxaCount(boxa))).compactMap { i in
+            var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
+            guard rc_boxaGeometry(boxa, Int32(i), &x, &y, &w, &h) == 0 else { return nil }
+            return BoundingBox(x: Int(x), y: Int(y), width: Int(w), height: Int(h))
+        }
+    }
 
     /// PNG bytes of the image.
     func pngData() -> Data? {
@@ -92,37 +153,65 @@ package final class PixImage: @unchecked Sendable {
     static let silenceOnce: Void = { rc_quiet() }()
 }
 
-/// What the file's first bytes say it is, and its size from the header.
-struct ImageHeader {
-    var format: ImageFormat
-    var width: Int
-    var height: Int
+/// Leptonica's decoders: JPEG, PNG, TIFF, BMP, GIF, WebP, PNM. One page per file
+/// (a multi-page TIFF gives its first page).
+public struct LeptonicaDecoder: ImageDecoder {
+    public init() {}
 
-    static func read(_ data: Data) -> ImageHeader? {
-        data.withUnsafeBytes { raw -> ImageHeader? in
+    public var formats: [ImageFormat] { [.jpeg, .png, .tiff, .bmp, .gif, .webp, .pnm] }
+
+    public func sniff(_ data: Data) -> SniffedImage? {
+        _ = PixImage.silenceOnce
+        return data.withUnsafeBytes { raw -> SniffedImage? in
             guard let base = raw.bindMemory(to: UInt8.self).baseAddress, raw.count >= 12 else { return nil }
             var format: Int32 = 0
-            guard rc_findFormat(base, &format) == 0, let f = ImageFormat(leptonicaCode: Int(format)) else { return nil }
+            guard rc_findFormat(base, &format) == 0, let f = Self.format(leptonicaCode: Int(format)) else { return nil }
             var w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0
-            guard rc_pixReadHeaderMem(base, raw.count, &format, &w, &h, &bps, &spp) == 0 else {
-                return ImageHeader(format: f, width: 0, height: 0)
-            }
-            return ImageHeader(format: f, width: Int(w), height: Int(h))
+            guard rc_pixReadHeaderMem(base, raw.count, &format, &w, &h, &bps, &spp) == 0 else { return SniffedImage(format: f) }
+            return SniffedImage(format: f, width: Int(w), height: Int(h))
         }
     }
-}
 
-extension ImageFormat {
-    init?(leptonicaCode: Int) {
+    public func decode(_ data: Data, sniffed: SniffedImage, name: String) throws(IngestError) -> [DecodedPage] {
+        _ = PixImage.silenceOnce
+        if Self.isTruncated(data, format: sniffed.format) { throw IngestError(file: name, reason: .truncated(sniffed.format)) }
+        guard let pix = PixImage.decode(data) else {
+            throw IngestError(file: name, reason: sniffed.width == 0 ? .truncated(sniffed.format) : .decodeFailed(sniffed.format))
+        }
+        return [DecodedPage(pix)]
+    }
+
+    static func format(leptonicaCode: Int) -> ImageFormat? {
         switch leptonicaCode {
-        case 1: self = .bmp
-        case 2: self = .jpeg
-        case 3: self = .png
-        case 4...10, 17: self = .tiff
-        case 11: self = .pnm
-        case 13: self = .gif
-        case 15: self = .webp
-        default: return nil
+        case 1: .bmp
+        case 2: .jpeg
+        case 3: .png
+        case 4...10, 17: .tiff
+        case 11: .pnm
+        case 13: .gif
+        case 15: .webp
+        default: nil
+        }
+    }
+
+    /// A file that ends before its image does: JPEG without its end marker, PNG without IEND, GIF without its trailer.
+    static func isTruncated(_ data: Data, format: ImageFormat) -> Bool {
+        // Ignore trailing padding some writers add.
+        var end = data.endIndex
+        while end > data.startIndex, data[end - 1] == 0 || data[end - 1] == 0x0A || data[end - 1] == 0x0D { end -= 1 }
+        let body = data[data.startIndex..<end]
+        switch format {
+        case .jpeg:
+            guard body.count >= 4 else { return true }
+            // The end-of-image marker, possibly followed by a few bytes of trailing junk.
+            let tail = body.suffix(64)
+            return !zip(tail, tail.dropFirst()).contains { $0 == 0xFF && $1 == 0xD9 }
+        case .png:
+            return body.suffix(16).range(of: Data("IEND".utf8)) == nil
+        case .gif:
+            return body.last != 0x3B
+        default:
+            return false
         }
     }
 }

@@ -62,11 +62,9 @@ public struct OCRPage: Sendable, Hashable, Codable {
     public var lines: [OCRLine]
     public var width: Int
     public var height: Int
-    /// The engine's own plain-text rendering, if it made one; else the lines joined.
-    public var engineText: String?
 
-    public init(lines: [OCRLine], width: Int = 0, height: Int = 0, engineText: String? = nil) {
-        self.lines = lines; self.width = width; self.height = height; self.engineText = engineText
+    public init(lines: [OCRLine], width: Int = 0, height: Int = 0) {
+        self.lines = lines; self.width = width; self.height = height
     }
 
     /// A page from plain text, one line per text line (no boxes).
@@ -76,7 +74,7 @@ public struct OCRPage: Sendable, Hashable, Codable {
             .filter { !$0.words.isEmpty })
     }
 
-    public var text: String { engineText ?? lines.map(\.text).joined(separator: "\n") }
+    public var text: String { lines.map(\.text).joined(separator: "\n") }
 
     /// Mean word confidence over the page, 0...1.
     public var meanConfidence: Double {

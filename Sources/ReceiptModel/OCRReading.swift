@@ -34,33 +34,12 @@ public struct OCRReading: Sendable, Hashable, Codable {
             public func encode(to encoder: Encoder) throws { var c = encoder.singleValueContainer(); try c.encode(rawValue) }
         }
         public var kind: Kind
-        /// Why it was taken, e.g. "no date found", "mean confidence 0.41".
+        /// Why it was taken, e.g. "no date found".
         public var reason: String
-        /// The pipeline would have taken it whatever the parser thought of the first read (low
-        /// OCR confidence forced it): a replay uses it whether or not the parser doubts.
-        public var forced: Bool
         public var page: OCRPage
 
-        public init(kind: Kind, reason: String, forced: Bool = false, page: OCRPage) {
-            self.kind = kind; self.reason = reason; self.forced = forced; self.page = page
-        }
-
-        enum CodingKeys: String, CodingKey { case kind, reason, forced, page }
-
-        public init(from decoder: Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            kind = try c.decode(Kind.self, forKey: .kind)
-            reason = try c.decode(String.self, forKey: .reason)
-            forced = try c.decodeIfPresent(Bool.self, forKey: .forced) ?? false
-            page = try c.decode(OCRPage.self, forKey: .page)
-        }
-
-        public func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(kind, forKey: .kind)
-            try c.encode(reason, forKey: .reason)
-            if forced { try c.encode(true, forKey: .forced) }
-            try c.encode(page, forKey: .page)
+        public init(kind: Kind, reason: String, page: OCRPage) {
+            self.kind = kind; self.reason = reason; self.page = page
         }
     }
 
@@ -71,10 +50,9 @@ public struct OCRReading: Sendable, Hashable, Codable {
         pages = [first] + more
     }
 
-    /// A one-page reading: the first read and, when one was taken, the second look, why, and
-    /// whether it was forced (see `Look.forced`).
-    public init(first: OCRPage, secondLook: OCRPage? = nil, reason: String? = nil, forced: Bool = false) {
-        self.init(pages: Page(first: first, looks: secondLook.map { [Look(kind: .secondLook, reason: reason ?? "", forced: forced, page: $0)] } ?? []))
+    /// A one-page reading: the first read and, when one was taken, the second look and why.
+    public init(first: OCRPage, secondLook: OCRPage? = nil, reason: String? = nil) {
+        self.init(pages: Page(first: first, looks: secondLook.map { [Look(kind: .secondLook, reason: reason ?? "", page: $0)] } ?? []))
     }
 
     /// The first page as the parser read it first.
@@ -102,6 +80,6 @@ public struct OCRReading: Sendable, Hashable, Codable {
 
 extension OCRRecording {
     /// The frozen OCR fixture as a reading. A fixture records the second look for every
-    /// sample (not forced), so a replay uses it exactly when the parser doubts the first.
+    /// sample, so a replay uses it exactly when the parser doubts the first.
     public var reading: OCRReading { OCRReading(first: first, secondLook: second, reason: secondReason) }
 }

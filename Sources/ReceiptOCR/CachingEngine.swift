@@ -1,11 +1,10 @@
 import Foundation
-import ReceiptIngest
 import ReceiptModel
 
-/// Keeps what another engine read, on disk, keyed by the pixels it was shown, the page
-/// segmentation and the engine's identity. A parser change can then be measured on the whole
-/// dev set in seconds (`receipts eval --ocr-cache DIR`); a change to image preparation changes
-/// the pixels and so misses the cache by itself.
+/// Keeps what another engine read, on disk, keyed by the pixels it was shown, the whole request
+/// (layout and region) and the engine's identity. A parser change can then be measured on the
+/// whole dev set in seconds (`receipts eval --ocr-cache DIR`); a change to image preparation
+/// changes the pixels and so misses the cache by itself.
 public final class CachingEngine: OCREngine {
     public let inner: OCREngine
     public let directory: URL
@@ -20,19 +19,20 @@ public final class CachingEngine: OCREngine {
 
     public var identity: String { inner.identity }
 
-    public func recognize(_ image: IngestedImage, segmentation: PageSegmentation?) throws -> OCRPage {
-        let file = entry(image, segmentation.map { "psm\($0.rawValue)" } ?? "default")
+    public func recognize(_ image: PageImage, request: OCRRequest) throws -> OCRPage {
+        // "default" and "psm11" name the same entries as before regions existed, so older caches stay valid.
+        let file = entry(image, String(request.name.map { $0.isLetter || $0.isNumber ? $0 : "-" }))
         if let data = try? Data(contentsOf: file), let page = try? JSONDecoder().decode(OCRPage.self, from: data) {
             hits += 1
             return page
         }
         misses += 1
-        let page = try inner.recognize(image, segmentation: segmentation)
+        let page = try inner.recognize(image, request: request)
         try? write(JSONEncoder().encode(page), to: file)
         return page
     }
 
-    public func uprightQuarterTurns(_ image: IngestedImage) throws -> Int {
+    public func uprightQuarterTurns(_ image: PageImage) throws -> Int {
         let file = entry(image, "osd")
         if let data = try? Data(contentsOf: file), let text = String(data: data, encoding: .utf8), let turns = Int(text) {
             hits += 1
@@ -44,7 +44,7 @@ public final class CachingEngine: OCREngine {
         return turns
     }
 
-    private func entry(_ image: IngestedImage, _ kind: String) -> URL {
+    private func entry(_ image: PageImage, _ kind: String) -> URL {
         var h = SHA256()
         h.update(Data(inner.identity.utf8))
         h.update(Data(kind.utf8))

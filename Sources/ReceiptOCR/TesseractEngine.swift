@@ -1,26 +1,13 @@
 internal import CTesseract
 import Foundation
-import ReceiptIngest
 import ReceiptModel
-
-/// Tesseract's page segmentation modes that make sense for receipts.
-public enum PageSegmentation: Int, Sendable, CaseIterable, Codable {
-    case auto = 3
-    case singleColumn = 4
-    case singleBlock = 6
-    case sparse = 11
-
-    public init?(argument: String) {
-        guard let n = Int(argument), let m = PageSegmentation(rawValue: n) else { return nil }
-        self = m
-    }
-}
 
 public struct OCROptions: Sendable, Hashable {
     /// Tesseract language(s), e.g. "eng" or "eng+deu".
     public var language: String = "eng"
-    /// `--psm 6` (one uniform block) reads receipt dates and totals best (see README).
-    public var pageSegmentation: PageSegmentation = .singleBlock
+    /// The layout when a request names none: one uniform block (`--psm 6`) reads receipt
+    /// dates and totals best (see README).
+    public var layout: PageLayout = .singleBlock
     /// Directory holding `<language>.traineddata`; nil searches the usual places.
     public var tessdataDirectory: String? = nil
     /// Give up on one image after this many seconds (Tesseract's monitor deadline).
@@ -29,50 +16,6 @@ public struct OCROptions: Sendable, Hashable {
     public var assumedDPI: Int = 300
 
     public init() {}
-}
-
-public enum OCRError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// No `<language>.traineddata` in any of the searched directories.
-    case missingLanguageData(language: String, searched: [String])
-    case initFailed(language: String, directory: String)
-    case recognitionFailed(file: String)
-    case timedOut(file: String, seconds: Double)
-
-    /// What went wrong, without the file name (reports put it beside the message).
-    public var message: String {
-        switch self {
-        case .recognitionFailed: "Tesseract failed to recognise the image"
-        case .timedOut(_, let s): "OCR gave up after \(String(format: "%.0f", s)) s (time limit; see --time-limit)"
-        default: description
-        }
-    }
-
-    public var description: String {
-        switch self {
-        case .missingLanguageData(let lang, let searched):
-            let pkg = lang.split(separator: "+").map { "tesseract-ocr-\($0)" }.joined(separator: " ")
-            return "Tesseract language data '\(lang)' not found (looked in \(searched.joined(separator: ", "))). "
-                + "Install it with `sudo apt-get install \(pkg)`, or set TESSDATA_PREFIX to the folder holding \(lang.split(separator: "+").first ?? "eng").traineddata."
-        case .initFailed(let lang, let dir):
-            return "Tesseract could not load language '\(lang)' from \(dir) (corrupt or incompatible traineddata?)"
-        case .recognitionFailed(let file), .timedOut(let file, _):
-            return "\(file): \(message)"
-        }
-    }
-}
-
-/// Something that turns an image into an `OCRPage`. Tesseract is the real one;
-/// tests of the code around OCR use fakes.
-public protocol OCREngine: AnyObject {
-    func recognize(_ image: IngestedImage, segmentation: PageSegmentation?) throws -> OCRPage
-    /// Clockwise quarter turns that make the image upright (0 when upright or unsure).
-    func uprightQuarterTurns(_ image: IngestedImage) throws -> Int
-    /// Name and version, stored with each result ("tesseract 5.3.0 eng:sha256…").
-    var identity: String { get }
-}
-
-public extension OCREngine {
-    func recognize(_ image: IngestedImage) throws -> OCRPage { try recognize(image, segmentation: nil) }
 }
 
 /// Finds Tesseract's language data.
@@ -137,7 +80,7 @@ public final class TesseractEngine: OCREngine {
             throw .initFailed(language: options.language, directory: dir)
         }
         self.api = api
-        identity = "tesseract \(Self.version) \(options.language) psm\(options.pageSegmentation.rawValue)"
+        identity = "tesseract \(Self.version) \(options.language) psm\(options.layout.psm)"
     }
 
     deinit {
@@ -163,17 +106,19 @@ public final class TesseractEngine: OCREngine {
         return rc == 0
     }
 
-    public func recognize(_ image: IngestedImage, segmentation: PageSegmentation? = nil) throws -> OCRPage {
-        // The PIX stays lent to Tesseract for the whole recognition, until TessBaseAPIClear.
-        try image.pix.withUnsafeHandle { pix in try recognize(pix, image: image, segmentation: segmentation) }
-    }
-
-    private func recognize(_ pix: UnsafeMutableRawPointer, image: IngestedImage, segmentation: PageSegmentation?) throws -> OCRPage {
-        let psm = segmentation ?? options.pageSegmentation
-        TessBaseAPISetPageSegMode(api, TessPageSegMode(UInt32(psm.rawValue)))
-        rc_tessSetImage(api, pix)
+    public func recognize(_ image: PageImage, request: OCRRequest = .page) throws -> OCRPage {
+        let empty = OCRPage(lines: [], width: image.width, height: image.height)
+        var region: BoundingBox?
+        if let r = request.region {
+            guard let inside = r.clamped(toWidth: image.width, height: image.height) else { return empty }
+            region = inside
+        }
+        let layout = request.layout ?? options.layout
+        TessBaseAPISetPageSegMode(api, TessPageSegMode(UInt32(layout.psm)))
+        Self.setImage(api, image)
         TessBaseAPISetSourceResolution(api, Int32(options.assumedDPI))
         defer { TessBaseAPIClear(api) }
+        if let r = region { TessBaseAPISetRectangle(api, Int32(r.x), Int32(r.y), Int32(r.width), Int32(r.height)) }
 
         guard let monitor = TessMonitorCreate() else { throw OCRError.recognitionFailed(file: image.name) }
         defer { TessMonitorDelete(monitor) }
@@ -186,6 +131,18 @@ public final class TesseractEngine: OCREngine {
         }
         guard rc == 0 else { throw OCRError.recognitionFailed(file: image.name) }
         return readPage(width: image.width, height: image.height)
+    }
+
+    /// Hands Tesseract the pixels; it copies them before returning. The resolution the file
+    /// declared goes on Tesseract's copy, where its orientation detection reads it (see shim.h).
+    private static func setImage(_ api: OpaquePointer, _ image: PageImage) {
+        image.pixels.withUnsafeBufferPointer { p in
+            TessBaseAPISetImage(api, p.baseAddress, Int32(image.width), Int32(image.height),
+                                Int32(image.bytesPerPixel), Int32(image.bytesPerRow))
+        }
+        if image.resolution != (0, 0), let copy = TessBaseAPIGetInputImage(api) {
+            _ = pixSetResolution(copy, Int32(image.resolution.x), Int32(image.resolution.y))
+        }
     }
 
     private func readPage(width: Int, height: Int) -> OCRPage {
@@ -215,7 +172,7 @@ public final class TesseractEngine: OCREngine {
 
     /// Orientation from Tesseract's OSD model (`osd.traineddata`), loaded on first use.
     /// Returns 0 when OSD is unavailable or not confident.
-    public func uprightQuarterTurns(_ image: IngestedImage) throws -> Int {
+    public func uprightQuarterTurns(_ image: PageImage) throws -> Int {
         if osdAPI == nil {
             guard FileManager.default.isReadableFile(atPath: "\(tessdataDirectory)/osd.traineddata"),
                   let osd = TessBaseAPICreate() else { return 0 }
@@ -230,12 +187,10 @@ public final class TesseractEngine: OCREngine {
         var degrees: Int32 = 0
         var confidence: Float = 0, scriptConfidence: Float = 0
         var script: UnsafePointer<CChar>?
-        let found = image.pix.withUnsafeHandle { pix in
-            rc_tessSetImage(osd, pix)
-            TessBaseAPISetSourceResolution(osd, Int32(options.assumedDPI))
-            defer { TessBaseAPIClear(osd) }
-            return TessBaseAPIDetectOrientationScript(osd, &degrees, &confidence, &script, &scriptConfidence) != 0
-        }
+        Self.setImage(osd, image)
+        TessBaseAPISetSourceResolution(osd, Int32(options.assumedDPI))
+        let found = TessBaseAPIDetectOrientationScript(osd, &degrees, &confidence, &script, &scriptConfidence) != 0
+        TessBaseAPIClear(osd)
         guard found else { return 0 }
         // Tesseract reports the text's orientation (counter-clockwise); turning clockwise by the rest of the circle undoes it.
         guard confidence >= Self.minimumOrientationConfidence else { return 0 }

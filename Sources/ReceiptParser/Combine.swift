@@ -7,11 +7,10 @@ extension ReceiptParser {
     /// Parses `page`; when the result fails its own checks (`doubt`) and `allowed`, asks
     /// `secondLook` for another reading (a different OCR pass) and keeps the better field by field.
     /// Returns the receipt and the page the total came from.
-    /// `force` takes the second look for a reason found outside the parser (low OCR confidence).
-    public func parseWithSecondLook(_ page: OCRPage, allowed: Bool = true, force: String? = nil,
+    public func parseWithSecondLook(_ page: OCRPage, allowed: Bool = true,
                                     secondLook: (_ reason: String) throws -> OCRPage?) rethrows -> (receipt: ParsedReceipt, page: OCRPage) {
         let first = parse(page)
-        guard allowed, let why = Self.doubt(first) ?? force, let page2 = try secondLook(why) else { return (first, page) }
+        guard allowed, let why = Self.doubt(first), let page2 = try secondLook(why) else { return (first, page) }
         let second = parse(page2)
         let merged = Self.merge(first, second)
         let fromSecond = merged.total == second.total && second.total != nil && first.total != second.total
@@ -21,12 +20,10 @@ extension ReceiptParser {
     /// Parses a stored reading again, without OCR: the same choices as `parseWithSecondLook`
     /// with this parser, the second look (if the pipeline took one) standing in for the OCR
     /// call. With the parser that made the reading it gives exactly what the pipeline gave;
-    /// a parser that doubts less ignores the second look, as the pipeline would (one forced
-    /// by low OCR confidence is always used). Reads the file's first page; looks of kinds
-    /// this parser does not know are skipped.
+    /// a parser that doubts less ignores the second look, as the pipeline would. Reads the
+    /// file's first page; looks of kinds this parser does not know are skipped.
     public func parse(_ reading: OCRReading) -> (receipt: ParsedReceipt, page: OCRPage) {
-        let look = reading.secondLook
-        return parseWithSecondLook(reading.first, force: look.flatMap { $0.forced ? $0.reason : nil }) { _ in look?.page }
+        parseWithSecondLook(reading.first) { _ in reading.secondLook?.page }
     }
 
     /// Why the first result is doubtful, or nil when it passes its own checks.

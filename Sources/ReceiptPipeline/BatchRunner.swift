@@ -138,10 +138,10 @@ public final class BatchRunner: Sendable {
                 try store.addSourcePath(contentHash: h, path: path)
                 return .skipped(path: path)
             }
-            let image = try Ingest.load(data: data, name: path, options: options.ingest)
+            let file = try Ingest.load(data: data, name: path, options: options.ingest)
             if pipeline == nil { pipeline = try makePipeline() }
             guard let pipeline else { throw FailureReport(code: "failed", message: "no pipeline") }
-            let result = try pipeline.process(image: image)
+            let result = try pipeline.process(file: file)
             let status: ReceiptStatus = ReviewPolicy.needsReview(result.receipt) ? .needsReview : .parsed
             try store.saveReceipt(StoredReceiptInput(contentHash: h, sourcePath: path, ocrText: result.page.text, reading: result.reading, parsed: result.receipt,
                                                      engineVersion: pipeline.engine.identity, status: status))

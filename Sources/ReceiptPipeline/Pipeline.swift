@@ -6,19 +6,17 @@ import ReceiptParser
 
 public struct PipelineOptions: Sendable, Hashable {
     public var ingest = IngestOptions()
-    /// Ask Tesseract's orientation model when the first read looks like a turned page.
+    /// Ask the engine's orientation model when the first read looks like a turned page.
     public var fixOrientation = true
     /// A second OCR look when the first result fails its own checks.
     public var secondPass = true
     /// Below this mean word confidence the page may be turned: orientation is checked.
     public var orientationCheckBelow = 0.6
-    /// How the second look reads the page: psm 11 (sparse text) finds words a block read misses.
+    /// How the second look reads the page: sparse text (psm 11) finds words a block read misses.
     /// Dev set, end to end, over psm 4: date +2.1, total +0.4 points.
-    public var secondLookSegmentation: PageSegmentation = .sparse
+    public var secondLookLayout: PageLayout = .sparse
     /// Take the second look at the image before contrast normalisation.
     public var secondLookWithoutContrastNorm = true
-    /// Also take the second look when the first read's mean word confidence is below this (0 = only on failed checks).
-    public var secondLookBelowConfidence = 0.0
 
     public init() {}
 }
@@ -48,6 +46,8 @@ public struct ReceiptResult: Sendable {
     /// What OCR read, as the parser used it: `parser.parse(reading)` gives `receipt` and
     /// `page` again without OCR (the store keeps it for `batch --reparse`).
     public var reading: OCRReading
+    /// Pages in the file; only the first is read for now.
+    public var pageCount = 1
 }
 
 /// Image → OCR → fields, with an orientation check and a second look only when needed.
@@ -62,35 +62,46 @@ public final class ReceiptPipeline {
     }
 
     public func process(path: String) throws -> ReceiptResult {
-        let image = try Ingest.load(path: path, options: options.ingest)
-        return try process(image: image)
+        try process(file: Ingest.load(path: path, options: options.ingest))
     }
 
     public func process(data: Data, name: String) throws -> ReceiptResult {
-        try process(image: Ingest.load(data: data, name: name, options: options.ingest))
+        try process(file: Ingest.load(data: data, name: name, options: options.ingest))
+    }
+
+    /// Reads the file's first page.
+    // TODO(multi-page): a receipt split over several pages (a multi-page TIFF or PDF, once a
+    // decoder yields them) needs its pages read and joined into one OCRPage before parsing.
+    // Until then the other pages are not read, and the result says so in its image steps.
+    public func process(file: IngestedFile) throws -> ReceiptResult {
+        var result = try process(image: file.pages[0])
+        let n = file.pages.count
+        if n > 1 {
+            result.pageCount = n
+            result.imageSteps.append("page 1 of \(n) read (pages 2–\(n) not read: multi-page receipts not supported yet)")
+        }
+        return result
     }
 
     public func process(image original: IngestedImage) throws -> ReceiptResult {
         let start = Date()
         var image = original
         var passes: [OCRPass] = []
-        var page = try read(image, nil, "first", into: &passes)
+        var page = try read(image, .page, "first", into: &passes)
 
         if options.fixOrientation, page.meanConfidence < options.orientationCheckBelow || page.lines.count < 3 {
-            let turns = try engine.uprightQuarterTurns(image)
+            let turns = try engine.uprightQuarterTurns(image.pageImage)
             if turns != 0 {
                 let turned = image.rotated(quarterTurns: turns)
-                let second = try read(turned, nil, "orientation: turned \(turns * 90)°", into: &passes)
+                let second = try read(turned, .page, "orientation: turned \(turns * 90)°", into: &passes)
                 if second.meanConfidence > page.meanConfidence { image = turned; page = second }
             }
         }
-        let lowConfidence = page.meanConfidence < options.secondLookBelowConfidence
-        let force = lowConfidence ? String(format: "mean confidence %.2f", page.meanConfidence) : nil
         var ocrReading = OCRReading(first: page)
-        let reading = try parser.parseWithSecondLook(page, allowed: options.secondPass, force: force) { reason in
+        let reading = try parser.parseWithSecondLook(page, allowed: options.secondPass) { reason in
             let look = try read(options.secondLookWithoutContrastNorm ? image.withoutContrastNormalization : image,
-                                options.secondLookSegmentation, reason, into: &passes)
-            ocrReading = OCRReading(first: ocrReading.first, secondLook: look, reason: reason, forced: force != nil)
+                                OCRRequest(layout: options.secondLookLayout), reason, into: &passes)
+            ocrReading = OCRReading(first: ocrReading.first, secondLook: look, reason: reason)
             return look
         }
         page = reading.page
@@ -99,10 +110,16 @@ public final class ReceiptPipeline {
                              passes: passes, seconds: Date().timeIntervalSince(start), image: image, reading: ocrReading)
     }
 
-    private func read(_ image: IngestedImage, _ psm: PageSegmentation?, _ reason: String, into passes: inout [OCRPass]) throws -> OCRPage {
+    /// Reads one rectangle of the image again (`region` in the image's pixels, as the boxes of
+    /// its `OCRPage` are), e.g. one line as a single line. Boxes in the result are page coordinates.
+    public func read(region: BoundingBox, of image: IngestedImage, layout: PageLayout = .singleLine) throws -> OCRPage {
+        try engine.recognize(image.pageImage, request: OCRRequest(layout: layout, region: region))
+    }
+
+    private func read(_ image: IngestedImage, _ request: OCRRequest, _ reason: String, into passes: inout [OCRPass]) throws -> OCRPage {
         let t = Date()
-        let page = try engine.recognize(image, segmentation: psm)
-        passes.append(OCRPass(name: psm.map { "psm\($0.rawValue)" } ?? "default", reason: reason,
+        let page = try engine.recognize(image.pageImage, request: request)
+        passes.append(OCRPass(name: request.name, reason: reason,
                               meanConfidence: page.meanConfidence, seconds: Date().timeIntervalSince(t), page: page))
         return page
     }

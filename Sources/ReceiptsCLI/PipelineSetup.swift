@@ -8,7 +8,7 @@ import ReceiptPipeline
 /// Options shared by every command that runs the pipeline (parse, eval, batch).
 enum PipelineSetup {
     static let options: [OptionSpec] = [
-        OptionSpec("--psm", value: "N", help: "Tesseract page segmentation mode: 3, 4, 6 or 11 (default 6: one block, best for receipts)."),
+        OptionSpec("--psm", value: "N", help: "Tesseract page segmentation mode: 3, 4, 6, 7, 8 or 11 (default 6: one block, best for receipts)."),
         OptionSpec("--lang", value: "LANGS", help: "Tesseract languages, e.g. eng or eng+deu (default eng)."),
         OptionSpec("--tessdata", value: "DIR", help: "Folder holding the .traineddata files (default: $TESSDATA_PREFIX, then the system path)."),
         OptionSpec("--rules", value: "FILE", help: "Extra parser rules (JSON, the shape `receipts rules` prints): keywords, skip-lists, month names."),
@@ -27,12 +27,17 @@ enum PipelineSetup {
         var parser: ParserOptions
         /// Keep what Tesseract read in this folder and reuse it (eval's `--ocr-cache`).
         var ocrCache: String? = nil
+        /// Makes each pipeline's engine (one per worker): Tesseract, unless a test or another
+        /// front end puts its own here.
+        var makeEngine: @Sendable (OCROptions) throws -> any OCREngine = { try TesseractEngine(options: $0) }
 
         /// A pipeline with its own engine: one per worker.
         func makePipeline() throws -> ReceiptPipeline {
             var engine: OCREngine
-            do { engine = try TesseractEngine(options: ocr) } catch {
-                throw CLIFailure(.missingDependency, error.description)
+            do { engine = try makeEngine(ocr) } catch let e as OCRError {
+                throw CLIFailure(.missingDependency, e.description)
+            } catch {
+                throw CLIFailure(.missingDependency, "cannot start the OCR engine: \(error)")
             }
             if let dir = ocrCache {
                 do { engine = try CachingEngine(engine, directory: dir) } catch {
@@ -46,8 +51,8 @@ enum PipelineSetup {
     static func make(_ args: Arguments) throws -> Made {
         var ocr = OCROptions()
         if let p = args.value("--psm") {
-            guard let m = PageSegmentation(argument: p) else { throw UsageError("--psm takes 3, 4, 6 or 11, not '\(p)'") }
-            ocr.pageSegmentation = m
+            guard let n = Int(p), let layout = PageLayout(psm: n) else { throw UsageError("--psm takes 3, 4, 6, 7, 8 or 11, not '\(p)'") }
+            ocr.layout = layout
         }
         if let l = args.value("--lang") {
             guard l.range(of: #"^[A-Za-z_]+(\+[A-Za-z_]+)*$"#, options: .regularExpression) != nil else { throw UsageError("--lang takes names like eng or eng+deu, not '\(l)'") }

@@ -8,7 +8,9 @@ struct IngestTests {
 
     @Test("reads every supported format", arguments: formats)
     func readsFormat(_ name: String) throws {
-        let image = try Ingest.load(path: Repo.fixtures + "/formats/" + name)
+        let file = try Ingest.load(path: Repo.fixtures + "/formats/" + name)
+        #expect(file.pages.count == 1)
+        let image = file.pages[0]
         #expect(image.originalWidth == 520)
         #expect(image.originalHeight == 140)
         #expect(image.steps.contains("grayscale"))
@@ -18,9 +20,9 @@ struct IngestTests {
 
     @Test func loadsFromBytes() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: Repo.fixtures + "/formats/receipt.png"))
-        let image = try Ingest.load(data: data, name: "upload.png")
-        #expect(image.name == "upload.png")
-        #expect(image.format == .png)
+        let file = try Ingest.load(data: data, name: "upload.png")
+        #expect(file.name == "upload.png" && file.pages[0].name == "upload.png" && file.pages[0].pageImage.name == "upload.png")
+        #expect(file.format == .png)
     }
 
     func refusal(_ path: String, options: IngestOptions = IngestOptions()) -> IngestError? {
@@ -43,8 +45,8 @@ struct IngestTests {
         let dir = try TempDir()
         _ = FileManager.default.createFile(atPath: dir.file("notes.jpg"), contents: Data("shopping list: milk, eggs".utf8))
         let e = refusal(dir.file("notes.jpg"))
-        #expect(e?.reason == .notAnImage)
-        #expect(e?.description.hasPrefix(dir.file("notes.jpg")) == true)
+        #expect(e?.reason == .notAnImage(supported: [.jpeg, .png, .tiff, .bmp, .gif, .webp, .pnm]))
+        #expect(e?.description == dir.file("notes.jpg") + ": not an image (supported: JPEG, PNG, TIFF, BMP, GIF, WebP, PNM)")
     }
 
     @Test func directory() throws {
@@ -82,16 +84,16 @@ struct IngestTests {
     /// A photo of paper on a grey table is cropped to the paper (then deskewed); a scan, white to its
     /// edges, is left whole; the option turns it off.
     @Test func photoIsCroppedToThePaperAndScansAreNot() throws {
-        let photo = try Ingest.load(path: Repo.samples + "/photo-us-cafe-01.jpg")
+        let photo = try Ingest.load(path: Repo.samples + "/photo-us-cafe-01.jpg").pages[0]
         let crop = try #require(photo.steps.first { $0.hasPrefix("crop to paper") })
         #expect(photo.width < photo.originalWidth && photo.height < photo.originalHeight, "\(crop)")
         // The paper is most of the photo, not a sliver of it.
         #expect(photo.width * photo.height * 2 > photo.originalWidth * photo.originalHeight)
-        let scan = try Ingest.load(path: Repo.samples + "/sroie-X00016469612.jpg")
+        let scan = try Ingest.load(path: Repo.samples + "/sroie-X00016469612.jpg").pages[0]
         #expect(!scan.steps.contains { $0.hasPrefix("crop") })
         var o = IngestOptions()
         o.cropToPaper = false
-        #expect(!(try Ingest.load(path: Repo.samples + "/photo-us-cafe-01.jpg", options: o)).steps.contains { $0.hasPrefix("crop") })
+        #expect(!(try Ingest.load(path: Repo.samples + "/photo-us-cafe-01.jpg", options: o)).pages[0].steps.contains { $0.hasPrefix("crop") })
     }
 
     @Test func pixelLimitIsAnOption() throws {

@@ -37,11 +37,11 @@ struct OCRRegressionTests {
         options.secondPass = false
         let result = try ReceiptPipeline(engine: engine, options: options).process(path: sample.path)
         let defaults = PipelineOptions()
-        let second = try engine.recognize(defaults.secondLookWithoutContrastNorm ? result.image.withoutContrastNormalization : result.image,
-                                          segmentation: defaults.secondLookSegmentation)
+        let second = try engine.recognize((defaults.secondLookWithoutContrastNorm ? result.image.withoutContrastNormalization : result.image).pageImage,
+                                          request: OCRRequest(layout: defaults.secondLookLayout))
         let live = OCRRecording(image: sample.name, tesseractVersion: TesseractEngine.version,
                                 traineddata: Self.traineddata, first: result.page,
-                                second: second, secondReason: "psm\(defaults.secondLookSegmentation.rawValue)")
+                                second: second, secondReason: "psm\(defaults.secondLookLayout.psm)")
         let path = Self.ocrDir + "/" + sample.base + ".json"
         if Self.recording {
             try FileManager.default.createDirectory(atPath: Self.ocrDir, withIntermediateDirectories: true)

@@ -5,13 +5,14 @@ import ReceiptModel
 import ReceiptOCR
 import ReceiptParser
 import ReceiptPipeline
+import ReceiptTestSupport
 
 @Suite("OCR: the real Tesseract engine")
 struct OCRTests {
     @Test func readsWordsWithBoxesAndConfidences() throws {
         let engine = try TesseractEngine()
-        let image = try Ingest.load(path: Repo.fixtures + "/formats/receipt.png")
-        let page = try engine.recognize(image)
+        let image = try Ingest.load(path: Repo.fixtures + "/formats/receipt.png").pages[0]
+        let page = try engine.recognize(image.pageImage)
         #expect(page.lines.count == 2)
         #expect(page.text.contains("TOTAL 12.50"))
         let words = page.lines.flatMap(\.words)
@@ -56,36 +57,17 @@ struct OCRTests {
     }
 }
 
-/// An engine that returns canned pages: tests the pipeline's decisions without Tesseract.
-final class ScriptedEngine: OCREngine {
-    var pages: [PageSegmentation?: OCRPage]
-    var turns = 0
-    private(set) var calls: [PageSegmentation?] = []
-    let identity = "scripted"
-
-    init(pages: [PageSegmentation?: OCRPage]) { self.pages = pages }
-
-    func recognize(_ image: IngestedImage, segmentation: PageSegmentation?) throws -> OCRPage {
-        calls.append(segmentation)
-        return pages[segmentation] ?? OCRPage(lines: [])
-    }
-
-    func uprightQuarterTurns(_ image: IngestedImage) throws -> Int { turns }
-}
-
 @Suite("Pipeline decisions, with a scripted engine")
 struct PipelineDecisionTests {
     let image: IngestedImage
-    init() throws { image = try Ingest.load(path: Repo.fixtures + "/formats/receipt.png") }
+    init() throws { image = try Ingest.load(path: Repo.fixtures + "/formats/receipt.png").pages[0] }
 
-    static func page(_ text: String, confidence: Double = 0.9) -> OCRPage {
-        OCRPage(lines: text.split(separator: "\n").map { OCRLine(text: String($0), confidence: confidence) })
-    }
+    static func page(_ text: String, confidence: Double = 0.9) -> OCRPage { ScriptedEngine.page(text, confidence: confidence) }
 
     @Test func noSecondPassWhenTheFirstChecksOut() throws {
         let engine = ScriptedEngine(pages: [nil: Self.page("ACME LLC\n03/14/2024\nSUBTOTAL 10.00\nTAX 0.80\nTOTAL $10.80")])
         let r = try ReceiptPipeline(engine: engine).process(image: image)
-        #expect(engine.calls.count == 1)
+        #expect(engine.calls == 1)
         #expect(r.receipt.total?.value == Amount("10.80"))
     }
 
@@ -93,7 +75,7 @@ struct PipelineDecisionTests {
         let engine = ScriptedEngine(pages: [nil: Self.page("ACME LLC\n03/14/2024\nthank you"),
                                             .sparse: Self.page("ACME LLC\n03/14/2024\nTOTAL $10.80")])
         let r = try ReceiptPipeline(engine: engine).process(image: image)
-        #expect(engine.calls == [nil, .sparse])
+        #expect(engine.requests == [.page, OCRRequest(layout: .sparse)])
         #expect(r.receipt.total?.value == Amount("10.80"))
         #expect(r.passes.last?.reason == "no total found")
     }
@@ -103,14 +85,14 @@ struct PipelineDecisionTests {
         var o = PipelineOptions()
         o.secondPass = false
         _ = try ReceiptPipeline(engine: engine, options: o).process(image: image)
-        #expect(engine.calls.count == 1)
+        #expect(engine.calls == 1)
     }
 
     @Test func secondLookForADoubtfulVendor() throws {
         let engine = ScriptedEngine(pages: [nil: Self.page("tie\n03/14/2024\nSUBTOTAL 10.00\nTAX 0.80\nTOTAL $10.80"),
                                             .sparse: Self.page("HARBOR LANE HARDWARE LLC\n03/14/2024\nTOTAL $10.80")])
         let r = try ReceiptPipeline(engine: engine).process(image: image)
-        #expect(engine.calls == [nil, .sparse])
+        #expect(engine.requests == [.page, OCRRequest(layout: .sparse)])
         #expect(r.passes.last?.reason.hasPrefix("vendor confidence") == true)
         #expect(r.receipt.vendor?.value == "HARBOR LANE HARDWARE LLC")
         #expect(r.receipt.total?.value == Amount("10.80"))
@@ -120,34 +102,44 @@ struct PipelineDecisionTests {
         let engine = ScriptedEngine(pages: [nil: Self.page("x\ny", confidence: 0.2)])
         engine.turns = 1
         let r = try ReceiptPipeline(engine: engine).process(image: image)
+        #expect(engine.orientationChecks == 1)
         #expect(r.passes.contains { $0.reason.hasPrefix("orientation") })
     }
 }
 
 @Suite("OCR cache (eval --ocr-cache), around a scripted engine")
 struct CachingEngineTests {
-    @Test func readsEachLookOnceAndKeysByPixelsAndSegmentation() throws {
+    @Test func readsEachLookOnceAndKeysByPixelsAndRequest() throws {
         let dir = try TempDir()
-        let image = try Ingest.load(path: Repo.fixtures + "/formats/receipt.png")
+        let image = try Ingest.load(path: Repo.fixtures + "/formats/receipt.png").pages[0].pageImage
         let turned = image.rotated(quarterTurns: 1)
-        let inner = ScriptedEngine(pages: [nil: PipelineDecisionTests.page("ACME LLC\nTOTAL 1.00"), .sparse: PipelineDecisionTests.page("SPARSE")])
+        let inner = ScriptedEngine(pages: [nil: ScriptedEngine.page("ACME LLC\nTOTAL 1.00"), .sparse: ScriptedEngine.page("SPARSE")])
         inner.turns = 2
         let cache = try CachingEngine(inner, directory: dir.path)
-        let first = try cache.recognize(image, segmentation: nil)
-        #expect(try cache.recognize(image, segmentation: nil) == first)
-        #expect(inner.calls == [nil])
-        // Another look, or other pixels: read again.
-        #expect(try cache.recognize(image, segmentation: .sparse).text == "SPARSE")
-        _ = try cache.recognize(turned, segmentation: nil)
-        #expect(inner.calls == [nil, .sparse, nil])
+        let first = try cache.recognize(image)
+        #expect(try cache.recognize(image) == first)
+        #expect(inner.requests == [.page])
+        // Another look, other pixels, or another region: read again.
+        #expect(try cache.recognize(image, request: OCRRequest(layout: .sparse)).text == "SPARSE")
+        _ = try cache.recognize(turned)
+        let line = BoundingBox(x: 10, y: 20, width: 300, height: 40)
+        _ = try cache.recognize(image, request: OCRRequest(layout: .singleLine, region: line))
+        _ = try cache.recognize(image, request: OCRRequest(layout: .singleLine, region: line))
+        _ = try cache.recognize(image, request: OCRRequest(layout: .singleLine, region: BoundingBox(x: 10, y: 60, width: 300, height: 40)))
+        _ = try cache.recognize(image, request: OCRRequest(layout: .singleWord, region: line))
+        #expect(inner.calls == 6)
         #expect(try cache.uprightQuarterTurns(image) == 2)
         inner.turns = 0
         #expect(try cache.uprightQuarterTurns(image) == 2)
         // A new engine on the same folder (the next eval run) reads nothing.
-        let again = ScriptedEngine(pages: [:])
+        let again = ScriptedEngine()
         let cache2 = try CachingEngine(again, directory: dir.path)
-        #expect(try cache2.recognize(image, segmentation: nil) == first)
-        #expect(again.calls.isEmpty)
-        #expect((cache.hits, cache.misses, cache2.hits) == (2, 4, 1))
+        #expect(try cache2.recognize(image) == first)
+        #expect(again.calls == 0)
+        #expect((cache.hits, cache.misses, cache2.hits) == (3, 7, 1))
+        // The same pixels under another name are the same entry; another engine's identity is not.
+        #expect(try cache2.recognize(image.named("copy.png")) == first)
+        let other = try CachingEngine(ScriptedEngine(identity: "other"), directory: dir.path)
+        #expect(try other.recognize(image).lines.isEmpty)
     }
 }

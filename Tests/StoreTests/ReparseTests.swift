@@ -145,16 +145,20 @@ struct OCRReadingTests {
         }
     }
 
-    @Test("a forced second look is used even when the parser does not doubt; without it the parser decides")
-    func forcedLook() throws {
+    @Test("the parser decides whether a stored second look is used, as the pipeline would")
+    func storedLookUsedOnlyWhenDoubted() throws {
         let first = OCRPage(text: "HARBOR LANE HARDWARE\n2024-03-09\nTOTAL 19.99")
         let second = OCRPage(text: "HARBOR LANE HARDWARE\n2024-03-09\nTOTAL 29.99")
         let parser = ReceiptParser()
         let notForced = parser.parse(OCRReading(first: first, secondLook: second, reason: "psm11"))
         let direct = parser.parseWithSecondLook(first) { _ in second }
         #expect(notForced.receipt == direct.receipt)
-        let forced = parser.parse(OCRReading(first: first, secondLook: second, reason: "mean confidence 0.40", forced: true))
-        #expect(forced.receipt == parser.parseWithSecondLook(first, force: "mean confidence 0.40") { _ in second }.receipt)
+        // No date and no vendor doubt: a first read the parser trusts keeps its total.
+        let sure = OCRPage(text: "HARBOR LANE HARDWARE LLC\n2024-03-09\nSUBTOTAL 18.50\nTAX 1.49\nTOTAL 19.99")
+        let kept = parser.parse(OCRReading(first: sure, secondLook: second, reason: "psm11"))
+        #expect(ReceiptParser.doubt(parser.parse(sure)) == nil)
+        #expect(kept.receipt == parser.parse(sure))
+        #expect(kept.receipt.total?.value.description == "19.99")
         #expect(parser.parse(OCRReading(first: first)).receipt == parser.parse(first))
     }
 
@@ -166,7 +170,7 @@ struct OCRReadingTests {
             """
         let r = try JSONDecoder().decode(OCRReading.self, from: Data(json.utf8))
         #expect(r.pages[0].looks.map(\.kind.rawValue) == ["line-reread"])
-        #expect(r.secondLook == nil && !r.pages[0].looks[0].forced)
+        #expect(r.secondLook == nil)
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(OCRReading.self, from: Data(#"{"pages":[]}"#.utf8)) }
     }
 }

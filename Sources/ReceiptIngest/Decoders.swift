@@ -1,0 +1,111 @@
+import Foundation
+import ReceiptModel
+
+/// An image file format: what decoders say they read, what errors name, and which file
+/// extensions a folder walk picks up.
+public struct ImageFormat: Sendable, Hashable, CustomStringConvertible {
+    /// Short lower-case identifier ("jpeg", "webp").
+    public let rawValue: String
+    /// As people write it ("JPEG", "WebP"), for the "supported: …" list.
+    public let name: String
+    /// File extensions (lower-case, no dot) that name this format.
+    public let fileExtensions: [String]
+
+    public init(_ rawValue: String, name: String, fileExtensions: [String]) {
+        self.rawValue = rawValue; self.name = name; self.fileExtensions = fileExtensions
+    }
+
+    public var description: String { name }
+
+    public static let jpeg = ImageFormat("jpeg", name: "JPEG", fileExtensions: ["jpg", "jpeg", "jpe"])
+    public static let png = ImageFormat("png", name: "PNG", fileExtensions: ["png"])
+    public static let tiff = ImageFormat("tiff", name: "TIFF", fileExtensions: ["tif", "tiff"])
+    public static let bmp = ImageFormat("bmp", name: "BMP", fileExtensions: ["bmp"])
+    public static let gif = ImageFormat("gif", name: "GIF", fileExtensions: ["gif"])
+    public static let webp = ImageFormat("webp", name: "WebP", fileExtensions: ["webp"])
+    public static let pnm = ImageFormat("pnm", name: "PNM", fileExtensions: ["pnm", "pbm", "pgm", "ppm"])
+
+    /// Extensions of every format the standard decoders read; used to pick files from a folder.
+    public static var fileExtensions: Set<String> { ImageDecoders.standard.fileExtensions }
+}
+
+/// What a decoder found at the start of the bytes.
+public struct SniffedImage: Sendable, Hashable {
+    public var format: ImageFormat
+    /// The (first) page's size from the header; 0 when the header does not give it.
+    public var width: Int
+    public var height: Int
+
+    public init(format: ImageFormat, width: Int = 0, height: Int = 0) {
+        self.format = format; self.width = width; self.height = height
+    }
+}
+
+/// One decoded page, before normalisation.
+public struct DecodedPage: Sendable {
+    enum Storage: Sendable {
+        /// Leptonica's own decoding: handed on as is, no copy.
+        case leptonica(PixImage)
+        /// Any other decoder's pixels.
+        case pixels(PageImage)
+    }
+
+    let storage: Storage
+
+    /// A page another decoder made (grey or RGBA bytes).
+    public init(_ image: PageImage) { storage = .pixels(image) }
+    init(_ pix: PixImage) { storage = .leptonica(pix) }
+
+    public var width: Int {
+        switch storage { case .leptonica(let p): p.width; case .pixels(let i): i.width }
+    }
+
+    public var height: Int {
+        switch storage { case .leptonica(let p): p.height; case .pixels(let i): i.height }
+    }
+}
+
+/// Turns the bytes of an image file into pages. A file is a list of pages: one for most
+/// formats, several for a multi-page TIFF or PDF. A new format is a new decoder added to
+/// `ImageDecoders`; nothing else in the ingest stage names formats.
+public protocol ImageDecoder: Sendable {
+    /// The formats this decoder reads, in the order error messages list them.
+    var formats: [ImageFormat] { get }
+    /// What the bytes are, judged from their content (never from the file name), when this
+    /// decoder reads them; nil otherwise. Cheap: called for every file before any decoding.
+    func sniff(_ data: Data) -> SniffedImage?
+    /// The file's pages in order (at least one), or an error naming `name`
+    /// (`.truncated`, `.decodeFailed`).
+    func decode(_ data: Data, sniffed: SniffedImage, name: String) throws(IngestError) -> [DecodedPage]
+}
+
+/// The decoders the ingest stage tries, in order: the first whose `sniff` recognises the bytes decodes them.
+public struct ImageDecoders: Sendable, Hashable {
+    public var decoders: [any ImageDecoder]
+
+    public init(_ decoders: [any ImageDecoder]) { self.decoders = decoders }
+
+    /// Leptonica: JPEG, PNG, TIFF (first page), BMP, GIF, WebP, PNM.
+    public static let standard = ImageDecoders([LeptonicaDecoder()])
+
+    /// Every format the decoders read, in their order, each once.
+    public var formats: [ImageFormat] {
+        var seen = Set<ImageFormat>()
+        return decoders.flatMap(\.formats).filter { seen.insert($0).inserted }
+    }
+
+    public var fileExtensions: Set<String> { Set(formats.flatMap(\.fileExtensions)) }
+
+    /// The first decoder that recognises the bytes, with what it found.
+    public func sniff(_ data: Data) -> (decoder: any ImageDecoder, image: SniffedImage)? {
+        for d in decoders { if let s = d.sniff(data) { return (d, s) } }
+        return nil
+    }
+
+    /// Two registries are equal when they list decoders of the same types reading the same formats.
+    public static func == (a: ImageDecoders, b: ImageDecoders) -> Bool { a.signature == b.signature }
+    public func hash(into h: inout Hasher) { h.combine(signature) }
+    private var signature: [String] {
+        decoders.map { "\(String(reflecting: type(of: $0))):\($0.formats.map(\.rawValue).joined(separator: ","))" }
+    }
+}
