@@ -62,7 +62,9 @@ let package = Package(
         .testTarget(name: "PipelineTests", dependencies: [
             "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptsCLI", "ReceiptModel", "ReceiptTestSupport",
         ]),
-        .testTarget(name: "StoreTests", dependencies: ["ReceiptStore", "ReceiptReconcile", "ReceiptsCLI", "ReceiptModel"]),
+        .testTarget(name: "StoreTests", dependencies: [
+            "ReceiptStore", "ReceiptReconcile", "ReceiptsCLI", "ReceiptModel", "ReceiptPipeline", "ReceiptOCR", "ReceiptTestSupport",
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

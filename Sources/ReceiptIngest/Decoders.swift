@@ -24,9 +24,6 @@ public struct ImageFormat: Sendable, Hashable, CustomStringConvertible {
     public static let gif = ImageFormat("gif", name: "GIF", fileExtensions: ["gif"])
     public static let webp = ImageFormat("webp", name: "WebP", fileExtensions: ["webp"])
     public static let pnm = ImageFormat("pnm", name: "PNM", fileExtensions: ["pnm", "pbm", "pgm", "ppm"])
-
-    /// Extensions of every format the standard decoders read; used to pick files from a folder.
-    public static var fileExtensions: Set<String> { ImageDecoders.standard.fileExtensions }
 }
 
 /// What a decoder found at the start of the bytes.

@@ -4,13 +4,17 @@ import ReceiptIngest
 import Glibc
 #endif
 
-/// Which files under the roots a batch reads: images by extension, `--include`/`--exclude`
-/// globs on the name or the path below the root, hidden files skipped.
+/// Which files under the roots a batch reads: images by extension (those of the formats the
+/// decoders read), `--include`/`--exclude` globs on the name or the path below the root,
+/// hidden files skipped.
 public struct FolderWalk: Sendable {
     public var include: [String]
     public var exclude: [String]
+    public var extensions: Set<String>
 
-    public init(include: [String] = [], exclude: [String] = []) { self.include = include; self.exclude = exclude }
+    public init(include: [String] = [], exclude: [String] = [], decoders: ImageDecoders = .standard) {
+        self.include = include; self.exclude = exclude; extensions = decoders.fileExtensions
+    }
 
     /// Calls `visit` for each image under `root` (or `root` itself when it is not a folder: a file
     /// named on the command line is always tried, so a bad one gets a clear error), in name order
@@ -30,7 +34,7 @@ public struct FolderWalk: Sendable {
                 continue
             }
             if isFolder || name.hasPrefix(".") { continue }
-            guard ImageFormat.fileExtensions.contains((name as NSString).pathExtension.lowercased()),
+            guard extensions.contains((name as NSString).pathExtension.lowercased()),
                   include.isEmpty || matches(include, name, rel) else {
                 other()
                 continue

@@ -58,7 +58,7 @@ enum BatchCommand {
         defer { sink.close() }
         var options = BatchOptions(jobs: jobs)
         options.force = args.flag("--force")
-        options.walk = FolderWalk(include: args.all("--include"), exclude: args.all("--exclude"))
+        options.walk = FolderWalk(include: args.all("--include"), exclude: args.all("--exclude"), decoders: setup.pipeline.ingest.decoders)
         options.ingest = setup.pipeline.ingest
         let showProgress = !args.flag("--quiet") && ctx.console.errIsTerminal
         if showProgress { options.progressInterval = 0.1 }

@@ -25,7 +25,7 @@ struct LabelledReceipt: Sendable {
         let imgDir = (dir as NSString).appendingPathComponent("img"), keyDir = (dir as NSString).appendingPathComponent("key")
         let sroie = fm.fileExists(atPath: imgDir) && fm.fileExists(atPath: keyDir)
         let images = ((try? fm.contentsOfDirectory(atPath: sroie ? imgDir : dir)) ?? [])
-            .filter { ImageFormat.fileExtensions.contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+            .filter { ImageDecoders.standard.fileExtensions.contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
         var out: [LabelledReceipt] = []
         for name in images {
             let id = (name as NSString).deletingPathExtension
