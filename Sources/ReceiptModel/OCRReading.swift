@@ -29,6 +29,8 @@ public struct OCRReading: Sendable, Hashable, Codable {
             public init(rawValue: String) { self.rawValue = rawValue }
             /// The whole page read again another way, when the first parse doubted its result.
             public static let secondLook = Kind(rawValue: "second-look")
+            /// One row of the first read, read again alone (single-line mode) in `region`.
+            public static let lineReread = Kind(rawValue: "line-reread")
             public var description: String { rawValue }
             public init(from decoder: Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
             public func encode(to encoder: Encoder) throws { var c = encoder.singleValueContainer(); try c.encode(rawValue) }
@@ -37,9 +39,12 @@ public struct OCRReading: Sendable, Hashable, Codable {
         /// Why it was taken, e.g. "no date found".
         public var reason: String
         public var page: OCRPage
+        /// For a re-read: the line of the first read it stands for, and the rectangle read (page pixels).
+        public var line: Int?
+        public var region: BoundingBox?
 
-        public init(kind: Kind, reason: String, page: OCRPage) {
-            self.kind = kind; self.reason = reason; self.page = page
+        public init(kind: Kind, reason: String, page: OCRPage, line: Int? = nil, region: BoundingBox? = nil) {
+            self.kind = kind; self.reason = reason; self.page = page; self.line = line; self.region = region
         }
     }
 
@@ -57,6 +62,9 @@ public struct OCRReading: Sendable, Hashable, Codable {
 
     /// The first page as the parser read it first.
     public var first: OCRPage { pages[0].first }
+
+    /// The first page's line re-reads, in the order they were taken.
+    public var lineRereads: [Look] { pages[0].looks.filter { $0.kind == .lineReread } }
 
     /// The first page's second look, if one was taken.
     public var secondLook: Look? { pages[0].looks.first { $0.kind == .secondLook } }

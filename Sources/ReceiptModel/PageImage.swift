@@ -30,6 +30,21 @@ public struct PageImage: Sendable {
         self.bytesPerRow = bpl; self.pixels = pixels; self.resolution = resolution
     }
 
+    /// The pixels inside `box` (clipped to the image) as an image of their own; nil when none are.
+    public func cropped(to box: BoundingBox) -> PageImage? {
+        let x0 = max(0, box.x), y0 = max(0, box.y), x1 = min(width, box.maxX), y1 = min(height, box.maxY)
+        guard x1 > x0, y1 > y0 else { return nil }
+        let w = x1 - x0, rowBytes = w * bytesPerPixel
+        let bpr = Self.alignedBytesPerRow(width: w, bytesPerPixel: bytesPerPixel)
+        var out = [UInt8](repeating: 0, count: bpr * (y1 - y0))
+        for y in y0..<y1 {
+            let from = y * bytesPerRow + x0 * bytesPerPixel, to = (y - y0) * bpr
+            out[to..<to + rowBytes] = pixels[from..<from + rowBytes]
+        }
+        return PageImage(name: name, width: w, height: y1 - y0, bytesPerPixel: bytesPerPixel, bytesPerRow: bpr,
+                         pixels: out, resolution: resolution)
+    }
+
     /// Bytes per row that keep rows 4-byte aligned (what `rotated` and the ingest stage make).
     public static func alignedBytesPerRow(width: Int, bytesPerPixel: Int) -> Int { (width * bytesPerPixel + 3) / 4 * 4 }
 

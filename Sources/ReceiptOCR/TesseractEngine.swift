@@ -107,18 +107,25 @@ public final class TesseractEngine: OCREngine {
     }
 
     public func recognize(_ image: PageImage, request: OCRRequest = .page) throws -> OCRPage {
-        let empty = OCRPage(lines: [], width: image.width, height: image.height)
-        var region: BoundingBox?
         if let r = request.region {
-            guard let inside = r.clamped(toWidth: image.width, height: image.height) else { return empty }
-            region = inside
+            // A region is read as an image of its own: Tesseract's SetRectangle on the whole page
+            // read lines as garbage ("Date : 09/01/2019" as "RSs ii ia Rea") that the same pixels
+            // cropped read right. Boxes come back in page coordinates.
+            guard let inside = r.clamped(toWidth: image.width, height: image.height),
+                  let crop = image.cropped(to: inside) else { return OCRPage(lines: [], width: image.width, height: image.height) }
+            let read = try recognize(crop, request: OCRRequest(layout: request.layout ?? options.layout))
+            return OCRPage(lines: read.lines.map { line in
+                OCRLine(words: line.words.map { w in
+                    OCRWord(text: w.text, box: w.box.map { BoundingBox(x: $0.x + inside.x, y: $0.y + inside.y, width: $0.width, height: $0.height) },
+                            confidence: w.confidence)
+                })
+            }, width: image.width, height: image.height)
         }
         let layout = request.layout ?? options.layout
         TessBaseAPISetPageSegMode(api, TessPageSegMode(UInt32(layout.psm)))
         Self.setImage(api, image)
         TessBaseAPISetSourceResolution(api, Int32(options.assumedDPI))
         defer { TessBaseAPIClear(api) }
-        if let r = region { TessBaseAPISetRectangle(api, Int32(r.x), Int32(r.y), Int32(r.width), Int32(r.height)) }
 
         guard let monitor = TessMonitorCreate() else { throw OCRError.recognitionFailed(file: image.name) }
         defer { TessMonitorDelete(monitor) }

@@ -7,14 +7,43 @@ extension ReceiptParser {
     /// Parses `page`; when the result fails its own checks (`doubt`) and `allowed`, asks
     /// `secondLook` for another reading (a different OCR pass) and keeps the better field by field.
     /// Returns the receipt and the page the total came from.
-    public func parseWithSecondLook(_ page: OCRPage, allowed: Bool = true,
+    /// `rereads` are rows of `page` read again alone (see `rereadTargets`).
+    public func parseWithSecondLook(_ page: OCRPage, rereads: [Reread] = [], allowed: Bool = true,
                                     secondLook: (_ reason: String) throws -> OCRPage?) rethrows -> (receipt: ParsedReceipt, page: OCRPage) {
-        let first = parse(page)
-        guard allowed, let why = Self.doubt(first), let page2 = try secondLook(why) else { return (first, page) }
+        let (first, firstPage) = parse(page, rereads: rereads)
+        guard allowed, let why = Self.doubt(first), let page2 = try secondLook(why) else { return (first, firstPage) }
         let second = parse(page2)
         let merged = Self.merge(first, second)
         let fromSecond = merged.total == second.total && second.total != nil && first.total != second.total
-        return (merged, fromSecond ? page2 : page)
+        return (merged, fromSecond ? page2 : firstPage)
+    }
+
+    /// The page as read, and again with the re-read rows in place. A re-read row has errors of
+    /// its own (a digit cut at the crop's edge), so it is believed where the receipt backs it:
+    /// its total when the receipt's arithmetic holds for it and not for the page's (or the page
+    /// found none), with the subtotal, tax and checks that go with it; its date when the page
+    /// found none. Returns the page the total came from.
+    /// (Taking every field from the re-read page, or the more confident of the two, lost total
+    /// points on the dev scans: 72.1 and 80.0 % against 81.7 %; this rule gives 82.1 %.)
+    public func parse(_ page: OCRPage, rereads: [Reread]) -> (receipt: ParsedReceipt, page: OCRPage) {
+        let plain = parse(page)
+        guard !rereads.isEmpty else { return (plain, page) }
+        let applied = applying(rereads, to: page)
+        let again = parse(applied)
+        var out = plain
+        if plain.total == nil || (Self.agreesWithASum(again.total) && !Self.agreesWithASum(plain.total)) {
+            out.total = again.total
+            out.checks = again.checks
+            out.subtotal = again.subtotal ?? plain.subtotal
+            out.tax = again.tax ?? plain.tax
+        }
+        if plain.date == nil { out.date = again.date }
+        return (out, out.total != plain.total ? applied : page)
+    }
+
+    /// The total's evidence says a sum on the receipt gives it (subtotal + tax, cash − change …).
+    static func agreesWithASum(_ total: Field<Amount>?) -> Bool {
+        total?.evidence.notes.contains { if case .sum = $0 { true } else { false } } ?? false
     }
 
     /// Parses a stored reading again, without OCR: the same choices as `parseWithSecondLook`
@@ -23,7 +52,10 @@ extension ReceiptParser {
     /// a parser that doubts less ignores the second look, as the pipeline would. Reads the
     /// file's first page; looks of kinds this parser does not know are skipped.
     public func parse(_ reading: OCRReading) -> (receipt: ParsedReceipt, page: OCRPage) {
-        parseWithSecondLook(reading.first) { _ in reading.secondLook?.page }
+        let rereads = reading.lineRereads.compactMap { look in
+            look.line.flatMap { line in look.region.map { Reread(line: line, region: $0, page: look.page) } }
+        }
+        return parseWithSecondLook(reading.first, rereads: rereads) { _ in reading.secondLook?.page }
     }
 
     /// Why the first result is doubtful, or nil when it passes its own checks.

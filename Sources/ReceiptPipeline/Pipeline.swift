@@ -10,6 +10,8 @@ public struct PipelineOptions: Sendable, Hashable {
     public var fixOrientation = true
     /// A second OCR look when the first result fails its own checks.
     public var secondPass = true
+    /// Read the rows that carry a field again, each alone (single-line mode).
+    public var rereadLines = true
     /// Below this mean word confidence the page may be turned: orientation is checked.
     public var orientationCheckBelow = 0.6
     /// How the second look reads the page: sparse text (psm 11) finds words a block read misses.
@@ -48,6 +50,9 @@ public struct ReceiptResult: Sendable {
     public var reading: OCRReading
     /// Pages in the file; only the first is read for now.
     public var pageCount = 1
+    /// Rows of the first read that were read again alone, and the time that took.
+    public var rereads: [Reread] = []
+    public var rereadSeconds = 0.0
 }
 
 /// Image → OCR → fields, with an orientation check and a second look only when needed.
@@ -97,17 +102,30 @@ public final class ReceiptPipeline {
                 if second.meanConfidence > page.meanConfidence { image = turned; page = second }
             }
         }
-        var ocrReading = OCRReading(first: page)
-        let reading = try parser.parseWithSecondLook(page, allowed: options.secondPass) { reason in
+        // The rows that carry a field, read again alone: Tesseract reads a line it is shown by
+        // itself better than the same line within the page.
+        var rereads: [Reread] = []
+        let rereadStart = Date()
+        if options.rereadLines {
+            for target in parser.rereadTargets(page) {
+                let line = try engine.recognize(image.pageImage, request: OCRRequest(layout: .singleLine, region: target.region))
+                rereads.append(Reread(line: target.line, region: target.region, page: line))
+            }
+        }
+        let rereadSeconds = Date().timeIntervalSince(rereadStart)
+        var looks = rereads.map { OCRReading.Look(kind: .lineReread, reason: "row", page: $0.page, line: $0.line, region: $0.region) }
+        let reading = try parser.parseWithSecondLook(page, rereads: rereads, allowed: options.secondPass) { reason in
             let look = try read(options.secondLookWithoutContrastNorm ? image.withoutContrastNormalization : image,
                                 OCRRequest(layout: options.secondLookLayout), reason, into: &passes)
-            ocrReading = OCRReading(first: ocrReading.first, secondLook: look, reason: reason)
+            looks.append(OCRReading.Look(kind: .secondLook, reason: reason, page: look))
             return look
         }
+        let ocrReading = OCRReading(pages: OCRReading.Page(first: page, looks: looks))
         page = reading.page
         let receipt = reading.receipt
         return ReceiptResult(file: original.name, receipt: receipt, page: page, imageSteps: image.steps,
-                             passes: passes, seconds: Date().timeIntervalSince(start), image: image, reading: ocrReading)
+                             passes: passes, seconds: Date().timeIntervalSince(start), image: image, reading: ocrReading,
+                             rereads: rereads, rereadSeconds: rereadSeconds)
     }
 
     /// Reads one rectangle of the image again (`region` in the image's pixels, as the boxes of

@@ -104,7 +104,8 @@ enum HumanReport {
             }
             if !r.checks.isEmpty { s += "  \(pad("checks", 9))\(r.checks.map(\.description).joined(separator: "; "))\n" }
             let passes = result.passes.map { "\($0.name) (\($0.reason), conf \(String(format: "%.2f", $0.meanConfidence)), \(String(format: "%.2f", $0.seconds)) s)" }
-            s += "  \(pad("ocr", 9))\(passes.joined(separator: "; "))\n"
+            let rows = result.rereads.isEmpty ? [] : ["\(result.rereads.count) rows re-read alone (\(String(format: "%.2f", result.rereadSeconds)) s)"]
+            s += "  \(pad("ocr", 9))\((passes + rows).joined(separator: "; "))\n"
             s += "  \(pad("image", 9))\(result.image.originalWidth)×\(result.image.originalHeight) → \(result.image.width)×\(result.image.height): \(result.imageSteps.isEmpty ? "as is" : result.imageSteps.joined(separator: ", "))\n"
         }
         if ReviewPolicy.needsReview(r) { s += "  needs review: a field is missing or unsure\n" }

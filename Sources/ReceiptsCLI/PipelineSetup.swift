@@ -18,6 +18,7 @@ enum PipelineSetup {
         OptionSpec("--time-limit", value: "SECONDS", help: "Give up on one image after this long (default 60)."),
         OptionSpec("--max-pixels", value: "N", help: "Refuse images larger than N pixels, checked before decoding (default 60000000)."),
         OptionSpec("--no-second-pass", help: "Never take a second OCR look, even when the first fails its checks."),
+        OptionSpec("--no-reread", help: "Do not read the rows with a total, tax, payment or date again alone (single-line mode)."),
         OptionSpec("--no-orientation", help: "Do not check whether a page is turned 90/180/270°."),
     ]
 
@@ -64,6 +65,7 @@ enum PipelineSetup {
         if let m = try args.int("--max-pixels", in: 1...1_000_000_000) { pipeline.ingest.maxPixels = m }
         pipeline.secondPass = !args.flag("--no-second-pass")
         pipeline.fixOrientation = !args.flag("--no-orientation")
+        pipeline.rereadLines = !args.flag("--no-reread")
         var parser = ParserOptions()
         if let file = args.value("--rules") {
             do { parser.rules = try ParserRules.builtIn(extendedWith: file) } catch {

@@ -77,6 +77,37 @@ struct EngineFailureTests {
         #expect(engine.requests.last == OCRRequest(layout: .singleWord, region: box))
     }
 
+    @Test func rowsWithAFieldAreReadAgainAloneAndKeptInTheReading() throws {
+        // The page: a total row with boxes; the engine answers a region read with "TOTAL 6.27".
+        func boxed(_ text: String, y: Int) -> OCRLine {
+            OCRLine(words: text.split(separator: " ").enumerated().map { j, w in
+                OCRWord(text: String(w), box: BoundingBox(x: 20 + 90 * j, y: y, width: 80, height: 20), confidence: 0.9)
+            })
+        }
+        let lines = [boxed("CORNER BAKERY LTD", y: 10), boxed("Date: 14/03/2024", y: 40), boxed("SUBTOTAL 5.70", y: 70),
+                     boxed("TAX 0.57", y: 100), boxed("TOTAL", y: 130)]
+        let engine = ScriptedEngine(pages: [nil: OCRPage(lines: lines)])
+        engine.regionPage = { box in
+            box.y < 130 && box.maxY > 150 ? OCRPage(lines: [boxed("TOTAL 6.27", y: 130)]) : OCRPage(lines: [])
+        }
+        let r = try ReceiptPipeline(engine: engine).process(path: Self.sample)
+        let regionRequests = engine.requests.filter { $0.region != nil }
+        #expect(regionRequests.count == 4, "date, subtotal, tax and total rows")
+        #expect(regionRequests.allSatisfy { $0.layout == .singleLine })
+        #expect(r.receipt.total?.value.description == "6.27")
+        #expect(r.rereads.count == 4)
+        #expect(r.reading.lineRereads.count == 4)
+        // Replayed without OCR, the reading gives the same receipt.
+        #expect(ReceiptParser().parse(r.reading).receipt == r.receipt)
+        // --no-reread: no region reads, the misread total stays.
+        var options = PipelineOptions()
+        options.rereadLines = false
+        let plain = ScriptedEngine(pages: [nil: OCRPage(lines: lines)])
+        let p = try ReceiptPipeline(engine: plain, options: options).process(path: Self.sample)
+        #expect(plain.requests.allSatisfy { $0.region == nil })
+        #expect(p.receipt.total?.value.description != "6.27")
+    }
+
     @Test func passesAreNamedByLayout() throws {
         let engine = ScriptedEngine(pages: [nil: Self.doubtful, .sparse: ScriptedEngine.page("ACME LLC\n03/14/2024\nTOTAL $10.80")])
         let r = try ReceiptPipeline(engine: engine).process(path: Self.sample)

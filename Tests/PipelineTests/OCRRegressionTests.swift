@@ -40,7 +40,7 @@ struct OCRRegressionTests {
         let second = try engine.recognize((defaults.secondLookWithoutContrastNorm ? result.image.withoutContrastNormalization : result.image).pageImage,
                                           request: OCRRequest(layout: defaults.secondLookLayout))
         let live = OCRRecording(image: sample.name, tesseractVersion: TesseractEngine.version,
-                                traineddata: Self.traineddata, first: result.page,
+                                traineddata: Self.traineddata, first: result.reading.first,
                                 second: second, secondReason: "psm\(defaults.secondLookLayout.psm)")
         let path = Self.ocrDir + "/" + sample.base + ".json"
         if Self.recording {
