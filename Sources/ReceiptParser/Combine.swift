@@ -7,15 +7,29 @@ extension ReceiptParser {
     /// Parses `page`; when the result fails its own checks (`doubt`) and `allowed`, asks
     /// `secondLook` for another reading (a different OCR pass) and keeps the better field by field.
     /// Returns the receipt and the page the total came from.
-    /// `rereads` are rows of `page` read again alone (see `rereadTargets`).
-    public func parseWithSecondLook(_ page: OCRPage, rereads: [Reread] = [], allowed: Bool = true,
+    ///
+    /// Before that, a doubtful first result asks `rereads` for the rows of `page` read again
+    /// alone (see `rereadTargets`): only then, since a dozen line reads cost about a quarter of
+    /// a page read, and on receipts the parser trusts they changed nothing.
+    public func parseWithSecondLook(_ page: OCRPage, allowed: Bool = true,
+                                    rereads: (_ reason: String) throws -> [Reread],
                                     secondLook: (_ reason: String) throws -> OCRPage?) rethrows -> (receipt: ParsedReceipt, page: OCRPage) {
-        let (first, firstPage) = parse(page, rereads: rereads)
+        var (first, firstPage) = (parse(page), page)
+        if let why = Self.doubt(first) {
+            let lines = try rereads(why)
+            if !lines.isEmpty { (first, firstPage) = combine(first, page, rereads: lines) }
+        }
         guard allowed, let why = Self.doubt(first), let page2 = try secondLook(why) else { return (first, firstPage) }
         let second = parse(page2)
         let merged = Self.merge(first, second)
         let fromSecond = merged.total == second.total && second.total != nil && first.total != second.total
         return (merged, fromSecond ? page2 : firstPage)
+    }
+
+    /// `parseWithSecondLook` without line re-reads.
+    public func parseWithSecondLook(_ page: OCRPage, allowed: Bool = true,
+                                    secondLook: (_ reason: String) throws -> OCRPage?) rethrows -> (receipt: ParsedReceipt, page: OCRPage) {
+        try parseWithSecondLook(page, allowed: allowed, rereads: { _ in [] }, secondLook: secondLook)
     }
 
     /// The page as read, and again with the re-read rows in place. A re-read row has errors of
@@ -26,7 +40,10 @@ extension ReceiptParser {
     /// (Taking every field from the re-read page, or the more confident of the two, lost total
     /// points on the dev scans: 72.1 and 80.0 % against 81.7 %; this rule gives 82.1 %.)
     public func parse(_ page: OCRPage, rereads: [Reread]) -> (receipt: ParsedReceipt, page: OCRPage) {
-        let plain = parse(page)
+        combine(parse(page), page, rereads: rereads)
+    }
+
+    func combine(_ plain: ParsedReceipt, _ page: OCRPage, rereads: [Reread]) -> (receipt: ParsedReceipt, page: OCRPage) {
         guard !rereads.isEmpty else { return (plain, page) }
         let applied = applying(rereads, to: page)
         let again = parse(applied)
@@ -55,7 +72,7 @@ extension ReceiptParser {
         let rereads = reading.lineRereads.compactMap { look in
             look.line.flatMap { line in look.region.map { Reread(line: line, region: $0, page: look.page) } }
         }
-        return parseWithSecondLook(reading.first, rereads: rereads) { _ in reading.secondLook?.page }
+        return parseWithSecondLook(reading.first, rereads: { _ in rereads }) { _ in reading.secondLook?.page }
     }
 
     /// Why the first result is doubtful, or nil when it passes its own checks.

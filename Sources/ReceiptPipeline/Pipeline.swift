@@ -102,19 +102,22 @@ public final class ReceiptPipeline {
                 if second.meanConfidence > page.meanConfidence { image = turned; page = second }
             }
         }
-        // The rows that carry a field, read again alone: Tesseract reads a line it is shown by
-        // itself better than the same line within the page.
+        // A doubtful result first has the rows that carry a field read again alone: Tesseract
+        // reads a line it is shown by itself better than the same line within the page.
         var rereads: [Reread] = []
-        let rereadStart = Date()
-        if options.rereadLines {
+        var rereadSeconds = 0.0
+        var looks: [OCRReading.Look] = []
+        let reading = try parser.parseWithSecondLook(page, allowed: options.secondPass, rereads: { [image] reason in
+            guard options.rereadLines else { return [] }
+            let t = Date()
             for target in parser.rereadTargets(page) {
                 let line = try engine.recognize(image.pageImage, request: OCRRequest(layout: .singleLine, region: target.region))
                 rereads.append(Reread(line: target.line, region: target.region, page: line))
+                looks.append(OCRReading.Look(kind: .lineReread, reason: reason, page: line, line: target.line, region: target.region))
             }
-        }
-        let rereadSeconds = Date().timeIntervalSince(rereadStart)
-        var looks = rereads.map { OCRReading.Look(kind: .lineReread, reason: "row", page: $0.page, line: $0.line, region: $0.region) }
-        let reading = try parser.parseWithSecondLook(page, rereads: rereads, allowed: options.secondPass) { reason in
+            rereadSeconds = Date().timeIntervalSince(t)
+            return rereads
+        }) { reason in
             let look = try read(options.secondLookWithoutContrastNorm ? image.withoutContrastNormalization : image,
                                 OCRRequest(layout: options.secondLookLayout), reason, into: &passes)
             looks.append(OCRReading.Look(kind: .secondLook, reason: reason, page: look))

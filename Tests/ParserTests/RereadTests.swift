@@ -75,7 +75,7 @@ struct RereadTests {
             OCRReading.Look(kind: .lineReread, reason: "row", page: reread.page, line: 7, region: t.region),
         ]))
         let replay = parser.parse(reading)
-        let direct = parser.parseWithSecondLook(page, rereads: [reread]) { _ in nil }
+        let direct = parser.parseWithSecondLook(page, rereads: { _ in [reread] }) { _ in nil }
         #expect(replay.receipt == direct.receipt && replay.page == direct.page)
         #expect(replay.receipt.total?.value.description == "6.27")
     }
