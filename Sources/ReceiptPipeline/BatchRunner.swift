@@ -147,7 +147,7 @@ public final class BatchRunner: Sendable {
                                                      engineVersion: pipeline.engine.identity, status: status))
             return .stored(result, engine: pipeline.engine.identity, status: status)
         } catch let e as StoreError {
-            return .failed(path: path, FailureReport(code: "store", message: "store: \(e)"))
+            return .failed(path: path, FailureReport(code: FailureReport.storeCode, message: "\(e)"))
         } catch {
             let report = FailureReport(error)
             try? store.recordFailure(contentHash: hash, path: path, code: report.code, message: report.message)
@@ -163,7 +163,8 @@ public final class BatchRunner: Sendable {
                 if status == .needsReview { s.counts.needsReview += 1 } else { s.counts.parsed += 1 }
                 if r.passes.count > 1 { s.counts.secondPasses += 1 }
             case .skipped: s.counts.skippedDone += 1
-            case .failed(let path, let report): s.counts.failed.append((path, report.message))
+            case .failed(let path, let report):
+                s.counts.failed.append((path, report.code == FailureReport.storeCode ? "store: \(report.message)" : report.message))
             }
             guard let every = options.progressInterval, Date().timeIntervalSince(s.lastProgress) >= every else { return nil }
             s.lastProgress = Date()

@@ -9,6 +9,9 @@ public struct FailureReport: Sendable, Hashable, Codable, Error {
 
     public init(code: String, message: String) { self.code = code; self.message = message }
 
+    /// The code of a receipt that was read but could not be written to the store.
+    public static let storeCode = "store"
+
     public init(_ error: Error) {
         switch error {
         case let e as FailureReport: self = e

@@ -72,7 +72,7 @@ enum BatchCommand {
             case .stored(let result, let engine, _):
                 jsonl?.write(JSONLine.encode(ReceiptReport(result: result, engine: engine, explain: false, includeText: false)))
             case .failed(let path, let report):
-                if report.code == "store" { console.error("\(path): the store could not be written: \(report.message.dropFirst("store: ".count))") }
+                if report.code == FailureReport.storeCode { console.error("\(path): the store could not be written: \(report.message)") }
                 jsonl?.write(JSONLine.encode(ReceiptReport(file: path, error: report)))
             case .skipped: break
             }
