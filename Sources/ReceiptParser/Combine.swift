@@ -69,10 +69,7 @@ extension ReceiptParser {
     /// a parser that doubts less ignores the second look, as the pipeline would. Reads the
     /// file's first page; looks of kinds this parser does not know are skipped.
     public func parse(_ reading: OCRReading) -> (receipt: ParsedReceipt, page: OCRPage) {
-        let rereads = reading.lineRereads.compactMap { look in
-            look.line.flatMap { line in look.region.map { Reread(line: line, region: $0, page: look.page) } }
-        }
-        return parseWithSecondLook(reading.first, rereads: { _ in rereads }) { _ in reading.secondLook?.page }
+        parseWithSecondLook(reading.first, rereads: { _ in Reread.all(in: reading) }) { _ in reading.secondLook?.page }
     }
 
     /// Why the first result is doubtful, or nil when it passes its own checks.

@@ -22,6 +22,13 @@ public struct Reread: Sendable, Hashable {
     public init(line: Int, region: BoundingBox, page: OCRPage) {
         self.line = line; self.region = region; self.page = page
     }
+
+    /// The line re-reads a stored reading holds.
+    public static func all(in reading: OCRReading) -> [Reread] {
+        reading.lineRereads.compactMap { look in
+            look.line.flatMap { line in look.region.map { Reread(line: line, region: $0, page: look.page) } }
+        }
+    }
 }
 
 extension ReceiptParser {
@@ -57,7 +64,7 @@ extension ReceiptParser {
     /// in the re-read band (the label and the amounts beside it) give way to the re-read line.
     /// A re-read that found nothing leaves the page alone.
     public func applying(_ rereads: [Reread], to page: OCRPage) -> OCRPage {
-        var lines = page.lines
+        let lines = page.lines
         var replaced = Set<Int>()
         var added: [(at: Int, line: OCRLine)] = []
         for r in rereads {
@@ -76,8 +83,7 @@ extension ReceiptParser {
             for a in added where a.at == i { out.append(a.line) }
             if !replaced.contains(i) { out.append(l) }
         }
-        lines = out
-        return OCRPage(lines: lines, width: page.width, height: page.height)
+        return OCRPage(lines: out, width: page.width, height: page.height)
     }
 
     /// How much of `b`'s height lies within `a`'s vertical extent, 0...1.

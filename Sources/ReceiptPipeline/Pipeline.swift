@@ -50,9 +50,10 @@ public struct ReceiptResult: Sendable {
     public var reading: OCRReading
     /// Pages in the file; only the first is read for now.
     public var pageCount = 1
-    /// Rows of the first read that were read again alone, and the time that took.
-    public var rereads: [Reread] = []
+    /// How long reading rows again alone took.
     public var rereadSeconds = 0.0
+    /// Rows of the first read that were read again alone (from `reading`).
+    public var rereads: [Reread] { Reread.all(in: reading) }
 }
 
 /// Image → OCR → fields, with an orientation check and a second look only when needed.
@@ -104,19 +105,17 @@ public final class ReceiptPipeline {
         }
         // A doubtful result first has the rows that carry a field read again alone: Tesseract
         // reads a line it is shown by itself better than the same line within the page.
-        var rereads: [Reread] = []
         var rereadSeconds = 0.0
         var looks: [OCRReading.Look] = []
         let reading = try parser.parseWithSecondLook(page, allowed: options.secondPass, rereads: { [image] reason in
             guard options.rereadLines else { return [] }
             let t = Date()
-            for target in parser.rereadTargets(page) {
-                let line = try engine.recognize(image.pageImage, request: OCRRequest(layout: .singleLine, region: target.region))
-                rereads.append(Reread(line: target.line, region: target.region, page: line))
+            defer { rereadSeconds = Date().timeIntervalSince(t) }
+            return try parser.rereadTargets(page).map { target in
+                let line = try read(region: target.region, of: image)
                 looks.append(OCRReading.Look(kind: .lineReread, reason: reason, page: line, line: target.line, region: target.region))
+                return Reread(line: target.line, region: target.region, page: line)
             }
-            rereadSeconds = Date().timeIntervalSince(t)
-            return rereads
         }) { reason in
             let look = try read(options.secondLookWithoutContrastNorm ? image.withoutContrastNormalization : image,
                                 OCRRequest(layout: options.secondLookLayout), reason, into: &passes)
@@ -128,7 +127,7 @@ public final class ReceiptPipeline {
         let receipt = reading.receipt
         return ReceiptResult(file: original.name, receipt: receipt, page: page, imageSteps: image.steps,
                              passes: passes, seconds: Date().timeIntervalSince(start), image: image, reading: ocrReading,
-                             rereads: rereads, rereadSeconds: rereadSeconds)
+                             rereadSeconds: rereadSeconds)
     }
 
     /// Reads one rectangle of the image again (`region` in the image's pixels, as the boxes of
