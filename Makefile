@@ -42,8 +42,8 @@ eval: build
 	$(BIN) eval --jobs $(JOBS) --predictions .build/dev-predictions.jsonl $(DEV_SET) || [ $$? -eq 3 ]
 	python3 ../shared/tools/score.py $(DEV_SET)/key .build/dev-predictions.jsonl
 	@# the phone photos: vendors compared without spaces, ambiguous all-digit dates either way (see ../shared/data/README.md)
-	$(BIN) eval --truth-text $(WILD_SET)
-	$(BIN) eval --jobs $(JOBS) --predictions .build/wild-predictions.jsonl $(WILD_SET) || [ $$? -eq 3 ]
+	$(BIN) eval --truth-text --spaceless --month-first --either-order $(WILD_SET)
+	$(BIN) eval --jobs $(JOBS) --spaceless --month-first --either-order --predictions .build/wild-predictions.jsonl $(WILD_SET) || [ $$? -eq 3 ]
 	python3 ../shared/tools/score.py $(WILD_SET)/key .build/wild-predictions.jsonl --spaceless --month-first --either-order
 
 bench: build

@@ -79,7 +79,7 @@ public enum BuiltInRules {
       "tel", "phone", "fax", "gst reg", "gst id", "gst no", "registration", "registered", "co reg", "co. reg", "company reg", "reg no", "roc", "business reg",
       "vat no", "vat reg", "ust-id", "steuer", "siret", "tva", "abn", "email", "www", "http", ".com", "open", "hours", "table", "cashier",
       "order", "date", "time", "company no", "co no", "desc", "description", "qty", "quantity", "item", "price", "amount",
-      "returnable", "refundable", "exchangeable", "not returnable", "counter", "terminal", "member", "server", "served by", "guest", "machine", "pos", "slip", "doc no", "page", "rechnung", "quittung", "kassenbon", "beleg", "facture", "ticket", "reçu"
+      "returnable", "refundable", "exchangeable", "not returnable", "counter", "terminal", "member", "server", "feedback", "survey", "customer", "customers", "visiting", "dine in", "take out", "takeout", "eat in", "served by", "guest", "machine", "pos", "slip", "doc no", "page", "rechnung", "quittung", "kassenbon", "beleg", "facture", "ticket", "reçu"
     ],
     "address_words": [
       "jalan", "jln", "lorong", "taman", "tmn", "no.", "lot", "blok", "block", "street", "st.", "road", "rd", "avenue", "ave", "blvd",
