@@ -173,6 +173,7 @@ enum EvalCommand {
             OptionSpec("--truth-text", help: "Parse the true text lines (SROIE box/) instead of running OCR: measures the parser alone."),
             OptionSpec("--jobs", short: "-j", value: "N", help: "Parallel OCR engines (default: the number of cores)."),
             OptionSpec("--limit", value: "N", help: "Only the first N receipts (sorted by name)."),
+            OptionSpec("--save-readings", value: "DIR", help: "Write what OCR read of each receipt (every look, with boxes and confidences) to DIR/ID.json, to study the misses."),
             OptionSpec("--spaceless", help: "Compare vendors without spaces (as score.py --spaceless; the photo set's labels glue words)."),
             OptionSpec("--month-first", help: "Read ambiguous all-digit label dates (03/04/2018) month-first (as score.py --month-first)."),
             OptionSpec("--either-order", help: "Accept either reading of an ambiguous all-digit label date (as score.py --either-order)."),
@@ -203,7 +204,7 @@ enum EvalCommand {
                 return s
             }
         } else {
-            results = try runOCR(receipts, setup: setup, scoring: scoring, jobs: jobs, ctx: ctx)
+            results = try runOCR(receipts, setup: setup, scoring: scoring, jobs: jobs, saveReadings: args.value("--save-readings"), ctx: ctx)
         }
         let elapsed = Date().timeIntervalSince(start)
         let summary = Summary(results)
@@ -246,7 +247,12 @@ enum EvalCommand {
         return results.contains { $0.error != nil } ? .inputError : .ok
     }
 
-    static func runOCR(_ receipts: [LabelledReceipt], setup: PipelineSetup.Made, scoring: Scoring, jobs: Int, ctx: CommandContext) throws -> [Scored] {
+    static func runOCR(_ receipts: [LabelledReceipt], setup: PipelineSetup.Made, scoring: Scoring, jobs: Int, saveReadings: String? = nil, ctx: CommandContext) throws -> [Scored] {
+        if let dir = saveReadings {
+            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+                throw CLIFailure(.inputError, "\(dir): cannot make the folder: \((error as NSError).localizedDescription)")
+            }
+        }
         let results = Locked([Scored?](repeating: nil, count: receipts.count))
         let failure = Locked<Error?>(nil)  // no engine could be made: stop
         let interruption = ctx.interruption
@@ -264,6 +270,9 @@ enum EvalCommand {
             do {
                 let out = try pipeline!.process(path: r.image)
                 s = Scored(r, got: out.receipt, scoring: scoring)
+                if let dir = saveReadings, let data = try? JSONEncoder().encode(out.reading) {
+                    _ = FileManager.default.createFile(atPath: (dir as NSString).appendingPathComponent(r.id + ".json"), contents: data)
+                }
                 s.texts = out.reading.pages.flatMap { [$0.first] + $0.looks.map(\.page) }.flatMap { $0.lines.map(\.text) }
                 s.secondPass = out.passes.count > 1
                 s.seconds = out.seconds

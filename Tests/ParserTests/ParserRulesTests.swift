@@ -148,6 +148,10 @@ struct ParserRulesTests {
         #expect(parser.parse(text: "SHOP\nDate : GS Jan 2017 12:41pm\nTOTAL 1.00").date == nil)
         #expect(parser.parse(text: "SHOP\nQ1-Nov-2017_11:20:04AM\nTOTAL 1.00").date?.value == day(2017, 11, 1))
         #expect(parser.parse(text: "SHOP\nJan 20 2017\nTOTAL 1.00").date?.value == day(2017, 1, 20))
+        // US tills: the year after an apostrophe, straight or typographic, with or without a space.
+        #expect(parser.parse(text: "SHOP\nJun17'13 09:35PM\nTOTAL 1.00").date?.value == day(2013, 6, 17))
+        #expect(parser.parse(text: "SHOP\nJul03’ 12 02:34PM\nTOTAL 1.00").date?.value == day(2012, 7, 3))
+        #expect(parser.parse(text: "SHOP\nOct.10'15(Sat)\nTOTAL 1.00").date?.value == day(2015, 10, 10))
     }
 
     @Test func dayMonthOrderFromAnotherDate() {
