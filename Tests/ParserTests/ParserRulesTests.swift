@@ -96,6 +96,20 @@ struct ParserRulesTests {
     }
 
     /// No clean total line, paid an odd sum with no change: that sum is the total. A banknote says nothing.
+    /// A photo that lost its total line: a sales tax added at the till makes subtotal + tax the total. A VAT or GST
+    /// is in the prices already, so there the sum is not made.
+    @Test func subtotalPlusSalesTaxWhenTheTotalLineIsLost() {
+        let us = parser.parse(text: "CEDAR DELI\n2 SANDWICH 39.90\nBAGEL 4.55\nSUB TOTAL: 44.45\nSALES TAX (8.875%): 3.95\nVISA XXXX1234")
+        #expect(us.total?.value == Amount("48.40"))
+        #expect(us.total?.evidence.notes.contains(.computedSubtotalPlusTax) == true)
+        let vat = parser.parse(text: "CEDAR DELI\nSANDWICH 39.90\nSUBTOTAL 44.45\nVAT 20% 7.41\nCARD")
+        #expect(vat.total?.value != Amount("51.86"))
+    }
+
+    @Test func balanceDueAbbreviated() {
+        #expect(parser.parse(text: "SHOP\nSUBTOTAL 37.00\n12 BAL DUE 37.00\nCASH 40.00\nCHANGE 3.00").total?.evidence.rule == "total.keyword")
+    }
+
     @Test func exactPaymentStandsInForAnUnreadTotal() {
         #expect(parser.parse(text: "SHOP\nTotal Item Discount: 6.00\nTotal Sales Inclusive GST : = azo\nCash Received : 4.70").total?.value == amount("4.70"))
         #expect(parser.parse(text: "SHOP\nTOTAL 18.80\nCASH 90.00").total?.value == amount("18.80"))
