@@ -27,7 +27,11 @@ extension MoneyFields {
         }
         let keyword = best.found.keyword
         let rule = keyword.isDerived ? "total.\(keyword.raw.replacingOccurrences(of: " ", with: "-"))" : "total.keyword"
-        let field = Field(best.found.amount, confidence: min(0.99, max(0.02, 0.2 + 0.6 * best.score)),
+        var confidence = min(0.99, max(0.02, 0.2 + 0.6 * best.score))
+        // A sum no line prints is a guess the sums cannot confirm (they made it): keep it in doubt, so the rows
+        // are read again and a second look is taken.
+        if best.found.notes.contains(.computedSubtotalPlusTax) { confidence = min(confidence, 0.4) }
+        let field = Field(best.found.amount, confidence: confidence,
                           evidence: best.found.line.evidence(rule: rule, notes: best.notes), rejected: Array(rejected))
         return (field, checks)
     }

@@ -117,8 +117,10 @@ public final class ReceiptPipeline {
                 return Reread(line: target.line, region: target.region, page: line)
             }
         }) { reason in
-            let look = try read(options.secondLookWithoutContrastNorm ? image.withoutContrastNormalization : image,
-                                OCRRequest(layout: options.secondLookLayout), reason, into: &passes)
+            let looked = options.secondLookWithoutContrastNorm ? image.withoutContrastNormalization : image
+            // Only the vendor in doubt: the header alone (a third of the page's cost).
+            let region = ReceiptParser.secondLookRegion(for: reason, width: looked.pageImage.width, height: looked.pageImage.height)
+            let look = try read(looked, OCRRequest(layout: options.secondLookLayout, region: region), reason, into: &passes)
             looks.append(OCRReading.Look(kind: .secondLook, reason: reason, page: look))
             return look
         }

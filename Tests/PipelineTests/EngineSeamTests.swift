@@ -85,7 +85,7 @@ struct EngineFailureTests {
             })
         }
         let lines = [boxed("CORNER BAKERY LTD", y: 10), boxed("Date: 14/03/2024", y: 40), boxed("SUBTOTAL 5.70", y: 70),
-                     boxed("TAX 0.57", y: 100), boxed("TOTAL", y: 130)]
+                     boxed("VAT 0.57", y: 100), boxed("TOTAL", y: 130)]  // VAT: no sum is made without a total line
         let engine = ScriptedEngine(pages: [nil: OCRPage(lines: lines)])
         engine.regionPage = { box in
             box.y < 130 && box.maxY > 150 ? OCRPage(lines: [boxed("TOTAL 6.27", y: 130)]) : OCRPage(lines: [])
