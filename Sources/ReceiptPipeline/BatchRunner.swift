@@ -34,6 +34,8 @@ public struct BatchCounts: Sendable {
     public var needsReview = 0
     public var skippedDone = 0
     public var skippedOther = 0
+    /// The other files by lower-case extension ("" for none).
+    public var otherByExtension: [String: Int] = [:]
     public var secondPasses = 0
     public var failed: [(path: String, message: String)] = []
     public var seconds = 0.0
@@ -87,7 +89,9 @@ public final class BatchRunner: Sendable {
         WorkerPool.run(jobs: options.jobs, isCancelled: isCancelled, produce: { put in
             for root in roots where !isCancelled() {
                 var going = true
-                options.walk.walk(root, other: { state.withLock { $0.counts.skippedOther += 1 } }) { path in
+                options.walk.walk(root, other: { ext in
+                    state.withLock { $0.counts.skippedOther += 1; $0.counts.otherByExtension[ext, default: 0] += 1 }
+                }) { path in
                     state.withLock { $0.discovered += 1 }
                     going = put(path)
                     return going

@@ -133,7 +133,13 @@ struct BatchSummary {
         var s = ""
         if c.interrupted { s += "interrupted: the receipts in flight were finished and everything done is in the store.\n" }
         s += "\(c.processed) read: \(c.parsed) parsed, \(c.needsReview) need review, \(c.failed.count) failed; "
-        s += "\(c.skippedDone) skipped (already in the store), \(c.skippedOther) other files\n"
+        s += "\(c.skippedDone) skipped (already in the store), \(c.skippedOther) other files"
+        if !c.otherByExtension.isEmpty {
+            // Most common first, so a folder of something unsupported shows at once.
+            let kinds = c.otherByExtension.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+            s += " (" + kinds.map { "\($0.value) \($0.key.isEmpty ? "without extension" : "." + $0.key)" }.joined(separator: ", ") + ")"
+        }
+        s += "\n"
         let rate = c.seconds > 0 ? Double(c.processed) / c.seconds : 0
         s += String(format: "%.1f s, %.2f receipts/s; second OCR look on %d; peak memory %.0f MB\n", c.seconds, rate, c.secondPasses, peakRSSMB)
         if !c.failed.isEmpty {

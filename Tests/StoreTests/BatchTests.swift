@@ -46,6 +46,30 @@ struct BatchTests {
         #expect(failures.allSatisfy { !$0.message.isEmpty })
     }
 
+    /// Content decides, not the name: a JPEG named `.heic` and a PNG without extension are
+    /// read; a `.jxl` that cannot be read fails with its reason; the rest are counted by extension.
+    @Test func contentNotExtensionDecidesWhatIsAReceipt() throws {
+        let f = try TempDir()
+        let jpg = try Data(contentsOf: URL(fileURLWithPath: Repo.path("Tests/Fixtures/formats/receipt.jpg")))
+        let png = try Data(contentsOf: URL(fileURLWithPath: Repo.path("Tests/Fixtures/formats/receipt.png")))
+        _ = FileManager.default.createFile(atPath: f.path("IMG_0042.heic"), contents: jpg)
+        _ = FileManager.default.createFile(atPath: f.path("scan-0001"), contents: png)
+        _ = FileManager.default.createFile(atPath: f.path("photo.jxl"), contents: Data([0xFF, 0x0A, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]))
+        for (name, text) in [("notes.txt", "milk"), ("a.json", "{}"), ("b.json", "[]"), ("data.csv", "a,b"), ("README", "read me")] {
+            _ = FileManager.default.createFile(atPath: f.path(name), contents: Data(text.utf8))
+        }
+        let store = f.path("store.sqlite")
+        let r = batch(["--store", store, "--jobs", "1", "--quiet", "--exclude", "store.sqlite*", f.url.path])
+        #expect(r.code == ExitCode.inputError.rawValue)
+        #expect(r.err.contains("3 read: "), "\(r.err)")
+        #expect(r.err.contains("1 failed"))
+        #expect(r.err.contains("photo.jxl: not an image (supported: "))
+        #expect(r.err.contains("5 other files (2 .json, 1 without extension, 1 .csv, 1 .txt)"), "\(r.err)")
+        let s = try SQLiteReceiptStore(path: store)
+        #expect(Set(try s.receipts().flatMap(\.sourcePaths).map { ($0 as NSString).lastPathComponent }) == ["IMG_0042.heic", "scan-0001"])
+        #expect(try s.failures().map(\.code) == ["not-an-image"])
+    }
+
     @Test func secondRunSkipsWhatIsDoneAndForceRedoes() throws {
         let dir = try Self.mixedFolder()
         let store = dir.path("store.sqlite")
