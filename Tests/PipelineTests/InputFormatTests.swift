@@ -188,3 +188,55 @@ enum TIFFMaker {
         return d
     }
 }
+
+@Suite("Ingest: HEIC/HEIF and AVIF through libheif")
+struct HEIFTests {
+    @Test("reads the primary image", arguments: ["receipt.heic", "receipt.avif"])
+    func readsPrimaryImage(_ name: String) throws {
+        let file = try Ingest.load(path: formatFixture(name))
+        #expect(file.format == (name.hasSuffix("avif") ? .avif : .heif))
+        #expect(file.pages.count == 1)
+        #expect(file.pages[0].originalWidth == 520 && file.pages[0].originalHeight == 140)
+        let r = try ReceiptPipeline(engine: try TesseractEngine()).process(file: file)
+        #expect(r.page.text.contains("TOTAL 12.50"), "\(r.page.text)")
+    }
+
+    /// Stored on its side with an `irot` transform: upright after decoding, read without the orientation model.
+    @Test func transformsAreApplied() throws {
+        let page = try Ingest.load(path: formatFixture("receipt-irot.heic"), options: decoderPixelsOnly).pages[0]
+        #expect(page.width == 520 && page.height == 140)
+        var options = PipelineOptions()
+        options.fixOrientation = false
+        let r = try ReceiptPipeline(engine: try TesseractEngine(), options: options).process(path: formatFixture("receipt-irot.heic"))
+        #expect(r.page.text.contains("TOTAL 12.50"))
+        #expect(r.receipt.vendor?.value == "ACME STORES LLC")
+    }
+
+    @Test func truncatedNamesTheFile() throws {
+        let d = try fixtureData("receipt.heic")
+        #expect(ingestError(d.prefix(2000), "IMG_0002.HEIC")?.description
+            == "IMG_0002.HEIC: truncated HEIF image (the file ends before the image does)")
+        // Cut inside its header boxes: damaged, in libheif's words.
+        let e = ingestError(d.prefix(200), "IMG_0003.heic")
+        #expect(e?.description.hasPrefix("IMG_0003.heic: damaged HEIF: ") == true, "\(String(describing: e))")
+    }
+
+    /// A header (`ispe`) claiming 100000×100000: refused before decoding.
+    @Test func bombIsRefusedFromItsHeader() throws {
+        var d = try fixtureData("receipt.heic")
+        let ispe = try #require(d.range(of: Data("ispe".utf8))).upperBound + 4
+        for (k, v) in [(0, 100_000), (4, 100_000)] { for b in 0..<4 { d[ispe + k + b] = UInt8((v >> (8 * (3 - b))) & 0xFF) } }
+        let e = ingestError(d, "bomb.heic")
+        #expect(e?.description == "bomb.heic: image is 100000×100000 pixels, over the limit of 60 megapixels", "\(String(describing: e))")
+        // 30000×30000 is within libheif's own limit (32768 a side): our pixel limit refuses it.
+        for (k, v) in [(0, 30_000), (4, 30_000)] { for b in 0..<4 { d[ispe + k + b] = UInt8((v >> (8 * (3 - b))) & 0xFF) } }
+        #expect(ingestError(d, "big.heic") == IngestError(file: "big.heic", reason: .tooLarge(width: 30_000, height: 30_000, limit: IngestOptions().maxPixels)))
+    }
+
+    @Test func sniffedByContent() throws {
+        // A HEIC named .jpg is read as HEIC; a JPEG named .heic as JPEG.
+        #expect(try Ingest.load(data: fixtureData("receipt.heic"), name: "photo.jpg").format == .heif)
+        #expect(try Ingest.load(data: fixtureData("receipt.jpg"), name: "photo.heic").format == .jpeg)
+        #expect(HEIFDecoder().sniff(Data("....ftypisom\0\0\0\0isomiso2".utf8)) == nil)  // an MP4 is not an image
+    }
+}

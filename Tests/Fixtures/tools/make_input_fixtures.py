@@ -50,10 +50,23 @@ def heic(src, dst, quality=50):
     subprocess.run(["heif-enc", "-q", str(quality), "-o", dst, src], check=True)
 
 
+def heic_turned():
+    """receipt-irot.heic: the receipt stored on its side with a HEIF transform (irot) saying
+    "turn 90 degrees clockwise", written by heif_orient.c (heif-enc 1.15 cannot set one)."""
+    tool = os.path.join(tempfile.mkdtemp(), "heif_orient")
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libheif"], check=True, capture_output=True, text=True).stdout.split()
+    subprocess.run(["cc", os.path.join(os.path.dirname(__file__), "heif_orient.c"), *flags, "-o", tool], check=True)
+    side = os.path.join(os.path.dirname(tool), "side.pgm")
+    Image.open(os.path.join(OUT, "receipt.png")).convert("L").transpose(Image.Transpose.ROTATE_90).save(side)
+    subprocess.run([tool, side, "6", os.path.join(OUT, "receipt-irot.heic")], check=True)
+
+
 def main():
     exif6()
     two_page_tiff()
     heic(os.path.join(OUT, "receipt.png"), os.path.join(OUT, "receipt.heic"))
+    heic_turned()
+    subprocess.run(["heif-enc", "-A", "-q", "60", "-o", os.path.join(OUT, "receipt.avif"), os.path.join(OUT, "receipt.png")], check=True)
     for what in sys.argv[1:]:
         print("unknown:", what)
 
