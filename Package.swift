@@ -46,12 +46,18 @@ let package = Package(
             providers: [.apt(["libheif-dev"]), .brew(["libheif"])]
         ),
         .systemLibrary(
+            name: "CPoppler",
+            path: "CPoppler",
+            pkgConfig: "poppler-glib",
+            providers: [.apt(["libpoppler-glib-dev"]), .brew(["poppler"])]
+        ),
+        .systemLibrary(
             name: "CSQLite",
             path: "Sources/CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .target(name: "ReceiptModel"),
-        .target(name: "ReceiptIngest", dependencies: ["CLeptonica", "CHeif", "ReceiptModel"]),
+        .target(name: "ReceiptIngest", dependencies: ["CLeptonica", "CHeif", "CPoppler", "ReceiptModel"]),
         .target(name: "ReceiptOCR", dependencies: ["CTesseract", "ReceiptModel"]),
         .target(name: "ReceiptParser", dependencies: ["ReceiptModel"]),
         .target(name: "ReceiptPipeline", dependencies: ["ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptStore"]),

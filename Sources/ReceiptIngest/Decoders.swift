@@ -114,8 +114,8 @@ public struct ImageDecoders: Sendable, Hashable {
 
     public init(_ decoders: [any ImageDecoder]) { self.decoders = decoders }
 
-    /// Leptonica: JPEG, PNG, TIFF, BMP, GIF, WebP, PNM; libheif: HEIC/HEIF, AVIF.
-    public static let standard = ImageDecoders([LeptonicaDecoder(), HEIFDecoder()])
+    /// Leptonica: JPEG, PNG, TIFF, BMP, GIF, WebP, PNM; libheif: HEIC/HEIF, AVIF; Poppler: PDF.
+    public static let standard = ImageDecoders([LeptonicaDecoder(), HEIFDecoder(), PDFDecoder()])
 
     /// Every format the decoders read, in their order, each once.
     public var formats: [ImageFormat] {

@@ -90,7 +90,8 @@ private final class HEIFContext {
             // libheif refuses a side over 32768 while reading the header, before our limit is asked:
             // "… Image size 100000x100000 exceeds the maximum image size 32768x32768".
             if let r = message.range(of: "Image size "),
-               case let dims = message[r.upperBound...].prefix { !$0.isWhitespace }.split(separator: "x").compactMap({ Int($0) }), dims.count == 2 {
+               case let dims = message[r.upperBound...].prefix(while: { !$0.isWhitespace }).split(separator: "x").compactMap({ Int($0) }),
+               dims.count == 2 {
                 return IngestError(file: name, reason: .tooLarge(width: dims[0], height: dims[1], limit: maxPixels))
             }
             return IngestError(file: name, reason: .damaged(format, "over libheif's security limits (\(message))"))

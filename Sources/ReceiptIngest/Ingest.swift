@@ -237,7 +237,7 @@ public enum Ingest {
             }
             guard let image else { return nil }
             return IngestedImage(name: name, format: format, originalWidth: originalWidth, originalHeight: originalHeight,
-                                 steps: steps + ["text layer"], pageImage: image, textLayer: text)
+                                 steps: steps, pageImage: image, textLayer: text)
         }
         var pix: PixImage
         switch page.storage {

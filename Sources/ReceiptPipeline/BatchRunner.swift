@@ -147,9 +147,11 @@ public final class BatchRunner: Sendable {
             guard let pipeline else { throw FailureReport(code: "failed", message: "no pipeline") }
             let result = try pipeline.process(file: file)
             let status: ReceiptStatus = ReviewPolicy.needsReview(result.receipt) ? .needsReview : .parsed
+            // A PDF read from its text layer alone was never seen by the engine.
+            let engine = result.textLayerPages == result.pageCount ? "pdf-text-layer" : pipeline.engine.identity
             try store.saveReceipt(StoredReceiptInput(contentHash: h, sourcePath: path, ocrText: result.page.text, reading: result.reading, parsed: result.receipt,
-                                                     engineVersion: pipeline.engine.identity, status: status))
-            return .stored(result, engine: pipeline.engine.identity, status: status)
+                                                     engineVersion: engine, status: status))
+            return .stored(result, engine: engine, status: status)
         } catch let e as StoreError {
             return .failed(path: path, FailureReport(code: FailureReport.storeCode, message: "\(e)"))
         } catch {

@@ -5,6 +5,8 @@ import ReceiptModel
 import ReceiptOCR
 import ReceiptParser
 import ReceiptPipeline
+import ReceiptTestSupport
+@testable import ReceiptsCLI
 
 /// Normalisation off but grayscale: the decoder's pixels, to compare exactly.
 let decoderPixelsOnly: IngestOptions = {
@@ -238,5 +240,112 @@ struct HEIFTests {
         #expect(try Ingest.load(data: fixtureData("receipt.heic"), name: "photo.jpg").format == .heif)
         #expect(try Ingest.load(data: fixtureData("receipt.jpg"), name: "photo.heic").format == .jpeg)
         #expect(HEIFDecoder().sniff(Data("....ftypisom\0\0\0\0isomiso2".utf8)) == nil)  // an MP4 is not an image
+    }
+}
+
+@Suite("Ingest and pipeline: PDF through Poppler")
+struct PDFTests {
+    /// An engine that must not be asked: any call is recorded and fails.
+    static func noOCR() -> ScriptedEngine { ScriptedEngine(pages: [:]) }
+
+    @Test func textLayerIsParsedWithoutOCR() throws {
+        let engine = Self.noOCR()
+        let r = try ReceiptPipeline(engine: engine).process(path: formatFixture("receipt-text.pdf"))
+        #expect(engine.calls == 0)
+        #expect(r.passes.isEmpty && r.textLayerPages == 1 && r.reading.isTextLayer)
+        #expect(r.receipt.vendor?.value == "Chapter & Verse Books Ltd")
+        #expect(r.receipt.date?.value == CalendarDate(year: 2024, month: 10, day: 12))
+        #expect(r.receipt.total?.value == Amount("32.49"))
+        #expect(r.receipt.currency?.value == "GBP")
+        // Exact characters, a printed row a line (amount beside its label), every word with a box inside the page.
+        #expect(r.page.lines.map(\.text).contains("TOTAL GBP 32.49"))
+        #expect(r.page.lines.map(\.text).contains("VISA ************4471 32.49"))
+        let words = r.page.lines.flatMap(\.words)
+        #expect(words.allSatisfy { w in w.confidence == 1 && w.box.map { $0.x >= 0 && $0.maxX <= r.page.width && $0.maxY <= r.page.height } == true })
+        // The total's box lies on the total's row: below the date's.
+        #expect((r.receipt.total?.evidence.box?.y ?? 0) > (r.receipt.date?.evidence.box?.y ?? .max))
+        // A stored reading replays the same receipt.
+        #expect(ReceiptParser().parse(r.reading).receipt == r.receipt)
+    }
+
+    @Test func textLayerOfTwoPagesNamesThePages() throws {
+        let engine = Self.noOCR()
+        let r = try ReceiptPipeline(engine: engine).process(path: formatFixture("receipt-text-2pages.pdf"))
+        #expect(engine.calls == 0)
+        #expect(r.pageCount == 2 && r.textLayerPages == 2)
+        #expect(r.receipt.vendor?.evidence.page == 1)
+        #expect(r.receipt.total?.value == Amount("32.49") && r.receipt.total?.evidence.page == 2)
+        #expect(ReceiptParser().parse(r.reading).receipt == r.receipt)
+    }
+
+    /// The CLI's JSON says no OCR ran: source "text-layer", no passes, engine "none".
+    @Test func jsonSaysTextLayer() throws {
+        let c = CapturingConsole()
+        let code = CLI.run(["parse", "--json", formatFixture("receipt-text.pdf")], context: CommandContext(console: c.console))
+        #expect(code == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(c.stdout.utf8)) as? [String: Any])
+        let ocr = try #require(json["ocr"] as? [String: Any])
+        #expect(ocr["source"] as? String == "text-layer")
+        #expect(ocr["engine"] as? String == "none")
+        #expect((ocr["passes"] as? [Any])?.isEmpty == true)
+        #expect(ocr["pages"] as? Int == 1)
+        #expect((json["total"] as? [String: Any])?["value"] as? String == "32.49")
+    }
+
+    @Test func scannedPageIsRenderedAndRead() throws {
+        let file = try Ingest.load(path: formatFixture("receipt-scan.pdf"))
+        #expect(file.format == .pdf && file.pages.count == 1 && file.pages[0].textLayer == nil)
+        // 3.6 × 5.28 in at 300 dpi: the scan's own pixels.
+        #expect(file.pages[0].originalWidth == 1080 && file.pages[0].originalHeight == 1585)
+        #expect(file.pages[0].steps.first == "PDF page rendered at 300 dpi")
+        let r = try ReceiptPipeline(engine: try TesseractEngine()).process(file: file)
+        #expect(!r.passes.isEmpty && r.textLayerPages == 0)
+        #expect(r.receipt.vendor?.value == "Harbor Lane Hardware LLC")
+        #expect(r.receipt.total?.value == Amount("55.84"))
+    }
+
+    @Test func truncatedDamagedAndEncryptedNameTheFile() throws {
+        let d = try fixtureData("receipt-text.pdf")
+        #expect(ingestError(d.prefix(d.count / 2), "cut.pdf")?.description
+            == "cut.pdf: truncated PDF document (the file ends before the document does)")
+        let junk = Data("%PDF-1.4\nthis is not a document at all\n%%EOF\n".utf8)
+        let e = ingestError(junk, "junk.pdf")
+        #expect(e?.description.hasPrefix("junk.pdf: damaged PDF: ") == true, "\(String(describing: e))")
+        #expect(ingestError(try fixtureData("receipt-encrypted.pdf"), "locked.pdf")?.description
+            == "locked.pdf: the PDF is encrypted (needs a password)")
+    }
+
+    @Test func pageLimitAndRenderSizeLimit() throws {
+        var o = IngestOptions()
+        o.maxPages = 1
+        #expect(ingestError(try fixtureData("receipt-text-2pages.pdf"), "two.pdf", o)
+            == IngestError(file: "two.pdf", reason: .tooManyPages(count: 2, limit: 1)))
+        // A page of 200 × 200 inches without text: 60000 × 60000 pixels at 300 dpi, refused before rendering.
+        let huge = Self.minimalPDF(mediaBox: "0 0 14400 14400")
+        let e = ingestError(huge, "poster.pdf")
+        #expect(e == IngestError(file: "poster.pdf", reason: .tooLarge(width: 60_000, height: 60_000, limit: IngestOptions().maxPixels)))
+        #expect(e?.description == "poster.pdf: image is 60000×60000 pixels, over the limit of 60 megapixels")
+        // The same structure at a receipt's size is read (a blank page: one page, no text layer).
+        #expect(try Ingest.load(data: Self.minimalPDF(mediaBox: "0 0 226 600"), name: "blank.pdf").pages.count == 1)
+    }
+
+    /// One empty page with the given MediaBox, with a correct cross-reference table.
+    static func minimalPDF(mediaBox: String) -> Data {
+        let objects = [
+            "<< /Type /Catalog /Pages 2 0 R >>",
+            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [\(mediaBox)] >>",
+        ]
+        var out = "%PDF-1.4\n"
+        var offsets: [Int] = []
+        for (i, o) in objects.enumerated() {
+            offsets.append(out.utf8.count)
+            out += "\(i + 1) 0 obj\n\(o)\nendobj\n"
+        }
+        let xref = out.utf8.count
+        out += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
+        for o in offsets { out += String(format: "%010d 00000 n \n", o) }
+        out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        return Data(out.utf8)
     }
 }

@@ -182,7 +182,7 @@ struct DecoderRegistryTests {
     }
 
     @Test func supportedFormatsComeFromTheDecoders() throws {
-        #expect(ImageDecoders.standard.formats.map(\.name) == ["JPEG", "PNG", "TIFF", "BMP", "GIF", "WebP", "PNM", "HEIC/HEIF", "AVIF"])
+        #expect(ImageDecoders.standard.formats.map(\.name) == ["JPEG", "PNG", "TIFF", "BMP", "GIF", "WebP", "PNM", "HEIC/HEIF", "AVIF", "PDF"])
         #expect(ImageDecoders.standard.fileExtensions.isSuperset(of: ["jpg", "jpeg", "png", "tif", "webp", "pgm"]))
         #expect(!ImageDecoders.standard.fileExtensions.contains("xyz"))
         #expect(Self.withXYZ.decoders.fileExtensions.contains("xyz"))

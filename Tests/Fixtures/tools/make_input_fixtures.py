@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Makes the input-format fixtures in Tests/Fixtures/formats/ (run once, the results are committed).
+"""Makes the input-format fixtures in Tests/Fixtures/formats/ and the PDF and HEIC samples in
+SampleReceipts/ (run once, the results are committed).
 
-    python3 Tests/Fixtures/tools/make_input_fixtures.py
+    /usr/bin/python3 Tests/Fixtures/tools/make_input_fixtures.py [NAME ...]
 
-Needs Pillow (python3-pil), heif-enc (libheif-examples), img2pdf and reportlab
-(python3-reportlab); the tests need none of them, only the libraries that read the files.
+NAME picks some of: exif6 tiff heic irot avif pdf scanpdf encpdf samples (default: all). Needs
+Debian's python3-pil, python3-reportlab, img2pdf, libheif-examples (heif-enc), libheif-dev
+and a C compiler (heif_orient.c), fonts-dejavu-core; the tests need none of them, only the
+libraries that read the files.
 """
 import io, os, subprocess, sys, tempfile
 from PIL import Image
@@ -61,14 +64,75 @@ def heic_turned():
     subprocess.run([tool, side, "6", os.path.join(OUT, "receipt-irot.heic")], check=True)
 
 
+MONO = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
+
+# An e-receipt as a shop emails it: text drawn as text (a text layer), no image.
+BOOKSHOP = [
+    "Chapter & Verse Books Ltd",
+    "22 Market Row, Bath BA1 1LP",
+    "VAT No. GB 284 1937 55",
+    "12/10/2024 16:41   Receipt 20931",
+    "",
+    "Atlas of Remote Islands     18.99",
+    "Notebook A6  2 x 4.50        9.00",
+    "Leather Bookmark             4.50",
+    "",
+    "TOTAL                 GBP 32.49",
+    "VAT 20% included             0.75",
+    "VISA ************4471       32.49",
+    "",
+    "Thank you for shopping with us",
+]
+
+
+def text_pdf(path, pages, width_mm=80):
+    """A PDF whose lines are real text (reportlab, DejaVu Sans Mono 9 pt), one list of lines per page."""
+    from reportlab.pdfgen import canvas
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.lib.units import mm
+    pdfmetrics.registerFont(TTFont("DejaVuMono", MONO))
+    height = max(len(p) for p in pages) * 13 + 40
+    c = canvas.Canvas(path, pagesize=(width_mm * mm, height), invariant=1, pageCompression=1)
+    for lines in pages:
+        c.setFont("DejaVuMono", 9)
+        y = height - 24
+        for line in lines:
+            c.drawString(10, y, line)
+            y -= 13
+        c.showPage()
+    c.save()
+
+
+def scanned_pdf(src, dst, dpi=300):
+    """An image-only PDF (a scanner's output): the image at `dpi`, no text."""
+    im = Image.open(src).convert("L")
+    tmp = os.path.join(tempfile.mkdtemp(), "page.png")
+    im.save(tmp, dpi=(dpi, dpi))
+    subprocess.run(["img2pdf", "--output", dst, tmp], check=True)
+
+
 def main():
-    exif6()
-    two_page_tiff()
-    heic(os.path.join(OUT, "receipt.png"), os.path.join(OUT, "receipt.heic"))
-    heic_turned()
-    subprocess.run(["heif-enc", "-A", "-q", "60", "-o", os.path.join(OUT, "receipt.avif"), os.path.join(OUT, "receipt.png")], check=True)
-    for what in sys.argv[1:]:
-        print("unknown:", what)
+    todo = set(sys.argv[1:]) or {"exif6", "tiff", "heic", "irot", "avif", "pdf", "scanpdf", "encpdf", "samples"}
+    if "exif6" in todo: exif6()
+    if "tiff" in todo: two_page_tiff()
+    if "heic" in todo: heic(os.path.join(OUT, "receipt.png"), os.path.join(OUT, "receipt.heic"))
+    if "irot" in todo: heic_turned()
+    if "avif" in todo:
+        subprocess.run(["heif-enc", "-A", "-q", "60", "-o", os.path.join(OUT, "receipt.avif"), os.path.join(OUT, "receipt.png")], check=True)
+    if "pdf" in todo:
+        text_pdf(os.path.join(OUT, "receipt-text.pdf"), [BOOKSHOP])
+        text_pdf(os.path.join(OUT, "receipt-text-2pages.pdf"), [BOOKSHOP[:9], BOOKSHOP[9:]])
+    if "scanpdf" in todo:
+        scanned_pdf(os.path.join(SAMPLES, "us-hardware-01.png"), os.path.join(OUT, "receipt-scan.pdf"))
+    if "encpdf" in todo:
+        # A PDF that needs a password to open (python3-pikepdf, which img2pdf brings).
+        import pikepdf
+        with pikepdf.open(os.path.join(OUT, "receipt-text.pdf")) as pdf:
+            pdf.save(os.path.join(OUT, "receipt-encrypted.pdf"), encryption=pikepdf.Encryption(user="secret", owner="secret"))
+    if "samples" in todo:
+        text_pdf(os.path.join(SAMPLES, "pdf-uk-bookshop-01.pdf"), [BOOKSHOP])
+        heic(os.path.join(SAMPLES, "photo-us-cafe-01.jpg"), os.path.join(SAMPLES, "heic-us-cafe-01.heic"), quality=60)
 
 
 if __name__ == "__main__":
