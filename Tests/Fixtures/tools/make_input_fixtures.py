@@ -132,7 +132,7 @@ def main():
             pdf.save(os.path.join(OUT, "receipt-encrypted.pdf"), encryption=pikepdf.Encryption(user="secret", owner="secret"))
     if "samples" in todo:
         text_pdf(os.path.join(SAMPLES, "pdf-uk-bookshop-01.pdf"), [BOOKSHOP])
-        heic(os.path.join(SAMPLES, "photo-us-cafe-01.jpg"), os.path.join(SAMPLES, "heic-us-cafe-01.heic"), quality=60)
+        heic(os.path.join(SAMPLES, "photo-us-cafe-01.jpg"), os.path.join(SAMPLES, "heic-us-cafe-01.heic"), quality=40)
 
 
 if __name__ == "__main__":
