@@ -31,7 +31,7 @@ build: setup
 	$(SWIFT) build -c release --product receipts
 
 run: build
-	$(BIN) parse SampleReceipts/*.png SampleReceipts/*.jpg
+	$(BIN) parse SampleReceipts/*.png SampleReceipts/*.jpg SampleReceipts/*.heic SampleReceipts/*.pdf
 
 test: setup
 	OMP_THREAD_LIMIT=1 $(SWIFT) test
