@@ -23,6 +23,8 @@ public struct OCRReading: Sendable, Hashable, Codable {
         public init(first: OCRPage, looks: [Look] = [], textLayer: Bool = false) {
             self.first = first; self.looks = looks; self.textLayer = textLayer ? true : nil
         }
+
+        enum CodingKeys: String, CodingKey { case first, looks, textLayer = "text_layer" }
     }
 
     /// Another OCR look at a page, and why it was taken.

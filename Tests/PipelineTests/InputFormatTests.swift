@@ -304,6 +304,18 @@ struct PDFTests {
         #expect(r.receipt.total?.value == Amount("55.84"))
     }
 
+    /// Page 1 with a text layer, page 2 a scan: the text taken as it is, the scan OCR'd, joined.
+    @Test func textAndScannedPagesInOneFile() throws {
+        let engine = try TesseractEngine()
+        let r = try ReceiptPipeline(engine: engine).process(path: formatFixture("receipt-mixed.pdf"))
+        #expect(r.pageCount == 2 && r.textLayerPages == 1)
+        #expect(r.passes.map(\.reason).first == "page 2: first")
+        #expect(r.reading.pages.map { $0.textLayer == true } == [true, false])
+        #expect(r.receipt.vendor?.value == "Chapter & Verse Books Ltd" && r.receipt.vendor?.evidence.page == 1)
+        #expect(r.page.lines.last.map(\.text)?.contains("TOTAL 12.50") == true, "\(r.page.text)")
+        #expect(ReceiptParser().parse(r.reading).receipt == r.receipt)
+    }
+
     @Test func truncatedDamagedAndEncryptedNameTheFile() throws {
         let d = try fixtureData("receipt-text.pdf")
         #expect(ingestError(d.prefix(d.count / 2), "cut.pdf")?.description

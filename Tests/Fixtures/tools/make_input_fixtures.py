@@ -4,7 +4,7 @@ SampleReceipts/ (run once, the results are committed).
 
     /usr/bin/python3 Tests/Fixtures/tools/make_input_fixtures.py [NAME ...]
 
-NAME picks some of: exif6 tiff heic irot avif pdf scanpdf encpdf samples (default: all). Needs
+NAME picks some of: exif6 tiff heic irot avif pdf scanpdf encpdf mixedpdf samples (default: all). Needs
 Debian's python3-pil, python3-reportlab, img2pdf, libheif-examples (heif-enc), libheif-dev
 and a C compiler (heif_orient.c), fonts-dejavu-core; the tests need none of them, only the
 libraries that read the files.
@@ -113,7 +113,7 @@ def scanned_pdf(src, dst, dpi=300):
 
 
 def main():
-    todo = set(sys.argv[1:]) or {"exif6", "tiff", "heic", "irot", "avif", "pdf", "scanpdf", "encpdf", "samples"}
+    todo = set(sys.argv[1:]) or {"exif6", "tiff", "heic", "irot", "avif", "pdf", "scanpdf", "encpdf", "mixedpdf", "samples"}
     if "exif6" in todo: exif6()
     if "tiff" in todo: two_page_tiff()
     if "heic" in todo: heic(os.path.join(OUT, "receipt.png"), os.path.join(OUT, "receipt.heic"))
@@ -130,6 +130,14 @@ def main():
         import pikepdf
         with pikepdf.open(os.path.join(OUT, "receipt-text.pdf")) as pdf:
             pdf.save(os.path.join(OUT, "receipt-encrypted.pdf"), encryption=pikepdf.Encryption(user="secret", owner="secret"))
+    if "mixedpdf" in todo:
+        # Page 1 with a text layer, page 2 a scan (the small receipt.png at 300 dpi).
+        import pikepdf
+        scan = os.path.join(tempfile.mkdtemp(), "scan.pdf")
+        scanned_pdf(os.path.join(OUT, "receipt.png"), scan)
+        with pikepdf.open(os.path.join(OUT, "receipt-text.pdf")) as pdf, pikepdf.open(scan) as other:
+            pdf.pages.extend(other.pages)
+            pdf.save(os.path.join(OUT, "receipt-mixed.pdf"))
     if "samples" in todo:
         text_pdf(os.path.join(SAMPLES, "pdf-uk-bookshop-01.pdf"), [BOOKSHOP])
         heic(os.path.join(SAMPLES, "photo-us-cafe-01.jpg"), os.path.join(SAMPLES, "heic-us-cafe-01.heic"), quality=40)
