@@ -16,6 +16,15 @@ public struct FolderWalk: Sendable {
     public var extensions: Set<String>
     /// Reads the first bytes of a file with another extension and says whether a decoder knows them.
     public var decoders: ImageDecoders
+    /// Files never opened to sniff them (standardized paths): the batch's own store and its
+    /// journal. Closing any descriptor of a SQLite file drops the locks this process holds
+    /// on it (POSIX advisory locks belong to the process, not the descriptor).
+    public var neverOpen: Set<String> = []
+
+    /// Extensions of files that are never opened to sniff them: databases and their journals
+    /// (see `neverOpen`), whoever has them open.
+    public static let neverSniffed: Set<String> = ["sqlite", "sqlite3", "db", "db3", "sqlite-wal", "sqlite-shm", "sqlite-journal",
+                                                   "db-wal", "db-shm", "db-journal", "wal", "shm", "journal"]
 
     /// Extensions of image and document formats people keep receipts in that no decoder
     /// here reads: such a file is tried (and fails, saying why), never counted away.
@@ -64,6 +73,8 @@ public struct FolderWalk: Sendable {
 
     /// Whether the file's first bytes are a format a decoder reads.
     func looksLikeAnImage(_ path: String) -> Bool {
+        guard !Self.neverSniffed.contains((path as NSString).pathExtension.lowercased()),
+              !neverOpen.contains((path as NSString).standardizingPath) else { return false }
         guard let h = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? h.close() }
         guard let head = try? h.read(upToCount: 4096), !head.isEmpty else { return false }

@@ -59,6 +59,8 @@ enum BatchCommand {
         var options = BatchOptions(jobs: jobs)
         options.force = args.flag("--force")
         options.walk = FolderWalk(include: args.all("--include"), exclude: args.all("--exclude"), decoders: setup.pipeline.ingest.decoders)
+        let storePath = (StoreSupport.location(args, ctx) as NSString).standardizingPath
+        options.walk.neverOpen = Set(["", "-wal", "-shm", "-journal"].map { storePath + $0 })
         options.ingest = setup.pipeline.ingest
         let showProgress = !args.flag("--quiet") && ctx.console.errIsTerminal
         if showProgress { options.progressInterval = 0.1 }
