@@ -14,7 +14,9 @@ enum BatchCommand {
         summary: "Read every receipt image under folders into the store: parallel, resumable, never stopping on a bad file.",
         usage: "receipts batch [options] DIR|FILE...",
         discussion: """
-        Folders are walked recursively as they are read (not listed first). Images already in the store
+        Folders are walked recursively as they are read (not listed first). A file is read when it looks
+        like a receipt, by its extension or by its first bytes (a JPEG named .heic is read as JPEG);
+        other files are counted by extension in the summary. Images already in the store
         (same content hash) are skipped, so running the same command again continues where it stopped.
         Ctrl-C finishes the receipts in flight, keeps what is done and says how to resume.
         Files that cannot be read are recorded in the store with the reason and listed at the end;

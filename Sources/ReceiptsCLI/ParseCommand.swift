@@ -11,7 +11,9 @@ enum ParseCommand {
         summary: "Read receipt images and print vendor, date and total (and more).",
         usage: "receipts parse [options] FILE...",
         discussion: """
-        Each FILE is an image (JPEG, PNG, TIFF, BMP, GIF, WebP, PNM). A file that cannot be read
+        Each FILE is one receipt: an image (JPEG, PNG, TIFF, BMP, GIF, WebP, PNM, HEIC/HEIF, AVIF) or
+        a PDF, judged by its content. Every page of a multi-page TIFF or PDF is read, in order; a PDF
+        page with a text layer is taken from its text, without OCR. A file that cannot be read
         gets one `error:` line on stderr; the others are still parsed, and the exit code is 3.
         Fields the parser is unsure of (confidence below \(ReviewPolicy.threshold)) are marked '?'.
 
