@@ -26,16 +26,17 @@ public struct FolderWalk: Sendable {
     public static let neverSniffed: Set<String> = ["sqlite", "sqlite3", "db", "db3", "sqlite-wal", "sqlite-shm", "sqlite-journal",
                                                    "db-wal", "db-shm", "db-journal", "wal", "shm", "journal"]
 
-    /// Extensions of image and document formats people keep receipts in that no decoder
-    /// here reads: such a file is tried (and fails, saying why), never counted away.
-    public static let unsupportedReceiptExtensions: Set<String> = [
+    /// Extensions of image and document formats people keep receipts in, whether or not a
+    /// decoder here reads them (`.jxl`, `.dng` …): such a file is tried, and fails saying why
+    /// when nothing reads it, never counted away as an "other file".
+    public static let receiptExtensions: Set<String> = [
         "heic", "heif", "hif", "avif", "pdf", "jxl", "jp2", "j2k", "jpf", "dng", "cr2", "cr3", "nef", "arw", "orf", "rw2",
         "raf", "psd", "svg", "eps", "xps", "oxps", "djvu", "djv", "ofd",
     ]
 
     public init(include: [String] = [], exclude: [String] = [], decoders: ImageDecoders = .standard) {
         self.include = include; self.exclude = exclude; self.decoders = decoders
-        extensions = decoders.fileExtensions.union(Self.unsupportedReceiptExtensions)
+        extensions = decoders.fileExtensions.union(Self.receiptExtensions)
     }
 
     /// Calls `visit` for each receipt under `root` (or `root` itself when it is not a folder: a
