@@ -5,8 +5,8 @@ WILD_SET  ?= ../shared/data/wild-dev
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 BIN        = .build/release/receipts
 # What a fresh Debian/Ubuntu machine lacks: Tesseract + Leptonica (headers and the
-# English and orientation models), SQLite, pkg-config.
-DEB_PACKAGES = libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd libsqlite3-dev pkg-config
+# English and orientation models), SQLite, libheif (HEIC/AVIF photos), Poppler (PDF), pkg-config.
+DEB_PACKAGES = libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd libsqlite3-dev libheif-dev libpoppler-glib-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: setup build test run eval bench clean help
@@ -31,7 +31,7 @@ build: setup
 	$(SWIFT) build -c release --product receipts
 
 run: build
-	$(BIN) parse SampleReceipts/*.png SampleReceipts/*.jpg
+	$(BIN) parse SampleReceipts/*.png SampleReceipts/*.jpg SampleReceipts/*.heic SampleReceipts/*.pdf
 
 test: setup
 	OMP_THREAD_LIMIT=1 $(SWIFT) test

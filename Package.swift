@@ -11,7 +11,7 @@ import PackageDescription
 //   ReceiptReconcile  receipts <-> inventory items
 //   ReceiptsCLI    the `receipts` command, testable in-process
 // ReceiptModel holds the value types every stage hands to the next (PageImage, OCRPage, ParsedReceipt).
-// C stays in two system-library targets: CLeptonica (ingest only), CTesseract (OCR only).
+// C stays in system-library targets: CLeptonica, CHeif, CPoppler (ingest only), CTesseract (OCR only), CSQLite (store only).
 let package = Package(
     name: "receipts",
     platforms: [.macOS(.v15)],  // Synchronization.Mutex; Linux needs nothing
@@ -40,12 +40,24 @@ let package = Package(
             ]
         ),
         .systemLibrary(
+            name: "CHeif",
+            path: "CHeif",
+            pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"]), .brew(["libheif"])]
+        ),
+        .systemLibrary(
+            name: "CPoppler",
+            path: "CPoppler",
+            pkgConfig: "poppler-glib",
+            providers: [.apt(["libpoppler-glib-dev"]), .brew(["poppler"])]
+        ),
+        .systemLibrary(
             name: "CSQLite",
             path: "Sources/CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .target(name: "ReceiptModel"),
-        .target(name: "ReceiptIngest", dependencies: ["CLeptonica", "ReceiptModel"]),
+        .target(name: "ReceiptIngest", dependencies: ["CLeptonica", "CHeif", "CPoppler", "ReceiptModel"]),
         .target(name: "ReceiptOCR", dependencies: ["CTesseract", "ReceiptModel"]),
         .target(name: "ReceiptParser", dependencies: ["ReceiptModel"]),
         .target(name: "ReceiptPipeline", dependencies: ["ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptStore"]),

@@ -67,9 +67,11 @@ extension ReceiptParser {
     /// with this parser, the second look (if the pipeline took one) standing in for the OCR
     /// call. With the parser that made the reading it gives exactly what the pipeline gave;
     /// a parser that doubts less ignores the second look, as the pipeline would. Reads the
-    /// file's first page; looks of kinds this parser does not know are skipped.
+    /// file's pages joined; evidence names the page; looks of kinds this parser does not know
+    /// are skipped.
     public func parse(_ reading: OCRReading) -> (receipt: ParsedReceipt, page: OCRPage) {
-        parseWithSecondLook(reading.first, rereads: { _ in Reread.all(in: reading) }) { _ in reading.secondLook?.page }
+        let r = parseWithSecondLook(reading.first, rereads: { _ in Reread.all(in: reading) }) { _ in reading.secondLook?.page }
+        return (r.receipt.namingPages(starts: reading.pageStarts), r.page)
     }
 
     /// Why the first result is doubtful, or nil when it passes its own checks.
