@@ -67,6 +67,18 @@ public protocol ReceiptStore: AnyObject, Sendable {
     func export(linkStatuses: Set<LinkStatus>) throws -> StoreExport
     /// Counts for `receipts store info`.
     func stats() throws -> StoreStats
+
+    // MARK: safety
+
+    /// Makes everything committed so far part of the store proper, so that a copy of it alone
+    /// is complete (SQLite: the write-ahead log is checkpointed into the .sqlite file).
+    /// Writing commands call it when they finish. False when it could not all be done now
+    /// (another process was reading); nothing is lost either way.
+    @discardableResult
+    func checkpoint() throws -> Bool
+    /// Writes a consistent copy of the store to `path` (a new file), while others may be
+    /// writing. `StoreError.invalid` when `path` exists.
+    func backup(to path: String) throws
 }
 
 extension ReceiptStore {
@@ -106,15 +118,17 @@ public enum StoreLocation {
         return ((base as NSString).appendingPathComponent("receipts") as NSString).appendingPathComponent("receipts.sqlite")
     }
 
-    /// Opens (creating and upgrading as needed) the store at `location`: a file path, or a
-    /// `file://` URL, is a SQLite file. Other engines plug in here by their URL scheme.
-    public static func open(_ location: String) throws -> any ReceiptStore {
+    /// Opens (upgrading as needed) the store at `location`: a file path, or a `file://` URL,
+    /// is a SQLite file. Other engines plug in here by their URL scheme. With `create`
+    /// (batch, items import) a missing store is made; without it a missing store is
+    /// `StoreError.missing` and nothing is created.
+    public static func open(_ location: String, create: Bool = true) throws -> any ReceiptStore {
         guard let range = location.range(of: "://"), let head = location[..<range.lowerBound].first, head.isASCII, head.isLetter,
               location[..<range.lowerBound].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else {
-            return try SQLiteReceiptStore(path: location)
+            return try SQLiteReceiptStore(path: location, create: create)
         }
         switch location[..<range.lowerBound].lowercased() {
-        case "file": return try SQLiteReceiptStore(path: String(location[range.upperBound...]))
+        case "file": return try SQLiteReceiptStore(path: String(location[range.upperBound...]), create: create)
         case "postgres", "postgresql":
             throw StoreError.invalid("\(location): PostgreSQL stores are not supported yet; give a file path")
         case let scheme:

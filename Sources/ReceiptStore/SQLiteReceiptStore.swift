@@ -14,21 +14,23 @@ public final class SQLiteReceiptStore: ReceiptStore {
     let schema: Int
 
     /// Opens (creating if needed) the store at `path` and upgrades it to the latest schema.
-    public convenience init(path: String) throws {
-        try self.init(path: path, schemaVersion: Schema.latest)
+    /// Without `create`, a missing file is `StoreError.missing` and nothing is created (no file, no folder).
+    public convenience init(path: String, create: Bool = true) throws {
+        try self.init(path: path, schemaVersion: Schema.latest, create: create)
     }
 
     /// Opens the store and migrates it only up to `schemaVersion`: for tests that
     /// need an older store to upgrade.
-    public init(path: String, schemaVersion: Int) throws {
+    public init(path: String, schemaVersion: Int, create: Bool = true) throws {
+        if !create, !FileManager.default.fileExists(atPath: path) { throw StoreError.missing(path: path) }
         let dir = (path as NSString).deletingLastPathComponent
-        if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir) {
+        if create, !dir.isEmpty, !FileManager.default.fileExists(atPath: dir) {
             do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
                 throw StoreError.invalid("\(dir): cannot create the folder for the store: \((error as NSError).localizedDescription)")
             }
         }
         self.path = path
-        db = try Database(path: path)
+        db = try Database(path: path, create: create)
         schema = min(schemaVersion, Schema.latest)
         try Schema.migrate(db, to: schema)
     }
@@ -472,6 +474,34 @@ public final class SQLiteReceiptStore: ReceiptStore {
                               failures: try count("SELECT COUNT(*) FROM failures"),
                               links: links)
         }
+    }
+
+    // MARK: - Safety
+
+    /// Copies what the write-ahead log holds into the .sqlite file (a passive checkpoint: it
+    /// waits for nobody), so that file alone is a complete copy. False when another
+    /// connection's open read kept some of it in the log (it is checkpointed later).
+    @discardableResult
+    public func checkpoint() throws -> Bool {
+        try db.locked { db in
+            let r = try db.query("PRAGMA wal_checkpoint(PASSIVE)") { ($0.int(0), $0.int(1), $0.int(2)) }.first
+            guard let (busy, log, done) = r else { return true }
+            return busy == 0 && (log < 0 || log == done)
+        }
+    }
+
+    /// A consistent copy of the store in a new file (`VACUUM INTO`: one read transaction,
+    /// so writers in other processes go on meanwhile and the copy holds all of each write or none).
+    public func backup(to target: String) throws {
+        if FileManager.default.fileExists(atPath: target) {
+            throw StoreError.invalid("\(target) exists already; give the backup a new file name")
+        }
+        let dir = (target as NSString).deletingLastPathComponent
+        var isDir: ObjCBool = false
+        if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) || !isDir.boolValue {
+            throw StoreError.invalid("\(target): no folder \(dir)")
+        }
+        try db.locked { db in try db.run("VACUUM INTO ?", [.text(target)]) }
     }
 
     /// Checks the file's integrity (`PRAGMA integrity_check`); "ok" when sound.

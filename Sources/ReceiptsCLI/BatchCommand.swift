@@ -39,14 +39,22 @@ enum BatchCommand {
 
     static func run(_ args: Arguments, _ ctx: CommandContext) throws -> ExitCode {
         let setup = try PipelineSetup.make(args)
-        let store = try StoreSupport.open(args, ctx)
+        if !args.flag("--reparse") {
+            guard !args.positionals.isEmpty else { throw UsageError("no folders or files to read") }
+            for p in args.positionals where !FileManager.default.fileExists(atPath: p) {
+                throw CLIFailure(.inputError, "\(p): no such file or folder")
+            }
+        }
+        // --reparse works on what a store holds: it does not make one.
+        return try StoreSupport.writing(args, ctx, create: !args.flag("--reparse")) { store in
+            try run(args, ctx, setup: setup, store: store)
+        }
+    }
+
+    static func run(_ args: Arguments, _ ctx: CommandContext, setup: PipelineSetup.Made, store: any ReceiptStore) throws -> ExitCode {
         if args.flag("--reparse") {
             guard args.positionals.isEmpty else { throw UsageError("--reparse works on the store alone; give no folders") }
             return try reparse(store: store, setup: setup, ctx: ctx, force: args.flag("--force"))
-        }
-        guard !args.positionals.isEmpty else { throw UsageError("no folders or files to read") }
-        for p in args.positionals where !FileManager.default.fileExists(atPath: p) {
-            throw CLIFailure(.inputError, "\(p): no such file or folder")
         }
         let jobs = try args.int("--jobs", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
         // A missing language file fails before any work; the engines themselves are loaded by

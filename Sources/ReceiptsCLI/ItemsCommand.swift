@@ -53,7 +53,10 @@ enum ItemsCommand {
             }
             format = v
         }
-        let store = try StoreSupport.open(args, ctx)
+        return try StoreSupport.writing(args, ctx, create: true) { store in try runImport(args, ctx, format: format, store: store) }
+    }
+
+    static func runImport(_ args: Arguments, _ ctx: CommandContext, format: InventoryFormat?, store: any ReceiptStore) throws -> ExitCode {
         var bad = false
         for file in args.positionals {
             guard let data = FileManager.default.contents(atPath: file) else {

@@ -66,7 +66,7 @@ enum LinksCommand {
                     return LinkID(v)
                 }
                 let who = args.value("--by") ?? ctx.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "user"
-                let store = try StoreSupport.open(args, ctx)
+                return try StoreSupport.writing(args, ctx) { store in
                 var missing = false
                 for id in ids {
                     do {
@@ -78,6 +78,7 @@ enum LinksCommand {
                     }
                 }
                 return missing ? .inputError : .ok
+                }
             })
     }
 }

@@ -55,7 +55,10 @@ enum ReconcileCommand {
             }
             o.amountTolerance = d / 100
         }
-        let store = try StoreSupport.open(args, ctx)
+        return try StoreSupport.writing(args, ctx) { store in try run(args, ctx, options: o, store: store) }
+    }
+
+    static func run(_ args: Arguments, _ ctx: CommandContext, options o: ReconcileOptions, store: any ReceiptStore) throws -> ExitCode {
         let run = try StoreSupport.attempt("reconciling") { try Reconciler(options: o).run(store: store) }
         let links = try StoreSupport.attempt("reading links") { try store.links() }
         let receipts = try StoreSupport.attempt("reading receipts") { try store.receiptSummaries() }
