@@ -39,6 +39,26 @@ public protocol ReceiptStore: AnyObject, Sendable {
     /// What the reconciler and the listings need of every receipt, without the evidence (fast).
     func receiptSummaries() throws -> [ReceiptSummary]
 
+    // MARK: finding, showing, correcting (list, show, edit)
+
+    /// Receipts as the user sees them (corrections applied) that pass `filter`, by date
+    /// (undated last), then id.
+    func listReceipts(_ filter: ReceiptFilter) throws -> [ReceiptListing]
+    /// Everything about one receipt; nil when there is no such receipt.
+    func receiptDetail(_ id: ReceiptID) throws -> ReceiptDetail?
+    /// The receipt of an image: by content hash when given, else by a stored source path
+    /// equal to `path`, else ending in `/` + its last component (when only one does).
+    func findReceipt(path: String, contentHash: String?) throws -> ReceiptID?
+    /// Records the user's corrections of one receipt in one transaction: each field takes the
+    /// user's value (confidence 1, rule `user`) until undone, also across `batch --force` and
+    /// `--reparse`. `StoreError.notFound` for no such receipt. Returns the corrections recorded.
+    @discardableResult
+    func correct(_ id: ReceiptID, _ changes: [FieldChange], by who: String) throws -> [Correction]
+    /// Undoes the latest active correction of `field` (the one before it, if any, holds again;
+    /// else the parser's value). `StoreError.notFound` when the field has none.
+    @discardableResult
+    func undoCorrection(_ id: ReceiptID, field: CorrectableField, by who: String) throws -> Correction
+
     // MARK: items (import)
 
     /// Inserts or updates items in one transaction. An item matches a stored one by external

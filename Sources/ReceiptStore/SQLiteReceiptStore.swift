@@ -57,20 +57,56 @@ public final class SQLiteReceiptStore: ReceiptStore {
         let rows = try receipts.map { try ReceiptRow($0, withReading: withReading) }
         let now = Self.now()
         let clearFailures = schema >= 2
+        let withCorrections = schema >= 4
         let sql = withReading ? Self.receiptSQL : Self.receiptSQLBeforeReading
-        return try db.write { db in try rows.map { try Self.save($0, db, sql, now, clearFailures: clearFailures) } }
+        return try db.write { db in try rows.map { try Self.save($0, db, sql, now, clearFailures: clearFailures, withCorrections: withCorrections) } }
     }
 
-    /// The receipt columns a save writes, in `ReceiptRow.fields` order.
-    static let receiptColumns = [
-        "status", "ocr_text", "vendor", "vendor_confidence",
-        "date", "date_day", "date_confidence", "time", "time_confidence",
+    /// The columns that hold a receipt's fields as the user sees them (corrections applied).
+    static let fieldColumns = [
+        "vendor", "vendor_confidence", "date", "date_day", "date_confidence", "time", "time_confidence",
         "total", "total_cents", "total_confidence", "subtotal", "subtotal_confidence",
         "tax", "tax_confidence", "currency", "currency_confidence",
         "receipt_number", "receipt_number_confidence", "payment_method", "payment_method_confidence",
-        "card_last4", "card_last4_confidence", "parsed_json", "engine_version", "parser_version",
-        "processed_at",
+        "card_last4", "card_last4_confidence",
     ]
+
+    /// The receipt columns a save writes, in `ReceiptRow.fields` order.
+    static let receiptColumns = ["status", "ocr_text"] + fieldColumns + ["parsed_json", "engine_version", "parser_version", "processed_at"]
+
+    /// `fieldColumns`' values for a parsed receipt.
+    static func fieldValues(_ p: ParsedReceipt) -> [SQLValue] {
+        func conf<T>(_ f: Field<T>?) -> SQLValue { f.map { .real($0.confidence) } ?? .null }
+        return [
+            .of(p.vendor?.value), conf(p.vendor),
+            .of(p.date?.value.iso), .of(p.date.map { $0.value.dayNumber }), conf(p.date),
+            .of(p.time?.value.description), conf(p.time),
+            .of(p.total?.value.description), .of(p.total?.value.cents), conf(p.total),
+            .of(p.subtotal?.value.description), conf(p.subtotal),
+            .of(p.tax?.value.description), conf(p.tax),
+            .of(p.currency?.value), conf(p.currency),
+            .of(p.receiptNumber?.value), conf(p.receiptNumber),
+            .of(p.paymentMethod?.value), conf(p.paymentMethod),
+            .of(p.cardLast4?.value), conf(p.cardLast4),
+        ]
+    }
+
+    /// `line_items` rows (after the receipt id) for a parsed receipt.
+    static func lineRows(_ p: ParsedReceipt) throws -> [[SQLValue]] {
+        try p.lineItems.enumerated().map { (i, l) -> [SQLValue] in
+            [.int(Int64(i)), .text(l.description), .of(l.quantity.map { "\($0)" }), .of(l.unitPrice?.description),
+             .text(l.amount.description), .int(l.amount.cents), .text(try SQLiteReceiptStore.encodeJSON(l.evidence))]
+        }
+    }
+
+    static func insertLines(_ id: Int64, _ rows: [[SQLValue]], _ db: Connection) throws {
+        for row in rows {
+            try db.run("""
+                INSERT INTO line_items (receipt_id, position, description, quantity, unit_price, amount, amount_cents, evidence_json)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.int(id)] + row)
+        }
+    }
 
     struct ReceiptSQL {
         var insert: String
@@ -93,33 +129,18 @@ public final class SQLiteReceiptStore: ReceiptStore {
 
         init(_ r: StoredReceiptInput, withReading: Bool) throws {
             let p = r.parsed
-            func conf<T>(_ f: Field<T>?) -> SQLValue { f.map { .real($0.confidence) } ?? .null }
             hash = r.contentHash
             path = r.sourcePath
-            fields = [
-                .text(r.status.rawValue), .of(r.ocrText),
-                .of(p.vendor?.value), conf(p.vendor),
-                .of(p.date?.value.iso), .of(p.date.map { $0.value.dayNumber }), conf(p.date),
-                .of(p.time?.value.description), conf(p.time),
-                .of(p.total?.value.description), .of(p.total?.value.cents), conf(p.total),
-                .of(p.subtotal?.value.description), conf(p.subtotal),
-                .of(p.tax?.value.description), conf(p.tax),
-                .of(p.currency?.value), conf(p.currency),
-                .of(p.receiptNumber?.value), conf(p.receiptNumber),
-                .of(p.paymentMethod?.value), conf(p.paymentMethod),
-                .of(p.cardLast4?.value), conf(p.cardLast4),
+            fields = [.text(r.status.rawValue), .of(r.ocrText)] + SQLiteReceiptStore.fieldValues(p) + [
                 .text(try SQLiteReceiptStore.encodeJSON(p)), .text(r.engineVersion), .text(r.parserVersion),
                 .text(SQLiteReceiptStore.timestamp(r.processedAt)),
             ]
             if withReading { fields.append(.of(try r.reading.map(SQLiteReceiptStore.encodeJSON))) }
-            lines = try p.lineItems.enumerated().map { (i, l) -> [SQLValue] in
-                [.int(Int64(i)), .text(l.description), .of(l.quantity.map { "\($0)" }), .of(l.unitPrice?.description),
-                 .text(l.amount.description), .int(l.amount.cents), .text(try SQLiteReceiptStore.encodeJSON(l.evidence))]
-            }
+            lines = try SQLiteReceiptStore.lineRows(p)
         }
     }
 
-    static func save(_ r: ReceiptRow, _ db: Connection, _ sql: ReceiptSQL, _ now: String, clearFailures: Bool) throws -> ReceiptID {
+    static func save(_ r: ReceiptRow, _ db: Connection, _ sql: ReceiptSQL, _ now: String, clearFailures: Bool, withCorrections: Bool) throws -> ReceiptID {
         let id: Int64
         if let existing = try db.scalarInt("SELECT id FROM receipts WHERE content_hash = ?", [.text(r.hash)]) {
             id = existing
@@ -129,11 +150,10 @@ public final class SQLiteReceiptStore: ReceiptStore {
             try db.run(sql.insert, [.text(r.hash)] + r.fields)
             id = db.lastInsertRowID
         }
-        for row in r.lines {
-            try db.run("""
-                INSERT INTO line_items (receipt_id, position, description, quantity, unit_price, amount, amount_cents, evidence_json)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.int(id)] + row)
+        try insertLines(id, r.lines, db)
+        // A re-read (batch --force, --reparse) replaced the parser's reading; the user's corrections hold over it.
+        if withCorrections, try db.scalarInt("SELECT 1 FROM corrections WHERE receipt_id = ? AND undone_at IS NULL", [.int(id)]) != nil {
+            try writeEffective(id, db)
         }
         try db.run("INSERT OR IGNORE INTO receipt_sources (receipt_id, path, added_at) VALUES (?, ?, ?)",
                    [.int(id), .text(r.path), .text(now)])
@@ -468,7 +488,8 @@ public final class SQLiteReceiptStore: ReceiptStore {
             return StoreStats(path: location, schemaVersion: version,
                               items: try count("SELECT COUNT(*) FROM items"),
                               receipts: try count("SELECT COUNT(*) FROM receipts"),
-                              needsReview: try count("SELECT COUNT(*) FROM receipts WHERE status = 'needs_review'"),
+                              needsReview: try count("SELECT COUNT(*) FROM receipts r WHERE \(stateSQL()) = 'needs_review'"),
+                              corrected: try count("SELECT COUNT(*) FROM receipts r WHERE \(stateSQL()) = 'corrected'"),
                               duplicates: try count("SELECT COUNT(*) FROM receipts WHERE duplicate_of IS NOT NULL"),
                               lineItems: try count("SELECT COUNT(*) FROM line_items"),
                               failures: try count("SELECT COUNT(*) FROM failures"),

@@ -68,6 +68,7 @@ public enum CLI {
 
     public static var commands: [Command] {
         [ParseCommand.command, BatchCommand.command, EvalCommand.command, RulesCommand.command,
+         ListCommand.command, ShowCommand.command, EditCommand.command,
          ItemsCommand.command, ReconcileCommand.command, LinksCommand.command, ExportCommand.command, StoreCommand.command]
     }
 

@@ -40,12 +40,21 @@ struct FieldReport: Encodable {
 }
 
 struct LineItemReport: Encodable {
+    /// 1-based position among the receipt's line items.
+    var lineItem: Int
     var description: String
-    var quantity: String?
+    /// A number (quantities are not money).
+    var quantity: Decimal?
     var unitPrice: String?
     var amount: String
+    /// The OCR line it was read from (1-based).
     var line: Int?
-    enum CodingKeys: String, CodingKey { case description, quantity, unitPrice = "unit_price", amount, line }
+    enum CodingKeys: String, CodingKey { case lineItem = "line_item", description, quantity, unitPrice = "unit_price", amount, line }
+
+    init(_ l: LineItem, position: Int) {
+        lineItem = position + 1; description = l.description; quantity = l.quantity; unitPrice = l.unitPrice?.description
+        amount = l.amount.description; line = l.evidence.line.map { $0 + 1 }
+    }
 }
 
 struct OCRReport: Encodable {
@@ -99,10 +108,7 @@ struct ReceiptReport: Encodable {
         receiptNumber = FieldReport(r.receiptNumber, explain: explain) { $0 }
         paymentMethod = FieldReport(r.paymentMethod, explain: explain) { $0 }
         cardLast4 = FieldReport(r.cardLast4, explain: explain) { $0 }
-        lineItems = r.lineItems.isEmpty ? nil : r.lineItems.map {
-            LineItemReport(description: $0.description, quantity: $0.quantity.map { "\($0)" }, unitPrice: $0.unitPrice?.description,
-                           amount: $0.amount.description, line: $0.evidence.line.map { $0 + 1 })
-        }
+        lineItems = r.lineItems.isEmpty ? nil : r.lineItems.enumerated().map { LineItemReport($0.element, position: $0.offset) }
         checks = r.checks.isEmpty ? nil : r.checks.map(\.description)
         needsReview = ReviewPolicy.needsReview(r)
     }

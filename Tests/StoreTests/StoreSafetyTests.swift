@@ -98,7 +98,7 @@ struct StoreSafetyTests {
     /// code 5 and the same message, and creates neither the file nor its folder.
     @Test(arguments: [
         ["store", "info"], ["store", "backup", "OUT"], ["items", "list"], ["links", "list"], ["links", "confirm", "1"],
-        ["reconcile"], ["export"], ["batch", "--reparse"],
+        ["reconcile"], ["export"], ["batch", "--reparse"], ["list"], ["show", "1"], ["edit", "1", "--total", "1.00"],
     ])
     func missingStoreFailsAndCreatesNothing(_ command: [String]) throws {
         let dir = try TempDir()
