@@ -83,8 +83,9 @@ public protocol ReceiptStore: AnyObject, Sendable {
 
     // MARK: export, info
 
-    /// Every receipt with its links of the given statuses (all when empty), from one snapshot.
-    func export(linkStatuses: Set<LinkStatus>) throws -> StoreExport
+    /// The receipts passing `filter` (as `listReceipts` gives them), every link and item, and
+    /// with `details` each receipt's `ReceiptDetail` (evidence, line items), from one snapshot.
+    func export(_ filter: ReceiptFilter, details: Bool) throws -> StoreExport
     /// Counts for `receipts store info`.
     func stats() throws -> StoreStats
 
@@ -118,7 +119,6 @@ extension ReceiptStore {
 
     public func links() throws -> [Link] { try links(status: nil) }
 
-    public func export() throws -> StoreExport { try export(linkStatuses: []) }
 }
 
 /// Where a store is, and the one place that turns a `--store` location into a store.

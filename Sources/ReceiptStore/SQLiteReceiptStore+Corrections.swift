@@ -46,6 +46,11 @@ extension SQLiteReceiptStore {
     // MARK: - list
 
     public func listReceipts(_ filter: ReceiptFilter) throws -> [ReceiptListing] {
+        try db.read { db in try listing(filter, db) }
+    }
+
+    /// `listReceipts` inside a transaction the caller holds.
+    func listing(_ filter: ReceiptFilter, _ db: Connection) throws -> [ReceiptListing] {
         var conditions: [String] = []
         var params: [SQLValue] = []
         if let v = filter.vendor, !v.isEmpty { conditions.append("instr(lower(r.vendor), lower(?)) > 0"); params.append(.text(v)) }
@@ -65,7 +70,7 @@ extension SQLiteReceiptStore {
             ORDER BY r.date_day IS NULL, r.date_day, r.time IS NULL, r.time, r.id
             """
         let withCorrections = schema >= 4
-        return try db.read { db in
+        do {
             let sources = try Self.sourcePaths(db)
             var corrected: [Int64: [CorrectableField]] = [:]
             if withCorrections {
@@ -96,10 +101,15 @@ extension SQLiteReceiptStore {
     // MARK: - show
 
     public func receiptDetail(_ id: ReceiptID) throws -> ReceiptDetail? {
+        try db.read { db in try detail(id, db) }
+    }
+
+    /// `receiptDetail` inside a transaction the caller holds.
+    func detail(_ id: ReceiptID, _ db: Connection) throws -> ReceiptDetail? {
         let withCorrections = schema >= 4
         let reading = schema >= 3 ? "r.ocr_reading" : "NULL"
         let state = stateSQL()
-        return try db.read { db -> ReceiptDetail? in
+        do {
             let rows = try db.query("""
                 SELECT r.id, r.content_hash, r.status, r.parsed_json, r.ocr_text, r.engine_version, r.parser_version, r.processed_at,
                   r.duplicate_of, r.duplicate_reason, \(reading), \(state) FROM receipts r WHERE r.id = ?
@@ -136,6 +146,24 @@ extension SQLiteReceiptStore {
             let ids = Set(try db.query("SELECT receipt_id, path FROM receipt_sources", [], { ($0.int(0), $0.text(1)) })
                 .filter { ($0.1 as NSString).lastPathComponent == name }.map(\.0))
             return ids.count == 1 ? ids.first.map { ReceiptID($0) } : nil
+        }
+    }
+
+    // MARK: - export
+
+    public func export(_ filter: ReceiptFilter, details: Bool) throws -> StoreExport {
+        let now = Self.now()
+        return try db.read { db in
+            let receipts = try listing(filter, db)
+            var byID: [ReceiptID: ReceiptDetail] = [:]
+            if details { for r in receipts { byID[r.id] = try detail(r.id, db) } }
+            var lines: [ReceiptID: [ReceiptSummary.Line]] = [:]
+            for (id, line) in try db.query("SELECT receipt_id, position, description, amount FROM line_items ORDER BY receipt_id, position", [], {
+                (ReceiptID($0.int(0)), ReceiptSummary.Line(position: Int($0.int(1)), description: $0.text(2), amount: Amount($0.text(3)) ?? Amount(0)))
+            }) { lines[id, default: []].append(line) }
+            return StoreExport(exportedAt: now, receipts: receipts, details: byID,
+                               links: try db.query("SELECT \(Self.linkColumns) FROM links ORDER BY id", [], Self.link),
+                               items: try db.query("SELECT \(Self.itemColumns) FROM items ORDER BY id", [], Self.storedItem), lineItems: lines)
         }
     }
 

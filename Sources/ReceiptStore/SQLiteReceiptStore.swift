@@ -455,25 +455,6 @@ public final class SQLiteReceiptStore: ReceiptStore {
         }
     }
 
-    // MARK: - Export
-
-    public func export(linkStatuses: Set<LinkStatus>) throws -> StoreExport {
-        let (receipts, items, links, meta, sources) = try db.read { db in
-            (try Self.summaries(db),
-             try db.query("SELECT \(Self.itemColumns) FROM items ORDER BY id", [], Self.storedItem),
-             try db.query("SELECT \(Self.linkColumns) FROM links ORDER BY id", [], Self.link),
-             try db.query("SELECT id, content_hash, status FROM receipts", [], { ($0.int(0), ($0.text(1), $0.text(2))) }),
-             try Self.sourcePaths(db))
-        }
-        let hashAndStatus = Dictionary(uniqueKeysWithValues: meta)
-        let entries = receipts.map { r in
-            let m = hashAndStatus[r.id.rawValue]
-            return StoreExport.ReceiptEntry(summary: r, contentHash: m?.0 ?? "", status: ReceiptStatus(rawValue: m?.1 ?? "") ?? .needsReview,
-                                            files: sources[r.id.rawValue] ?? [])
-        }
-        return StoreExport(receipts: entries, items: items, links: links, linkStatuses: linkStatuses, exportedAt: Self.now())
-    }
-
     // MARK: - Info
 
     public func stats() throws -> StoreStats {

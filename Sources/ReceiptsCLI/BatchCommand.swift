@@ -77,8 +77,11 @@ enum BatchCommand {
         let jsonl = sink.isActive ? sink : nil
         var summary = BatchSummary(counts: runner.run(args.positionals, outcome: { outcome in
             switch outcome {
-            case .stored(let result, let engine, _):
-                jsonl?.write(JSONLine.encode(ReceiptReport(result: result, engine: engine, explain: false, includeText: false)))
+            case .stored(let result, let engine, let status, let id):
+                var report = ReceiptReport(result: result, engine: engine, explain: false, includeText: false)
+                report.receiptID = id.rawValue
+                report.status = status.rawValue
+                jsonl?.write(JSONLine.encode(report))
             case .failed(let path, let report):
                 if report.code == FailureReport.storeCode { console.error("\(path): the store could not be written: \(report.message)") }
                 jsonl?.write(JSONLine.encode(ReceiptReport(file: path, error: report)))

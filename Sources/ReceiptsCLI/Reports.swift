@@ -61,17 +61,20 @@ struct OCRReport: Encodable {
     var passes: [OCRPass]
     var meanConfidence: Double
     var imageSteps: [String]
-    var lines: Int
+    var lineCount: Int
     var engine: String
-    enum CodingKeys: String, CodingKey { case passes, meanConfidence = "mean_confidence", imageSteps = "image_steps", lines, engine }
+    enum CodingKeys: String, CodingKey { case passes, meanConfidence = "mean_confidence", imageSteps = "image_steps", lineCount = "line_count", engine }
 }
 
 struct ReceiptReport: Encodable {
     var file: String
+    /// `batch --jsonl`: the receipt's id in the store and the status it was stored under.
+    var receiptID: Int64?
+    var status: String?
     var vendor: FieldReport?
     var date: FieldReport?
     var total: FieldReport?
-    var currency: String?
+    var currency: FieldReport?
     var time: FieldReport?
     var subtotal: FieldReport?
     var tax: FieldReport?
@@ -87,7 +90,7 @@ struct ReceiptReport: Encodable {
     var text: String?
 
     enum CodingKeys: String, CodingKey {
-        case file, vendor, date, total, currency, time, subtotal, tax
+        case file, receiptID = "receipt_id", status, vendor, date, total, currency, time, subtotal, tax
         case receiptNumber = "receipt_number", paymentMethod = "payment_method", cardLast4 = "card_last4"
         case lineItems = "line_items", checks, needsReview = "needs_review", ocr, seconds, error, text
     }
@@ -101,7 +104,7 @@ struct ReceiptReport: Encodable {
         vendor = FieldReport(r.vendor, explain: explain) { $0 }
         date = FieldReport(r.date, explain: explain) { $0.iso }
         total = FieldReport(r.total, explain: explain) { $0.description }
-        currency = r.currency?.value
+        currency = FieldReport(r.currency, explain: explain) { $0 }
         time = FieldReport(r.time, explain: explain) { $0.description }
         subtotal = FieldReport(r.subtotal, explain: explain) { $0.description }
         tax = FieldReport(r.tax, explain: explain) { $0.description }
@@ -117,7 +120,7 @@ struct ReceiptReport: Encodable {
         self.init(file: result.file, receipt: result.receipt, explain: explain)
         ocr = OCRReport(passes: result.passes.map { var p = $0; p.meanConfidence = round2(p.meanConfidence); p.seconds = round2(p.seconds); return p },
                         meanConfidence: round2(result.page.meanConfidence), imageSteps: result.imageSteps,
-                        lines: result.page.lines.count, engine: engine)
+                        lineCount: result.page.lines.count, engine: engine)
         seconds = round2(result.seconds)
         if includeText { text = result.page.text }
     }

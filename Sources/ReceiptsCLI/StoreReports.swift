@@ -22,10 +22,12 @@ struct LinkReport: Encodable {
     var createdAt: String
     var updatedAt: String
     var itemName: String?
+    /// The whole item (`export --format json`).
+    var item: ItemReport?
 
     enum CodingKeys: String, CodingKey {
         case linkID = "link_id", receiptID = "receipt_id", itemID = "item_id", lineItem = "line_item", score, reasons, status, ambiguous
-        case decidedBy = "decided_by", decidedAt = "decided_at", createdAt = "created_at", updatedAt = "updated_at", itemName = "item_name"
+        case decidedBy = "decided_by", decidedAt = "decided_at", createdAt = "created_at", updatedAt = "updated_at", itemName = "item_name", item
     }
 
     init(_ l: Link, itemName: String? = nil) {
@@ -187,5 +189,69 @@ struct ShowReport: Encodable {
         let names = Dictionary(uniqueKeysWithValues: d.items.map { ($0.id, $0.item.name) })
         links = d.links.map { LinkReport($0, itemName: names[$0.itemID]) }
         corrections = d.corrections.map(CorrectionReport.init)
+    }
+}
+
+/// One line of `receipts items list --json`.
+struct ItemReport: Encodable {
+    var itemID: Int64
+    var externalID: String?
+    var source: String
+    var name: String
+    var brand, model, serial, category, room: String?
+    var quantity: Int
+    var price: String?
+    var currency: String?
+    var purchaseDate: String?
+    var vendor: String?
+    var notes: String?
+    /// Its links (`items list`); nil inside a link.
+    var links: [LinkReport]?
+
+    enum CodingKeys: String, CodingKey {
+        case itemID = "item_id", externalID = "external_id", source, name, brand, model, serial, category, room, quantity, price, currency
+        case purchaseDate = "purchase_date", vendor, notes, links
+    }
+
+    init(_ s: StoredItem, links: [Link]?) {
+        let i = s.item
+        itemID = s.id.rawValue; externalID = i.externalID; source = i.source; name = i.name; brand = i.brand; model = i.model
+        serial = i.serial; category = i.category; room = i.room; quantity = i.quantity; price = i.price?.description; currency = i.currency
+        purchaseDate = i.purchaseDate?.iso; vendor = i.vendor; notes = i.notes; self.links = links.map { $0.map { LinkReport($0) } }
+    }
+}
+
+/// `receipts store info --json`.
+struct StoreInfoReport: Encodable {
+    struct FailureEntry: Encodable {
+        var file: String
+        var contentHash: String?
+        var code: String
+        var message: String
+        var failedAt: String
+        enum CodingKeys: String, CodingKey { case file, contentHash = "content_hash", code, message, failedAt = "failed_at" }
+    }
+    var path: String
+    var schemaVersion: Int
+    var itemCount: Int
+    var receiptCount: Int
+    var needsReviewCount: Int
+    var correctedCount: Int
+    var duplicateCount: Int
+    var lineItemCount: Int
+    var failureCount: Int
+    var linkCounts: [String: Int]
+    var failures: [FailureEntry]
+
+    enum CodingKeys: String, CodingKey {
+        case path, schemaVersion = "schema_version", itemCount = "item_count", receiptCount = "receipt_count"
+        case needsReviewCount = "needs_review_count", correctedCount = "corrected_count", duplicateCount = "duplicate_count"
+        case lineItemCount = "line_item_count", failureCount = "failure_count", linkCounts = "link_counts", failures
+    }
+
+    init(_ s: StoreStats, failures: [StoredFailure]) {
+        path = s.path; schemaVersion = s.schemaVersion; itemCount = s.items; receiptCount = s.receipts; needsReviewCount = s.needsReview
+        correctedCount = s.corrected; duplicateCount = s.duplicates; lineItemCount = s.lineItems; failureCount = s.failures; linkCounts = s.links
+        self.failures = failures.map { FailureEntry(file: $0.path, contentHash: $0.contentHash, code: $0.code, message: $0.message, failedAt: $0.failedAt) }
     }
 }

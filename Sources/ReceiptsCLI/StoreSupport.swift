@@ -82,12 +82,12 @@ enum StoreCommand {
             let s = try StoreSupport.attempt("reading the store") { try store.stats() }
             let failures = try StoreSupport.attempt("reading the store") { try store.failures() }
             if args.flag("--json") {
-                ctx.console.out(JSONLine.encode(s))
+                ctx.console.out(JSONLine.encode(StoreInfoReport(s, failures: failures)))
                 return .ok
             }
             ctx.console.out("store     \(s.path) (schema version \(s.schemaVersion))")
             ctx.console.out("items     \(s.items)")
-            ctx.console.out("receipts  \(s.receipts) (\(s.needsReview) need review, \(s.duplicates) duplicate\(s.duplicates == 1 ? "" : "s")), \(s.lineItems) line items")
+            ctx.console.out("receipts  \(s.receipts) (\(s.needsReview) need review, \(s.corrected) corrected, \(s.duplicates) duplicate\(s.duplicates == 1 ? "" : "s")), \(s.lineItems) line items")
             ctx.console.out("links     \(s.links["proposed"] ?? 0) proposed, \(s.links["confirmed"] ?? 0) confirmed, \(s.links["rejected"] ?? 0) rejected")
             ctx.console.out("failures  \(s.failures)")
             for f in failures { ctx.console.out("  \(f.path): \(f.code): \(f.message)") }

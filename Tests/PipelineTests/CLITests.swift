@@ -29,7 +29,7 @@ struct CLITests {
         #expect(total["value"] as? String == "1236.98")
         #expect(total["confidence"] is Double)
         #expect((total["evidence"] as? [String: Any])?["rule"] is String)
-        #expect(obj["currency"] as? String == "EUR")
+        #expect((obj["currency"] as? [String: Any])?["value"] as? String == "EUR")
         #expect((obj["date"] as? [String: Any])?["value"] as? String == "2024-11-02")
     }
 
