@@ -5,8 +5,8 @@ WILD_SET  ?= ../shared/data/wild-dev
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 BIN        = .build/release/receipts
 # What a fresh Debian/Ubuntu machine lacks: Tesseract + Leptonica (headers and the
-# English and orientation models), SQLite, pkg-config.
-DEB_PACKAGES = libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd libsqlite3-dev pkg-config
+# English and orientation models), SQLite, pkg-config; hledger (the test that reads the exported journal).
+DEB_PACKAGES = libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd libsqlite3-dev pkg-config hledger
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: setup build test run eval bench clean help
