@@ -16,6 +16,7 @@ func runReceipts(_ args: [String], env extra: [String: String] = [:]) throws -> 
     for (k, v) in extra { env[k] = v }
     p.environment = env
     let out = Pipe(), err = Pipe()
+    p.standardInput = FileHandle.nullDevice
     p.standardOutput = out
     p.standardError = err
     try p.run()
