@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptIngest
 import ReceiptModel
 import ReceiptStore
 
@@ -145,9 +146,15 @@ enum ShowCommand {
     static let command = Command(
         name: "show",
         summary: "Show one receipt: every field with its confidence and evidence, the OCR readings, files, links, corrections.",
-        usage: "receipts show [--store PATH] [--json] ID|FILE",
-        discussion: "ID is the number `receipts list` shows; FILE an image that was read (found by its content, else by its path).",
-        options: [StoreSupport.storeOption, OptionSpec("--json", help: "One JSON object, keys sorted.")],
+        usage: "receipts show [--store PATH] [--json] [--annotate OUT.png] ID|FILE",
+        discussion: """
+        ID is the number `receipts list` shows; FILE an image that was read (found by its content, else by its path).
+        --annotate draws on the image the parser read (the receipt's file, prepared again as `batch` prepares
+        it with the default options): each field's box and value in blue, line items in green, the
+        candidates the parser rejected in red.
+        """,
+        options: [StoreSupport.storeOption, OptionSpec("--json", help: "One JSON object, keys sorted."),
+                  OptionSpec("--annotate", value: "OUT.png", help: "Also write the image with each field's box drawn and labelled.")],
         run: { args, ctx in
             guard args.positionals.count == 1 else { throw UsageError("show takes one receipt: an ID or an image FILE") }
             let store = try StoreSupport.open(args, ctx)
@@ -155,10 +162,59 @@ enum ShowCommand {
             guard let d = try StoreSupport.attempt("reading receipt \(id)", { try store.receiptDetail(id) }) else {
                 throw CLIFailure(.inputError, "no receipt \(id) in the store")
             }
+            if let out = args.value("--annotate") { try annotate(d, to: out, ctx) }
             if args.flag("--json") { ctx.console.out(JSONLine.encode(ShowReport(d))); return .ok }
             ctx.console.outRaw(render(d))
             return .ok
         })
+
+    /// The boxes of every field the parser read (its own values, not corrections: a corrected
+    /// value has no place on the image), line items and rejected candidates.
+    static func annotations(_ d: ReceiptDetail) -> [Annotation] {
+        let p = d.receipt.parsed
+        let corrected = Dictionary(d.corrections.filter(\.isActive).map { ($0.field, $0) }, uniquingKeysWith: { _, b in b })
+        var out: [Annotation] = []
+        func add<T>(_ name: String, _ f: Field<T>?, _ field: CorrectableField, _ show: (T) -> String) {
+            guard let f else { return }
+            if let box = f.evidence.box {
+                var label = "\(name) \(show(f.value))"
+                if let c = corrected[field] { label += " (corrected: \(c.value ?? "cleared"))" }
+                out.append(Annotation(box: box, label: label, kind: .chosen))
+            }
+            for c in f.rejected { if let box = c.evidence.box { out.append(Annotation(box: box, label: "not \(name): \(c.value)", kind: .rejected)) } }
+        }
+        add("vendor", p.vendor, .vendor) { $0 }
+        add("date", p.date, .date) { $0.iso }
+        add("time", p.time, .time) { $0.description }
+        add("total", p.total, .total) { $0.description }
+        add("subtotal", p.subtotal, .subtotal) { $0.description }
+        add("tax", p.tax, .tax) { $0.description }
+        add("no.", p.receiptNumber, .receiptNumber) { $0 }
+        add("card", p.cardLast4, .cardLast4) { $0 }
+        for (i, l) in p.lineItems.enumerated() {
+            if let box = l.evidence.box { out.append(Annotation(box: box, label: "item \(i + 1): \(l.amount)", kind: .lineItem)) }
+        }
+        return out
+    }
+
+    static func annotate(_ d: ReceiptDetail, to out: String, _ ctx: CommandContext) throws {
+        guard let file = d.receipt.sourcePaths.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+            throw CLIFailure(.inputError, "receipt \(d.receipt.id): none of its files is there now (\(d.receipt.sourcePaths.joined(separator: ", "))); cannot annotate")
+        }
+        let page: IngestedImage
+        do {
+            guard let first = try Ingest.load(path: file).pages.first else { throw CLIFailure(.inputError, "\(file): no page") }
+            page = d.reading.map { Annotator.orient(first, to: $0.first) } ?? first
+        } catch let e as IngestError {
+            throw CLIFailure(.inputError, e.description)
+        }
+        let boxes = annotations(d)
+        guard let png = Annotator.png(page.pageImage, boxes) else { throw CLIFailure(.inputError, "\(file): the annotated image could not be made") }
+        do { try png.write(to: URL(fileURLWithPath: out)) } catch {
+            throw CLIFailure(.inputError, "\(out): cannot write: \((error as NSError).localizedDescription)")
+        }
+        ctx.console.err("wrote \(out): \(file) with \(boxes.count) box\(boxes.count == 1 ? "" : "es")")
+    }
 
     static func render(_ d: ReceiptDetail) -> String {
         let r = d.receipt, p = r.parsed, e = d.effective
