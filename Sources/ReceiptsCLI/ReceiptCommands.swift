@@ -171,8 +171,10 @@ enum ShowCommand {
     /// The boxes of every field the parser read (its own values, not corrections: a corrected
     /// value has no place on the image), line items and rejected candidates.
     static func annotations(_ d: ReceiptDetail) -> [Annotation] {
-        let p = d.receipt.parsed
-        let corrected = Dictionary(d.corrections.filter(\.isActive).map { ($0.field, $0) }, uniquingKeysWith: { _, b in b })
+        annotations(d.receipt.parsed, corrected: Dictionary(d.corrections.filter(\.isActive).map { ($0.field, $0) }, uniquingKeysWith: { _, b in b }))
+    }
+
+    static func annotations(_ p: ParsedReceipt, corrected: [CorrectableField: Correction] = [:]) -> [Annotation] {
         var out: [Annotation] = []
         func add<T>(_ name: String, _ f: Field<T>?, _ field: CorrectableField, _ show: (T) -> String) {
             guard let f else { return }

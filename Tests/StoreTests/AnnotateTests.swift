@@ -51,6 +51,22 @@ struct AnnotateTests {
         #expect(grey > 60 && blank < 5, "ink inside the word boxes \(grey), in the margin \(blank)")
     }
 
+    /// `parse --annotate DIR`: one picture per file, boxes on the page as it was read (upright).
+    @Test func parseAnnotatesEachFileIntoAFolder() throws {
+        let tmp = try TempDir()
+        let dir = tmp.path("pictures")
+        let image = Repo.samples + "/rot90-us-electronics.png"
+        let r = cli(["parse", "--json", "--annotate", dir, image])
+        #expect(r.code == 0, "\(r.err)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+        let box = try #require(((report["total"] as? [String: Any])?["evidence"] as? [String: Any])?["box"] as? [String: Int])
+        let png = try Self.colourImage(dir + "/rot90-us-electronics.annotated.png")
+        let x = try #require(box["x"]), y = try #require(box["y"]), h = try #require(box["height"])
+        let (red, green, blue) = Self.rgb(png, x - 4, y + h / 2)
+        #expect(blue > 180 && red < 60 && green < 140, "total box edge is (\(red), \(green), \(blue))")
+        #expect(png.height > png.width / 2)
+    }
+
     @Test func aReceiptWhoseFileIsGoneCannotBeAnnotated() throws {
         let tmp = try TempDir()
         let store = tmp.path("s.sqlite")
