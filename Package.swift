@@ -75,7 +75,7 @@ let package = Package(
             "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptsCLI", "ReceiptModel", "ReceiptTestSupport",
         ]),
         .testTarget(name: "StoreTests", dependencies: [
-            "ReceiptStore", "ReceiptReconcile", "ReceiptsCLI", "ReceiptModel", "ReceiptPipeline", "ReceiptOCR", "ReceiptTestSupport",
+            "ReceiptStore", "ReceiptReconcile", "ReceiptsCLI", "ReceiptModel", "ReceiptPipeline", "ReceiptOCR", "ReceiptIngest", "ReceiptTestSupport",
         ]),
     ],
     swiftLanguageModes: [.v6]

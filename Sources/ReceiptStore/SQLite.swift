@@ -12,6 +12,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     case notFound(String)
     /// The caller asked for something the store refuses (bad status change, bad value).
     case invalid(String)
+    /// A command that only reads (or edits what is there) was pointed at a store that does not exist.
+    case missing(path: String)
 
     public var description: String {
         switch self {
@@ -22,6 +24,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
             return "\(path): the store has schema version \(found), this program knows up to \(supported); upgrade receipts"
         case let .notFound(what): return what
         case let .invalid(what): return what
+        case let .missing(path): return "no store at \(path)"
         }
     }
 }
@@ -63,9 +66,9 @@ final class Database: Sendable {
     let path: String
     private let connection: Mutex<Connection>
 
-    init(path: String) throws {
+    init(path: String, create: Bool = true) throws {
         self.path = path
-        connection = Mutex(try Connection(path: path))
+        connection = Mutex(try Connection(path: path, create: create))
     }
 
     /// Runs `body` in a write transaction (BEGIN IMMEDIATE: takes the write lock up
@@ -109,11 +112,17 @@ final class Connection {
 
     static let busyTimeoutMilliseconds: Int32 = 15_000
 
-    init(path: String) throws {
+    /// Opens the file at `path`; without `create`, a missing file is `StoreError.missing`
+    /// and nothing is made (SQLite is not allowed to create it).
+    init(path: String, create: Bool = true) throws {
         self.path = path
         var h: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &h, flags, nil)
+        if !create, rc & 0xFF == SQLITE_CANTOPEN, !FileManager.default.fileExists(atPath: path) {
+            if let h { sqlite3_close_v2(h) }
+            throw StoreError.missing(path: path)
+        }
         guard rc == SQLITE_OK, let h else {
             let message = h.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let h { sqlite3_close_v2(h) }
