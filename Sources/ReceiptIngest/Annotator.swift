@@ -70,6 +70,34 @@ public enum Annotator {
         return pix.pngData()
     }
 
+    /// A small picture of one part of the page, for a report (`eval --html`): the pixels of
+    /// `image` inside `region` (clipped to the image), `box` (in `image`'s pixels) drawn in
+    /// `kind`'s colour when given, scaled down (never up) to fit `maxWidth` × `maxHeight`.
+    /// PNG bytes: grey without a box, colour with one; nil when the region holds no pixels or
+    /// Leptonica fails.
+    public static func cropPNG(_ image: PageImage, region: BoundingBox, box: BoundingBox? = nil, kind: Annotation.Kind = .chosen,
+                               maxWidth: Int = 640, maxHeight: Int = 480) -> Data? {
+        _ = PixImage.silenceOnce
+        guard maxWidth > 0, maxHeight > 0, let part = image.cropped(to: region), var pix = PixImage(part) else { return nil }
+        let x0 = max(0, region.x), y0 = max(0, region.y)
+        let factor = min(1, Double(maxWidth) / Double(part.width), Double(maxHeight) / Double(part.height))
+        if let box {
+            guard let colour = PixImage(owning: rc_pixConvertTo32(pix.handle)) else { return nil }
+            pix = colour
+            let (r, g, b) = Self.colour(kind)
+            // Thick enough to stay visible after scaling down.
+            let thickness = Int32(max(2, (2 / factor).rounded()))
+            let pad = thickness + 1
+            _ = rc_pixRenderBox(pix.handle, Int32(box.x - x0) - pad, Int32(box.y - y0) - pad, Int32(box.width) + 2 * pad,
+                                Int32(box.height) + 2 * pad, thickness, r, g, b)
+        }
+        if factor < 1 {
+            guard let small = pix.scaled(by: factor) else { return nil }
+            pix = small
+        }
+        return pix.pngData()
+    }
+
     /// Of the image turned by 0–3 quarter turns, the one the page's word boxes fit: same size,
     /// and darkest inside the boxes (ink where the words were read). The pipeline may have
     /// turned the page upright before reading it; the stored reading does not say how far.

@@ -102,18 +102,22 @@ enum MissCause: String, Encodable, CaseIterable {
             let want = LabelValue.vendor(v).replacingOccurrences(of: " ", with: "")
             let have = texts.map { LabelValue.vendor($0).replacingOccurrences(of: " ", with: "") }.joined()
             return !want.isEmpty && have.contains(want) ? .notChosen : .notRead
-        case "date":
-            let found = texts.contains { line in
-                [false, true].contains { mf in LabelValue.date(line, monthFirst: mf).map(expected.dates.contains) ?? false }
-            }
-            return found ? .notChosen : .notRead
         default:
-            let found = texts.contains { line in
-                line.split(whereSeparator: \.isWhitespace).contains { tok in
-                    LabelValue.amount(String(tok)).map { a in expected.totals.contains { $0.cents == a.cents } } ?? false
-                }
+            return texts.contains { holds(field, expected: expected, line: $0) } ? .notChosen : .notRead
+        }
+    }
+
+    /// Whether one line holds the labelled date (either reading) or total (a token of it).
+    static func holds(_ field: String, expected: LabelledReceipt, line: String) -> Bool {
+        switch field {
+        case "date":
+            return [false, true].contains { mf in LabelValue.date(line, monthFirst: mf).map(expected.dates.contains) ?? false }
+        case "total":
+            return line.split(whereSeparator: \.isWhitespace).contains { tok in
+                LabelValue.amount(String(tok)).map { a in expected.totals.contains { $0.cents == a.cents } } ?? false
             }
-            return found ? .notChosen : .notRead
+        default:
+            return false
         }
     }
 }
@@ -132,6 +136,8 @@ struct Scored: Sendable {
     /// Every line of text the parser had (page, second look, re-read rows): to tell why a field was missed.
     var texts: [String] = []
     var scoring = Scoring()
+    /// Field → pictures of the miss (`eval --html` only), made while the image was at hand.
+    var pictures: [String: [EvalPicture]] = [:]
 
     var allOK: Bool { vendorOK != false && dateOK != false && totalOK != false && error == nil }
 
@@ -159,14 +165,23 @@ enum EvalCommand {
         --baseline FILE fails (exit 1) when any field is below the accuracy FILE records; raise the
         baseline on purpose with --write-baseline FILE.
 
+        --html FILE writes one self-contained page (CSS and pictures inside it): the accuracy per
+        field (against --baseline FILE when given, with the change), and for every miss the expected
+        and found value, why it was missed, the evidence, and a crop of the page where the value was
+        read (blue), where the labelled value was read when the parser chose another (green), or a
+        thumbnail of the page when nothing was. With --truth-text the crops come from the original
+        image, where the true text boxes are.
+
         Examples:
           receipts eval SampleReceipts
           receipts eval --truth-text ../shared/data/sroie-dev     # the parser alone, on the true text
           receipts eval --jobs 2 --predictions preds.jsonl ../shared/data/sroie-dev
+          receipts eval --html report.html --baseline Tests/Fixtures/sample-baseline.json SampleReceipts
         """,
         options: [
             OptionSpec("--json", help: "Print the figures and misses as one JSON object."),
             OptionSpec("--misses", help: "List every miss: expected vs got, with the evidence (default: the first 20)."),
+            OptionSpec("--html", value: "FILE", help: "Write a self-contained HTML page: accuracy against the baseline, every miss with a crop of the image."),
             OptionSpec("--baseline", value: "FILE", help: "Fail (exit 1) if any field's accuracy is below the one in FILE."),
             OptionSpec("--write-baseline", value: "FILE", help: "Write this run's accuracy to FILE as the new baseline."),
             OptionSpec("--predictions", value: "FILE", help: "Write predictions as JSON Lines for ../shared/tools/score.py."),
@@ -194,6 +209,15 @@ enum EvalCommand {
             throw CLIFailure(.usage, "\(dir): --truth-text needs the true text of every receipt (SROIE box/ folder)")
         }
         let jobs = try args.int("--jobs", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
+        // The baseline is read before the run: a bad file fails before any work.
+        let baseline = try args.value("--baseline").map { b in
+            guard let data = FileManager.default.contents(atPath: b),
+                  let base = try? JSONDecoder().decode([String: Double].self, from: data) else {
+                throw CLIFailure(.usage, "\(b): not a baseline file (a JSON object of field → accuracy %)")
+            }
+            return (path: b, values: base)
+        }
+        let html = args.value("--html")
         let start = Date()
         let results: [Scored]
         if truth {
@@ -201,10 +225,12 @@ enum EvalCommand {
             results = receipts.map { r in
                 var s = Scored(r, got: parser.parse(r.truthPage ?? OCRPage(lines: [])), scoring: scoring)
                 s.texts = r.truthPage?.lines.map(\.text) ?? []
+                if html != nil { s.pictures = truthPictures(s) }
                 return s
             }
         } else {
-            results = try runOCR(receipts, setup: setup, scoring: scoring, jobs: jobs, saveReadings: args.value("--save-readings"), ctx: ctx)
+            results = try runOCR(receipts, setup: setup, scoring: scoring, jobs: jobs, saveReadings: args.value("--save-readings"),
+                                 pictures: html != nil, ctx: ctx)
         }
         let elapsed = Date().timeIntervalSince(start)
         let summary = Summary(results)
@@ -228,11 +254,16 @@ enum EvalCommand {
             }
             ctx.console.err("baseline written to \(w)")
         }
-        if let b = args.value("--baseline") {
-            guard let data = FileManager.default.contents(atPath: b),
-                  let base = try? JSONDecoder().decode([String: Double].self, from: data) else {
-                throw CLIFailure(.usage, "\(b): not a baseline file (a JSON object of field → accuracy %)")
+        if let html {
+            let page = EvalHTML.render(results: results, summary: summary, baseline: baseline, folder: dir,
+                                       source: truth ? "the true text (parser alone)" : "OCR", seconds: elapsed)
+            do { try page.write(toFile: html, atomically: true, encoding: .utf8) } catch {
+                throw CLIFailure(.inputError, "\(html): cannot write the report: \((error as NSError).localizedDescription)")
             }
+            ctx.console.err("report written to \(html)")
+        }
+        if let baseline {
+            let (b, base) = (baseline.path, baseline.values)
             var dropped: [String] = []
             for (field, want) in base.sorted(by: { $0.key < $1.key }) {
                 guard let got = summary.accuracies[field] else { continue }
@@ -247,7 +278,8 @@ enum EvalCommand {
         return results.contains { $0.error != nil } ? .inputError : .ok
     }
 
-    static func runOCR(_ receipts: [LabelledReceipt], setup: PipelineSetup.Made, scoring: Scoring, jobs: Int, saveReadings: String? = nil, ctx: CommandContext) throws -> [Scored] {
+    static func runOCR(_ receipts: [LabelledReceipt], setup: PipelineSetup.Made, scoring: Scoring, jobs: Int, saveReadings: String? = nil,
+                       pictures: Bool = false, ctx: CommandContext) throws -> [Scored] {
         if let dir = saveReadings {
             do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
                 throw CLIFailure(.inputError, "\(dir): cannot make the folder: \((error as NSError).localizedDescription)")
@@ -276,6 +308,11 @@ enum EvalCommand {
                 s.texts = out.reading.pages.flatMap { [$0.first] + $0.looks.map(\.page) }.flatMap { $0.lines.map(\.text) }
                 s.secondPass = out.passes.count > 1
                 s.seconds = out.seconds
+                if pictures {
+                    // The page as the parser read it (before contrast normalisation, easier on the eye: same pixels' places).
+                    s.pictures = EvalPictures.make(for: s, image: out.image.withoutContrastNormalization.pageImage,
+                                                   lines: EvalPictures.lines(page: out.page, reading: out.reading))
+                }
             } catch {
                 s = Scored(r, got: nil, error: FailureReport(error).message, scoring: scoring)
             }
@@ -284,6 +321,18 @@ enum EvalCommand {
         if let failure = failure.value { throw failure }
         if ctx.interruption.isRaised { throw CLIFailure(.interrupted, "interrupted") }
         return results.value.compactMap { $0 }
+    }
+
+    /// With `--truth-text` no image went through the pipeline: the evidence boxes are the true
+    /// text's, in the original image's pixels, so the pictures come from the file as it is
+    /// (decoded, in grey, nothing else done to it). Only for receipts with a miss.
+    static func truthPictures(_ s: Scored) -> [String: [EvalPicture]] {
+        guard !Miss.of(s).isEmpty else { return [:] }
+        var o = IngestOptions()
+        o.deskew = false; o.contrastNormalize = false; o.cropToPaper = false; o.minLongSide = 0
+        guard let image = (try? Ingest.load(path: s.expected.image, options: o))?.pages.first?.pageImage else { return [:] }
+        let lines = (s.expected.truthPage?.lines ?? []).compactMap { l in l.box.map { PlacedLine(text: l.text, box: $0) } }
+        return EvalPictures.make(for: s, image: image, lines: lines)
     }
 
     static func writePredictions(_ results: [Scored], to path: String) throws {

@@ -1,0 +1,208 @@
+import Foundation
+import ReceiptIngest
+import ReceiptModel
+
+/// One picture of a miss in the `eval --html` page: a part of the receipt, as PNG bytes.
+struct EvalPicture: Sendable {
+    /// What it shows ("found", "the label's value was read here", "top of the page").
+    var caption: String
+    var png: Data
+}
+
+/// A line of text on the page with the box it was read in (page pixels).
+struct PlacedLine: Sendable {
+    var text: String
+    var box: BoundingBox
+}
+
+/// The pictures of one receipt's misses, made while its image is at hand (`eval --html`):
+/// the image itself is dropped as soon as they are encoded, so a run over hundreds of
+/// receipts keeps only these small PNGs.
+enum EvalPictures {
+    /// Crops are at most this wide and tall (pixels); thumbnails of a whole page, this wide and tall.
+    static let cropSize = (width: 640, height: 200)
+    static let thumbnailSize = (width: 280, height: 640)
+
+    /// Field → pictures, for each of `s`'s misses: where the chosen value was read (its
+    /// evidence box, blue); where the labelled value was read when the parser chose otherwise
+    /// (green); and, when neither has a box, a thumbnail of the part of the page the field is
+    /// usually on (the top third for the vendor, the whole page otherwise).
+    /// `image` and `lines` share one pixel space (the evidence boxes').
+    static func make(for s: Scored, image: PageImage, lines: [PlacedLine]) -> [String: [EvalPicture]] {
+        var out: [String: [EvalPicture]] = [:]
+        for miss in Miss.of(s) where miss.field != "error" {
+            var pictures: [EvalPicture] = []
+            if let box = miss.evidence?.box, let png = crop(image, box, kind: .chosen) {
+                pictures.append(EvalPicture(caption: "found here", png: png))
+            }
+            if let line = whereRead(miss.field, expected: s.expected, lines: lines, scoring: s.scoring),
+               line.box != miss.evidence?.box, let png = crop(image, line.box, kind: .lineItem) {
+                pictures.append(EvalPicture(caption: "the label's value was read here", png: png))
+            }
+            if pictures.isEmpty {
+                let top = miss.field == "vendor"
+                let region = BoundingBox(x: 0, y: 0, width: image.width, height: top ? max(1, image.height / 3) : image.height)
+                if let png = Annotator.cropPNG(image, region: region, maxWidth: thumbnailSize.width, maxHeight: thumbnailSize.height) {
+                    pictures.append(EvalPicture(caption: top ? "nothing found: the top of the page" : "nothing found: the page", png: png))
+                }
+            }
+            out[miss.field] = pictures
+        }
+        return out
+    }
+
+    /// The box's row of the page, the full width, with some room above and below.
+    static func crop(_ image: PageImage, _ box: BoundingBox, kind: Annotation.Kind) -> Data? {
+        let room = max(24, box.height * 2)
+        let region = BoundingBox(x: 0, y: box.y - room, width: image.width, height: box.height + 2 * room)
+        return Annotator.cropPNG(image, region: region, box: box, kind: kind, maxWidth: cropSize.width, maxHeight: cropSize.height)
+    }
+
+    /// The first line holding the labelled value, as `MissCause` tells "read, not chosen".
+    static func whereRead(_ field: String, expected: LabelledReceipt, lines: [PlacedLine], scoring: Scoring) -> PlacedLine? {
+        switch field {
+        case "vendor":
+            guard let v = expected.vendor else { return nil }
+            let want = LabelValue.vendor(v).replacingOccurrences(of: " ", with: "")
+            guard !want.isEmpty else { return nil }
+            // The whole name on one line, else the first line that is a good part of it.
+            return lines.first { LabelValue.vendor($0.text).replacingOccurrences(of: " ", with: "").contains(want) }
+                ?? lines.first { l in
+                    let have = LabelValue.vendor(l.text).replacingOccurrences(of: " ", with: "")
+                    return have.count >= max(4, want.count / 3) && want.contains(have)
+                }
+        default:
+            let holding = lines.filter { MissCause.holds(field, expected: expected, line: $0.text) }
+            // A total's amount is often on an item's line too: the line that says "total" first.
+            if field == "total", let line = holding.first(where: { $0.text.lowercased().contains("total") }) { return line }
+            return holding.first
+        }
+    }
+
+    /// The lines the OCR pipeline read with their boxes, in the page's pixels: the parser's
+    /// page, the whole-page second looks, and each re-read row (its region as its box).
+    static func lines(page: OCRPage, reading: OCRReading) -> [PlacedLine] {
+        func placed(_ p: OCRPage) -> [PlacedLine] { p.lines.compactMap { l in l.box.map { PlacedLine(text: l.text, box: $0) } } }
+        var out = placed(page)
+        for look in reading.pages.flatMap(\.looks) {
+            if let region = look.region {
+                out.append(PlacedLine(text: look.page.lines.map(\.text).joined(separator: " "), box: region))
+            } else {
+                out += placed(look.page)
+            }
+        }
+        return out
+    }
+}
+
+/// `eval --html FILE`: one self-contained page (CSS inline, pictures as data URIs).
+enum EvalHTML {
+    static func escape(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.count)
+        for c in s.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+
+    static func render(results: [Scored], summary: Summary, baseline: (path: String, values: [String: Double])?,
+                       folder: String, source: String, seconds: Double) -> String {
+        let e = escape
+        var h = """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8">
+        <title>receipts eval: \(e(folder))</title>
+        <style>
+        body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; }
+        table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
+        th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; vertical-align: top; text-align: left; }
+        th { background: #f2f2f2; }
+        td.num { text-align: right; font-variant-numeric: tabular-nums; }
+        .up { color: #080; } .down { color: #c00; font-weight: bold; }
+        .value { font-family: ui-monospace, monospace; }
+        .cause { white-space: nowrap; }
+        figure { margin: 0 0 0.6em; } figcaption { font-size: 12px; color: #555; }
+        img { border: 1px solid #ddd; max-width: 640px; }
+        </style></head><body>
+        <h1>receipts eval</h1>
+        <p>\(results.count) receipts from <code>\(e(folder))</code>, read from \(e(source)), \(String(format: "%.1f", seconds)) s.</p>
+
+        """
+        h += "<h2>Accuracy</h2>\n"
+        if let baseline {
+            h += "<p>Against the baseline <code>\(e(baseline.path))</code>.</p>\n"
+        } else {
+            h += "<p>No baseline given (<code>--baseline FILE</code> adds one).</p>\n"
+        }
+        h += "<table id=\"accuracy\"><tr><th>field</th><th>right</th><th>of</th><th>accuracy</th>"
+        if baseline != nil { h += "<th>baseline</th><th>change</th>" }
+        h += MissCause.allCases.map { "<th>\(e($0.rawValue))</th>" }.joined() + "</tr>\n"
+        let accuracies = summary.accuracies
+        for f in EvalCommand.fields {
+            guard let n = summary.labelled[f] else { continue }
+            let acc = accuracies[f] ?? 0
+            h += "<tr data-field=\"\(f)\"><td>\(f == "all" ? "all three" : f)</td><td class=\"num\">\(summary.right[f, default: 0])</td>"
+            h += "<td class=\"num\">\(n)</td><td class=\"num accuracy\">\(fmt(acc)) %</td>"
+            if let baseline {
+                if let want = baseline.values[f] {
+                    let delta = acc - want
+                    let cls = delta < -1e-9 ? "down" : delta > 1e-9 ? "up" : ""
+                    h += "<td class=\"num\">\(fmt(want)) %</td><td class=\"num delta \(cls)\">\(delta >= 0 ? "+" : "−")\(fmt(abs(delta)))</td>"
+                } else {
+                    h += "<td class=\"num\">—</td><td></td>"
+                }
+            }
+            h += MissCause.allCases.map { c in "<td class=\"num\">\(f == "all" ? "" : String(summary.causes[f]?[c] ?? 0))</td>" }.joined()
+            h += "</tr>\n"
+        }
+        h += "</table>\n"
+        if summary.errors > 0 { h += "<p>\(summary.errors) receipts could not be read.</p>\n" }
+
+        let misses = results.flatMap { s in Miss.of(s).map { (s, $0) } }
+        h += "<h2>Misses</h2>\n"
+        if misses.isEmpty { h += "<p>None.</p>\n" }
+        for field in ["error", "vendor", "date", "total"] {
+            let rows = misses.filter { $0.1.field == field }
+            guard !rows.isEmpty else { continue }
+            h += "<h3 id=\"misses-\(field)\">\(field == "error" ? "unreadable receipts" : field) (\(rows.count))</h3>\n"
+            h += "<table class=\"misses\"><tr><th>receipt</th>"
+            h += field == "error" ? "<th>error</th></tr>\n" : "<th>expected</th><th>found</th><th>why</th><th>evidence</th><th>picture</th></tr>\n"
+            for (s, m) in rows {
+                h += "<tr class=\"miss\" data-field=\"\(field)\"><td>\(e(s.id))<br><small>\(e((s.expected.image as NSString).lastPathComponent))</small></td>"
+                if field == "error" {
+                    h += "<td>\(e(m.got ?? ""))</td></tr>\n"
+                    continue
+                }
+                h += "<td class=\"value expected\">\(e(m.expected))</td>"
+                h += "<td class=\"value got\">\(m.got.map(e) ?? "<i>nothing</i>")</td>"
+                h += "<td class=\"cause\">\(m.cause.map { e($0.rawValue) } ?? "")</td><td>"
+                if let ev = m.evidence {
+                    if let t = ev.text { h += "<span class=\"value\">“\(e(t))”</span><br>" }
+                    var at: [String] = []
+                    if let l = ev.line { at.append("line \(l)") }
+                    if let p = ev.page { at.append("page \(p)") }
+                    if let b = ev.box { at.append("box \(b.x),\(b.y) \(b.width)×\(b.height)") }
+                    h += "<small>\(e(([ev.rule] + at).joined(separator: " · ")))</small>"
+                    for n in ev.notes ?? [] { h += "<br><small>\(e(n))</small>" }
+                }
+                h += "</td><td>"
+                for p in s.pictures[field] ?? [] {
+                    h += "<figure><img alt=\"\(e(p.caption))\" src=\"data:image/png;base64,\(p.png.base64EncodedString())\">"
+                    h += "<figcaption>\(e(p.caption))</figcaption></figure>"
+                }
+                h += "</td></tr>\n"
+            }
+            h += "</table>\n"
+        }
+        h += "</body></html>\n"
+        return h
+    }
+}
