@@ -75,20 +75,8 @@ enum EXIF {
     /// The orientation tag in IFD0 of a TIFF structure (the EXIF payload).
     static func tiffOrientation(_ t: [UInt8]) -> Int? {
         guard t.count >= 8 else { return nil }
-        let little: Bool
-        switch (t[0], t[1]) {
-        case (0x49, 0x49): little = true
-        case (0x4D, 0x4D): little = false
-        default: return nil
-        }
-        func u16(_ o: Int) -> Int? {
-            guard o >= 0, o + 2 <= t.count else { return nil }
-            return little ? Int(t[o]) | Int(t[o + 1]) << 8 : Int(t[o]) << 8 | Int(t[o + 1])
-        }
-        func u32(_ o: Int) -> Int? {
-            guard let a = u16(o), let c = u16(o + 2) else { return nil }
-            return little ? a | c << 16 : a << 16 | c
-        }
+        guard let r = TIFFBytes(t) else { return nil }
+        let u16 = r.u16, u32 = r.u32
         guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd) else { return nil }
         for k in 0..<min(count, 512) {
             let entry = ifd + 2 + 12 * k
@@ -111,20 +99,8 @@ enum TIFFLayout {
     static func scan(_ data: Data, maxPages: Int) -> Result? {
         let t = [UInt8](data)
         guard t.count >= 8 else { return nil }
-        let little: Bool
-        switch (t[0], t[1]) {
-        case (0x49, 0x49): little = true
-        case (0x4D, 0x4D): little = false
-        default: return nil
-        }
-        func u16(_ o: Int) -> Int? {
-            guard o >= 0, o + 2 <= t.count else { return nil }
-            return little ? Int(t[o]) | Int(t[o + 1]) << 8 : Int(t[o]) << 8 | Int(t[o + 1])
-        }
-        func u32(_ o: Int) -> Int? {
-            guard let a = u16(o), let c = u16(o + 2) else { return nil }
-            return little ? a | c << 16 : a << 16 | c
-        }
+        guard let r = TIFFBytes(t) else { return nil }
+        let u16 = r.u16, u32 = r.u32
         guard u16(2) == 42, var ifd = u32(4) else { return nil }  // BigTIFF (43) is left to libtiff
         var pages = 0
         var seen = Set<Int>()
@@ -152,5 +128,32 @@ enum TIFFLayout {
             ifd = next
         }
         return Result(pages: pages, truncatedPage: nil)
+    }
+}
+
+/// Reading the numbers of a TIFF structure (a TIFF file, or EXIF's payload) in its byte order.
+struct TIFFBytes {
+    let t: [UInt8]
+    let little: Bool
+
+    /// Nil unless the bytes start with a TIFF byte-order mark ("II" or "MM").
+    init?(_ t: [UInt8]) {
+        guard t.count >= 8 else { return nil }
+        switch (t[0], t[1]) {
+        case (0x49, 0x49): little = true
+        case (0x4D, 0x4D): little = false
+        default: return nil
+        }
+        self.t = t
+    }
+
+    func u16(_ o: Int) -> Int? {
+        guard o >= 0, o + 2 <= t.count else { return nil }
+        return little ? Int(t[o]) | Int(t[o + 1]) << 8 : Int(t[o]) << 8 | Int(t[o + 1])
+    }
+
+    func u32(_ o: Int) -> Int? {
+        guard let a = u16(o), let c = u16(o + 2) else { return nil }
+        return little ? a | c << 16 : a << 16 | c
     }
 }
