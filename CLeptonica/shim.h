@@ -22,7 +22,6 @@ static inline int rc_findFormat(const unsigned char *data, int *format) { l_int3
 // Encodes to PNG (format IFF_PNG); caller frees *data with rc_free.
 static inline int rc_pixWritePng(unsigned char **data, size_t *size, rc_pix *p) { return pixWriteMem(data, size, (PIX *)p, IFF_PNG); }
 static inline void rc_free(void *p) { lept_free(p); }
-static inline void rc_quiet(void) { setMsgSeverity(L_SEVERITY_NONE); }
 
 // One image: create, free, read its fields and raster.
 static inline rc_pix *rc_pixCreate(int w, int h, int depth) { return pixCreate(w, h, depth); }

@@ -18,8 +18,11 @@ public struct IngestError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var file: String
     public var reason: Reason
+    /// What the image library said while decoding (libpng, libjpeg, Leptonica), when it said anything:
+    /// shown after the message instead of on stderr.
+    public var detail: String?
 
-    public init(file: String, reason: Reason) { self.file = file; self.reason = reason }
+    public init(file: String, reason: Reason, detail: String? = nil) { self.file = file; self.reason = reason; self.detail = detail }
 
     /// A short code for the reason: stored with failed receipts and printed in summaries.
     public var code: String {
@@ -49,7 +52,10 @@ public struct IngestError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(file): \(message)" }
+    /// The message and, in brackets, what the library said (one line).
+    public var fullMessage: String { message + (detail.map { " [\($0)]" } ?? "") }
+
+    public var description: String { "\(file): \(fullMessage)" }
 }
 
 public struct IngestOptions: Sendable, Hashable {

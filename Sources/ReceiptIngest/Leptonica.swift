@@ -1,4 +1,5 @@
 internal import CLeptonica
+internal import CDecoderMessages
 import Foundation
 import ReceiptModel
 
@@ -149,8 +150,9 @@ final class PixImage: @unchecked Sendable {
         return Data(bytes: bytes, count: size)
     }
 
-    /// Leptonica prints its own errors to stderr; ours name the file instead.
-    static let silenceOnce: Void = { rc_quiet() }()
+    /// Leptonica, libpng and libjpeg would print their own lines on stderr; their words are
+    /// kept per thread instead (`LibraryMessages`) and ours name the file.
+    static let silenceOnce: Void = { rc_messages_install() }()
 }
 
 /// Leptonica's decoders: JPEG, PNG, TIFF, BMP, GIF, WebP, PNM. One page per file
@@ -175,10 +177,30 @@ public struct LeptonicaDecoder: ImageDecoder {
     public func decode(_ data: Data, sniffed: SniffedImage, name: String) throws(IngestError) -> [DecodedPage] {
         _ = PixImage.silenceOnce
         if Self.isTruncated(data, format: sniffed.format) { throw IngestError(file: name, reason: .truncated(sniffed.format)) }
+        rc_messages_clear()
         guard let pix = PixImage.decode(data) else {
-            throw IngestError(file: name, reason: sniffed.width == 0 ? .truncated(sniffed.format) : .decodeFailed(sniffed.format))
+            throw IngestError(file: name, reason: sniffed.width == 0 ? .truncated(sniffed.format) : .decodeFailed(sniffed.format),
+                              detail: Self.libraryWords())
         }
         return [DecodedPage(pix)]
+    }
+
+    /// What the libraries said during the last decode on this thread, on one line: the image
+    /// library's own words (libpng, libjpeg) when it gave any, else Leptonica's first complaint;
+    /// nil when nothing was said.
+    static func libraryWords() -> String? {
+        var lines: [String] = []
+        for line in String(cString: rc_messages_text()).split(separator: "\n").map(String.init) where !lines.contains(line) {
+            lines.append(line)
+        }
+        let own = lines.filter { $0.hasPrefix("libpng: ") || $0.hasPrefix("libjpeg: ") }
+        if !own.isEmpty { return own.prefix(2).joined(separator: "; ") }
+        guard let first = lines.first else { return nil }
+        // "Error in pixReadMemBmp: invalid imagebytes = …" -> "Leptonica: invalid imagebytes = …"
+        if first.hasPrefix("Error in "), let colon = first.firstIndex(of: ":") {
+            return "Leptonica:" + first[first.index(after: colon)...]
+        }
+        return "Leptonica: " + first
     }
 
     static func format(leptonicaCode: Int) -> ImageFormat? {

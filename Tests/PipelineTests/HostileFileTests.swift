@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import ReceiptTestSupport
+@testable import ReceiptIngest
+
+/// Malformed images through the real `receipts` binary: each ends in exactly one `error:` line
+/// naming the file and exit 3, and nothing the image libraries say reaches stderr.
+@Suite("Hostile files", .serialized)
+struct HostileFileTests {
+    static func fixture(_ name: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: Repo.fixtures + "/formats/" + name))
+    }
+
+    /// The eight images of issue 16 whose libraries printed their own lines: libpng (width 0,
+    /// bit depth, IDAT too large), libjpeg (65535 wide, height 0, premature end), Leptonica (BMP, TIFF).
+    static func malformed() throws -> [(name: String, data: Data)] {
+        let png = try fixture("receipt.png"), jpg = try fixture("receipt.jpg"), bmp = try fixture("receipt.bmp"), tif = try fixture("receipt.tif")
+        return [
+            ("w0.png", try #require(HostileImages.pngSize(png, width: 0, height: 140))),
+            ("bitdepth.png", try #require(HostileImages.pngBitDepth(png, 3))),
+            ("bigidat.png", try #require(HostileImages.pngChunkLength(png, type: "IDAT", length: 0x7FFF_FFF0))),
+            ("wide.jpg", try #require(HostileImages.jpegSize(jpg, width: 65535, height: 140))),
+            ("h0.jpg", try #require(HostileImages.jpegSize(jpg, width: 520, height: 0))),
+            ("premature.jpg", jpg.prefix(jpg.count / 2) + Data([0xFF, 0xD9])),
+            ("size.bmp", try #require(HostileImages.bmpSize(bmp, width: 4736, height: 140))),
+            ("stripoff.tif", try #require(HostileImages.tiffStripOffsets(tif, 0x7FFF_FFF0))),
+        ]
+    }
+
+    @Test func libraryMessagesNeverReachStderr() throws {
+        let dir = try TempDir()
+        let files = try Self.malformed().map { f in
+            let p = dir.file(f.name)
+            _ = FileManager.default.createFile(atPath: p, contents: f.data)
+            return p
+        }
+        let r = try runExecutable("receipts", ["parse"] + files)
+        #expect(r.code == 3)
+        let lines = r.err.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == files.count, "stderr:\n\(r.err)")
+        for (file, line) in zip(files, lines) {
+            #expect(line.hasPrefix("error: \(file): "), "stderr:\n\(r.err)")
+        }
+        // The library's words are kept as the detail of the error.
+        #expect(r.err.contains("w0.png: truncated PNG image") || r.err.contains("w0.png: the PNG data could not be decoded"))
+        #expect(r.err.contains("[libpng: Image width is zero in IHDR"))
+        #expect(r.err.contains("[libjpeg: Corrupt JPEG data: premature end of data segment"))
+    }
+}
