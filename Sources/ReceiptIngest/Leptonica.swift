@@ -169,7 +169,11 @@ public struct LeptonicaDecoder: ImageDecoder {
             var format: Int32 = 0
             guard rc_findFormat(base, &format) == 0, let f = Self.format(leptonicaCode: Int(format)) else { return nil }
             var w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0
-            guard rc_pixReadHeaderMem(base, raw.count, &format, &w, &h, &bps, &spp) == 0 else { return SniffedImage(format: f) }
+            guard rc_pixReadHeaderMem(base, raw.count, &format, &w, &h, &bps, &spp) == 0 else {
+                // libjpeg refuses to read a header it cannot decode (a side over 65,500): the frame header still says the size.
+                if f == .jpeg, let (w, h) = Self.jpegFrameSize(UnsafeRawBufferPointer(raw)) { return SniffedImage(format: f, width: w, height: h) }
+                return SniffedImage(format: f)
+            }
             return SniffedImage(format: f, width: Int(w), height: Int(h))
         }
     }
@@ -177,6 +181,9 @@ public struct LeptonicaDecoder: ImageDecoder {
     public func decode(_ data: Data, sniffed: SniffedImage, name: String) throws(IngestError) -> [DecodedPage] {
         _ = PixImage.silenceOnce
         if Self.isTruncated(data, format: sniffed.format) { throw IngestError(file: name, reason: .truncated(sniffed.format)) }
+        if sniffed.format == .jpeg, max(sniffed.width, sniffed.height) > Self.jpegMaxSide {
+            throw IngestError(file: name, reason: .sideTooLong(width: sniffed.width, height: sniffed.height, limit: Self.jpegMaxSide, format: .jpeg))
+        }
         rc_messages_clear()
         guard let pix = PixImage.decode(data) else {
             throw IngestError(file: name, reason: sniffed.width == 0 ? .truncated(sniffed.format) : .decodeFailed(sniffed.format),
@@ -201,6 +208,25 @@ public struct LeptonicaDecoder: ImageDecoder {
             return "Leptonica:" + first[first.index(after: colon)...]
         }
         return "Leptonica: " + first
+    }
+
+    /// libjpeg's JPEG_MAX_DIMENSION.
+    static let jpegMaxSide = 65500
+
+    /// Width and height from a JPEG's frame header (SOF0–SOF15 but DHT, JPG, DAC), walking the
+    /// marker segments; nil when there is none before the scan.
+    static func jpegFrameSize(_ b: UnsafeRawBufferPointer) -> (Int, Int)? {
+        var i = 2
+        while i + 9 <= b.count, b[i] == 0xFF {
+            let m = b[i + 1]
+            if m == 0xFF { i += 1; continue }  // fill byte
+            if (0xC0...0xCF).contains(m), ![0xC4, 0xC8, 0xCC].contains(m) {
+                return (Int(b[i + 7]) << 8 | Int(b[i + 8]), Int(b[i + 5]) << 8 | Int(b[i + 6]))
+            }
+            if m == 0xDA || m == 0xD9 { return nil }
+            i += 2 + (Int(b[i + 2]) << 8 | Int(b[i + 3]))
+        }
+        return nil
     }
 
     static func format(leptonicaCode: Int) -> ImageFormat? {

@@ -46,4 +46,36 @@ struct HostileFileTests {
         #expect(r.err.contains("[libpng: Image width is zero in IHDR"))
         #expect(r.err.contains("[libjpeg: Corrupt JPEG data: premature end of data segment"))
     }
+
+    // MARK: The reason given is the true one
+
+    @Test func aJPEGWiderThanLibjpegReadsIsOverTheMaximumNotTruncated() throws {
+        let jpg = try Self.fixture("receipt.jpg")
+        let wide = try #require(HostileImages.jpegSize(jpg, width: 65535, height: 140))
+        #expect(throws: IngestError(file: "wide.jpg", reason: .sideTooLong(width: 65535, height: 140, limit: 65500, format: .jpeg))) {
+            try Ingest.load(data: wide, name: "wide.jpg")
+        }
+        let square = try #require(HostileImages.jpegSize(jpg, width: 65535, height: 65535))
+        #expect(throws: IngestError(file: "huge.jpg", reason: .tooLarge(width: 65535, height: 65535, limit: 60_000_000))) {
+            try Ingest.load(data: square, name: "huge.jpg")
+        }
+        let dir = try TempDir()
+        _ = FileManager.default.createFile(atPath: dir.file("wide.jpg"), contents: wide)
+        let r = try runExecutable("receipts", ["parse", dir.file("wide.jpg")])
+        #expect(r.code == 3)
+        #expect(r.err == "error: \(dir.file("wide.jpg")): image is 65535×140 pixels, over the JPEG decoder's maximum of 65500 pixels a side\n")
+    }
+
+    @Test func aFIFONamedLikeAnImageIsNotARegularFile() throws {
+        let dir = try TempDir()
+        let fifo = dir.file("x.jpg")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        #expect(throws: IngestError(file: fifo, reason: .notRegularFile)) { try Ingest.load(path: fifo) }
+        let r = try runExecutable("receipts", ["parse", fifo])
+        #expect(r.code == 3)
+        #expect(r.err == "error: \(fifo): not a regular file (a FIFO, socket or device), not read\n")
+        let b = try runExecutable("receipts", ["batch", "--quiet", "--store", dir.file("s.sqlite"), fifo])
+        #expect(b.code == 3)
+        #expect(b.err.contains("not a regular file"), "\(b.err)")
+    }
 }
