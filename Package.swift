@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "ReceiptTestSupport", dependencies: ["ReceiptModel", "ReceiptOCR"], path: "Tests/Support"),
         .testTarget(name: "ParserTests", dependencies: ["ReceiptParser", "ReceiptModel"]),
         .testTarget(name: "PipelineTests", dependencies: [
-            "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptsCLI", "ReceiptModel", "ReceiptTestSupport",
+            "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptsCLI", "ReceiptModel", "ReceiptStore", "ReceiptTestSupport",
         ]),
         .testTarget(name: "StoreTests", dependencies: [
             "CSQLite", "ReceiptStore", "ReceiptReconcile", "ReceiptsCLI", "ReceiptModel", "ReceiptPipeline", "ReceiptOCR", "ReceiptTestSupport",

@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptModel
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,8 +8,9 @@ import Glibc
 /// check-then-open race), never blocking on a FIFO, refusing what is not a regular file.
 public enum ImageFile {
     public static func read(path: String, maxBytes: Int) throws(IngestError) -> Data {
+        // The name's own bytes (PathBytes: a name that is not UTF-8 still opens).
         // O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting for one.
-        let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        let fd = PathBytes.withCString(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else { throw IngestError(file: path, reason: reason(errno: errno)) }
         defer { close(fd) }
         var st = stat()

@@ -63,7 +63,8 @@ public struct StoreExport: Sendable, Codable {
     public func json() throws -> String {
         let enc = JSONEncoder()
         enc.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return String(decoding: try enc.encode(self), as: UTF8.self) + "\n"
+        // A file name's bytes that are not UTF-8 as `\\xE9` (valid JSON; PathBytes).
+        return PathBytes.displayable(String(decoding: try enc.encode(self), as: UTF8.self), prefix: "\\\\x") + "\n"
     }
 
     public static let csvHeader = [
@@ -76,7 +77,7 @@ public struct StoreExport: Sendable, Codable {
     public func csv() -> String {
         var out = CSVTable.row(Self.csvHeader) + "\n"
         for r in receipts {
-            let head = [r.id.rawValue.description, r.files.first ?? "", r.vendor ?? "", r.date?.iso ?? "", r.total?.description ?? "",
+            let head = [r.id.rawValue.description, PathBytes.displayable(r.files.first ?? ""), r.vendor ?? "", r.date?.iso ?? "", r.total?.description ?? "",
                         r.currency ?? "", r.receiptNumber ?? "", r.status.rawValue, r.duplicateOf.map { $0.rawValue.description } ?? ""]
             if r.links.isEmpty {
                 out += CSVTable.row(head + Array(repeating: "", count: Self.csvHeader.count - head.count)) + "\n"

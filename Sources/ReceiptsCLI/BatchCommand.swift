@@ -45,7 +45,7 @@ enum BatchCommand {
             return try reparse(store: store, setup: setup, ctx: ctx, force: args.flag("--force"))
         }
         guard !args.positionals.isEmpty else { throw UsageError("no folders or files to read") }
-        for p in args.positionals where !FileManager.default.fileExists(atPath: p) {
+        for p in args.positionals where !FolderWalk.exists(p) {
             throw CLIFailure(.inputError, "\(p): no such file or folder")
         }
         let jobs = try args.int("--jobs", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount

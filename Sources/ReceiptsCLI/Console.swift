@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ReceiptModel
 
 /// Where the CLI writes: results to `out`, everything else to `err`, serialized
 /// so lines from several workers never interleave. Tests pass a capturing console.
@@ -24,10 +25,11 @@ public final class Console: Sendable {
                 outIsTerminal: isatty(1) != 0, errIsTerminal: isatty(2) != 0)
     }
 
-    public func out(_ line: String) { lock.withLock { _ in writeOut(line + "\n") } }
-    public func outRaw(_ text: String) { lock.withLock { _ in writeOut(text) } }
-    public func err(_ line: String) { lock.withLock { _ in writeErr(line + "\n") } }
-    public func errRaw(_ text: String) { lock.withLock { _ in writeErr(text) } }
+    // A file name that is not UTF-8 is shown with its bytes escaped (`r\xE9.png`): PathBytes.
+    public func out(_ line: String) { lock.withLock { _ in writeOut(PathBytes.displayable(line) + "\n") } }
+    public func outRaw(_ text: String) { lock.withLock { _ in writeOut(PathBytes.displayable(text)) } }
+    public func err(_ line: String) { lock.withLock { _ in writeErr(PathBytes.displayable(line) + "\n") } }
+    public func errRaw(_ text: String) { lock.withLock { _ in writeErr(PathBytes.displayable(text)) } }
     public func error(_ message: String) { err("error: \(message)") }
     public func warning(_ message: String) { err("warning: \(message)") }
 }

@@ -12,11 +12,9 @@ enum ProcessSetup {
     static func prepare() {
         guard getenv("OMP_THREAD_LIMIT") == nil else { return }
         setenv("OMP_THREAD_LIMIT", "1", 1)
-        let args = CommandLine.arguments
-        var cArgs = args.map { strdup($0) } + [nil]
-        execv("/proc/self/exe", &cArgs)
+        // The arguments as the kernel gave them (bytes, not decoded text: a name that is not UTF-8 survives).
+        execv("/proc/self/exe", CommandLine.unsafeArgv)
         // execv returned: it failed; carry on with OpenMP as it is.
-        cArgs.forEach { free($0) }
     }
 }
 
