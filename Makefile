@@ -17,7 +17,7 @@ help:
 	@echo "make run     setup + build, then parse every receipt in SampleReceipts/"
 	@echo "make test    setup, then swift test (includes the OCR regression on SampleReceipts/)"
 	@echo "make eval    accuracy on the dev sets ($(DEV_SET), $(WILD_SET)): parser alone, then end to end"
-	@echo "make bench   benchmarks that print figures (batch vs bare tesseract, reconcile)"
+	@echo "make bench   benchmarks that print figures (batch vs bare tesseract, reconcile, parser cost)"
 
 # Installs only what is missing, so it is quick and quiet on a ready machine.
 setup:

@@ -57,7 +57,7 @@ let package = Package(
             "ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptStore", "ReceiptReconcile",
         ]),
         .executableTarget(name: "receipts", dependencies: ["ReceiptsCLI"]),
-        .executableTarget(name: "receipts-bench", dependencies: ["ReceiptStore", "ReceiptReconcile", "ReceiptModel"]),
+        .executableTarget(name: "receipts-bench", dependencies: ["ReceiptStore", "ReceiptReconcile", "ReceiptModel", "ReceiptParser"]),
         // Test doubles (scripted and failing OCR engines) any test target may use.
         .target(name: "ReceiptTestSupport", dependencies: ["ReceiptModel", "ReceiptOCR"], path: "Tests/Support"),
         .testTarget(name: "ParserTests", dependencies: ["ReceiptParser", "ReceiptModel"]),

@@ -108,6 +108,9 @@ public struct ParsedReceipt: Sendable, Hashable, Codable {
     public var checks: [Check]
     /// The parser's version: a stored receipt parsed by an older one can be re-parsed.
     public var parserVersion: String
+    /// What the parser left out and why (a cap on an enormous input: "only the first … lines read");
+    /// nil when it read everything.
+    public var warnings: [String]?
 
     public init(vendor: Field<String>? = nil, date: Field<CalendarDate>? = nil, time: Field<TimeOfDay>? = nil,
                 total: Field<Amount>? = nil, subtotal: Field<Amount>? = nil, tax: Field<Amount>? = nil,

@@ -59,6 +59,7 @@ public struct ReceiptParser: Sendable {
         receipt.checks = checks
         receipt.receiptNumber = receiptNumber(lines)
         (receipt.paymentMethod, receipt.cardLast4) = payment(lines)
+        receipt.warnings = money.warnings.isEmpty ? nil : money.warnings
         return receipt
     }
 
