@@ -49,6 +49,8 @@ enum ParseCommand {
                     let path = (saveDir as NSString).appendingPathComponent(name)
                     if (try? png.write(to: URL(fileURLWithPath: path))) == nil { ctx.console.warning("\(path): could not write the image") }
                 }
+                // What the parser left out of an enormous input, said where it is read.
+                for w in result.receipt.warnings ?? [] { ctx.console.warning("\(file): \(w)") }
                 if json {
                     ctx.console.out(JSONLine.encode(ReceiptReport(result: result, engine: pipeline.engine.identity, explain: explain, includeText: showText)))
                 } else {
