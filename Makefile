@@ -9,7 +9,7 @@ BIN        = .build/release/receipts
 DEB_PACKAGES = libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd libsqlite3-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build test run eval bench clean help
+.PHONY: setup build test run eval bench fuzz fuzz-short clean help
 
 help:
 	@echo "make setup   install the Debian packages that are missing (apt-get)"
@@ -18,6 +18,7 @@ help:
 	@echo "make test    setup, then swift test (includes the OCR regression on SampleReceipts/)"
 	@echo "make eval    accuracy on the dev sets ($(DEV_SET), $(WILD_SET)): parser alone, then end to end"
 	@echo "make bench   benchmarks that print figures (batch vs bare tesseract, reconcile, parser cost)"
+	@echo "make fuzz    libFuzzer + AddressSanitizer on every fuzz target, FUZZ_SECONDS (60) each; prints inputs, crashes, timeouts, peak memory"
 
 # Installs only what is missing, so it is quick and quiet on a ready machine.
 setup:
@@ -35,6 +36,16 @@ run: build
 
 test: setup
 	OMP_THREAD_LIMIT=1 $(SWIFT) test
+	$(MAKE) fuzz-short
+
+# Fuzzing: image bytes -> ingest, text/OCR pages -> parser, inventory files -> import, --rules and
+# --vendors files -> their loaders (scripts/fuzz.sh). `make test` runs a few seconds of each.
+FUZZ_SECONDS ?= 60
+fuzz: setup
+	SECONDS_EACH=$(FUZZ_SECONDS) bash scripts/fuzz.sh
+
+fuzz-short:
+	SECONDS_EACH=5 bash scripts/fuzz.sh
 
 eval: build
 	$(BIN) eval --truth-text $(DEV_SET)

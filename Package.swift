@@ -58,6 +58,8 @@ let package = Package(
         ]),
         .executableTarget(name: "receipts", dependencies: ["ReceiptsCLI"]),
         .executableTarget(name: "receipts-bench", dependencies: ["ReceiptStore", "ReceiptReconcile", "ReceiptModel", "ReceiptParser"]),
+        // Fuzz targets (image, parser, inventory, rules, vendors): libFuzzer under `make fuzz`, a replayer otherwise.
+        .executableTarget(name: "receipts-fuzz", dependencies: ["ReceiptIngest", "ReceiptParser", "ReceiptStore", "ReceiptModel", "ReceiptTestSupport"]),
         // Test doubles (scripted and failing OCR engines) any test target may use.
         .target(name: "ReceiptTestSupport", dependencies: ["ReceiptModel", "ReceiptOCR"], path: "Tests/Support"),
         .testTarget(name: "ParserTests", dependencies: ["ReceiptParser", "ReceiptModel"]),

@@ -47,6 +47,26 @@ struct HostileFileTests {
         #expect(r.err.contains("[libjpeg: Corrupt JPEG data: premature end of data segment"))
     }
 
+    /// Every structured variant of every format (sizes huge and zero, truncation at each segment,
+    /// bad CRCs and chunk lengths, TIFF offsets and IFD loops, …) through the ingest stage in a real
+    /// process (`receipts-fuzz image`, the fuzz target's replayer): each ends, and nothing reaches stderr.
+    @Test func everyStructuredVariantEndsQuietly() throws {
+        let dir = try TempDir()
+        var files: [String] = []
+        for name in IngestTests.formats {
+            for (i, v) in HostileImages.variants(of: try Self.fixture(name)).enumerated() {
+                let p = dir.file("\(name)-\(i)")
+                _ = FileManager.default.createFile(atPath: p, contents: v.data)
+                files.append(p)
+            }
+        }
+        #expect(files.count >= 60)
+        let r = try runExecutable("receipts-fuzz", ["image"] + files)
+        #expect(r.code == 0)
+        #expect(r.err == "", "a library wrote to stderr:\n\(r.err)")
+        #expect(r.out.split(separator: "\n").count == files.count)
+    }
+
     // MARK: The reason given is the true one
 
     @Test func aJPEGWiderThanLibjpegReadsIsOverTheMaximumNotTruncated() throws {
