@@ -14,14 +14,16 @@ SCRATCH=.build-fuzz
 # arithmetic and bounds are checked in every build; ASan watches memory (heap overflows, use after
 # free, double free) in our code and, through its malloc, double frees anywhere.
 # Linked with the toolchain's lld: Debian's gold fails on this link ("internal error in format_file_lineno").
+mkdir -p "$SCRATCH"
 swift build -c release --scratch-path "$SCRATCH" --product receipts-fuzz \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -DRECEIPTS_LIBFUZZER \
-  -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld >"$SCRATCH.log" 2>&1 \
-  || { tail -30 "$SCRATCH.log"; echo "fuzz: the libFuzzer build failed (log: $SCRATCH.log)"; exit 1; }
+  -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld >"$SCRATCH/build.log" 2>&1 \
+  || { tail -30 "$SCRATCH/build.log"; echo "fuzz: the libFuzzer build failed (log: $SCRATCH/build.log)"; exit 1; }
 BIN="$SCRATCH/release/receipts-fuzz"
 RUN="$SCRATCH/artifacts/$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$RUN" "$SCRATCH/logs"
-export OMP_THREAD_LIMIT=1 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+# Swift's own backtracer off: libFuzzer and ASan report a crash (and save the input) themselves.
+export OMP_THREAD_LIMIT=1 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} SWIFT_BACKTRACE=enable=no
 failed=0
 printf '%-10s %10s %8s %8s %9s %6s %12s\n' target inputs crashes timeouts oom "s" "peak RSS"
 for t in $TARGETS; do

@@ -186,7 +186,10 @@ public struct LeptonicaDecoder: ImageDecoder {
         }
         rc_messages_clear()
         guard let pix = PixImage.decode(data) else {
-            throw IngestError(file: name, reason: sniffed.width == 0 ? .truncated(sniffed.format) : .decodeFailed(sniffed.format),
+            // No size from the header: cut short only when the bytes stop before a whole header (a PNG
+            // whose IHDR says width 0 is corrupt, not truncated).
+            let headerWhole = sniffed.format == .png ? data.count >= 33 : data.count >= 64
+            throw IngestError(file: name, reason: sniffed.width == 0 && !headerWhole ? .truncated(sniffed.format) : .decodeFailed(sniffed.format),
                               detail: Self.libraryWords())
         }
         return [DecodedPage(pix)]

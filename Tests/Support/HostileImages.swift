@@ -6,7 +6,11 @@ import Foundation
 public enum HostileImages {
     // MARK: PNG: 8-byte signature, then chunks (length, type, data, CRC over type + data)
 
-    public struct PNGChunk { public var type: String; public var data: Data }
+    public struct PNGChunk {
+        public var type: String
+        public var data: Data
+        public init(type: String, data: Data) { self.type = type; self.data = data }
+    }
 
     public static func pngChunks(_ png: Data) -> [PNGChunk]? {
         let b = [UInt8](png)
@@ -35,7 +39,7 @@ public enum HostileImages {
 
     /// The PNG with its IHDR width and height replaced (CRC recomputed).
     public static func pngSize(_ png: Data, width: UInt32, height: UInt32) -> Data? {
-        guard var cs = pngChunks(png), cs.first?.type == "IHDR" else { return nil }
+        guard var cs = pngChunks(png), cs.first?.type == "IHDR", cs[0].data.count >= 13 else { return nil }
         var d = [UInt8](cs[0].data)
         d.replaceSubrange(0..<4, with: u32be(width)); d.replaceSubrange(4..<8, with: u32be(height))
         cs[0].data = Data(d)
@@ -44,7 +48,7 @@ public enum HostileImages {
 
     /// The PNG with its IHDR bit depth set to `depth` (CRC recomputed).
     public static func pngBitDepth(_ png: Data, _ depth: UInt8) -> Data? {
-        guard var cs = pngChunks(png), cs.first?.type == "IHDR" else { return nil }
+        guard var cs = pngChunks(png), cs.first?.type == "IHDR", cs[0].data.count >= 13 else { return nil }
         var d = [UInt8](cs[0].data); d[8] = depth; cs[0].data = Data(d)
         return Self.png(cs)
     }
