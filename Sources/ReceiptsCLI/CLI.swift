@@ -151,6 +151,9 @@ public enum CLI {
     /// Entry point of the `receipts` executable.
     public static func main() -> Never {
         ProcessSetup.prepare()
+        // A file-size limit (ulimit -f) reached by a store write: the write fails (SQLite: "database or
+        // disk is full", rolled back, exit 5) instead of the signal killing the process mid-command.
+        signal(SIGXFSZ, SIG_IGN)
         let interruption = Interruption()
         SignalHandling.install(interruption)
         let code = run(arguments(),
