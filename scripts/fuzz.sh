@@ -30,9 +30,17 @@ for t in $TARGETS; do
   corpus="$SCRATCH/corpus/$t"; log="$SCRATCH/logs/$t.log"
   mkdir -p "$corpus"
   # -timeout: one input longer than 10 s is a hang; -rss_limit_mb: more than 2 GB is a memory bomb.
+  # Inputs stay the size of the real thing (a receipt's text is a few KB; enormous inputs are the
+  # parser benchmark's job): libFuzzer grows them gradually (-len_control, which our custom
+  # mutator would otherwise turn off) up to -max_len.
+  case $t in
+    image) limits="-max_len=262144" ;;
+    inventory) limits="-max_len=65536 -len_control=100" ;;
+    *) limits="-max_len=4096 -len_control=100" ;;
+  esac
   set +e
   FUZZ_TARGET=$t FUZZ_SEEDS_DIR="$corpus" FUZZ_REPO="$PWD" "$BIN" "$corpus" \
-    -max_total_time="$EACH" -timeout=10 -rss_limit_mb=2048 -max_len=262144 -print_final_stats=1 \
+    -max_total_time="$EACH" -timeout=10 -rss_limit_mb=2048 $limits -print_final_stats=1 \
     -artifact_prefix="$RUN/$t-" >"$log" 2>&1
   rc=$?
   set -e
