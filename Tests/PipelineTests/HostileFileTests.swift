@@ -108,4 +108,20 @@ struct HostileFileTests {
         #expect(b.code == 3)
         #expect(b.err.contains("not a regular file"), "\(b.err)")
     }
+
+    // MARK: Paths
+
+    @Test func aSymlinkLoopInABatchFolderEnds() throws {
+        let dir = try TempDir()
+        let folder = dir.file("receipts")
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Repo.fixtures + "/formats/receipt.png", toPath: folder + "/sub/a.png")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/sub/loop", withDestinationPath: folder)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/self.png", withDestinationPath: folder + "/self.png")
+        let r = try runExecutable("receipts", ["batch", "--quiet", "--no-second-pass", "--store", dir.file("s.sqlite"), folder])
+        // The image once; the link to a folder is not followed; the self-link is a file that cannot be read.
+        #expect(r.err.contains("2 read: 1 parsed") || r.err.contains("2 read: 0 parsed, 1 need review"), "\(r.err)")
+        #expect(r.err.contains("self.png: cannot read the file: too many levels of symbolic links") || r.err.contains("self.png: cannot read the file"), "\(r.err)")
+        #expect(r.code == 3)
+    }
 }
