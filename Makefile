@@ -5,8 +5,9 @@ WILD_SET  ?= ../shared/data/wild-dev
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 BIN        = .build/release/receipts
 # What a fresh Debian/Ubuntu machine lacks: Tesseract + Leptonica (headers and the
-# English and orientation models), SQLite, pkg-config.
-DEB_PACKAGES = libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd libsqlite3-dev pkg-config
+# English and orientation models), SQLite, pkg-config; libpng and libjpeg headers (CDecoderMessages
+# installs their message handlers).
+DEB_PACKAGES = libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd libsqlite3-dev pkg-config libpng-dev libjpeg-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: setup build test run eval bench fuzz fuzz-short clean help
