@@ -5,9 +5,9 @@ WILD_SET  ?= ../shared/data/wild-dev
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 BIN        = .build/release/receipts
 # What a fresh Debian/Ubuntu machine lacks: Tesseract + Leptonica (headers and the
-# English and orientation models), SQLite, pkg-config; libpng and libjpeg headers (CDecoderMessages
-# installs their message handlers).
-DEB_PACKAGES = libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd libsqlite3-dev pkg-config libpng-dev libjpeg-dev
+# English and orientation models), SQLite, libheif (HEIC/AVIF photos), Poppler (PDF), pkg-config;
+# libpng and libjpeg headers (CDecoderMessages keeps their messages off stderr).
+DEB_PACKAGES = libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd libsqlite3-dev libheif-dev libpoppler-glib-dev pkg-config libpng-dev libjpeg-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: setup build test run eval bench fuzz fuzz-short clean help
@@ -33,7 +33,7 @@ build: setup
 	$(SWIFT) build -c release --product receipts
 
 run: build
-	$(BIN) parse SampleReceipts/*.png SampleReceipts/*.jpg
+	$(BIN) parse SampleReceipts/*.png SampleReceipts/*.jpg SampleReceipts/*.heic SampleReceipts/*.pdf
 
 test: setup
 	OMP_THREAD_LIMIT=1 $(SWIFT) test
@@ -54,8 +54,8 @@ eval: build
 	$(BIN) eval --jobs $(JOBS) --predictions .build/dev-predictions.jsonl $(DEV_SET) || [ $$? -eq 3 ]
 	python3 ../shared/tools/score.py $(DEV_SET)/key .build/dev-predictions.jsonl
 	@# the phone photos: vendors compared without spaces, ambiguous all-digit dates either way (see ../shared/data/README.md)
-	$(BIN) eval --truth-text $(WILD_SET)
-	$(BIN) eval --jobs $(JOBS) --predictions .build/wild-predictions.jsonl $(WILD_SET) || [ $$? -eq 3 ]
+	$(BIN) eval --truth-text --spaceless --month-first --either-order $(WILD_SET)
+	$(BIN) eval --jobs $(JOBS) --spaceless --month-first --either-order --predictions .build/wild-predictions.jsonl $(WILD_SET) || [ $$? -eq 3 ]
 	python3 ../shared/tools/score.py $(WILD_SET)/key .build/wild-predictions.jsonl --spaceless --month-first --either-order
 
 bench: build

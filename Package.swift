@@ -11,7 +11,7 @@ import PackageDescription
 //   ReceiptReconcile  receipts <-> inventory items
 //   ReceiptsCLI    the `receipts` command, testable in-process
 // ReceiptModel holds the value types every stage hands to the next (PageImage, OCRPage, ParsedReceipt).
-// C stays in two system-library targets: CLeptonica (ingest only), CTesseract (OCR only).
+// C stays in system-library targets: CLeptonica, CHeif, CPoppler (ingest only), CTesseract (OCR only), CSQLite (store only).
 let package = Package(
     name: "receipts",
     platforms: [.macOS(.v15)],  // Synchronization.Mutex; Linux needs nothing
@@ -40,6 +40,18 @@ let package = Package(
             ]
         ),
         .systemLibrary(
+            name: "CHeif",
+            path: "CHeif",
+            pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"]), .brew(["libheif"])]
+        ),
+        .systemLibrary(
+            name: "CPoppler",
+            path: "CPoppler",
+            pkgConfig: "poppler-glib",
+            providers: [.apt(["libpoppler-glib-dev"]), .brew(["poppler"])]
+        ),
+        .systemLibrary(
             name: "CSQLite",
             path: "Sources/CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
@@ -47,7 +59,7 @@ let package = Package(
         // The image libraries' messages, kept per thread instead of printed (libpng, libjpeg, Leptonica).
         .target(name: "CDecoderMessages", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("leptonica")]),
         .target(name: "ReceiptModel"),
-        .target(name: "ReceiptIngest", dependencies: ["CLeptonica", "CDecoderMessages", "ReceiptModel"]),
+        .target(name: "ReceiptIngest", dependencies: ["CLeptonica", "CHeif", "CPoppler", "CDecoderMessages", "ReceiptModel"]),
         .target(name: "ReceiptOCR", dependencies: ["CTesseract", "ReceiptModel"]),
         .target(name: "ReceiptParser", dependencies: ["ReceiptModel"]),
         .target(name: "ReceiptPipeline", dependencies: ["ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptStore"]),

@@ -19,6 +19,16 @@ static inline int rc_pixReadHeaderMem(const unsigned char *data, size_t size, in
     return rc;
 }
 static inline int rc_findFormat(const unsigned char *data, int *format) { l_int32 f = 0; int rc = findFileFormatBuffer(data, &f); *format = f; return rc; }
+// Multi-page TIFF: page n's header (0 on success), and the page at *offset (0 for the first),
+// with *offset set to the next page's (0 after the last).
+static inline int rc_readHeaderMemTiff(const unsigned char *data, size_t size, int n, int *w, int *h) {
+    l_int32 ww = 0, hh = 0, bps = 0, spp = 0, res = 0, cmap = 0, fmt = 0;
+    int rc = readHeaderMemTiff(data, size, n, &ww, &hh, &bps, &spp, &res, &cmap, &fmt);
+    *w = ww; *h = hh; return rc;
+}
+static inline rc_pix *rc_pixReadMemFromMultipageTiff(const unsigned char *data, size_t size, size_t *offset) {
+    return pixReadMemFromMultipageTiff(data, size, offset);
+}
 // Encodes to PNG (format IFF_PNG); caller frees *data with rc_free.
 static inline int rc_pixWritePng(unsigned char **data, size_t *size, rc_pix *p) { return pixWriteMem(data, size, (PIX *)p, IFF_PNG); }
 static inline void rc_free(void *p) { lept_free(p); }
@@ -42,6 +52,9 @@ static inline rc_pix *rc_pixConvertTo8(rc_pix *p) { return pixConvertTo8((PIX *)
 static inline rc_pix *rc_pixRemoveColormapToGray(rc_pix *p) { return pixRemoveColormap((PIX *)p, REMOVE_CMAP_TO_GRAYSCALE); }
 static inline rc_pix *rc_pixRemoveColormapBySource(rc_pix *p) { return pixRemoveColormap((PIX *)p, REMOVE_CMAP_BASED_ON_SRC); }
 static inline rc_pix *rc_pixLuminance(rc_pix *p) { return pixConvertRGBToLuminance((PIX *)p); }
+static inline rc_pix *rc_pixRotateOrth(rc_pix *p, int quads) { return pixRotateOrth((PIX *)p, quads); }
+static inline rc_pix *rc_pixFlipLR(rc_pix *p) { return pixFlipLR(NULL, (PIX *)p); }
+static inline rc_pix *rc_pixFlipTB(rc_pix *p) { return pixFlipTB(NULL, (PIX *)p); }
 static inline rc_pix *rc_pixScale(rc_pix *p, float sx, float sy) { return pixScale((PIX *)p, sx, sy); }
 static inline rc_pix *rc_pixFindSkewAndDeskew(rc_pix *p, int redsearch, float *angle, float *conf) {
     l_float32 a = 0, c = 0; PIX *r = pixFindSkewAndDeskew((PIX *)p, redsearch, &a, &c); *angle = a; *conf = c; return r;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make bench: figures, not pass/fail. Everything compared is measured in this one run.
-#   1. bare tesseract (xargs -P cores, OMP_THREAD_LIMIT=1, --psm 6) vs receipts batch into a fresh store
+#   1. bare tesseract (xargs -P cores, OMP_THREAD_LIMIT=1, --psm 6) vs receipts batch into a fresh store,
+#      on N scans and on N phone photos (WILD_SET), each pair measured back to back
 #   2. the same batch again on the unchanged folder (everything skipped by content hash)
 #   3. peak memory for N and 4N receipts
 #   4. the reconcile benchmark (10,000 receipts × 10,000 items)
@@ -9,6 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-.build/release/receipts}
 DEV=${DEV_SET:-../shared/data/sroie-dev}
+WILD=${WILD_SET:-../shared/data/wild-dev}
 N=${N:-40}
 JOBS=${JOBS:-$(nproc)}
 export OMP_THREAD_LIMIT=1
@@ -45,6 +47,18 @@ echo "| bare tesseract, xargs -P$JOBS, psm 6 | $bare | 1.00 |"
 echo "| receipts batch (second look on $second of $n) | $full | $(ratio "$full" "$bare") |"
 echo "| receipts batch --no-second-pass | $single | $(ratio "$single" "$bare") |"
 echo "| receipts batch again, unchanged folder | $again | $(ratio "$again" "$full") × the first run |"
+# The phone photos: the same comparison on N of them (they take the second look and the re-reads far more often).
+if [ -d "$WILD/img" ]; then
+  mkdir -p "$work/p"; pall=("$WILD"/img/*.jpeg); for f in "${pall[@]:0:$N}"; do cp "$f" "$work/p/"; done
+  pn=$(ls "$work/p" | wc -l)
+  t0=$(now); printf '%s\n' "$work"/p/* | xargs -P "$JOBS" -I{} tesseract {} - --psm 6 >/dev/null 2>&1; t1=$(now)
+  pbare=$(rate "$pn" "$t0" "$t1")
+  t0=$(now); "$BIN" batch --quiet --jobs "$JOBS" --store "$work/p.sqlite" "$work/p" 2> "$work/p.log" || true; t1=$(now)
+  pfull=$(rate "$pn" "$t0" "$t1")
+  psecond=$(grep -o 'second OCR look on [0-9]*' "$work/p.log" | grep -o '[0-9]*$')
+  echo "| bare tesseract on $pn phone photos | $pbare | 1.00 |"
+  echo "| receipts batch on the photos (second look on $psecond of $pn) | $pfull | $(ratio "$pfull" "$pbare") |"
+fi
 echo
 echo "peak memory: $mem_n MB for $n receipts, $mem_4n MB for $((4 * n)) receipts"
 if swift build -c release --product receipts-bench >/dev/null 2>&1; then

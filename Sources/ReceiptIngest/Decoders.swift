@@ -24,6 +24,31 @@ public struct ImageFormat: Sendable, Hashable, CustomStringConvertible {
     public static let gif = ImageFormat("gif", name: "GIF", fileExtensions: ["gif"])
     public static let webp = ImageFormat("webp", name: "WebP", fileExtensions: ["webp"])
     public static let pnm = ImageFormat("pnm", name: "PNM", fileExtensions: ["pnm", "pbm", "pgm", "ppm"])
+    public static let heif = ImageFormat("heif", name: "HEIC/HEIF", fileExtensions: ["heic", "heif", "hif"])
+    public static let avif = ImageFormat("avif", name: "AVIF", fileExtensions: ["avif"])
+    public static let pdf = ImageFormat("pdf", name: "PDF", fileExtensions: ["pdf"])
+}
+
+/// The limits a decoder checks before it spends memory on a page (decompression bombs,
+/// documents of thousands of pages). From `IngestOptions`.
+public struct DecodeLimits: Sendable, Hashable {
+    /// Refuse a page with more pixels than this, judged from its header before it is decoded.
+    public var maxPixels: Int
+    /// Refuse a file with more pages than this (multi-page TIFF, PDF).
+    public var maxPages: Int
+    /// The resolution a page without its own pixels (a PDF page) is rendered at for OCR.
+    public var renderDPI: Int
+
+    public init(maxPixels: Int, maxPages: Int, renderDPI: Int) {
+        self.maxPixels = maxPixels; self.maxPages = maxPages; self.renderDPI = renderDPI
+    }
+
+    /// Throws `.tooLarge` when a `width` × `height` page is over the limit.
+    public func check(width: Int, height: Int, name: String, page: Int? = nil) throws(IngestError) {
+        if width > 0, height > 0, width.multipliedReportingOverflow(by: height).overflow || width * height > maxPixels {
+            throw IngestError(file: name, reason: .tooLarge(width: width, height: height, limit: maxPixels), page: page)
+        }
+    }
 }
 
 /// What a decoder found at the start of the bytes.
@@ -48,10 +73,17 @@ public struct DecodedPage: Sendable {
     }
 
     let storage: Storage
+    /// What the decoder did to the pixels before handing them on ("EXIF orientation 6: rotate 90°").
+    public var steps: [String] = []
+    /// The page's own text with word boxes in the pixels of `storage` (a PDF's text layer):
+    /// when present, the page is parsed from it and never OCR'd.
+    public var textLayer: OCRPage?
 
     /// A page another decoder made (grey or RGBA bytes).
-    public init(_ image: PageImage) { storage = .pixels(image) }
-    init(_ pix: PixImage) { storage = .leptonica(pix) }
+    public init(_ image: PageImage, steps: [String] = [], textLayer: OCRPage? = nil) {
+        storage = .pixels(image); self.steps = steps; self.textLayer = textLayer
+    }
+    init(_ pix: PixImage, steps: [String] = []) { storage = .leptonica(pix); self.steps = steps }
 
     public var width: Int {
         switch storage { case .leptonica(let p): p.width; case .pixels(let i): i.width }
@@ -72,8 +104,8 @@ public protocol ImageDecoder: Sendable {
     /// decoder reads them; nil otherwise. Cheap: called for every file before any decoding.
     func sniff(_ data: Data) -> SniffedImage?
     /// The file's pages in order (at least one), or an error naming `name`
-    /// (`.truncated`, `.decodeFailed`).
-    func decode(_ data: Data, sniffed: SniffedImage, name: String) throws(IngestError) -> [DecodedPage]
+    /// (`.truncated`, `.decodeFailed`, `.tooLarge` for a page over `limits` found before decoding it).
+    func decode(_ data: Data, sniffed: SniffedImage, name: String, limits: DecodeLimits) throws(IngestError) -> [DecodedPage]
 }
 
 /// The decoders the ingest stage tries, in order: the first whose `sniff` recognises the bytes decodes them.
@@ -82,8 +114,8 @@ public struct ImageDecoders: Sendable, Hashable {
 
     public init(_ decoders: [any ImageDecoder]) { self.decoders = decoders }
 
-    /// Leptonica: JPEG, PNG, TIFF (first page), BMP, GIF, WebP, PNM.
-    public static let standard = ImageDecoders([LeptonicaDecoder()])
+    /// Leptonica: JPEG, PNG, TIFF, BMP, GIF, WebP, PNM; libheif: HEIC/HEIF, AVIF; Poppler: PDF.
+    public static let standard = ImageDecoders([LeptonicaDecoder(), HEIFDecoder(), PDFDecoder()])
 
     /// Every format the decoders read, in their order, each once.
     public var formats: [ImageFormat] {

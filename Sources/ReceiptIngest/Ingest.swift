@@ -18,15 +18,25 @@ public struct IngestError: Error, Sendable, Equatable, CustomStringConvertible {
         case sideTooLong(width: Int, height: Int, limit: Int, format: ImageFormat)
         case fileTooLarge(bytes: Int, limit: Int)
         case decodeFailed(ImageFormat)
+        /// A multi-page file (TIFF, PDF) with more pages than the limit.
+        case tooManyPages(count: Int, limit: Int)
+        /// A PDF that needs a password.
+        case encrypted(ImageFormat)
+        /// The decoding library's own words, for what the cases above do not cover.
+        case damaged(ImageFormat, String)
     }
 
     public var file: String
     public var reason: Reason
+    /// The page (1-based) the problem is on, in a multi-page file.
+    public var page: Int?
     /// What the image library said while decoding (libpng, libjpeg, Leptonica), when it said anything:
     /// shown after the message instead of on stderr.
     public var detail: String?
 
-    public init(file: String, reason: Reason, detail: String? = nil) { self.file = file; self.reason = reason; self.detail = detail }
+    public init(file: String, reason: Reason, page: Int? = nil, detail: String? = nil) {
+        self.file = file; self.reason = reason; self.page = page; self.detail = detail
+    }
 
     /// A short code for the reason: stored with failed receipts and printed in summaries.
     public var code: String {
@@ -39,11 +49,15 @@ public struct IngestError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notAnImage: "not-an-image"
         case .truncated: "truncated"
         case .tooLarge, .sideTooLong, .fileTooLarge: "too-large"
-        case .decodeFailed: "decode-failed"
+        case .decodeFailed, .damaged: "decode-failed"
+        case .tooManyPages: "too-many-pages"
+        case .encrypted: "encrypted"
         }
     }
 
-    public var message: String {
+    public var message: String { page.map { "page \($0): " + reasonMessage } ?? reasonMessage }
+
+    private var reasonMessage: String {
         switch reason {
         case .missing: "no such file"
         case .isDirectory: "is a directory, not an image"
@@ -51,12 +65,15 @@ public struct IngestError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreadable(let why): "cannot read the file: \(why)"
         case .empty: "the file is empty"
         case .notAnImage(let formats): "not an image (supported: \(formats.map(\.name).joined(separator: ", ")))"
-        case .truncated(let f): "truncated \(f.rawValue.uppercased()) image (the file ends before the image does)"
+        case .truncated(let f): "truncated \(f.rawValue.uppercased()) \(f == .pdf ? "document" : "image") (the file ends before the \(f == .pdf ? "document" : "image") does)"
         case .tooLarge(let w, let h, let limit): "image is \(w)×\(h) pixels, over the limit of \(limit / 1_000_000) megapixels"
         case .sideTooLong(let w, let h, let limit, let f):
             "image is \(w)×\(h) pixels, over the \(f.name) decoder's maximum of \(limit) pixels a side"
         case .fileTooLarge(let bytes, let limit): "file is \(bytes / 1_048_576) MiB, over the limit of \(limit / 1_048_576) MiB"
-        case .decodeFailed(let f): "the \(f.rawValue.uppercased()) data could not be decoded (corrupt image)"
+        case .decodeFailed(let f): "the \(f.rawValue.uppercased()) data could not be decoded (corrupt \(f == .pdf ? "document" : "image"))"
+        case .tooManyPages(let n, let limit): "\(n) pages, over the limit of \(limit)"
+        case .encrypted(let f): "the \(f.rawValue.uppercased()) is encrypted (needs a password)"
+        case .damaged(let f, let why): "damaged \(f.rawValue.uppercased()): \(why)"
         }
     }
 
@@ -86,10 +103,16 @@ public struct IngestOptions: Sendable, Hashable {
     public var contrastNormalize: Bool = true
     /// Crop to the paper when it lies on a clearly darker background (photos); scans are left whole.
     public var cropToPaper: Bool = true
+    /// Refuse multi-page files (TIFF, PDF) with more pages than this: one receipt is a few pages.
+    public var maxPages: Int = 20
+    /// PDF pages without a text layer are rendered at this resolution for OCR.
+    public var renderDPI: Int = 300
     /// The decoders tried, in order; the first that recognises the bytes reads them.
     public var decoders: ImageDecoders = .standard
 
     public init() {}
+
+    public var limits: DecodeLimits { DecodeLimits(maxPixels: maxPixels, maxPages: maxPages, renderDPI: renderDPI) }
 }
 
 /// One decoded, normalised page, ready for OCR: plain pixels (`pageImage`), no C type.
@@ -106,18 +129,34 @@ public struct IngestedImage: Sendable {
     /// The same page before contrast normalisation (nil when none was applied): a second OCR
     /// look at it makes errors independent of the first look's.
     let beforeContrast: PageImage?
+    /// The page's own text with word boxes in `pageImage`'s pixels (a PDF's text layer): the
+    /// page is parsed from it, without OCR.
+    public let textLayer: OCRPage?
 
     init(name: String, format: ImageFormat, originalWidth: Int, originalHeight: Int, steps: [String], pageImage: PageImage,
-         beforeContrast: PageImage? = nil) {
+         beforeContrast: PageImage? = nil, textLayer: OCRPage? = nil) {
         self.name = name; self.format = format; self.originalWidth = originalWidth; self.originalHeight = originalHeight
-        self.steps = steps; self.pageImage = pageImage; self.beforeContrast = beforeContrast
+        self.steps = steps; self.pageImage = pageImage; self.beforeContrast = beforeContrast; self.textLayer = textLayer
     }
 
     /// The image without contrast normalisation (itself when none was applied).
     public var withoutContrastNormalization: IngestedImage {
         guard let b = beforeContrast else { return self }
         return IngestedImage(name: name, format: format, originalWidth: originalWidth, originalHeight: originalHeight,
-                             steps: steps.filter { $0 != "contrast-norm" }, pageImage: b)
+                             steps: steps.filter { $0 != "contrast-norm" }, pageImage: b, textLayer: textLayer)
+    }
+
+    /// Pages stacked top to bottom into one image (left-aligned, white to the right of a
+    /// narrower page), so that a multi-page receipt is one tall page for the looks taken at
+    /// the whole receipt. Nil for no pages; the page itself for one.
+    public static func stacked(_ pages: [IngestedImage]) -> IngestedImage? {
+        guard let first = pages.first else { return nil }
+        guard pages.count > 1, let image = PageImage.stacked(pages.map(\.pageImage)) else { return first }
+        let before = pages.allSatisfy { $0.beforeContrast != nil }
+            ? PageImage.stacked(pages.map { $0.beforeContrast ?? $0.pageImage }) : nil
+        return IngestedImage(name: first.name, format: first.format, originalWidth: pages.map(\.originalWidth).max() ?? 0,
+                             originalHeight: pages.map(\.originalHeight).reduce(0, +),
+                             steps: ["\(pages.count) pages stacked"], pageImage: image, beforeContrast: before)
     }
 
     public var width: Int { pageImage.width }
@@ -129,7 +168,7 @@ public struct IngestedImage: Sendable {
         guard q != 0 else { return self }
         return IngestedImage(name: name, format: format, originalWidth: originalWidth, originalHeight: originalHeight,
                              steps: steps + ["rotate \(q * 90)°"], pageImage: pageImage.rotated(quarterTurns: q),
-                             beforeContrast: beforeContrast?.rotated(quarterTurns: q))
+                             beforeContrast: beforeContrast?.rotated(quarterTurns: q), textLayer: nil)
     }
 
     /// A hash of the pixels OCR sees (not of the file): equal images, equal hashes.
@@ -163,14 +202,17 @@ public enum Ingest {
         guard let (decoder, header) = options.decoders.sniff(data) else {
             throw IngestError(file: name, reason: .notAnImage(supported: options.decoders.formats))
         }
-        if header.width > 0, header.height > 0, header.width * header.height > options.maxPixels {
-            throw IngestError(file: name, reason: .tooLarge(width: header.width, height: header.height, limit: options.maxPixels))
-        }
-        var decoded: [DecodedPage?] = try decoder.decode(data, sniffed: header, name: name)
+        let limits = options.limits
+        try limits.check(width: header.width, height: header.height, name: name)
+        var decoded: [DecodedPage?] = try decoder.decode(data, sniffed: header, name: name, limits: limits)
         guard !decoded.isEmpty else { throw IngestError(file: name, reason: .decodeFailed(header.format)) }
+        if decoded.count > options.maxPages {
+            throw IngestError(file: name, reason: .tooManyPages(count: decoded.count, limit: options.maxPages))
+        }
         // Some formats (PNM, older TIFFs) give no size in the header: check after decoding.
-        for case let page? in decoded where page.width * page.height > options.maxPixels {
-            throw IngestError(file: name, reason: .tooLarge(width: page.width, height: page.height, limit: options.maxPixels))
+        for (i, page) in decoded.enumerated() {
+            guard let page else { continue }
+            try limits.check(width: page.width, height: page.height, name: name, page: decoded.count > 1 ? i + 1 : nil)
         }
         var pages: [IngestedImage] = []
         for i in decoded.indices {
@@ -178,7 +220,7 @@ public enum Ingest {
             // as soon as normalisation has made its grey copy.
             guard let page = decoded[i].take(),
                   let image = normalise(consume page, name: name, format: header.format, options: options) else {
-                throw IngestError(file: name, reason: .decodeFailed(header.format))
+                throw IngestError(file: name, reason: .decodeFailed(header.format), page: decoded.count > 1 ? i + 1 : nil)
             }
             pages.append(image)
         }
@@ -189,6 +231,19 @@ public enum Ingest {
     /// of Leptonica once (the Leptonica images are freed on return). Nil only if a copy fails.
     static func normalise(_ page: consuming DecodedPage, name: String, format: ImageFormat, options: IngestOptions) -> IngestedImage? {
         let (originalWidth, originalHeight) = (page.width, page.height)
+        var steps = page.steps
+        // A text layer's boxes are in the decoded page's pixels: the page is kept as it is
+        // (grey only), since nothing reads its pixels but `--save-image`.
+        if let text = page.textLayer {
+            let image: PageImage?
+            switch page.storage {
+            case .leptonica(let p): image = (options.grayscale ? p.grayscale() : p)?.pageImage(name: name)
+            case .pixels(let i): image = options.grayscale ? PixImage(i)?.grayscale()?.pageImage(name: name) : i
+            }
+            guard let image else { return nil }
+            return IngestedImage(name: name, format: format, originalWidth: originalWidth, originalHeight: originalHeight,
+                                 steps: steps, pageImage: image, textLayer: text)
+        }
         var pix: PixImage
         switch page.storage {
         case .leptonica(let p): pix = p
@@ -197,7 +252,6 @@ public enum Ingest {
             pix = p
         }
         _ = consume page  // from here `pix` holds the only reference to the decoded image
-        var steps: [String] = []
         if options.grayscale, let g = pix.grayscale() {
             pix = g
             steps.append("grayscale")

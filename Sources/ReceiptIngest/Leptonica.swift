@@ -90,6 +90,15 @@ final class PixImage: @unchecked Sendable {
         }
     }
 
+    /// Turned and mirrored as `orientation` says (EXIF, HEIF): a new image; nil if Leptonica fails.
+    func oriented(_ orientation: ImageOrientation) -> PixImage? {
+        var out: PixImage? = self
+        if orientation.quarterTurns != 0 { out = out.flatMap { PixImage(owning: rc_pixRotateOrth($0.handle, Int32(orientation.quarterTurns))) } }
+        if orientation.mirrorLeftRight { out = out.flatMap { PixImage(owning: rc_pixFlipLR($0.handle)) } }
+        if orientation.mirrorTopBottom { out = out.flatMap { PixImage(owning: rc_pixFlipTB($0.handle)) } }
+        return out
+    }
+
     func scaled(by factor: Double) -> PixImage? {
         PixImage(owning: rc_pixScale(handle, Float(factor), Float(factor)))
     }
@@ -155,8 +164,8 @@ final class PixImage: @unchecked Sendable {
     static let silenceOnce: Void = { rc_messages_install() }()
 }
 
-/// Leptonica's decoders: JPEG, PNG, TIFF, BMP, GIF, WebP, PNM. One page per file
-/// (a multi-page TIFF gives its first page).
+/// Leptonica's decoders: JPEG (turned upright as its EXIF orientation says), PNG, TIFF (every
+/// page of a multi-page file), BMP, GIF, WebP, PNM.
 public struct LeptonicaDecoder: ImageDecoder {
     public init() {}
 
@@ -178,21 +187,72 @@ public struct LeptonicaDecoder: ImageDecoder {
         }
     }
 
-    public func decode(_ data: Data, sniffed: SniffedImage, name: String) throws(IngestError) -> [DecodedPage] {
+    public func decode(_ data: Data, sniffed: SniffedImage, name: String, limits: DecodeLimits) throws(IngestError) -> [DecodedPage] {
         _ = PixImage.silenceOnce
         if Self.isTruncated(data, format: sniffed.format) { throw IngestError(file: name, reason: .truncated(sniffed.format)) }
         if sniffed.format == .jpeg, max(sniffed.width, sniffed.height) > Self.jpegMaxSide {
             throw IngestError(file: name, reason: .sideTooLong(width: sniffed.width, height: sniffed.height, limit: Self.jpegMaxSide, format: .jpeg))
         }
         rc_messages_clear()
-        guard let pix = PixImage.decode(data) else {
+        if sniffed.format == .tiff { return try decodeTIFF(data, sniffed: sniffed, name: name, limits: limits) }
+        guard var pix = PixImage.decode(data) else {
             // No size from the header: cut short only when the bytes stop before a whole header (a PNG
             // whose IHDR says width 0 is corrupt, not truncated).
             let headerWhole = sniffed.format == .png ? data.count >= 33 : data.count >= 64
             throw IngestError(file: name, reason: sniffed.width == 0 && !headerWhole ? .truncated(sniffed.format) : .decodeFailed(sniffed.format),
                               detail: Self.libraryWords())
         }
-        return [DecodedPage(pix)]
+        var steps: [String] = []
+        // A phone stores a portrait photo sideways and says so in EXIF: turn it before anything looks at it.
+        if sniffed.format == .jpeg, let tag = EXIF.orientation(jpeg: data), let o = ImageOrientation(exif: tag), !o.isUpright {
+            guard let turned = pix.oriented(o) else { throw IngestError(file: name, reason: .decodeFailed(.jpeg)) }
+            pix = turned
+            steps.append("EXIF orientation \(tag): \(o)")
+        }
+        return [DecodedPage(pix, steps: steps)]
+    }
+
+    /// Every page of a TIFF, each checked against the limits from its own header before it is decoded.
+    private func decodeTIFF(_ data: Data, sniffed: SniffedImage, name: String, limits: DecodeLimits) throws(IngestError) -> [DecodedPage] {
+        let result: Result<[DecodedPage], IngestError> = data.withUnsafeBytes { raw in
+            guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return .failure(IngestError(file: name, reason: .empty)) }
+            var sizes: [(Int, Int)] = []
+            var w: Int32 = 0, h: Int32 = 0
+            while sizes.count <= limits.maxPages, rc_readHeaderMemTiff(base, raw.count, Int32(sizes.count), &w, &h) == 0 {
+                sizes.append((Int(w), Int(h)))
+            }
+            if sizes.count > limits.maxPages {
+                return .failure(IngestError(file: name, reason: .tooManyPages(count: sizes.count, limit: limits.maxPages)))
+            }
+            let multi = sizes.count > 1
+            for (i, (w, h)) in sizes.enumerated() {
+                do { try limits.check(width: w, height: h, name: name, page: multi ? i + 1 : nil) } catch let e as IngestError { return .failure(e) } catch { return .failure(IngestError(file: name, reason: .decodeFailed(.tiff))) }
+            }
+            // libtiff stops at a cut directory chain without a word: the pages after it would be lost.
+            if let layout = TIFFLayout.scan(data, maxPages: limits.maxPages) {
+                if layout.pages > limits.maxPages {
+                    return .failure(IngestError(file: name, reason: .tooManyPages(count: layout.pages, limit: limits.maxPages)))
+                }
+                if let cut = layout.truncatedPage {
+                    return .failure(IngestError(file: name, reason: .truncated(.tiff), page: layout.pages > 1 || cut > 1 ? cut : nil))
+                }
+            }
+            var pages: [DecodedPage] = []
+            var offset = 0
+            for i in sizes.indices {
+                guard let pix = PixImage(owning: rc_pixReadMemFromMultipageTiff(base, raw.count, &offset)) else {
+                    return .failure(IngestError(file: name, reason: .decodeFailed(.tiff), page: multi ? i + 1 : nil))
+                }
+                pages.append(DecodedPage(pix))
+                if offset == 0 { break }
+            }
+            if pages.isEmpty { return .failure(IngestError(file: name, reason: sniffed.width == 0 ? .truncated(.tiff) : .decodeFailed(.tiff))) }
+            if pages.count < sizes.count {
+                return .failure(IngestError(file: name, reason: .truncated(.tiff), page: pages.count + 1))
+            }
+            return .success(pages)
+        }
+        return try result.get()
     }
 
     /// What the libraries said during the last decode on this thread, on one line: the image

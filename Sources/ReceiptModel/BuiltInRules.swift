@@ -15,7 +15,7 @@ public enum BuiltInRules {
   "total": {
     "keywords": {
       "grand total": 1.0, "total amount": 0.95, "total amt": 0.95, "amount due": 0.95, "total due": 0.95, "amount payable": 0.95,
-      "total payable": 0.95, "balance due": 0.9, "total rm": 0.95, "total (rm)": 0.95, "total sales": 0.9, "total incl": 0.9,
+      "total payable": 0.95, "balance due": 0.9, "bal due": 0.9, "balance owing": 0.9, "total rm": 0.95, "total (rm)": 0.95, "total sales": 0.9, "total incl": 0.9,
       "nett total": 0.95, "net total": 0.9, "total nett": 0.95, "nett amount": 0.9, "net amount": 0.85, "total inclusive": 0.9,
       "rounded total": 0.95, "total rounded": 0.95, "total after rounding": 0.95, "total to pay": 0.95, "to pay": 0.8, "amount to be paid": 0.95, "to be paid": 0.9,
       "total": 0.85, "nett": 0.75, "net": 0.5, "amount": 0.55, "balance": 0.6, "jumlah": 0.75, "jumlah besar": 0.9,
@@ -79,7 +79,7 @@ public enum BuiltInRules {
       "tel", "phone", "fax", "gst reg", "gst id", "gst no", "registration", "registered", "co reg", "co. reg", "company reg", "reg no", "roc", "business reg",
       "vat no", "vat reg", "ust-id", "steuer", "siret", "tva", "abn", "email", "www", "http", ".com", "open", "hours", "table", "cashier",
       "order", "date", "time", "company no", "co no", "desc", "description", "qty", "quantity", "item", "price", "amount",
-      "returnable", "refundable", "exchangeable", "not returnable", "counter", "terminal", "member", "server", "served by", "guest", "machine", "pos", "slip", "doc no", "page", "rechnung", "quittung", "kassenbon", "beleg", "facture", "ticket", "reçu"
+      "returnable", "refundable", "exchangeable", "not returnable", "counter", "terminal", "member", "server", "feedback", "survey", "customer", "customers", "visiting", "dine in", "take out", "takeout", "eat in", "served by", "guest", "machine", "pos", "slip", "doc no", "page", "rechnung", "quittung", "kassenbon", "beleg", "facture", "ticket", "reçu"
     ],
     "address_words": [
       "jalan", "jln", "lorong", "taman", "tmn", "no.", "lot", "blok", "block", "street", "st.", "road", "rd", "avenue", "ave", "blvd",

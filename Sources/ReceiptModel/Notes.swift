@@ -146,6 +146,8 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     case printedSubtotalPlusTax
     /// "printed amount equal to cash − change"
     case printedCashMinusChange
+    /// "no total line read; subtotal + tax"
+    case computedSubtotalPlusTax
     /// "33.92 rounded by -0.02": the amount printed after the rounding line.
     case roundedBy(total: Amount, rounding: Amount)
     /// "every total read is below the subtotal 25.00"
@@ -213,6 +215,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case .expiryWording: return "expiry/validity wording on the line"
         case .roundingLineHoldsTotal: return "a rounding line holding a total-sized amount"
         case .printedSubtotalPlusTax: return "printed amount equal to subtotal + tax"
+        case .computedSubtotalPlusTax: return "no total line read; subtotal + tax"
         case .printedCashMinusChange: return "printed amount equal to cash − change"
         case let .roundedBy(total, rounding): return "\(total) rounded by \(rounding)"
         case let .everyTotalBelowSubtotal(s): return "every total read is below the subtotal \(s)"
@@ -244,7 +247,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     /// Notes without values, by their text.
     private static let plain: [String: Note] = Dictionary(uniqueKeysWithValues: [
         Note.amountOnNextLine, .spaceAroundDecimalPoint, .gluedToWord, .dateKeyword, .expiryWording, .roundingLineHoldsTotal,
-        .printedSubtotalPlusTax, .printedCashMinusChange, .largestAmount, .equalsSubtotal(taxIncluded: true),
+        .printedSubtotalPlusTax, .printedCashMinusChange, .computedSubtotalPlusTax, .largestAmount, .equalsSubtotal(taxIncluded: true),
         .equalsSubtotal(taxIncluded: false), .equalsAmountPaid, .belowRoundingLine,
     ].map { ($0.description, $0) })
 

@@ -82,3 +82,25 @@ public struct OCRPage: Sendable, Hashable, Codable {
         return words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
     }
 }
+
+extension OCRPage {
+    /// Pages stacked top to bottom as one page, as a receipt printed over several pages is
+    /// read: lines in page order, boxes moved down by the heights of the pages above, the
+    /// width of the widest page. `starts` is the y at which each page begins.
+    public static func joined(_ pages: [OCRPage]) -> (page: OCRPage, starts: [Int]) {
+        guard pages.count > 1 else { return (pages.first ?? OCRPage(lines: []), [0]) }
+        var lines: [OCRLine] = [], starts: [Int] = [], top = 0
+        for p in pages {
+            starts.append(top)
+            for line in p.lines {
+                let words = line.words.map { w in
+                    OCRWord(text: w.text, box: w.box.map { BoundingBox(x: $0.x, y: $0.y + top, width: $0.width, height: $0.height) },
+                            confidence: w.confidence)
+                }
+                lines.append(OCRLine(words: words, box: line.box.map { BoundingBox(x: $0.x, y: $0.y + top, width: $0.width, height: $0.height) }))
+            }
+            top += p.height
+        }
+        return (OCRPage(lines: lines, width: pages.map(\.width).max() ?? 0, height: top), starts)
+    }
+}

@@ -3,11 +3,13 @@
 /// reading) gives what the pipeline gave, without running OCR: the store keeps it so
 /// `batch --reparse` loses nothing, and a better parser can only do better.
 ///
-/// Layout, so it can grow without a new format: one `Page` per page of the file (today
-/// always one), each with the page the parser read first (after any orientation fix) and
-/// the further looks taken at it, in the order they were taken (today at most one second
-/// look of the whole page). A look's `kind` is an open string: a later look kind (a re-read
-/// of single lines, say) decodes in an older build and is skipped by it.
+/// Layout, so it can grow without a new format: one `Page` per page of the file, each with
+/// the page the parser read first (after any orientation fix, in that page's own pixels).
+/// The parser reads a file of several pages as one: its pages joined top to bottom
+/// (`first`, `pageStarts`). The further looks, in the order they were taken, are looks at
+/// what the parser read — the one page, or the joined pages — and are kept with the first
+/// page. A look's `kind` is an open string: a later look kind decodes in an older build and
+/// is skipped by it.
 public struct OCRReading: Sendable, Hashable, Codable {
     /// One page of the file and every look taken at it.
     public struct Page: Sendable, Hashable, Codable {
@@ -15,10 +17,14 @@ public struct OCRReading: Sendable, Hashable, Codable {
         public var first: OCRPage
         /// Further looks, in the order they were taken.
         public var looks: [Look]
+        /// True when `first` is the page's own text (a PDF's text layer), not OCR.
+        public var textLayer: Bool?
 
-        public init(first: OCRPage, looks: [Look] = []) {
-            self.first = first; self.looks = looks
+        public init(first: OCRPage, looks: [Look] = [], textLayer: Bool = false) {
+            self.first = first; self.looks = looks; self.textLayer = textLayer ? true : nil
         }
+
+        enum CodingKeys: String, CodingKey { case first, looks, textLayer = "text_layer" }
     }
 
     /// Another OCR look at a page, and why it was taken.
@@ -60,13 +66,19 @@ public struct OCRReading: Sendable, Hashable, Codable {
         self.init(pages: Page(first: first, looks: secondLook.map { [Look(kind: .secondLook, reason: reason ?? "", page: $0)] } ?? []))
     }
 
-    /// The first page as the parser read it first.
-    public var first: OCRPage { pages[0].first }
+    /// What the parser reads first: the one page, or every page joined top to bottom.
+    public var first: OCRPage { pages.count == 1 ? pages[0].first : OCRPage.joined(pages.map(\.first)).page }
 
-    /// The first page's line re-reads, in the order they were taken.
+    /// Where each page starts in `first` (y, in its pixels); [0] for one page.
+    public var pageStarts: [Int] { pages.count == 1 ? [0] : OCRPage.joined(pages.map(\.first)).starts }
+
+    /// True when every page was read from its own text (a PDF's text layer): no OCR at all.
+    public var isTextLayer: Bool { pages.allSatisfy { $0.textLayer == true } }
+
+    /// The line re-reads of `first`, in the order they were taken.
     public var lineRereads: [Look] { pages[0].looks.filter { $0.kind == .lineReread } }
 
-    /// The first page's second look, if one was taken.
+    /// The second look at `first`, if one was taken.
     public var secondLook: Look? { pages[0].looks.first { $0.kind == .secondLook } }
 
     enum CodingKeys: String, CodingKey { case pages }

@@ -60,6 +60,27 @@ public struct PageImage: Sendable {
         self.name = name; width = w; height = h; bytesPerPixel = bpp; bytesPerRow = bpl; self.pixels = pixels; resolution = res
     }
 
+    /// Images stacked top to bottom, left-aligned; a narrower one is padded with white (255)
+    /// on the right. All must have the same depth; nil otherwise or for none. The first
+    /// image's name and resolution.
+    public static func stacked(_ images: [PageImage]) -> PageImage? {
+        guard let first = images.first, images.allSatisfy({ $0.bytesPerPixel == first.bytesPerPixel }) else { return nil }
+        let bpp = first.bytesPerPixel, w = images.map(\.width).max()!, h = images.map(\.height).reduce(0, +)
+        let bpr = alignedBytesPerRow(width: w, bytesPerPixel: bpp)
+        var out = [UInt8](repeating: 255, count: bpr * h)
+        var top = 0
+        for image in images {
+            let rowBytes = image.width * bpp
+            for y in 0..<image.height {
+                let from = y * image.bytesPerRow, to = (top + y) * bpr
+                out[to..<to + rowBytes] = image.pixels[from..<from + rowBytes]
+            }
+            top += image.height
+        }
+        return PageImage(name: first.name, width: w, height: h, bytesPerPixel: bpp, bytesPerRow: bpr, pixels: out,
+                         resolution: first.resolution)
+    }
+
     /// The image turned clockwise by `quarterTurns` × 90° (Leptonica's `pixRotateOrth`, in Swift:
     /// the same pixels; the declared resolution is kept as is, as Leptonica keeps it).
     public func rotated(quarterTurns: Int) -> PageImage {

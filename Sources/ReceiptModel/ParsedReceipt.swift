@@ -11,9 +11,21 @@ public struct Evidence: Sendable, Hashable, Codable {
     public var rule: String
     /// Extra reasons, e.g. `.sum(…)`, shown as "subtotal 53.85 + tax 4.32 = 58.17".
     public var notes: [Note]
+    /// The page of the file (1-based) the line is on, in a file of several pages; nil for one page.
+    public var page: Int?
 
-    public init(line: Int? = nil, text: String? = nil, box: BoundingBox? = nil, rule: String, notes: [Note] = []) {
-        self.line = line; self.text = text; self.box = box; self.rule = rule; self.notes = notes
+    public init(line: Int? = nil, text: String? = nil, box: BoundingBox? = nil, rule: String, notes: [Note] = [], page: Int? = nil) {
+        self.line = line; self.text = text; self.box = box; self.rule = rule; self.notes = notes; self.page = page
+    }
+
+    /// The same evidence naming the page its box lies on, given where each page starts
+    /// (`OCRReading.pageStarts`: y in the joined page); unchanged for one page or no box.
+    public func onPage(starts: [Int]) -> Evidence {
+        guard starts.count > 1, let box else { return self }
+        var e = self
+        let middle = box.y + box.height / 2
+        e.page = (starts.lastIndex { $0 <= middle } ?? 0) + 1
+        return e
     }
 }
 
@@ -111,6 +123,24 @@ public struct ParsedReceipt: Sendable, Hashable, Codable {
     /// What the parser left out and why (a cap on an enormous input: "only the first … lines read");
     /// nil when it read everything.
     public var warnings: [String]?
+
+    /// Every field's evidence (and its losing candidates') naming its page, given where each
+    /// page starts in the joined page the parser read (`OCRReading.pageStarts`).
+    public func namingPages(starts: [Int]) -> ParsedReceipt {
+        guard starts.count > 1 else { return self }
+        func name<T>(_ f: Field<T>?) -> Field<T>? {
+            guard var f else { return nil }
+            f.evidence = f.evidence.onPage(starts: starts)
+            f.rejected = f.rejected.map { var c = $0; c.evidence = c.evidence.onPage(starts: starts); return c }
+            return f
+        }
+        var r = self
+        r.vendor = name(vendor); r.date = name(date); r.time = name(time); r.total = name(total)
+        r.subtotal = name(subtotal); r.tax = name(tax); r.currency = name(currency); r.receiptNumber = name(receiptNumber)
+        r.paymentMethod = name(paymentMethod); r.cardLast4 = name(cardLast4)
+        r.lineItems = lineItems.map { var i = $0; i.evidence = i.evidence.onPage(starts: starts); return i }
+        return r
+    }
 
     public init(vendor: Field<String>? = nil, date: Field<CalendarDate>? = nil, time: Field<TimeOfDay>? = nil,
                 total: Field<Amount>? = nil, subtotal: Field<Amount>? = nil, tax: Field<Amount>? = nil,

@@ -33,7 +33,7 @@ public struct Reread: Sendable, Hashable {
 
 extension ReceiptParser {
     /// The rows worth reading again alone: totals, subtotals, tax, cash and change lines, and
-    /// lines with a date. Needs boxes (none without them); at most `limit`, top to bottom.
+    /// lines with a date or a time of day. Needs boxes (none without them); at most `limit`, top to bottom.
     public func rereadTargets(_ page: OCRPage, limit: Int = 12) -> [RereadTarget] {
         guard page.width > 0, page.height > 0 else { return [] }
         var out: [RereadTarget] = []
@@ -46,6 +46,8 @@ extension ReceiptParser {
             else if compiled.best(compiled.tax, in: w) != nil { why = "tax" }
             else if compiled.best(compiled.cash, in: w) != nil || compiled.best(compiled.change, in: w) != nil { why = "payment" }
             else if !DateScanner.scan(line.text.uppercased(), months: compiled.months).isEmpty || compiled.dateKeyword(w) > 0 { why = "date" }
+            // A time of day: tills print the date beside it, and a date misread there ("Junl?7'13 09:35PM") may read alone.
+            else if Self.timeOfDay.matches(in: line.text).first != nil { why = "date" }
             else { why = nil }
             guard let why else { continue }
             let margin = max(2, box.height / 4)
@@ -85,6 +87,8 @@ extension ReceiptParser {
         }
         return OCRPage(lines: out, width: page.width, height: page.height)
     }
+
+    static let timeOfDay = Pattern(#"(?<!\d)(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?!\d)"#)
 
     /// How much of `b`'s height lies within `a`'s vertical extent, 0...1.
     static func verticalOverlap(_ a: BoundingBox, _ b: BoundingBox) -> Double {

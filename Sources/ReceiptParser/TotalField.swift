@@ -36,7 +36,11 @@ extension MoneyFields {
         }
         let keyword = best.found.keyword
         let rule = keyword.isDerived ? "total.\(keyword.raw.replacingOccurrences(of: " ", with: "-"))" : "total.keyword"
-        let field = Field(best.found.amount, confidence: min(0.99, max(0.02, 0.2 + 0.6 * best.score)),
+        var confidence = min(0.99, max(0.02, 0.2 + 0.6 * best.score))
+        // A sum no line prints is a guess the sums cannot confirm (they made it): keep it in doubt, so the rows
+        // are read again and a second look is taken.
+        if best.found.notes.contains(.computedSubtotalPlusTax) { confidence = min(confidence, 0.4) }
+        let field = Field(best.found.amount, confidence: confidence,
                           evidence: best.found.line.evidence(rule: rule, notes: best.notes), rejected: Array(rejected))
         return (field, checks)
     }
@@ -106,6 +110,13 @@ extension MoneyFields {
             candidates.append(Found(amount: c.amount, keyword: .derived("amount paid", weight: 0.45), line: c.line, score: 0.45,
                                     notes: [.paidNoChangeGiven(c.amount)]))
         }
+        // No total line read, but a subtotal and a tax below it were: their sum is the total (a photo's
+        // total line is the one most often lost: printed larger, or in the fold).
+        if candidates.isEmpty, let s = subtotalFound, let t = taxFound, let expected = taxedSubtotal,
+           t.amount.value > 0, t.amount < s.amount, t.line.index >= s.line.index, Self.addsTaxOnTop(t.line.words) {
+            candidates.append(Found(amount: expected, keyword: .derived("subtotal + tax", weight: 0.45), line: t.line, score: 0.45,
+                                    notes: [.computedSubtotalPlusTax]))
+        }
         if candidates.isEmpty {
             // No keyword: the largest amount on the receipt, outside payment lines; low confidence.
             let pool = lines.filter { !$0.words.padded.contains(" change ") && rules.any(rules.cash, in: $0.words) == nil }
@@ -115,6 +126,11 @@ extension MoneyFields {
             }
         }
     }
+
+    /// Value-added taxes (VAT, GST, SST, MwSt …) are in the prices, so a subtotal with one is often the total already;
+    /// a sales tax (US "TAX", "SALES TAX", Canada's HST/PST) is added at the till.
+    static let inclusiveTaxWords = [" vat ", " gst ", " sst ", " mwst ", " ust ", " tva ", " iva ", " btw ", " moms ", " incl ", " inclusive ", " included "]
+    static func addsTaxOnTop(_ w: WordLine) -> Bool { !inclusiveTaxWords.contains { w.padded.contains($0) } }
 
     // MARK: scoring
 

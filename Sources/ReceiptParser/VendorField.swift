@@ -13,7 +13,7 @@ extension ReceiptParser {
 
     func vendor(_ lines: [ParseLine]) -> Field<String>? {
         // The header: the first lines, up to the first one with money or a date on it (where the items start).
-        let top = Array(lines.prefix(15))
+        let top = lines.prefix(15).map(withoutScraps)
         let firstData = top.firstIndex { l in
             l.amounts.contains { !$0.isPercent } || !DateScanner.scan(l.text, months: compiled.months).isEmpty
         } ?? top.count
@@ -51,6 +51,39 @@ extension ReceiptParser {
         guard let best = candidates.max(by: { $0.1 < $1.1 }) else { return nil }
         let rejected = candidates.filter { $0.0 != best.0 }.sorted { $0.1 > $1.1 }.prefix(4).map { Candidate(value: $0.0, score: $0.1, evidence: $0.2) }
         return Field(best.0, confidence: min(0.95, max(0.05, best.1)), evidence: best.2, rejected: Array(rejected))
+    }
+
+    /// The line without the scraps OCR reads at its ends from logos, edges and stains ("d i Panda Express Bie",
+    /// "4 EL GRECO »"): an end word read with low confidence, or a short one read with middling confidence,
+    /// or a short one printed at a very different height from the rest of the line. Lines read without
+    /// confidences (true text) keep every word.
+    func withoutScraps(_ l: ParseLine) -> ParseLine {
+        var words = l.ocrWords
+        guard words.count >= 2, words.contains(where: { $0.confidence < 1 }) else { return l }
+        func isScrap(_ w: OCRWord, among rest: ArraySlice<OCRWord>, leading: Bool) -> Bool {
+            let alnum = w.text.filter { $0.isLetter || $0.isNumber }.count
+            if alnum == 0 { return !w.text.contains("&") }
+            guard alnum <= 3, w.confidence < 0.9 else { return false }
+            if compiled.vendorText.shortForms.contains(w.text.lowercased().trimmingCharacters(in: .punctuationCharacters)) { return false }
+            // Lower-case beside a name in capitals or capitalised words ("d i Panda Express", "bs Redondo Car Wash").
+            if leading || w.confidence < 0.5, w.text.contains(where: \.isLowercase), !w.text.contains(where: \.isUppercase), rest.contains(where: { $0.text.first?.isUppercase == true && $0.text.count >= 3 }) { return true }
+            // Printed (or read) at a very different height from the rest of the line ("4 EL GRECO", "P TOMBALL RED ROBIN").
+            let hs = rest.compactMap { $0.box?.height }.filter { $0 > 0 }.sorted()
+            if alnum <= 2, let h = w.box?.height, !hs.isEmpty {
+                let ratio = Double(h) / Double(hs[hs.count / 2])
+                if ratio > 1.6 || ratio < 0.6 { return true }
+            }
+            return false
+        }
+        /// What stays must still hold a word of three letters read with confidence.
+        func solid(_ ws: ArraySlice<OCRWord>) -> Bool { ws.contains { $0.text.filter(\.isLetter).count >= 3 && $0.confidence >= 0.5 } }
+        var changed = false
+        while words.count >= 2, isScrap(words[0], among: words.dropFirst(), leading: true), solid(words.dropFirst()) { words.removeFirst(); changed = true }
+        // A name that ends in its legal form keeps its end ("SKCA HARDWARE & TIMBER SON. 8HD" is misread, not a scrap).
+        let endsInForm = compiled.legalForms.contains { l.words.padded.hasSuffix($0.normalised) } || compiled.legalForms.contains { l.words.contains($0.normalised) && $0.normalised.count >= 6 }
+        while !endsInForm, words.count >= 2, isScrap(words[words.count - 1], among: words.dropLast(), leading: false), solid(words.dropLast()) { words.removeLast(); changed = true }
+        guard changed else { return l }
+        return ParseLine(index: l.index, source: l.source, line: OCRLine(words: words), rules: compiled)
     }
 
     /// The best match among the user's known vendors (and their aliases) on the header lines, 80 % alike at least.

@@ -28,6 +28,25 @@ extension CompiledRules {
         return odd * 2 > words.count
     }
 
+    /// Two-letter codes of US states and territories, Canadian provinces, and Australian states (with their
+    /// three-letter ones), as printed after a city on an address line.
+    static let regionCodes: Set<String> = Set(("AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR GU VI "
+        + "AB BC MB NB NL NS NT NU ON PE QC SK YT NSW VIC QLD TAS ACT").split(separator: " ").map(String.init))
+
+    /// "City, ST", "City, ST 12345", "City ST 12345-6789", "City, ON K1A 0B1": a city, a region code, a postcode.
+    static let cityStatePostcode = Pattern(#"^\W*[A-Za-z][A-Za-z .'-]{1,30}?(,)?\s+([A-Za-z]{2,3})\.?(\s+(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|\d{4}))?\W*$"#)
+    /// A British postcode at the end of a line: "LONDON W1D 4HS", "Leeds LS1 6AZ".
+    static let ukPostcode = Pattern(#"\b[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}\W*$"#, caseInsensitive: false)
+
+    static func isCityLine(_ text: String) -> Bool {
+        if let m = cityStatePostcode.matches(in: text).first, let code = m.groups[2] {
+            let comma = m.groups[1] != nil, postcode = m.groups[3] != nil
+            if regionCodes.contains(code.uppercased()), comma || postcode { return true }
+            if comma, postcode { return true }
+        }
+        return ukPostcode.matches(in: text).first != nil
+    }
+
     enum VendorLineKind: Equatable { case legalForm(onlyForm: Bool), nameLike }
 
     /// Whether a top line can be the vendor's name, and why.
@@ -35,6 +54,8 @@ extension CompiledRules {
         let w = l.words
         let letters = w.letterCount, digits = w.digitCount
         guard letters >= 2 else { return nil }
+        // "Las Vegas, NV 89104", "Denver, CO", "London SW1A 1AA": a city line, not a name (and "CO" there is a state).
+        if Self.isCityLine(l.text) { return nil }
         // Judged without a trailing registration number: "NAME S/B (81497-P)" ends in its legal form.
         let cw = WordLine(vendorText.clean(l.text))
         if let form = legalForms.first(where: { cw.padded.hasSuffix($0.normalised) || cw.contains($0.normalised) && $0.normalised.count >= 6 }) {

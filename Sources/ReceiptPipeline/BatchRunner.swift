@@ -34,6 +34,8 @@ public struct BatchCounts: Sendable {
     public var needsReview = 0
     public var skippedDone = 0
     public var skippedOther = 0
+    /// The other files by lower-case extension ("" for none).
+    public var otherByExtension: [String: Int] = [:]
     public var secondPasses = 0
     public var failed: [(path: String, message: String)] = []
     public var seconds = 0.0
@@ -87,7 +89,9 @@ public final class BatchRunner: Sendable {
         WorkerPool.run(jobs: options.jobs, isCancelled: isCancelled, produce: { put in
             for root in roots where !isCancelled() {
                 var going = true
-                options.walk.walk(root, other: { state.withLock { $0.counts.skippedOther += 1 } }) { path in
+                options.walk.walk(root, other: { ext in
+                    state.withLock { $0.counts.skippedOther += 1; $0.counts.otherByExtension[ext, default: 0] += 1 }
+                }) { path in
                     state.withLock { $0.discovered += 1 }
                     going = put(path)
                     return going
@@ -140,9 +144,11 @@ public final class BatchRunner: Sendable {
             guard let pipeline else { throw FailureReport(code: "failed", message: "no pipeline") }
             let result = try pipeline.process(file: file)
             let status: ReceiptStatus = ReviewPolicy.needsReview(result.receipt) ? .needsReview : .parsed
+            // A PDF read from its text layer alone was never seen by the engine.
+            let engine = result.textLayerPages == result.pageCount ? "pdf-text-layer" : pipeline.engine.identity
             try store.saveReceipt(StoredReceiptInput(contentHash: h, sourcePath: path, ocrText: result.page.text, reading: result.reading, parsed: result.receipt,
-                                                     engineVersion: pipeline.engine.identity, status: status))
-            return .stored(result, engine: pipeline.engine.identity, status: status)
+                                                     engineVersion: engine, status: status))
+            return .stored(result, engine: engine, status: status)
         } catch let e as StoreError {
             return .failed(path: path, FailureReport(code: FailureReport.storeCode, message: "\(e)"))
         } catch {

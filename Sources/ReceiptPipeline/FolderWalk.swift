@@ -5,24 +5,48 @@ import ReceiptModel
 import Glibc
 #endif
 
-/// Which files under the roots a batch reads: images by extension (those of the formats the
-/// decoders read), `--include`/`--exclude` globs on the name or the path below the root,
-/// hidden files skipped.
+/// Which files under the roots a batch reads: every file that looks like a receipt, by its
+/// extension (those of the formats the decoders read, and of image and document formats
+/// they do not, so such a file fails with its reason instead of vanishing) or by its first
+/// bytes (a JPEG named `.heic` or `.dat`, a PDF without extension); `--include`/`--exclude`
+/// globs on the name or the path below the root; hidden files skipped. Everything else is
+/// an "other file", reported with its extension.
 public struct FolderWalk: Sendable {
     public var include: [String]
     public var exclude: [String]
     public var extensions: Set<String>
+    /// Reads the first bytes of a file with another extension and says whether a decoder knows them.
+    public var decoders: ImageDecoders
+    /// Files never opened to sniff them (standardized paths): the batch's own store and its
+    /// journal. Closing any descriptor of a SQLite file drops the locks this process holds
+    /// on it (POSIX advisory locks belong to the process, not the descriptor).
+    public var neverOpen: Set<String> = []
+
+    /// Extensions of files that are never opened to sniff them: databases and their journals
+    /// (see `neverOpen`), whoever has them open.
+    public static let neverSniffed: Set<String> = ["sqlite", "sqlite3", "db", "db3", "sqlite-wal", "sqlite-shm", "sqlite-journal",
+                                                   "db-wal", "db-shm", "db-journal", "wal", "shm", "journal"]
+
+    /// Extensions of image and document formats people keep receipts in, whether or not a
+    /// decoder here reads them (`.jxl`, `.dng` …): such a file is tried, and fails saying why
+    /// when nothing reads it, never counted away as an "other file".
+    public static let receiptExtensions: Set<String> = [
+        "heic", "heif", "hif", "avif", "pdf", "jxl", "jp2", "j2k", "jpf", "dng", "cr2", "cr3", "nef", "arw", "orf", "rw2",
+        "raf", "psd", "svg", "eps", "xps", "oxps", "djvu", "djv", "ofd",
+    ]
 
     public init(include: [String] = [], exclude: [String] = [], decoders: ImageDecoders = .standard) {
-        self.include = include; self.exclude = exclude; extensions = decoders.fileExtensions
+        self.include = include; self.exclude = exclude; self.decoders = decoders
+        extensions = decoders.fileExtensions.union(Self.receiptExtensions)
     }
 
-    /// Calls `visit` for each image under `root` (or `root` itself when it is not a folder: a file
-    /// named on the command line is always tried, so a bad one gets a clear error), in name order
-    /// per folder, and `other` for each file that is not taken. Stops when `visit` returns false.
+    /// Calls `visit` for each receipt under `root` (or `root` itself when it is not a folder: a
+    /// file named on the command line is always tried, so a bad one gets a clear error), in name
+    /// order per folder, and `other` with the lower-case extension ("" for none) of each file that
+    /// is not taken. Stops when `visit` returns false.
     /// Names are read as bytes (`PathBytes`: one that is not UTF-8 is kept and still opens);
     /// symbolic links to folders are not followed, so a link loop cannot make the walk endless.
-    public func walk(_ root: String, other: () -> Void = {}, _ visit: (String) -> Bool) {
+    public func walk(_ root: String, other: (String) -> Void = { _ in }, _ visit: (String) -> Bool) {
         guard Self.isFolder(root, followingLinks: true) else {
             _ = visit(root)
             return
@@ -31,7 +55,7 @@ public struct FolderWalk: Sendable {
     }
 
     /// False when `visit` asked to stop.
-    private func walkFolder(_ folder: String, relative: String, other: () -> Void, _ visit: (String) -> Bool) -> Bool {
+    private func walkFolder(_ folder: String, relative: String, other: (String) -> Void, _ visit: (String) -> Bool) -> Bool {
         for name in Self.entries(folder) {
             let rel = relative.isEmpty ? name : relative + "/" + name
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
@@ -42,9 +66,13 @@ public struct FolderWalk: Sendable {
                 continue
             }
             if name.hasPrefix(".") { continue }
-            guard extensions.contains((name as NSString).pathExtension.lowercased()),
-                  include.isEmpty || matches(include, name, rel) else {
-                other()
+            let ext = (name as NSString).pathExtension.lowercased()
+            guard include.isEmpty || matches(include, name, rel) else {
+                other(ext)
+                continue
+            }
+            guard extensions.contains(ext) || looksLikeAnImage(path) else {
+                other(ext)
                 continue
             }
             if !visit(path) { return false }
@@ -76,6 +104,22 @@ public struct FolderWalk: Sendable {
     public static func exists(_ path: String) -> Bool {
         var st = stat()
         return PathBytes.withCString(path) { lstat($0, &st) } == 0
+    }
+
+    /// Whether the file's first bytes are a format a decoder reads.
+    func looksLikeAnImage(_ path: String) -> Bool {
+        guard !Self.neverSniffed.contains((path as NSString).pathExtension.lowercased()),
+              !neverOpen.contains((path as NSString).standardizingPath) else { return false }
+        // Opened without blocking and only when it is a regular file: a FIFO in the folder must not hang the walk.
+        let fd = PathBytes.withCString(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return false }
+        var head = [UInt8](repeating: 0, count: 4096)
+        let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else { return false }
+        return decoders.sniff(Data(head.prefix(n))) != nil
     }
 
     private func matches(_ globs: [String], _ name: String, _ rel: String) -> Bool {

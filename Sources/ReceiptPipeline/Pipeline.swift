@@ -48,8 +48,10 @@ public struct ReceiptResult: Sendable {
     /// What OCR read, as the parser used it: `parser.parse(reading)` gives `receipt` and
     /// `page` again without OCR (the store keeps it for `batch --reparse`).
     public var reading: OCRReading
-    /// Pages in the file; only the first is read for now.
+    /// Pages in the file (all read, joined in order).
     public var pageCount = 1
+    /// Pages taken from their own text layer (a PDF's), without OCR: all of them means no OCR ran.
+    public var textLayerPages = 0
     /// How long reading rows again alone took.
     public var rereadSeconds = 0.0
     /// Rows of the first read that were read again alone (from `reading`).
@@ -75,59 +77,110 @@ public final class ReceiptPipeline {
         try process(file: Ingest.load(data: data, name: name, options: options.ingest))
     }
 
-    /// Reads the file's first page.
-    // TODO(multi-page): a receipt split over several pages (a multi-page TIFF or PDF, once a
-    // decoder yields them) needs its pages read and joined into one OCRPage before parsing.
-    // Until then the other pages are not read, and the result says so in its image steps.
+    /// Reads the file as one receipt. One page: `process(image:)`. Several (a long receipt
+    /// scanned as a multi-page TIFF, a PDF): each page is read in order (its orientation put
+    /// right on its own), their lines are joined top to bottom, and the looks that follow
+    /// (row re-reads, the second look) are taken at the pages stacked as one image, so every
+    /// box is in one frame; evidence names the page. A page with a text layer (a PDF's) is
+    /// taken from its text, without OCR; a file made only of such pages is never OCR'd.
+    /// (A file whose pages are separate receipts is read as one; split it first.)
     public func process(file: IngestedFile) throws -> ReceiptResult {
-        var result = try process(image: file.pages[0])
-        let n = file.pages.count
-        if n > 1 {
-            result.pageCount = n
-            result.imageSteps.append("page 1 of \(n) read (pages 2–\(n) not read: multi-page receipts not supported yet)")
+        if file.pages.count == 1, file.pages[0].textLayer == nil { return try process(image: file.pages[0]) }
+        let start = Date()
+        var passes: [OCRPass] = []
+        var images: [IngestedImage] = []
+        var firsts: [OCRReading.Page] = []
+        for (i, original) in file.pages.enumerated() {
+            if let text = original.textLayer {
+                images.append(original)
+                firsts.append(OCRReading.Page(first: text, textLayer: true))
+                continue
+            }
+            let (image, page) = try firstRead(original, into: &passes, label: file.pages.count > 1 ? "page \(i + 1)" : nil)
+            images.append(image)
+            firsts.append(OCRReading.Page(first: page))
         }
+        guard let stacked = IngestedImage.stacked(images) else { throw IngestError(file: file.name, reason: .decodeFailed(file.format)) }
+        let joined = OCRPage.joined(firsts.map(\.first))
+        var result: ReceiptResult
+        if firsts.contains(where: { $0.textLayer == true }) {
+            // Exact text: nothing to re-read or look at again (and a text page's pixels are not at OCR resolution).
+            let reading = OCRReading(pages: firsts[0], Array(firsts.dropFirst()))
+            let parsed = parser.parse(reading)
+            result = ReceiptResult(file: file.name, receipt: parsed.receipt, page: parsed.page, imageSteps: stacked.steps,
+                                   passes: passes, seconds: 0, image: stacked, reading: reading)
+        } else {
+            result = try finish(stacked, page: joined.page, passes: passes, start: start, reading: { _, looks in
+                var pages = firsts
+                pages[0].looks = looks
+                return OCRReading(pages: pages[0], Array(pages.dropFirst()))
+            })
+            result.receipt = result.receipt.namingPages(starts: joined.starts)
+        }
+        result.pageCount = file.pages.count
+        result.textLayerPages = firsts.filter { $0.textLayer == true }.count
+        if file.pages.count > 1 {
+            result.imageSteps = file.pages.enumerated().map { "page \($0.offset + 1) (\($0.element.steps.joined(separator: ", ")))" }
+                + ["\(file.pages.count) pages joined"]
+        }
+        result.seconds = Date().timeIntervalSince(start)
         return result
     }
 
     public func process(image original: IngestedImage) throws -> ReceiptResult {
         let start = Date()
-        var image = original
         var passes: [OCRPass] = []
-        var page = try read(image, .page, "first", into: &passes)
+        let (image, page) = try firstRead(original, into: &passes, label: nil)
+        return try finish(image, page: page, passes: passes, start: start) { first, looks in
+            OCRReading(pages: OCRReading.Page(first: first, looks: looks))
+        }
+    }
 
+    /// The first read of one page, turned upright first when it reads like a turned page.
+    private func firstRead(_ original: IngestedImage, into passes: inout [OCRPass], label: String?) throws -> (IngestedImage, OCRPage) {
+        var image = original
+        let prefix = label.map { "\($0): " } ?? ""
+        var page = try read(image, .page, prefix + "first", into: &passes)
         if options.fixOrientation, page.meanConfidence < options.orientationCheckBelow || page.lines.count < 3 {
             let turns = try engine.uprightQuarterTurns(image.pageImage)
             if turns != 0 {
                 let turned = image.rotated(quarterTurns: turns)
-                let second = try read(turned, .page, "orientation: turned \(turns * 90)°", into: &passes)
+                let second = try read(turned, .page, prefix + "orientation: turned \(turns * 90)°", into: &passes)
                 if second.meanConfidence > page.meanConfidence { image = turned; page = second }
             }
         }
+        return (image, page)
+    }
+
+    /// Row re-reads and the second look when the parse is doubtful, on `image`, whose pixels
+    /// `page`'s boxes are in.
+    private func finish(_ image: IngestedImage, page first: OCRPage, passes: [OCRPass], start: Date,
+                        reading makeReading: (OCRPage, [OCRReading.Look]) -> OCRReading) throws -> ReceiptResult {
+        var passes = passes
         // A doubtful result first has the rows that carry a field read again alone: Tesseract
         // reads a line it is shown by itself better than the same line within the page.
         var rereadSeconds = 0.0
         var looks: [OCRReading.Look] = []
-        let reading = try parser.parseWithSecondLook(page, allowed: options.secondPass, rereads: { [image] reason in
+        let reading = try parser.parseWithSecondLook(first, allowed: options.secondPass, rereads: { [image] reason in
             guard options.rereadLines else { return [] }
             let t = Date()
             defer { rereadSeconds = Date().timeIntervalSince(t) }
-            return try parser.rereadTargets(page).map { target in
+            return try parser.rereadTargets(first).map { target in
                 let line = try read(region: target.region, of: image)
                 looks.append(OCRReading.Look(kind: .lineReread, reason: reason, page: line, line: target.line, region: target.region))
                 return Reread(line: target.line, region: target.region, page: line)
             }
         }) { reason in
-            let look = try read(options.secondLookWithoutContrastNorm ? image.withoutContrastNormalization : image,
-                                OCRRequest(layout: options.secondLookLayout), reason, into: &passes)
+            let looked = options.secondLookWithoutContrastNorm ? image.withoutContrastNormalization : image
+            // Only the vendor in doubt: the header alone (a third of the page's cost).
+            let region = ReceiptParser.secondLookRegion(for: reason, width: looked.pageImage.width, height: looked.pageImage.height)
+            let look = try read(looked, OCRRequest(layout: options.secondLookLayout, region: region), reason, into: &passes)
             looks.append(OCRReading.Look(kind: .secondLook, reason: reason, page: look))
             return look
         }
-        let ocrReading = OCRReading(pages: OCRReading.Page(first: page, looks: looks))
-        page = reading.page
-        let receipt = reading.receipt
-        return ReceiptResult(file: original.name, receipt: receipt, page: page, imageSteps: image.steps,
-                             passes: passes, seconds: Date().timeIntervalSince(start), image: image, reading: ocrReading,
-                             rereadSeconds: rereadSeconds)
+        return ReceiptResult(file: image.name, receipt: reading.receipt, page: reading.page, imageSteps: image.steps,
+                             passes: passes, seconds: Date().timeIntervalSince(start), image: image,
+                             reading: makeReading(first, looks), rereadSeconds: rereadSeconds)
     }
 
     /// Reads one rectangle of the image again (`region` in the image's pixels, as the boxes of

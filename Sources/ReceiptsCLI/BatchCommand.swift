@@ -14,7 +14,9 @@ enum BatchCommand {
         summary: "Read every receipt image under folders into the store: parallel, resumable, never stopping on a bad file.",
         usage: "receipts batch [options] DIR|FILE...",
         discussion: """
-        Folders are walked recursively as they are read (not listed first). Images already in the store
+        Folders are walked recursively as they are read (not listed first). A file is read when it looks
+        like a receipt, by its extension or by its first bytes (a JPEG named .heic is read as JPEG);
+        other files are counted by extension in the summary. Images already in the store
         (same content hash) are skipped, so running the same command again continues where it stopped.
         Ctrl-C finishes the receipts in flight, keeps what is done and says how to resume.
         Files that cannot be read are recorded in the store with the reason and listed at the end;
@@ -59,6 +61,8 @@ enum BatchCommand {
         var options = BatchOptions(jobs: jobs)
         options.force = args.flag("--force")
         options.walk = FolderWalk(include: args.all("--include"), exclude: args.all("--exclude"), decoders: setup.pipeline.ingest.decoders)
+        let storePath = (StoreSupport.location(args, ctx) as NSString).standardizingPath
+        options.walk.neverOpen = Set(["", "-wal", "-shm", "-journal"].map { storePath + $0 })
         options.ingest = setup.pipeline.ingest
         let showProgress = !args.flag("--quiet") && ctx.console.errIsTerminal
         if showProgress { options.progressInterval = 0.1 }
@@ -133,7 +137,13 @@ struct BatchSummary {
         var s = ""
         if c.interrupted { s += "interrupted: the receipts in flight were finished and everything done is in the store.\n" }
         s += "\(c.processed) read: \(c.parsed) parsed, \(c.needsReview) need review, \(c.failed.count) failed; "
-        s += "\(c.skippedDone) skipped (already in the store), \(c.skippedOther) other files\n"
+        s += "\(c.skippedDone) skipped (already in the store), \(c.skippedOther) other files"
+        if !c.otherByExtension.isEmpty {
+            // Most common first, so a folder of something unsupported shows at once.
+            let kinds = c.otherByExtension.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+            s += " (" + kinds.map { "\($0.value) \($0.key.isEmpty ? "without extension" : "." + $0.key)" }.joined(separator: ", ") + ")"
+        }
+        s += "\n"
         let rate = c.seconds > 0 ? Double(c.processed) / c.seconds : 0
         s += String(format: "%.1f s, %.2f receipts/s; second OCR look on %d; peak memory %.0f MB\n", c.seconds, rate, c.secondPasses, peakRSSMB)
         if !c.failed.isEmpty {

@@ -9,14 +9,15 @@ struct LabelledReceipt: Sendable {
     var id: String
     var image: String
     var vendor: String?
-    var date: CalendarDate?
+    /// Any of these days is right: one, or both readings of an ambiguous all-digit label with `--either-order`.
+    var dates: [CalendarDate] = []
     /// Any of these is right (SROIE keys may list several, joined by " | ").
     var totals: [Amount]
     /// The true text lines with their boxes, when the data set has them (SROIE `box/`).
     var truthPage: OCRPage?
 
     /// A folder in SROIE layout (`img/`, `key/`, `box/`) or images with `.json` sidecars beside them.
-    static func load(_ dir: String) throws -> [LabelledReceipt] {
+    static func load(_ dir: String, scoring: Scoring = Scoring()) throws -> [LabelledReceipt] {
         let fm = FileManager.default
         var isDir: ObjCBool = false
         guard fm.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
@@ -37,7 +38,7 @@ struct LabelledReceipt: Sendable {
             }
             var r = LabelledReceipt(id: id, image: image, totals: [])
             r.vendor = (obj["vendor"] as? String) ?? (obj["company"] as? String)
-            if let d = obj["date"] as? String { r.date = LabelValue.date(d) }
+            if let d = obj["date"] as? String { r.dates = scoring.dates(d) }
             if let t = obj["total"] as? String {
                 r.totals = t.components(separatedBy: " | ").compactMap(LabelValue.amount)
             } else if let t = obj["total"] as? NSNumber {
@@ -66,6 +67,57 @@ struct LabelledReceipt: Sendable {
     }
 }
 
+/// How labels are compared, as `score.py`'s flags of the same names do.
+struct Scoring: Sendable {
+    /// Vendors compared without spaces (the photo set's labels glue words: "KOREANRESTAURANT").
+    var spaceless = false
+    /// An ambiguous all-digit label date (03/04/2018) is month-first.
+    var monthFirst = false
+    /// An ambiguous all-digit label date accepts either reading.
+    var eitherOrder = false
+
+    func dates(_ label: String) -> [CalendarDate] {
+        guard let d = LabelValue.date(label, monthFirst: monthFirst) else { return [] }
+        guard eitherOrder, let other = LabelValue.date(label, monthFirst: !monthFirst), other != d else { return [d] }
+        return [d, other]
+    }
+
+    func vendor(_ s: String) -> String {
+        let v = LabelValue.vendor(s)
+        return spaceless ? v.replacingOccurrences(of: " ", with: "") : v
+    }
+}
+
+/// Why a field was missed, told from the text the pipeline had: was the right value on any reading?
+enum MissCause: String, Encodable, CaseIterable {
+    /// No reading (page, second look, re-read rows) holds the labelled value: OCR lost it.
+    case notRead = "not read"
+    /// Some reading holds it, and the parser chose something else (or nothing).
+    case notChosen = "read, not chosen"
+
+    static func of(field: String, expected: LabelledReceipt, texts: [String], scoring: Scoring) -> MissCause {
+        switch field {
+        case "vendor":
+            guard let v = expected.vendor else { return .notRead }
+            let want = LabelValue.vendor(v).replacingOccurrences(of: " ", with: "")
+            let have = texts.map { LabelValue.vendor($0).replacingOccurrences(of: " ", with: "") }.joined()
+            return !want.isEmpty && have.contains(want) ? .notChosen : .notRead
+        case "date":
+            let found = texts.contains { line in
+                [false, true].contains { mf in LabelValue.date(line, monthFirst: mf).map(expected.dates.contains) ?? false }
+            }
+            return found ? .notChosen : .notRead
+        default:
+            let found = texts.contains { line in
+                line.split(whereSeparator: \.isWhitespace).contains { tok in
+                    LabelValue.amount(String(tok)).map { a in expected.totals.contains { $0.cents == a.cents } } ?? false
+                }
+            }
+            return found ? .notChosen : .notRead
+        }
+    }
+}
+
 /// Per-field right/wrong for one receipt.
 struct Scored: Sendable {
     var id: String
@@ -77,13 +129,16 @@ struct Scored: Sendable {
     var secondPass = false
     var seconds = 0.0
     var expected: LabelledReceipt
+    /// Every line of text the parser had (page, second look, re-read rows): to tell why a field was missed.
+    var texts: [String] = []
+    var scoring = Scoring()
 
     var allOK: Bool { vendorOK != false && dateOK != false && totalOK != false && error == nil }
 
-    init(_ l: LabelledReceipt, got: ParsedReceipt?, error: String? = nil) {
-        id = l.id; self.got = got; self.error = error; expected = l
-        if let v = l.vendor { vendorOK = got?.vendor.map { LabelValue.vendor($0.value) == LabelValue.vendor(v) } ?? false }
-        if let d = l.date { dateOK = got?.date?.value == d }
+    init(_ l: LabelledReceipt, got: ParsedReceipt?, error: String? = nil, scoring: Scoring = Scoring()) {
+        id = l.id; self.got = got; self.error = error; expected = l; self.scoring = scoring
+        if let v = l.vendor { vendorOK = got?.vendor.map { scoring.vendor($0.value) == scoring.vendor(v) } ?? false }
+        if !l.dates.isEmpty { dateOK = got?.date.map { l.dates.contains($0.value) } ?? false }
         if !l.totals.isEmpty { totalOK = got?.total.map { t in l.totals.contains { $0.cents == t.value.cents } } ?? false }
     }
 }
@@ -118,13 +173,18 @@ enum EvalCommand {
             OptionSpec("--truth-text", help: "Parse the true text lines (SROIE box/) instead of running OCR: measures the parser alone."),
             OptionSpec("--jobs", short: "-j", value: "N", help: "Parallel OCR engines (default: the number of cores)."),
             OptionSpec("--limit", value: "N", help: "Only the first N receipts (sorted by name)."),
+            OptionSpec("--save-readings", value: "DIR", help: "Write what OCR read of each receipt (every look, with boxes and confidences) to DIR/ID.json, to study the misses."),
+            OptionSpec("--spaceless", help: "Compare vendors without spaces (as score.py --spaceless; the photo set's labels glue words)."),
+            OptionSpec("--month-first", help: "Read ambiguous all-digit label dates (03/04/2018) month-first (as score.py --month-first)."),
+            OptionSpec("--either-order", help: "Accept either reading of an ambiguous all-digit label date (as score.py --either-order)."),
             OptionSpec("--ocr-cache", value: "DIR", help: "Keep Tesseract's readings in DIR and reuse them: re-measuring a parser change takes seconds. Keyed by the pixels OCR sees, so image changes miss it."),
         ] + PipelineSetup.options,
         run: run)
 
     static func run(_ args: Arguments, _ ctx: CommandContext) throws -> ExitCode {
         guard args.positionals.count == 1, let dir = args.positionals.first else { throw UsageError("eval takes one folder") }
-        var receipts = try LabelledReceipt.load(dir)
+        let scoring = Scoring(spaceless: args.flag("--spaceless"), monthFirst: args.flag("--month-first"), eitherOrder: args.flag("--either-order"))
+        var receipts = try LabelledReceipt.load(dir, scoring: scoring)
         if let n = try args.int("--limit", in: 1...1_000_000) { receipts = Array(receipts.prefix(n)) }
         guard !receipts.isEmpty else { throw CLIFailure(.inputError, "\(dir): no labelled images (image + .json sidecar, or img/ + key/)") }
         var setup = try PipelineSetup.make(args)
@@ -138,9 +198,13 @@ enum EvalCommand {
         let results: [Scored]
         if truth {
             let parser = ReceiptParser(options: setup.parser)
-            results = receipts.map { Scored($0, got: parser.parse($0.truthPage ?? OCRPage(lines: []))) }
+            results = receipts.map { r in
+                var s = Scored(r, got: parser.parse(r.truthPage ?? OCRPage(lines: [])), scoring: scoring)
+                s.texts = r.truthPage?.lines.map(\.text) ?? []
+                return s
+            }
         } else {
-            results = try runOCR(receipts, setup: setup, jobs: jobs, ctx: ctx)
+            results = try runOCR(receipts, setup: setup, scoring: scoring, jobs: jobs, saveReadings: args.value("--save-readings"), ctx: ctx)
         }
         let elapsed = Date().timeIntervalSince(start)
         let summary = Summary(results)
@@ -183,7 +247,12 @@ enum EvalCommand {
         return results.contains { $0.error != nil } ? .inputError : .ok
     }
 
-    static func runOCR(_ receipts: [LabelledReceipt], setup: PipelineSetup.Made, jobs: Int, ctx: CommandContext) throws -> [Scored] {
+    static func runOCR(_ receipts: [LabelledReceipt], setup: PipelineSetup.Made, scoring: Scoring, jobs: Int, saveReadings: String? = nil, ctx: CommandContext) throws -> [Scored] {
+        if let dir = saveReadings {
+            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+                throw CLIFailure(.inputError, "\(dir): cannot make the folder: \((error as NSError).localizedDescription)")
+            }
+        }
         let results = Locked([Scored?](repeating: nil, count: receipts.count))
         let failure = Locked<Error?>(nil)  // no engine could be made: stop
         let interruption = ctx.interruption
@@ -200,11 +269,15 @@ enum EvalCommand {
             var s: Scored
             do {
                 let out = try pipeline!.process(path: r.image)
-                s = Scored(r, got: out.receipt)
+                s = Scored(r, got: out.receipt, scoring: scoring)
+                if let dir = saveReadings, let data = try? JSONEncoder().encode(out.reading) {
+                    _ = FileManager.default.createFile(atPath: (dir as NSString).appendingPathComponent(r.id + ".json"), contents: data)
+                }
+                s.texts = out.reading.pages.flatMap { [$0.first] + $0.looks.map(\.page) }.flatMap { $0.lines.map(\.text) }
                 s.secondPass = out.passes.count > 1
                 s.seconds = out.seconds
             } catch {
-                s = Scored(r, got: nil, error: FailureReport(error).message)
+                s = Scored(r, got: nil, error: FailureReport(error).message, scoring: scoring)
             }
             results.withLock { $0[i] = s }
         })
@@ -232,8 +305,11 @@ struct Summary {
     var secondPasses = 0
     var errors = 0
     var ocrSeconds = 0.0
+    /// field → cause → misses.
+    var causes: [String: [MissCause: Int]] = [:]
 
     init(_ results: [Scored]) {
+        for m in results.flatMap(Miss.of) { if let c = m.cause { causes[m.field, default: [:]][c, default: 0] += 1 } }
         for s in results {
             for (f, ok) in [("vendor", s.vendorOK), ("date", s.dateOK), ("total", s.totalOK)] {
                 guard let ok else { continue }
@@ -267,6 +343,13 @@ struct Summary {
             s += String(format: "\nsecond OCR pass: %d of %d receipts (%.1f %%)\n", secondPasses, n, 100 * Double(secondPasses) / Double(max(1, n)))
         }
         if errors > 0 { s += "errors: \(errors) receipts could not be read\n" }
+        if !causes.isEmpty {
+            s += "\nwhere the misses go  " + MissCause.allCases.map(\.rawValue).joined(separator: "  ") + "\n"
+            for f in EvalCommand.fields where causes[f] != nil {
+                s += "  " + f.padding(toLength: 19, withPad: " ", startingAt: 0)
+                    + MissCause.allCases.map { c in String(format: "%\(c.rawValue.count)d", causes[f]?[c] ?? 0) }.joined(separator: "  ") + "\n"
+            }
+        }
         return s
     }
 
@@ -295,13 +378,20 @@ struct Miss: Encodable {
     var expected: String
     var got: String?
     var evidence: EvidenceReport?
+    var cause: MissCause?
 
     static func of(_ s: Scored) -> [Miss] {
         if let e = s.error { return [Miss(id: s.id, field: "error", expected: "", got: e)] }
+        var out = fields(s)
+        for i in out.indices { out[i].cause = MissCause.of(field: out[i].field, expected: s.expected, texts: s.texts, scoring: s.scoring) }
+        return out
+    }
+
+    private static func fields(_ s: Scored) -> [Miss] {
         var out: [Miss] = []
         let r = s.got
         if s.vendorOK == false { out.append(Miss(id: s.id, field: "vendor", expected: s.expected.vendor ?? "", got: r?.vendor?.value, evidence: r?.vendor.map { EvidenceReport($0.evidence) })) }
-        if s.dateOK == false { out.append(Miss(id: s.id, field: "date", expected: s.expected.date?.iso ?? "", got: r?.date?.value.iso, evidence: r?.date.map { EvidenceReport($0.evidence) })) }
+        if s.dateOK == false { out.append(Miss(id: s.id, field: "date", expected: s.expected.dates.map(\.iso).joined(separator: " | "), got: r?.date?.value.iso, evidence: r?.date.map { EvidenceReport($0.evidence) })) }
         if s.totalOK == false { out.append(Miss(id: s.id, field: "total", expected: s.expected.totals.map(\.description).joined(separator: " | "), got: r?.total?.value.description, evidence: r?.total.map { EvidenceReport($0.evidence) })) }
         return out
     }
@@ -309,6 +399,7 @@ struct Miss: Encodable {
     var line: String {
         if field == "error" { return "\(id)  error: \(got ?? "")" }
         var s = "\(id)  \(field.padding(toLength: 6, withPad: " ", startingAt: 0))  expected \(expected)  got \(got ?? "nothing")"
+        if let cause { s += "  [\(cause.rawValue)]" }
         if let e = evidence { s += "  (\(e.line.map { "line \($0): " } ?? "")\"\(e.text ?? "")\" \(e.rule))" }
         return s
     }

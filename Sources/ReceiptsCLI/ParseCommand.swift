@@ -11,7 +11,9 @@ enum ParseCommand {
         summary: "Read receipt images and print vendor, date and total (and more).",
         usage: "receipts parse [options] FILE...",
         discussion: """
-        Each FILE is an image (JPEG, PNG, TIFF, BMP, GIF, WebP, PNM). A file that cannot be read
+        Each FILE is one receipt: an image (JPEG, PNG, TIFF, BMP, GIF, WebP, PNM, HEIC/HEIF, AVIF) or
+        a PDF, judged by its content. Every page of a multi-page TIFF or PDF is read, in order; a PDF
+        page with a text layer is taken from its text, without OCR. A file that cannot be read
         gets one `error:` line on stderr; the others are still parsed, and the exit code is 3.
         Fields the parser is unsure of (confidence below \(ReviewPolicy.threshold)) are marked '?'.
 
@@ -107,7 +109,10 @@ enum HumanReport {
             if !r.checks.isEmpty { s += "  \(pad("checks", 9))\(r.checks.map(\.description).joined(separator: "; "))\n" }
             let passes = result.passes.map { "\($0.name) (\($0.reason), conf \(String(format: "%.2f", $0.meanConfidence)), \(String(format: "%.2f", $0.seconds)) s)" }
             let rows = result.rereads.isEmpty ? [] : ["\(result.rereads.count) rows re-read alone (\(String(format: "%.2f", result.rereadSeconds)) s)"]
-            s += "  \(pad("ocr", 9))\((passes + rows).joined(separator: "; "))\n"
+            let text = result.textLayerPages == 0 ? [] : [result.textLayerPages == result.pageCount
+                ? "none: the text layer of \(result.pageCount == 1 ? "the page" : "all \(result.pageCount) pages") (\(String(format: "%.3f", result.seconds)) s)"
+                : "text layer of \(result.textLayerPages) of \(result.pageCount) pages"]
+            s += "  \(pad("ocr", 9))\((text + passes + rows).joined(separator: "; "))\n"
             s += "  \(pad("image", 9))\(result.image.originalWidth)×\(result.image.originalHeight) → \(result.image.width)×\(result.image.height): \(result.imageSteps.isEmpty ? "as is" : result.imageSteps.joined(separator: ", "))\n"
         }
         if ReviewPolicy.needsReview(r) { s += "  needs review: a field is missing or unsure\n" }
@@ -121,10 +126,11 @@ enum HumanReport {
     static func explainLines(_ e: Evidence, rejected: [Candidate]) -> String {
         var s = ""
         let indent = String(repeating: " ", count: 11)
-        if let line = e.line { s += "\(indent)line \(line + 1): \"\(e.text ?? "")\"  [\(e.rule)]\n" } else { s += "\(indent)[\(e.rule)]\n" }
+        let page = e.page.map { "page \($0), " } ?? ""
+        if let line = e.line { s += "\(indent)\(page)line \(line + 1): \"\(e.text ?? "")\"  [\(e.rule)]\n" } else { s += "\(indent)[\(e.rule)]\n" }
         for n in e.notes { s += "\(indent)· \(n)\n" }
         for c in rejected.prefix(3) {
-            let where_ = c.evidence.line.map { "line \($0 + 1): \"\(c.evidence.text ?? "")\"" } ?? c.evidence.rule
+            let where_ = c.evidence.line.map { "\(c.evidence.page.map { "page \($0), " } ?? "")line \($0 + 1): \"\(c.evidence.text ?? "")\"" } ?? c.evidence.rule
             s += "\(indent)✗ \(c.value) (score \(String(format: "%.2f", c.score))) from \(where_)\n"
         }
         return s

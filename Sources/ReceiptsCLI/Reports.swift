@@ -10,10 +10,12 @@ struct EvidenceReport: Encodable {
     var box: BoundingBox?
     var rule: String
     var notes: [String]?
+    /// The file's page (1-based), in a file of several pages.
+    var page: Int?
 
     init(_ e: Evidence) {
         line = e.line.map { $0 + 1 }  // 1-based, as a person counts lines
-        text = e.text; box = e.box; rule = e.rule; notes = e.notes.isEmpty ? nil : e.notes.map(\.description)
+        text = e.text; box = e.box; rule = e.rule; notes = e.notes.isEmpty ? nil : e.notes.map(\.description); page = e.page
     }
 }
 
@@ -54,7 +56,12 @@ struct OCRReport: Encodable {
     var imageSteps: [String]
     var lines: Int
     var engine: String
-    enum CodingKeys: String, CodingKey { case passes, meanConfidence = "mean_confidence", imageSteps = "image_steps", lines, engine }
+    /// Pages in the file, all read.
+    var pages: Int
+    /// Where the text came from: "ocr", "text-layer" (a PDF's own text: no OCR ran, `passes`
+    /// is empty) or "text-layer+ocr" (a PDF with both kinds of page).
+    var source: String
+    enum CodingKeys: String, CodingKey { case passes, meanConfidence = "mean_confidence", imageSteps = "image_steps", lines, engine, pages, source }
 }
 
 struct ReceiptReport: Encodable {
@@ -111,7 +118,9 @@ struct ReceiptReport: Encodable {
         self.init(file: result.file, receipt: result.receipt, explain: explain)
         ocr = OCRReport(passes: result.passes.map { var p = $0; p.meanConfidence = round2(p.meanConfidence); p.seconds = round2(p.seconds); return p },
                         meanConfidence: round2(result.page.meanConfidence), imageSteps: result.imageSteps,
-                        lines: result.page.lines.count, engine: engine)
+                        lines: result.page.lines.count, engine: result.textLayerPages == result.pageCount ? "none" : engine,
+                        pages: result.pageCount,
+                        source: result.textLayerPages == 0 ? "ocr" : result.textLayerPages == result.pageCount ? "text-layer" : "text-layer+ocr")
         seconds = round2(result.seconds)
         if includeText { text = result.page.text }
     }

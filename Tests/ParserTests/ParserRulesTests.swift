@@ -96,6 +96,20 @@ struct ParserRulesTests {
     }
 
     /// No clean total line, paid an odd sum with no change: that sum is the total. A banknote says nothing.
+    /// A photo that lost its total line: a sales tax added at the till makes subtotal + tax the total. A VAT or GST
+    /// is in the prices already, so there the sum is not made.
+    @Test func subtotalPlusSalesTaxWhenTheTotalLineIsLost() {
+        let us = parser.parse(text: "CEDAR DELI\n2 SANDWICH 39.90\nBAGEL 4.55\nSUB TOTAL: 44.45\nSALES TAX (8.875%): 3.95\nVISA XXXX1234")
+        #expect(us.total?.value == Amount("48.40"))
+        #expect(us.total?.evidence.notes.contains(.computedSubtotalPlusTax) == true)
+        let vat = parser.parse(text: "CEDAR DELI\nSANDWICH 39.90\nSUBTOTAL 44.45\nVAT 20% 7.41\nCARD")
+        #expect(vat.total?.value != Amount("51.86"))
+    }
+
+    @Test func balanceDueAbbreviated() {
+        #expect(parser.parse(text: "SHOP\nSUBTOTAL 37.00\n12 BAL DUE 37.00\nCASH 40.00\nCHANGE 3.00").total?.evidence.rule == "total.keyword")
+    }
+
     @Test func exactPaymentStandsInForAnUnreadTotal() {
         #expect(parser.parse(text: "SHOP\nTotal Item Discount: 6.00\nTotal Sales Inclusive GST : = azo\nCash Received : 4.70").total?.value == amount("4.70"))
         #expect(parser.parse(text: "SHOP\nTOTAL 18.80\nCASH 90.00").total?.value == amount("18.80"))
@@ -148,6 +162,10 @@ struct ParserRulesTests {
         #expect(parser.parse(text: "SHOP\nDate : GS Jan 2017 12:41pm\nTOTAL 1.00").date == nil)
         #expect(parser.parse(text: "SHOP\nQ1-Nov-2017_11:20:04AM\nTOTAL 1.00").date?.value == day(2017, 11, 1))
         #expect(parser.parse(text: "SHOP\nJan 20 2017\nTOTAL 1.00").date?.value == day(2017, 1, 20))
+        // US tills: the year after an apostrophe, straight or typographic, with or without a space.
+        #expect(parser.parse(text: "SHOP\nJun17'13 09:35PM\nTOTAL 1.00").date?.value == day(2013, 6, 17))
+        #expect(parser.parse(text: "SHOP\nJul03’ 12 02:34PM\nTOTAL 1.00").date?.value == day(2012, 7, 3))
+        #expect(parser.parse(text: "SHOP\nOct.10'15(Sat)\nTOTAL 1.00").date?.value == day(2015, 10, 10))
     }
 
     @Test func dayMonthOrderFromAnotherDate() {
@@ -243,6 +261,39 @@ struct ParserRulesTests {
     ])
     func vendorRepairs(_ header: String, _ expected: String) {
         #expect(parser.parse(text: "\(header)\nTOTAL 9.99").vendor?.value == expected)
+    }
+
+    /// US, Canadian, Australian and British receipts print the city under the name; a city line is never the
+    /// vendor, whatever legal form its state code looks like ("CO", "SA").
+    @Test(arguments: [
+        ("Birchwood Tavern\n123 Elm St\nDenver, CO 80202", "Birchwood Tavern"),
+        ("Las Cruces, NM 88001\nBLUE AGAVE CANTINA\n(575) 555-0134", "BLUE AGAVE CANTINA"),
+        ("Portland OR 97201\nPAPER CRANE NOODLES", "PAPER CRANE NOODLES"),
+        ("Toronto, ON M5V 2T6\nMaple Corner Bakery", "Maple Corner Bakery"),
+        ("Adelaide, SA 5000\nGumtree Espresso Bar", "Gumtree Espresso Bar"),
+        ("LONDON W1D 4HS\nTHE GREEN KETTLE", "THE GREEN KETTLE"),
+        ("WE WANT YOUR FEEDBACK\nFOXGLOVE DINER\n1 Main St", "FOXGLOVE DINER"),
+    ])
+    func cityLinesAndSlogansAreNotNames(_ header: String, _ expected: String) {
+        #expect(parser.parse(text: "\(header)\nTOTAL 9.99").vendor?.value == expected)
+    }
+
+    /// What OCR reads at the ends of a name from a photo's logo, edge or shadow goes: a lower-case scrap before
+    /// it, a short word or symbol read at a very different height; the name's own words stay, initials included.
+    @Test func scrapsAtTheEndsOfAPhotographedNameGo() {
+        func word(_ t: String, _ conf: Double, _ h: Int, _ x: Int) -> OCRWord {
+            OCRWord(text: t, box: BoundingBox(x: x, y: 40, width: 20 * t.count, height: h), confidence: conf)
+        }
+        func parse(_ words: [OCRWord]) -> String? {
+            let page = OCRPage(lines: [OCRLine(words: words),
+                                       OCRLine(words: [word("TOTAL", 0.95, 20, 0), word("9.99", 0.95, 20, 300)])], width: 600, height: 400)
+            return parser.parse(page).vendor?.value
+        }
+        #expect(parse([word("d", 0.69, 6, 0), word("i", 0.75, 34, 30), word("Juniper", 0.97, 36, 60), word("Grill", 0.9, 36, 220)]) == "Juniper Grill")
+        #expect(parse([word("4", 0.77, 95, 0), word("EL", 0.95, 38, 40), word("FARO", 0.95, 40, 100), word("»", 0.15, 90, 200)]) == "EL FARO")
+        #expect(parse([word("Heron", 0.96, 31, 0), word("Pool", 0.95, 32, 120), word("4", 0.49, 66, 220)]) == "Heron Pool")
+        // Initials and a trailing legal form are the name.
+        #expect(parse([word("CW", 0.45, 24, 0), word("KOH", 0.9, 25, 60), word("HARDWARE", 0.9, 25, 140), word("LTD", 0.6, 24, 340)]) == "CW KOH HARDWARE LTD")
     }
 
     @Test func knownVendorsMatchFuzzily() {

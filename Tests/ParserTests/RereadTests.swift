@@ -39,6 +39,16 @@ struct RereadTests {
         #expect(ReceiptParser().rereadTargets(OCRPage(text: receipt.joined(separator: "\n"))).isEmpty, "no boxes, nothing to re-read")
     }
 
+    /// A row with a time of day and a date the page read could not make out is read again for the date.
+    @Test func aTimeRowIsReadAgainForItsDate() {
+        let page = Self.page(["LANTERN HOUSE", "Chk 3114 Table 4", "Junl?7'13 09:35PM", "1 SOUP 8.95", "TOTAL 8.95"])
+        let targets = ReceiptParser().rereadTargets(page)
+        #expect(targets.map(\.line) == [2, 4])
+        #expect(targets.first?.why == "date")
+        let fixed = ReceiptParser().parse(page, rereads: [Reread(line: 2, region: targets[0].region, page: Self.line("Jun17'13 09:35PM", y: 70))])
+        #expect(fixed.receipt.date?.value == CalendarDate(year: 2013, month: 6, day: 17))
+    }
+
     @Test func aRereadTotalThatTheSumsBackReplacesAMisreadOne() {
         var lines = receipt
         lines[7] = "TOTAL 6.2l"  // the page read lost the last digit

@@ -47,6 +47,43 @@ struct CLITests {
         #expect(r.out.contains("Harbor Lane Hardware LLC"))
     }
 
+    /// `eval` compares labels as score.py does with the same flags, and says for each miss whether the right
+    /// value was on any text the parser had ("not read") or was there and not chosen.
+    @Test func evalScoresLikeTheReferenceAndTellsWhyFieldsWereMissed() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("eval-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for sub in ["img", "key", "box"] { try FileManager.default.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true) }
+        // Two receipts; the image is never read with --truth-text, but eval lists receipts by their images.
+        for id in ["a", "b"] {
+            try FileManager.default.copyItem(atPath: Repo.samples + "/us-hardware-01.png", toPath: dir.path + "/img/\(id).png")
+        }
+        let text = "10,10,200,10,200,30,10,30,Juniper Grill\n10,40,200,40,200,60,10,60,DATE 04/03/2019\n10,70,200,70,200,90,10,90,TIP 12.50\n10,100,200,100,200,120,10,120,TOTAL 9.99\n"
+        try text.write(toFile: dir.path + "/box/a.txt", atomically: true, encoding: .utf8)
+        try text.write(toFile: dir.path + "/box/b.txt", atomically: true, encoding: .utf8)
+        // a: the name glued (as the photo set's labels are), the date ambiguous, a total that is on the receipt but not chosen.
+        try #"{"company": "JUNIPERGRILL", "date": "03/04/2019", "total": "12.50"}"#.write(toFile: dir.path + "/key/a.json", atomically: true, encoding: .utf8)
+        // b: a total that no line holds.
+        try #"{"company": "Juniper Grill", "date": "04/03/2019", "total": "77.77"}"#.write(toFile: dir.path + "/key/b.json", atomically: true, encoding: .utf8)
+
+        func misses(_ flags: [String]) throws -> [[String: Any]] {
+            let r = run(["eval", "--truth-text", "--json"] + flags + [dir.path])
+            #expect(r.code == 0, "\(r.err)")
+            let obj = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+            return try #require(obj["misses"] as? [[String: Any]])
+        }
+        let plain = try misses([])
+        #expect(plain.contains { $0["id"] as? String == "a" && $0["field"] as? String == "vendor" })
+        let photo = try misses(["--spaceless", "--either-order"])
+        #expect(!photo.contains { $0["field"] as? String == "vendor" })
+        #expect(!photo.contains { $0["field"] as? String == "date" })
+        let totalA = try #require(photo.first { $0["id"] as? String == "a" && $0["field"] as? String == "total" })
+        #expect(totalA["cause"] as? String == "read, not chosen")
+        let totalB = try #require(photo.first { $0["id"] as? String == "b" && $0["field"] as? String == "total" })
+        #expect(totalB["cause"] as? String == "not read")
+        let table = run(["eval", "--truth-text", "--spaceless", dir.path])
+        #expect(table.out.contains("where the misses go"))
+    }
+
     @Test func unknownOptionSuggests() {
         let r = run(["eval", "--jbos", "2", "x"])
         #expect(r.code == ExitCode.usage.rawValue)

@@ -85,7 +85,7 @@ struct EngineFailureTests {
             })
         }
         let lines = [boxed("CORNER BAKERY LTD", y: 10), boxed("Date: 14/03/2024", y: 40), boxed("SUBTOTAL 5.70", y: 70),
-                     boxed("TAX 0.57", y: 100), boxed("TOTAL", y: 130)]
+                     boxed("VAT 0.57", y: 100), boxed("TOTAL", y: 130)]  // VAT: no sum is made without a total line
         let engine = ScriptedEngine(pages: [nil: OCRPage(lines: lines)])
         engine.regionPage = { box in
             box.y < 130 && box.maxY > 150 ? OCRPage(lines: [boxed("TOTAL 6.27", y: 130)]) : OCRPage(lines: [])
@@ -115,16 +115,20 @@ struct EngineFailureTests {
         #expect(OCRRequest(layout: .singleLine, region: BoundingBox(x: 1, y: 2, width: 3, height: 4)).name == "psm7 region 1,2 3x4")
     }
 
-    /// One file, several pages: page 1 is read, and the result says the others were not.
-    @Test func multiPageFileReadsPageOneAndSaysSo() throws {
+    /// One file, several pages: every page is read, in order, and the lines are joined.
+    @Test func multiPageFileReadsEveryPage() throws {
         var options = PipelineOptions()
         options.ingest = DecoderRegistryTests.withXYZ
+        options.secondPass = false
+        options.rereadLines = false
         let engine = ScriptedEngine(pages: [nil: ScriptedEngine.page("ACME LLC\n03/14/2024\nSUBTOTAL 10.00\nTAX 0.80\nTOTAL $10.80")])
         let r = try ReceiptPipeline(engine: engine, options: options)
             .process(data: XYZDecoder.file(width: 120, height: 80, pages: 3), name: "scan.xyz")
-        #expect(engine.calls == 1)
-        #expect(r.pageCount == 3)
-        #expect(r.imageSteps.last?.hasPrefix("page 1 of 3 read") == true)
+        #expect(engine.calls == 3)
+        #expect(r.pageCount == 3 && r.reading.pages.count == 3)
+        #expect(r.passes.map(\.reason) == ["page 1: first", "page 2: first", "page 3: first"])
+        #expect(r.page.lines.count == 15)
+        #expect(r.imageSteps.last == "3 pages joined")
         let single = try ReceiptPipeline(engine: engine).process(path: Self.sample)
         #expect(single.pageCount == 1 && !single.imageSteps.contains { $0.hasPrefix("page") })
     }

@@ -45,8 +45,8 @@ struct IngestTests {
         let dir = try TempDir()
         _ = FileManager.default.createFile(atPath: dir.file("notes.jpg"), contents: Data("shopping list: milk, eggs".utf8))
         let e = refusal(dir.file("notes.jpg"))
-        #expect(e?.reason == .notAnImage(supported: [.jpeg, .png, .tiff, .bmp, .gif, .webp, .pnm]))
-        #expect(e?.description == dir.file("notes.jpg") + ": not an image (supported: JPEG, PNG, TIFF, BMP, GIF, WebP, PNM)")
+        #expect(e?.reason == .notAnImage(supported: [.jpeg, .png, .tiff, .bmp, .gif, .webp, .pnm, .heif, .avif, .pdf]))
+        #expect(e?.description == dir.file("notes.jpg") + ": not an image (supported: JPEG, PNG, TIFF, BMP, GIF, WebP, PNM, HEIC/HEIF, AVIF, PDF)")
     }
 
     @Test func directory() throws {

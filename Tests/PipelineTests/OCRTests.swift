@@ -88,11 +88,13 @@ struct PipelineDecisionTests {
         #expect(engine.calls == 1)
     }
 
+    /// Only the vendor in doubt: the second look reads the top third of the page, where names are printed.
     @Test func secondLookForADoubtfulVendor() throws {
         let engine = ScriptedEngine(pages: [nil: Self.page("tie\n03/14/2024\nSUBTOTAL 10.00\nTAX 0.80\nTOTAL $10.80"),
                                             .sparse: Self.page("HARBOR LANE HARDWARE LLC\n03/14/2024\nTOTAL $10.80")])
         let r = try ReceiptPipeline(engine: engine).process(image: image)
-        #expect(engine.requests == [.page, OCRRequest(layout: .sparse)])
+        let (w, h) = (image.withoutContrastNormalization.pageImage.width, image.withoutContrastNormalization.pageImage.height)
+        #expect(engine.requests == [.page, OCRRequest(layout: .sparse, region: BoundingBox(x: 0, y: 0, width: w, height: h / 3))])
         #expect(r.passes.last?.reason.hasPrefix("vendor confidence") == true)
         #expect(r.receipt.vendor?.value == "HARBOR LANE HARDWARE LLC")
         #expect(r.receipt.total?.value == Amount("10.80"))

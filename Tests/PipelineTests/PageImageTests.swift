@@ -158,7 +158,7 @@ struct XYZDecoder: ImageDecoder {
         return SniffedImage(format: Self.format, width: Int(b[8]), height: Int(b[9]))
     }
 
-    func decode(_ data: Data, sniffed: SniffedImage, name: String) throws(IngestError) -> [DecodedPage] {
+    func decode(_ data: Data, sniffed: SniffedImage, name: String, limits: DecodeLimits) throws(IngestError) -> [DecodedPage] {
         let b = [UInt8](data), (w, h, n) = (Int(b[8]), Int(b[9]), Int(b[10]))
         guard b.count >= 11 + w * h * n else { throw IngestError(file: name, reason: .truncated(Self.format)) }
         return (0..<n).map { p in
@@ -182,7 +182,7 @@ struct DecoderRegistryTests {
     }
 
     @Test func supportedFormatsComeFromTheDecoders() throws {
-        #expect(ImageDecoders.standard.formats.map(\.name) == ["JPEG", "PNG", "TIFF", "BMP", "GIF", "WebP", "PNM"])
+        #expect(ImageDecoders.standard.formats.map(\.name) == ["JPEG", "PNG", "TIFF", "BMP", "GIF", "WebP", "PNM", "HEIC/HEIF", "AVIF", "PDF"])
         #expect(ImageDecoders.standard.fileExtensions.isSuperset(of: ["jpg", "jpeg", "png", "tif", "webp", "pgm"]))
         #expect(!ImageDecoders.standard.fileExtensions.contains("xyz"))
         #expect(Self.withXYZ.decoders.fileExtensions.contains("xyz"))

@@ -8,10 +8,11 @@ enum Repo {
     static let samples = path("SampleReceipts")
     static let fixtures = path("Tests/Fixtures")
 
-    /// The sample receipt images (each has a .json sidecar).
+    /// The sample receipts: images, HEIC photos and PDFs (each has a .json sidecar).
+    static let sampleExtensions = ["png", "jpg", "heic", "pdf"]
     static var sampleImages: [SampleFile] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: samples)) ?? []
-        return names.filter { ["png", "jpg"].contains(($0 as NSString).pathExtension) }.sorted().map(SampleFile.init)
+        return names.filter { sampleExtensions.contains(($0 as NSString).pathExtension) }.sorted().map(SampleFile.init)
     }
 }
 

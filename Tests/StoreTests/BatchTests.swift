@@ -46,6 +46,73 @@ struct BatchTests {
         #expect(failures.allSatisfy { !$0.message.isEmpty })
     }
 
+    /// Content decides, not the name: a JPEG named `.heic` and a PNG without extension are
+    /// read; a `.jxl` that cannot be read fails with its reason; the rest are counted by extension.
+    @Test func contentNotExtensionDecidesWhatIsAReceipt() throws {
+        let f = try TempDir()
+        let jpg = try Data(contentsOf: URL(fileURLWithPath: Repo.path("Tests/Fixtures/formats/receipt.jpg")))
+        let png = try Data(contentsOf: URL(fileURLWithPath: Repo.path("Tests/Fixtures/formats/receipt.png")))
+        _ = FileManager.default.createFile(atPath: f.path("IMG_0042.heic"), contents: jpg)
+        _ = FileManager.default.createFile(atPath: f.path("scan-0001"), contents: png)
+        _ = FileManager.default.createFile(atPath: f.path("photo.jxl"), contents: Data([0xFF, 0x0A, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]))
+        for (name, text) in [("notes.txt", "milk"), ("a.json", "{}"), ("b.json", "[]"), ("data.csv", "a,b"), ("README", "read me")] {
+            _ = FileManager.default.createFile(atPath: f.path(name), contents: Data(text.utf8))
+        }
+        let store = f.path("store.sqlite")
+        let r = batch(["--store", store, "--jobs", "1", "--quiet", "--exclude", "store.sqlite*", f.url.path])
+        #expect(r.code == ExitCode.inputError.rawValue)
+        #expect(r.err.contains("3 read: "), "\(r.err)")
+        #expect(r.err.contains("1 failed"))
+        #expect(r.err.contains("photo.jxl: not an image (supported: "))
+        #expect(r.err.contains("5 other files (2 .json, 1 without extension, 1 .csv, 1 .txt)"), "\(r.err)")
+        let s = try SQLiteReceiptStore(path: store)
+        #expect(Set(try s.receipts().flatMap(\.sourcePaths).map { ($0 as NSString).lastPathComponent }) == ["IMG_0042.heic", "scan-0001"])
+        #expect(try s.failures().map(\.code) == ["not-an-image"])
+    }
+
+    /// Every format a user keeps receipts in, good and broken, in one folder: the good ones are
+    /// read (a text-layer PDF without OCR), each broken one fails with its reason, nothing is skipped in silence.
+    @Test func everyInputFormatGoodAndBroken() throws {
+        let f = try TempDir()
+        let formats = Repo.path("Tests/Fixtures/formats") + "/"
+        for name in ["receipt-text.pdf", "receipt-scan.pdf", "receipt.heic", "receipt-2pages.tif", "receipt-exif6.jpg", "receipt.avif"] {
+            try FileManager.default.copyItem(atPath: formats + name, toPath: f.path(name))
+        }
+        func cut(_ name: String, _ to: String) throws {
+            let d = try Data(contentsOf: URL(fileURLWithPath: formats + name))
+            _ = FileManager.default.createFile(atPath: f.path(to), contents: d.prefix(d.count / 2))
+        }
+        try cut("receipt-text.pdf", "cut.pdf")
+        try cut("receipt.heic", "cut.heic")
+        try cut("receipt-2pages.tif", "cut.tif")
+        try FileManager.default.copyItem(atPath: formats + "receipt-encrypted.pdf", toPath: f.path("locked.pdf"))
+        let store = f.path("store.sqlite")
+        let r = batch(["--store", store, "--jobs", "2", "--quiet", "--exclude", "store.sqlite*", f.url.path])
+        #expect(r.code == ExitCode.inputError.rawValue)
+        #expect(r.err.contains("10 read: "), "\(r.err)")
+        #expect(r.err.contains("4 failed; 0 skipped (already in the store), 0 other files"), "\(r.err)")
+        #expect(r.err.contains("cut.pdf: truncated PDF document"))
+        #expect(r.err.contains("cut.heic: truncated HEIF image"))
+        #expect(r.err.contains("cut.tif: truncated TIFF image"))
+        #expect(r.err.contains("locked.pdf: the PDF is encrypted (needs a password)"))
+        let s = try SQLiteReceiptStore(path: store)
+        let stored = try s.receipts()
+        #expect(stored.count == 6)
+        let byName = Dictionary(uniqueKeysWithValues: stored.map { (($0.sourcePaths[0] as NSString).lastPathComponent, $0) })
+        #expect(byName["receipt-text.pdf"]?.engineVersion == "pdf-text-layer")
+        #expect(byName["receipt-text.pdf"]?.parsed.total?.value == Amount("32.49"))
+        #expect(byName["receipt-scan.pdf"]?.parsed.total?.value == Amount("55.84"))
+        #expect(byName["receipt-2pages.tif"]?.parsed.total?.evidence.page == 2)
+        #expect(byName["receipt.heic"]?.ocrText?.contains("TOTAL 12.50") == true)
+        #expect(byName["receipt-exif6.jpg"]?.ocrText?.contains("TOTAL 12.50") == true)
+        #expect(Set(try s.failures().map(\.code)) == ["truncated", "encrypted"])
+        // Re-parsed from the stored readings (pages, text layer), the same fields.
+        let again = batch(["--store", store, "--quiet", "--reparse", "--force"])
+        #expect(again.code == 0, "\(again.err)")
+        let reparsed = Dictionary(uniqueKeysWithValues: try s.receipts().map { (($0.sourcePaths[0] as NSString).lastPathComponent, $0.parsed) })
+        for (name, r) in byName { #expect(reparsed[name]?.total == r.parsed.total, "\(name)") }
+    }
+
     @Test func secondRunSkipsWhatIsDoneAndForceRedoes() throws {
         let dir = try Self.mixedFolder()
         let store = dir.path("store.sqlite")
