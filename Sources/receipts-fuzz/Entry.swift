@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptModel
 import ReceiptTestSupport
 
 // Two builds of one target list:
@@ -25,8 +26,9 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMu
     // Seeds go into the corpus folder before libFuzzer reads it.
     if let dir = env["FUZZ_SEEDS_DIR"], let repo = env["FUZZ_REPO"] {
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        for (i, s) in t.seeds(repo: URL(fileURLWithPath: repo)).enumerated() {
-            let path = (dir as NSString).appendingPathComponent(String(format: "seed-%04d", i))
+        for s in t.seeds(repo: URL(fileURLWithPath: repo)) {
+            // Named by content: a seed added later (a new fixture) is never hidden by an old one's name.
+            let path = (dir as NSString).appendingPathComponent("seed-" + ContentHash.sha256(s.data).prefix(16))
             if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: s.data) }
         }
     }
