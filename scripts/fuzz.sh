@@ -2,14 +2,15 @@
 # make fuzz: every fuzz target under libFuzzer + AddressSanitizer for a fixed time each, then one
 # line per target: inputs tried, crashes, timeouts, out-of-memory, peak memory.
 #   SECONDS_EACH (default 60)  time per target;  TARGETS (default: all)  which ones.
-# Findings are kept in .build-fuzz/artifacts/RUN/ (TARGET-crash-*, -timeout-*, -oom-*); the corpus grows in
-# .build-fuzz/corpus/TARGET across runs. Replay one finding with a plain build:
+# Findings are kept in .build-fuzz-work/artifacts/RUN/ (TARGET-crash-*, -timeout-*, -oom-*); the corpus grows in
+# .build-fuzz-work/corpus/TARGET across runs. Replay one finding with a plain build:
 #   swift build --product receipts-fuzz && .build/debug/receipts-fuzz TARGET FILE
 set -euo pipefail
 cd "$(dirname "$0")/.."
 EACH=${SECONDS_EACH:-60}
 TARGETS=${TARGETS:-"image parser inventory rules vendors"}
-SCRATCH=.build-fuzz
+SCRATCH=.build-fuzz          # SwiftPM's build of the libFuzzer target
+WORK=.build-fuzz-work        # corpus, findings, logs (apart: SwiftPM owns its scratch folder)
 # Swift on Linux supports address, thread and fuzzer sanitizers (not undefined): Swift's own
 # arithmetic and bounds are checked in every build; ASan watches memory (heap overflows, use after
 # free, double free) in our code and, through its malloc, double frees anywhere.
@@ -20,14 +21,14 @@ swift build -c release --scratch-path "$SCRATCH" --product receipts-fuzz \
   -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld >"$SCRATCH/build.log" 2>&1 \
   || { tail -30 "$SCRATCH/build.log"; echo "fuzz: the libFuzzer build failed (log: $SCRATCH/build.log)"; exit 1; }
 BIN="$SCRATCH/release/receipts-fuzz"
-RUN="$SCRATCH/artifacts/$(date +%Y%m%d-%H%M%S)"
-mkdir -p "$RUN" "$SCRATCH/logs"
+RUN="$WORK/artifacts/$(date +%Y%m%d-%H%M%S)"
+mkdir -p "$RUN" "$WORK/logs"
 # Swift's own backtracer off: libFuzzer and ASan report a crash (and save the input) themselves.
 export OMP_THREAD_LIMIT=1 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} SWIFT_BACKTRACE=enable=no
 failed=0
 printf '%-10s %10s %8s %8s %9s %6s %12s\n' target inputs crashes timeouts oom "s" "peak RSS"
 for t in $TARGETS; do
-  corpus="$SCRATCH/corpus/$t"; log="$SCRATCH/logs/$t.log"
+  corpus="$WORK/corpus/$t"; log="$WORK/logs/$t.log"
   mkdir -p "$corpus"
   # -timeout: one input longer than 10 s is a hang; -rss_limit_mb: more than 2 GB is a memory bomb.
   # Inputs stay the size of the real thing (a receipt's text is a few KB; enormous inputs are the
