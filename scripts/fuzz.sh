@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make fuzz: every fuzz target under libFuzzer + AddressSanitizer for a fixed time each, then one
 # line per target: inputs tried, crashes, timeouts, out-of-memory, peak memory.
-#   SECONDS_EACH (default 60)  time per target;  TARGETS (default: all)  which ones.
+#   SECONDS_EACH (default 60)  time per target;  TARGETS (default: all)  which ones;
+#   CORPUS_ROOT (default .build-fuzz-work/corpus)  where each target's corpus grows.
 # Findings are kept in .build-fuzz-work/artifacts/RUN/ (TARGET-crash-*, -timeout-*, -oom-*); the corpus grows in
 # .build-fuzz-work/corpus/TARGET across runs. Replay one finding with a plain build:
 #   swift build --product receipts-fuzz && .build/debug/receipts-fuzz TARGET FILE
@@ -28,7 +29,7 @@ export OMP_THREAD_LIMIT=1 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} SWIFT_BAC
 failed=0
 printf '%-10s %10s %8s %8s %9s %6s %12s\n' target inputs crashes timeouts oom "s" "peak RSS"
 for t in $TARGETS; do
-  corpus="$WORK/corpus/$t"; log="$WORK/logs/$t.log"
+  corpus="${CORPUS_ROOT:-$WORK/corpus}/$t"; log="$WORK/logs/$t.log"
   mkdir -p "$corpus"
   # -timeout: one input longer than 10 s is a hang; -rss_limit_mb: more than 2 GB is a memory bomb.
   # Inputs stay the size of the real thing (a receipt's text is a few KB; enormous inputs are the
