@@ -6,8 +6,9 @@ JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 BIN        = .build/release/receipts
 # What a fresh Debian/Ubuntu machine lacks: Tesseract + Leptonica (headers and the
 # English and orientation models), SQLite, libheif (HEIC/AVIF photos), Poppler (PDF), pkg-config;
-# libpng and libjpeg headers (CDecoderMessages keeps their messages off stderr).
-DEB_PACKAGES = libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd libsqlite3-dev libheif-dev libpoppler-glib-dev pkg-config libpng-dev libjpeg-dev
+# libpng and libjpeg headers (CDecoderMessages keeps their messages off stderr); hledger (the test that
+# reads the exported journal).
+DEB_PACKAGES = libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd libsqlite3-dev libheif-dev libpoppler-glib-dev pkg-config libpng-dev libjpeg-dev hledger
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: setup build test run eval bench fuzz fuzz-short clean help

@@ -76,6 +76,8 @@ extension CompiledRules {
         // One money word alone ("CASH"), or OCR noise from a logo: not a name.
         if w.words.count == 1, isMoneyLabel(w) { return nil }
         if Self.looksLikeNoise(w) { return nil }
+        // Read with under 30 % confidence: what OCR makes of a logo or a picture ("FESEREAFSSSEPEEFES ESE ESSE").
+        if l.confidence < 0.3 { return nil }
         // Address and digit checks without a trailing registration number ("NAME MALAYSIA (308282-A)").
         let cDigits = cw.digitCount
         if any(addressWords, in: cw) != nil, cDigits > 0 || cw.words.count > 3 { return nil }

@@ -20,8 +20,8 @@ public struct BatchOptions: Sendable {
 
 /// What happened to one file.
 public enum BatchOutcome: Sendable {
-    /// Read and stored, with the status it was stored under.
-    case stored(ReceiptResult, engine: String, status: ReceiptStatus)
+    /// Read and stored, with the status it was stored under and its id in the store.
+    case stored(ReceiptResult, engine: String, status: ReceiptStatus, id: ReceiptID)
     /// The store already has this image (same content hash); its path was recorded.
     case skipped(path: String)
     /// Not read; recorded in the store with its reason when the store could take it.
@@ -146,9 +146,9 @@ public final class BatchRunner: Sendable {
             let status: ReceiptStatus = ReviewPolicy.needsReview(result.receipt) ? .needsReview : .parsed
             // A PDF read from its text layer alone was never seen by the engine.
             let engine = result.textLayerPages == result.pageCount ? "pdf-text-layer" : pipeline.engine.identity
-            try store.saveReceipt(StoredReceiptInput(contentHash: h, sourcePath: path, ocrText: result.page.text, reading: result.reading, parsed: result.receipt,
+            let id = try store.saveReceipt(StoredReceiptInput(contentHash: h, sourcePath: path, ocrText: result.page.text, reading: result.reading, parsed: result.receipt,
                                                      engineVersion: engine, status: status))
-            return .stored(result, engine: engine, status: status)
+            return .stored(result, engine: engine, status: status, id: id)
         } catch let e as StoreError {
             return .failed(path: path, FailureReport(code: FailureReport.storeCode, message: "\(e)"))
         } catch {
@@ -162,7 +162,7 @@ public final class BatchRunner: Sendable {
     private func record(_ outcome: BatchOutcome, start: Date) -> BatchProgress? {
         state.withLock { s in
             switch outcome {
-            case .stored(let r, _, let status):
+            case .stored(let r, _, let status, _):
                 if status == .needsReview { s.counts.needsReview += 1 } else { s.counts.parsed += 1 }
                 if r.passes.count > 1 { s.counts.secondPasses += 1 }
             case .skipped: s.counts.skippedDone += 1

@@ -39,6 +39,26 @@ public protocol ReceiptStore: AnyObject, Sendable {
     /// What the reconciler and the listings need of every receipt, without the evidence (fast).
     func receiptSummaries() throws -> [ReceiptSummary]
 
+    // MARK: finding, showing, correcting (list, show, edit)
+
+    /// Receipts as the user sees them (corrections applied) that pass `filter`, by date
+    /// (undated last), then id.
+    func listReceipts(_ filter: ReceiptFilter) throws -> [ReceiptListing]
+    /// Everything about one receipt; nil when there is no such receipt.
+    func receiptDetail(_ id: ReceiptID) throws -> ReceiptDetail?
+    /// The receipt of an image: by content hash when given, else by a stored source path
+    /// equal to `path`, else ending in `/` + its last component (when only one does).
+    func findReceipt(path: String, contentHash: String?) throws -> ReceiptID?
+    /// Records the user's corrections of one receipt in one transaction: each field takes the
+    /// user's value (confidence 1, rule `user`) until undone, also across `batch --force` and
+    /// `--reparse`. `StoreError.notFound` for no such receipt. Returns the corrections recorded.
+    @discardableResult
+    func correct(_ id: ReceiptID, _ changes: [FieldChange], by who: String) throws -> [Correction]
+    /// Undoes the latest active correction of `field` (the one before it, if any, holds again;
+    /// else the parser's value). `StoreError.notFound` when the field has none.
+    @discardableResult
+    func undoCorrection(_ id: ReceiptID, field: CorrectableField, by who: String) throws -> Correction
+
     // MARK: items (import)
 
     /// Inserts or updates items in one transaction. An item matches a stored one by external
@@ -63,10 +83,23 @@ public protocol ReceiptStore: AnyObject, Sendable {
 
     // MARK: export, info
 
-    /// Every receipt with its links of the given statuses (all when empty), from one snapshot.
-    func export(linkStatuses: Set<LinkStatus>) throws -> StoreExport
+    /// The receipts passing `filter` (as `listReceipts` gives them), every link and item, and
+    /// with `details` each receipt's `ReceiptDetail` (evidence, line items), from one snapshot.
+    func export(_ filter: ReceiptFilter, details: Bool) throws -> StoreExport
     /// Counts for `receipts store info`.
     func stats() throws -> StoreStats
+
+    // MARK: safety
+
+    /// Makes everything committed so far part of the store proper, so that a copy of it alone
+    /// is complete (SQLite: the write-ahead log is checkpointed into the .sqlite file).
+    /// Writing commands call it when they finish. False when it could not all be done now
+    /// (another process was reading); nothing is lost either way.
+    @discardableResult
+    func checkpoint() throws -> Bool
+    /// Writes a consistent copy of the store to `path` (a new file), while others may be
+    /// writing. `StoreError.invalid` when `path` exists.
+    func backup(to path: String) throws
 }
 
 extension ReceiptStore {
@@ -86,7 +119,6 @@ extension ReceiptStore {
 
     public func links() throws -> [Link] { try links(status: nil) }
 
-    public func export() throws -> StoreExport { try export(linkStatuses: []) }
 }
 
 /// Where a store is, and the one place that turns a `--store` location into a store.
@@ -106,15 +138,17 @@ public enum StoreLocation {
         return ((base as NSString).appendingPathComponent("receipts") as NSString).appendingPathComponent("receipts.sqlite")
     }
 
-    /// Opens (creating and upgrading as needed) the store at `location`: a file path, or a
-    /// `file://` URL, is a SQLite file. Other engines plug in here by their URL scheme.
-    public static func open(_ location: String) throws -> any ReceiptStore {
+    /// Opens (upgrading as needed) the store at `location`: a file path, or a `file://` URL,
+    /// is a SQLite file. Other engines plug in here by their URL scheme. With `create`
+    /// (batch, items import) a missing store is made; without it a missing store is
+    /// `StoreError.missing` and nothing is created.
+    public static func open(_ location: String, create: Bool = true) throws -> any ReceiptStore {
         guard let range = location.range(of: "://"), let head = location[..<range.lowerBound].first, head.isASCII, head.isLetter,
               location[..<range.lowerBound].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else {
-            return try SQLiteReceiptStore(path: location)
+            return try SQLiteReceiptStore(path: location, create: create)
         }
         switch location[..<range.lowerBound].lowercased() {
-        case "file": return try SQLiteReceiptStore(path: String(location[range.upperBound...]))
+        case "file": return try SQLiteReceiptStore(path: String(location[range.upperBound...]), create: create)
         case "postgres", "postgresql":
             throw StoreError.invalid("\(location): PostgreSQL stores are not supported yet; give a file path")
         case let scheme:

@@ -289,15 +289,19 @@ public struct StoreStats: Sendable, Codable, Equatable {
     public var schemaVersion: Int
     public var items: Int
     public var receipts: Int
+    /// Receipts in the review queue: the parser was unsure, nobody corrected them, not duplicates.
     public var needsReview: Int
+    /// Receipts with a correction in force.
+    public var corrected: Int
     public var duplicates: Int
     public var lineItems: Int
     public var failures: Int
     public var links: [String: Int]
 
-    public init(path: String, schemaVersion: Int, items: Int, receipts: Int, needsReview: Int, duplicates: Int, lineItems: Int,
+    public init(path: String, schemaVersion: Int, items: Int, receipts: Int, needsReview: Int, corrected: Int = 0, duplicates: Int, lineItems: Int,
                 failures: Int, links: [String: Int]) {
         self.path = path; self.schemaVersion = schemaVersion; self.items = items; self.receipts = receipts; self.needsReview = needsReview
+        self.corrected = corrected
         self.duplicates = duplicates; self.lineItems = lineItems; self.failures = failures; self.links = links
     }
 }

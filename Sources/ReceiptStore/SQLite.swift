@@ -14,6 +14,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     case invalid(String)
     /// The file is another program's SQLite database (not empty, not a receipts store): refused untouched.
     case foreignDatabase(path: String, tables: [String], applicationID: Int32)
+    /// A command that only reads (or edits what is there) was pointed at a store that does not exist.
+    case missing(path: String)
 
     public var description: String {
         switch self {
@@ -28,6 +30,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
             let shown = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
             let owner = app != 0 ? "application id \(app)" : tables.isEmpty ? "no tables" : "tables: \(shown)"
             return "\(path): not a receipts store but another program's SQLite database (\(owner)); refused, nothing written"
+        case let .missing(path): return "no store at \(path)"
         }
     }
 }
@@ -69,9 +72,9 @@ final class Database: Sendable {
     let path: String
     private let connection: Mutex<Connection>
 
-    init(path: String) throws {
+    init(path: String, create: Bool = true) throws {
         self.path = path
-        connection = Mutex(try Connection(path: path))
+        connection = Mutex(try Connection(path: path, create: create))
     }
 
     /// Runs `body` in a write transaction (BEGIN IMMEDIATE: takes the write lock up
@@ -115,11 +118,17 @@ final class Connection {
 
     static let busyTimeoutMilliseconds: Int32 = 15_000
 
-    init(path: String) throws {
+    /// Opens the file at `path`; without `create`, a missing file is `StoreError.missing`
+    /// and nothing is made (SQLite is not allowed to create it).
+    init(path: String, create: Bool = true) throws {
         self.path = path
         var h: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &h, flags, nil)
+        if !create, rc & 0xFF == SQLITE_CANTOPEN, !FileManager.default.fileExists(atPath: path) {
+            if let h { sqlite3_close_v2(h) }
+            throw StoreError.missing(path: path)
+        }
         guard rc == SQLITE_OK, let h else {
             let message = h.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let h { sqlite3_close_v2(h) }

@@ -14,21 +14,23 @@ public final class SQLiteReceiptStore: ReceiptStore {
     let schema: Int
 
     /// Opens (creating if needed) the store at `path` and upgrades it to the latest schema.
-    public convenience init(path: String) throws {
-        try self.init(path: path, schemaVersion: Schema.latest)
+    /// Without `create`, a missing file is `StoreError.missing` and nothing is created (no file, no folder).
+    public convenience init(path: String, create: Bool = true) throws {
+        try self.init(path: path, schemaVersion: Schema.latest, create: create)
     }
 
     /// Opens the store and migrates it only up to `schemaVersion`: for tests that
     /// need an older store to upgrade.
-    public init(path: String, schemaVersion: Int) throws {
+    public init(path: String, schemaVersion: Int, create: Bool = true) throws {
+        if !create, !FileManager.default.fileExists(atPath: path) { throw StoreError.missing(path: path) }
         let dir = (path as NSString).deletingLastPathComponent
-        if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir) {
+        if create, !dir.isEmpty, !FileManager.default.fileExists(atPath: dir) {
             do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
                 throw StoreError.invalid("\(dir): cannot create the folder for the store: \((error as NSError).localizedDescription)")
             }
         }
         self.path = path
-        db = try Database(path: path)
+        db = try Database(path: path, create: create)
         schema = min(schemaVersion, Schema.latest)
         try Schema.migrate(db, to: schema)
     }
@@ -55,20 +57,56 @@ public final class SQLiteReceiptStore: ReceiptStore {
         let rows = try receipts.map { try ReceiptRow($0, withReading: withReading) }
         let now = Self.now()
         let clearFailures = schema >= 2
+        let withCorrections = schema >= 4
         let sql = withReading ? Self.receiptSQL : Self.receiptSQLBeforeReading
-        return try db.write { db in try rows.map { try Self.save($0, db, sql, now, clearFailures: clearFailures) } }
+        return try db.write { db in try rows.map { try Self.save($0, db, sql, now, clearFailures: clearFailures, withCorrections: withCorrections) } }
     }
 
-    /// The receipt columns a save writes, in `ReceiptRow.fields` order.
-    static let receiptColumns = [
-        "status", "ocr_text", "vendor", "vendor_confidence",
-        "date", "date_day", "date_confidence", "time", "time_confidence",
+    /// The columns that hold a receipt's fields as the user sees them (corrections applied).
+    static let fieldColumns = [
+        "vendor", "vendor_confidence", "date", "date_day", "date_confidence", "time", "time_confidence",
         "total", "total_cents", "total_confidence", "subtotal", "subtotal_confidence",
         "tax", "tax_confidence", "currency", "currency_confidence",
         "receipt_number", "receipt_number_confidence", "payment_method", "payment_method_confidence",
-        "card_last4", "card_last4_confidence", "parsed_json", "engine_version", "parser_version",
-        "processed_at",
+        "card_last4", "card_last4_confidence",
     ]
+
+    /// The receipt columns a save writes, in `ReceiptRow.fields` order.
+    static let receiptColumns = ["status", "ocr_text"] + fieldColumns + ["parsed_json", "engine_version", "parser_version", "processed_at"]
+
+    /// `fieldColumns`' values for a parsed receipt.
+    static func fieldValues(_ p: ParsedReceipt) -> [SQLValue] {
+        func conf<T>(_ f: Field<T>?) -> SQLValue { f.map { .real($0.confidence) } ?? .null }
+        return [
+            .of(p.vendor?.value), conf(p.vendor),
+            .of(p.date?.value.iso), .of(p.date.map { $0.value.dayNumber }), conf(p.date),
+            .of(p.time?.value.description), conf(p.time),
+            .of(p.total?.value.description), .of(p.total?.value.cents), conf(p.total),
+            .of(p.subtotal?.value.description), conf(p.subtotal),
+            .of(p.tax?.value.description), conf(p.tax),
+            .of(p.currency?.value), conf(p.currency),
+            .of(p.receiptNumber?.value), conf(p.receiptNumber),
+            .of(p.paymentMethod?.value), conf(p.paymentMethod),
+            .of(p.cardLast4?.value), conf(p.cardLast4),
+        ]
+    }
+
+    /// `line_items` rows (after the receipt id) for a parsed receipt.
+    static func lineRows(_ p: ParsedReceipt) throws -> [[SQLValue]] {
+        try p.lineItems.enumerated().map { (i, l) -> [SQLValue] in
+            [.int(Int64(i)), .text(l.description), .of(l.quantity.map { "\($0)" }), .of(l.unitPrice?.description),
+             .text(l.amount.description), .int(l.amount.cents), .text(try SQLiteReceiptStore.encodeJSON(l.evidence))]
+        }
+    }
+
+    static func insertLines(_ id: Int64, _ rows: [[SQLValue]], _ db: Connection) throws {
+        for row in rows {
+            try db.run("""
+                INSERT INTO line_items (receipt_id, position, description, quantity, unit_price, amount, amount_cents, evidence_json)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.int(id)] + row)
+        }
+    }
 
     struct ReceiptSQL {
         var insert: String
@@ -91,33 +129,18 @@ public final class SQLiteReceiptStore: ReceiptStore {
 
         init(_ r: StoredReceiptInput, withReading: Bool) throws {
             let p = r.parsed
-            func conf<T>(_ f: Field<T>?) -> SQLValue { f.map { .real($0.confidence) } ?? .null }
             hash = r.contentHash
             path = r.sourcePath
-            fields = [
-                .text(r.status.rawValue), .of(r.ocrText),
-                .of(p.vendor?.value), conf(p.vendor),
-                .of(p.date?.value.iso), .of(p.date.map { $0.value.dayNumber }), conf(p.date),
-                .of(p.time?.value.description), conf(p.time),
-                .of(p.total?.value.description), .of(p.total?.value.cents), conf(p.total),
-                .of(p.subtotal?.value.description), conf(p.subtotal),
-                .of(p.tax?.value.description), conf(p.tax),
-                .of(p.currency?.value), conf(p.currency),
-                .of(p.receiptNumber?.value), conf(p.receiptNumber),
-                .of(p.paymentMethod?.value), conf(p.paymentMethod),
-                .of(p.cardLast4?.value), conf(p.cardLast4),
+            fields = [.text(r.status.rawValue), .of(r.ocrText)] + SQLiteReceiptStore.fieldValues(p) + [
                 .text(try SQLiteReceiptStore.encodeJSON(p)), .text(r.engineVersion), .text(r.parserVersion),
                 .text(SQLiteReceiptStore.timestamp(r.processedAt)),
             ]
             if withReading { fields.append(.of(try r.reading.map(SQLiteReceiptStore.encodeJSON))) }
-            lines = try p.lineItems.enumerated().map { (i, l) -> [SQLValue] in
-                [.int(Int64(i)), .text(l.description), .of(l.quantity.map { "\($0)" }), .of(l.unitPrice?.description),
-                 .text(l.amount.description), .int(l.amount.cents), .text(try SQLiteReceiptStore.encodeJSON(l.evidence))]
-            }
+            lines = try SQLiteReceiptStore.lineRows(p)
         }
     }
 
-    static func save(_ r: ReceiptRow, _ db: Connection, _ sql: ReceiptSQL, _ now: String, clearFailures: Bool) throws -> ReceiptID {
+    static func save(_ r: ReceiptRow, _ db: Connection, _ sql: ReceiptSQL, _ now: String, clearFailures: Bool, withCorrections: Bool) throws -> ReceiptID {
         let id: Int64
         if let existing = try db.scalarInt("SELECT id FROM receipts WHERE content_hash = ?", [.text(r.hash)]) {
             id = existing
@@ -127,11 +150,10 @@ public final class SQLiteReceiptStore: ReceiptStore {
             try db.run(sql.insert, [.text(r.hash)] + r.fields)
             id = db.lastInsertRowID
         }
-        for row in r.lines {
-            try db.run("""
-                INSERT INTO line_items (receipt_id, position, description, quantity, unit_price, amount, amount_cents, evidence_json)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.int(id)] + row)
+        try insertLines(id, r.lines, db)
+        // A re-read (batch --force, --reparse) replaced the parser's reading; the user's corrections hold over it.
+        if withCorrections, try db.scalarInt("SELECT 1 FROM corrections WHERE receipt_id = ? AND undone_at IS NULL", [.int(id)]) != nil {
+            try writeEffective(id, db)
         }
         try db.run("INSERT OR IGNORE INTO receipt_sources (receipt_id, path, added_at) VALUES (?, ?, ?)",
                    [.int(id), .text(r.path), .text(now)])
@@ -433,25 +455,6 @@ public final class SQLiteReceiptStore: ReceiptStore {
         }
     }
 
-    // MARK: - Export
-
-    public func export(linkStatuses: Set<LinkStatus>) throws -> StoreExport {
-        let (receipts, items, links, meta, sources) = try db.read { db in
-            (try Self.summaries(db),
-             try db.query("SELECT \(Self.itemColumns) FROM items ORDER BY id", [], Self.storedItem),
-             try db.query("SELECT \(Self.linkColumns) FROM links ORDER BY id", [], Self.link),
-             try db.query("SELECT id, content_hash, status FROM receipts", [], { ($0.int(0), ($0.text(1), $0.text(2))) }),
-             try Self.sourcePaths(db))
-        }
-        let hashAndStatus = Dictionary(uniqueKeysWithValues: meta)
-        let entries = receipts.map { r in
-            let m = hashAndStatus[r.id.rawValue]
-            return StoreExport.ReceiptEntry(summary: r, contentHash: m?.0 ?? "", status: ReceiptStatus(rawValue: m?.1 ?? "") ?? .needsReview,
-                                            files: sources[r.id.rawValue] ?? [])
-        }
-        return StoreExport(receipts: entries, items: items, links: links, linkStatuses: linkStatuses, exportedAt: Self.now())
-    }
-
     // MARK: - Info
 
     public func stats() throws -> StoreStats {
@@ -466,12 +469,41 @@ public final class SQLiteReceiptStore: ReceiptStore {
             return StoreStats(path: location, schemaVersion: version,
                               items: try count("SELECT COUNT(*) FROM items"),
                               receipts: try count("SELECT COUNT(*) FROM receipts"),
-                              needsReview: try count("SELECT COUNT(*) FROM receipts WHERE status = 'needs_review'"),
+                              needsReview: try count("SELECT COUNT(*) FROM receipts r WHERE \(stateSQL()) = 'needs_review'"),
+                              corrected: try count("SELECT COUNT(*) FROM receipts r WHERE \(stateSQL()) = 'corrected'"),
                               duplicates: try count("SELECT COUNT(*) FROM receipts WHERE duplicate_of IS NOT NULL"),
                               lineItems: try count("SELECT COUNT(*) FROM line_items"),
                               failures: try count("SELECT COUNT(*) FROM failures"),
                               links: links)
         }
+    }
+
+    // MARK: - Safety
+
+    /// Copies what the write-ahead log holds into the .sqlite file (a passive checkpoint: it
+    /// waits for nobody), so that file alone is a complete copy. False when another
+    /// connection's open read kept some of it in the log (it is checkpointed later).
+    @discardableResult
+    public func checkpoint() throws -> Bool {
+        try db.locked { db in
+            let r = try db.query("PRAGMA wal_checkpoint(PASSIVE)") { ($0.int(0), $0.int(1), $0.int(2)) }.first
+            guard let (busy, log, done) = r else { return true }
+            return busy == 0 && (log < 0 || log == done)
+        }
+    }
+
+    /// A consistent copy of the store in a new file (`VACUUM INTO`: one read transaction,
+    /// so writers in other processes go on meanwhile and the copy holds all of each write or none).
+    public func backup(to target: String) throws {
+        if FileManager.default.fileExists(atPath: target) {
+            throw StoreError.invalid("\(target) exists already; give the backup a new file name")
+        }
+        let dir = (target as NSString).deletingLastPathComponent
+        var isDir: ObjCBool = false
+        if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) || !isDir.boolValue {
+            throw StoreError.invalid("\(target): no folder \(dir)")
+        }
+        try db.locked { db in try db.run("VACUUM INTO ?", [.text(target)]) }
     }
 
     /// Checks the file's integrity (`PRAGMA integrity_check`); "ok" when sound.

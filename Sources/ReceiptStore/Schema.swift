@@ -120,6 +120,22 @@ enum Schema {
         -- they keep their ocr_text and re-parse from it.
         ALTER TABLE receipts ADD COLUMN ocr_reading TEXT;
         """),
+        Migration(version: 4, summary: "the user's corrections, with who and when, kept across re-reads", sql: """
+        -- receipts.vendor … card_last4 and line_items hold the values as the user sees them: the
+        -- parser's (parsed_json) with the active corrections in place, re-applied after every re-read.
+        CREATE TABLE corrections (
+            id            INTEGER PRIMARY KEY,
+            receipt_id    INTEGER NOT NULL REFERENCES receipts(id) ON DELETE CASCADE,
+            field         TEXT NOT NULL,        -- vendor, date, total, … line_items (CorrectableField)
+            value         TEXT,                 -- canonical text (decimal string, ISO date, JSON for line_items); NULL: cleared
+            previous      TEXT,                 -- what the field showed before
+            corrected_by  TEXT NOT NULL,
+            corrected_at  TEXT NOT NULL,
+            undone_by     TEXT,
+            undone_at     TEXT                  -- NULL while the correction holds
+        );
+        CREATE INDEX corrections_receipt ON corrections(receipt_id, field);
+        """),
     ]
 
     /// Brings the store at `db` to `target` (default: latest). Safe when several

@@ -41,14 +41,22 @@ enum BatchCommand {
 
     static func run(_ args: Arguments, _ ctx: CommandContext) throws -> ExitCode {
         let setup = try PipelineSetup.make(args)
-        let store = try StoreSupport.open(args, ctx)
+        if !args.flag("--reparse") {
+            guard !args.positionals.isEmpty else { throw UsageError("no folders or files to read") }
+            for p in args.positionals where !FolderWalk.exists(p) {
+                throw CLIFailure(.inputError, "\(p): no such file or folder")
+            }
+        }
+        // --reparse works on what a store holds: it does not make one.
+        return try StoreSupport.writing(args, ctx, create: !args.flag("--reparse")) { store in
+            try run(args, ctx, setup: setup, store: store)
+        }
+    }
+
+    static func run(_ args: Arguments, _ ctx: CommandContext, setup: PipelineSetup.Made, store: any ReceiptStore) throws -> ExitCode {
         if args.flag("--reparse") {
             guard args.positionals.isEmpty else { throw UsageError("--reparse works on the store alone; give no folders") }
             return try reparse(store: store, setup: setup, ctx: ctx, force: args.flag("--force"))
-        }
-        guard !args.positionals.isEmpty else { throw UsageError("no folders or files to read") }
-        for p in args.positionals where !FolderWalk.exists(p) {
-            throw CLIFailure(.inputError, "\(p): no such file or folder")
         }
         let jobs = try args.int("--jobs", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
         // A missing language file fails before any work; the engines themselves are loaded by
@@ -73,8 +81,11 @@ enum BatchCommand {
         let jsonl = sink.isActive ? sink : nil
         var summary = BatchSummary(counts: runner.run(args.positionals, outcome: { outcome in
             switch outcome {
-            case .stored(let result, let engine, _):
-                jsonl?.write(JSONLine.encode(ReceiptReport(result: result, engine: engine, explain: false, includeText: false)))
+            case .stored(let result, let engine, let status, let id):
+                var report = ReceiptReport(result: result, engine: engine, explain: false, includeText: false)
+                report.receiptID = id.rawValue
+                report.status = status.rawValue
+                jsonl?.write(JSONLine.encode(report))
             case .failed(let path, let report):
                 if report.code == FailureReport.storeCode { console.error("\(path): the store could not be written: \(report.message)") }
                 jsonl?.write(JSONLine.encode(ReceiptReport(file: path, error: report)))

@@ -9,11 +9,26 @@ public struct CommandContext: Sendable {
     public var environment: [String: String]
     /// Set when the user asks to stop (Ctrl-C / SIGTERM); long commands check it.
     public var interruption: Interruption
+    /// Where interactive commands (`review`) read the user's answers.
+    public var input: Input
 
     public init(console: Console, environment: [String: String] = ProcessInfo.processInfo.environment,
-                interruption: Interruption = Interruption()) {
-        self.console = console; self.environment = environment; self.interruption = interruption
+                interruption: Interruption = Interruption(), input: Input = .standard()) {
+        self.console = console; self.environment = environment; self.interruption = interruption; self.input = input
     }
+}
+
+/// Lines typed by the user, and whether they come from a terminal.
+public struct Input: Sendable {
+    public var isTerminal: Bool
+    public var readLine: @Sendable () -> String?
+
+    public init(isTerminal: Bool, readLine: @escaping @Sendable () -> String?) { self.isTerminal = isTerminal; self.readLine = readLine }
+
+    /// The process's standard input.
+    public static func standard() -> Input { Input(isTerminal: isatty(0) != 0, readLine: { Swift.readLine(strippingNewline: true) }) }
+    /// No input at all (not a terminal): what tests and embedding use by default.
+    public static let none = Input(isTerminal: false, readLine: { nil })
 }
 
 /// A flag raised by a signal handler and read by workers.
@@ -69,6 +84,7 @@ public enum CLI {
 
     public static var commands: [Command] {
         [ParseCommand.command, BatchCommand.command, EvalCommand.command, RulesCommand.command,
+         ListCommand.command, ShowCommand.command, EditCommand.command, ReviewCommand.command,
          ItemsCommand.command, ReconcileCommand.command, LinksCommand.command, ExportCommand.command, StoreCommand.command]
     }
 

@@ -354,26 +354,30 @@ struct Summary {
     }
 
     struct Report: Encodable {
-        var n: Int
+        var receiptCount: Int
         var source: String
         var seconds: Double
         var accuracy: [String: Double]
         var right: [String: Int]
         var labelled: [String: Int]
-        var secondPasses: Int
-        var errors: Int
+        var secondLookCount: Int
+        var errorCount: Int
         var misses: [Miss]
-        enum CodingKeys: String, CodingKey { case n, source, seconds, accuracy, right, labelled, secondPasses = "second_passes", errors, misses }
+        enum CodingKeys: String, CodingKey {
+            case receiptCount = "receipt_count", source, seconds, accuracy, right, labelled, secondLookCount = "second_look_count"
+            case errorCount = "error_count", misses
+        }
     }
 
     func report(results: [Scored], seconds: Double, source: String) -> Report {
-        Report(n: results.count, source: source, seconds: round2(seconds), accuracy: accuracies, right: right, labelled: labelled,
-               secondPasses: secondPasses, errors: errors, misses: results.flatMap(Miss.of))
+        Report(receiptCount: results.count, source: source, seconds: round2(seconds), accuracy: accuracies, right: right, labelled: labelled,
+               secondLookCount: secondPasses, errorCount: errors, misses: results.flatMap(Miss.of))
     }
 }
 
 struct Miss: Encodable {
-    var id: String
+    /// The labelled sample's name (its file name without the extension).
+    var sample: String
     var field: String
     var expected: String
     var got: String?
@@ -381,7 +385,7 @@ struct Miss: Encodable {
     var cause: MissCause?
 
     static func of(_ s: Scored) -> [Miss] {
-        if let e = s.error { return [Miss(id: s.id, field: "error", expected: "", got: e)] }
+        if let e = s.error { return [Miss(sample: s.id, field: "error", expected: "", got: e)] }
         var out = fields(s)
         for i in out.indices { out[i].cause = MissCause.of(field: out[i].field, expected: s.expected, texts: s.texts, scoring: s.scoring) }
         return out
@@ -390,15 +394,15 @@ struct Miss: Encodable {
     private static func fields(_ s: Scored) -> [Miss] {
         var out: [Miss] = []
         let r = s.got
-        if s.vendorOK == false { out.append(Miss(id: s.id, field: "vendor", expected: s.expected.vendor ?? "", got: r?.vendor?.value, evidence: r?.vendor.map { EvidenceReport($0.evidence) })) }
-        if s.dateOK == false { out.append(Miss(id: s.id, field: "date", expected: s.expected.dates.map(\.iso).joined(separator: " | "), got: r?.date?.value.iso, evidence: r?.date.map { EvidenceReport($0.evidence) })) }
-        if s.totalOK == false { out.append(Miss(id: s.id, field: "total", expected: s.expected.totals.map(\.description).joined(separator: " | "), got: r?.total?.value.description, evidence: r?.total.map { EvidenceReport($0.evidence) })) }
+        if s.vendorOK == false { out.append(Miss(sample: s.id, field: "vendor", expected: s.expected.vendor ?? "", got: r?.vendor?.value, evidence: r?.vendor.map { EvidenceReport($0.evidence) })) }
+        if s.dateOK == false { out.append(Miss(sample: s.id, field: "date", expected: s.expected.dates.map(\.iso).joined(separator: " | "), got: r?.date?.value.iso, evidence: r?.date.map { EvidenceReport($0.evidence) })) }
+        if s.totalOK == false { out.append(Miss(sample: s.id, field: "total", expected: s.expected.totals.map(\.description).joined(separator: " | "), got: r?.total?.value.description, evidence: r?.total.map { EvidenceReport($0.evidence) })) }
         return out
     }
 
     var line: String {
-        if field == "error" { return "\(id)  error: \(got ?? "")" }
-        var s = "\(id)  \(field.padding(toLength: 6, withPad: " ", startingAt: 0))  expected \(expected)  got \(got ?? "nothing")"
+        if field == "error" { return "\(sample)  error: \(got ?? "")" }
+        var s = "\(sample)  \(field.padding(toLength: 6, withPad: " ", startingAt: 0))  expected \(expected)  got \(got ?? "nothing")"
         if let cause { s += "  [\(cause.rawValue)]" }
         if let e = evidence { s += "  (\(e.line.map { "line \($0): " } ?? "")\"\(e.text ?? "")\" \(e.rule))" }
         return s

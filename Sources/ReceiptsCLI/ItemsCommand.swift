@@ -53,7 +53,10 @@ enum ItemsCommand {
             }
             format = v
         }
-        let store = try StoreSupport.open(args, ctx)
+        return try StoreSupport.writing(args, ctx, create: true) { store in try runImport(args, ctx, format: format, store: store) }
+    }
+
+    static func runImport(_ args: Arguments, _ ctx: CommandContext, format: InventoryFormat?, store: any ReceiptStore) throws -> ExitCode {
         var bad = false
         for file in args.positionals {
             guard let data = FileManager.default.contents(atPath: file) else {
@@ -91,14 +94,7 @@ enum ItemsCommand {
             var byItem: [ItemID: [Link]] = [:]
             for l in links where l.status != .rejected { byItem[l.itemID, default: []].append(l) }
             if args.flag("--json") {
-                struct Row: Encodable {
-                    var id: Int64; var item: InventoryItem; var receipts: [LinkRef]
-                    struct LinkRef: Encodable { var link: Int64; var receipt: Int64; var status: String; var score: Double }
-                }
-                for s in items {
-                    let refs = (byItem[s.id] ?? []).map { Row.LinkRef(link: $0.id.rawValue, receipt: $0.receiptID.rawValue, status: $0.status.rawValue, score: $0.score) }
-                    ctx.console.out(JSONLine.encode(Row(id: s.id.rawValue, item: s.item, receipts: refs)))
-                }
+                for s in items { ctx.console.out(JSONLine.encode(ItemReport(s, links: byItem[s.id] ?? []))) }
                 return .ok
             }
             if items.isEmpty { ctx.console.out("no items (import some: receipts items import FILE)"); return .ok }

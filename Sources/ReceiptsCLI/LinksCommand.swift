@@ -27,7 +27,7 @@ enum LinksCommand {
             let store = try StoreSupport.open(args, ctx)
             let links = try StoreSupport.attempt("reading links") { try store.links(status: status) }
             if args.flag("--json") {
-                for l in links { ctx.console.out(JSONLine.encode(l)) }
+                for l in links { ctx.console.out(JSONLine.encode(LinkReport(l))) }
                 return .ok
             }
             if links.isEmpty { ctx.console.out("no links\(status.map { " with status \($0.rawValue)" } ?? "") (run: receipts reconcile)"); return .ok }
@@ -66,7 +66,7 @@ enum LinksCommand {
                     return LinkID(v)
                 }
                 let who = args.value("--by") ?? ctx.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "user"
-                let store = try StoreSupport.open(args, ctx)
+                return try StoreSupport.writing(args, ctx) { store in
                 var missing = false
                 for id in ids {
                     do {
@@ -78,6 +78,7 @@ enum LinksCommand {
                     }
                 }
                 return missing ? .inputError : .ok
+                }
             })
     }
 }

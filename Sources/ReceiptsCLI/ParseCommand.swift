@@ -27,6 +27,7 @@ enum ParseCommand {
             OptionSpec("--explain", help: "Show why each value was chosen: the line, the rule, the checks, and the candidates that lost."),
             OptionSpec("--text", help: "Also print the OCR text (in JSON: the \"text\" key)."),
             OptionSpec("--save-image", value: "DIR", help: "Write the normalised image OCR read (PNG) into DIR, to see what Tesseract saw."),
+            OptionSpec("--annotate", value: "DIR", help: "Write that image with each field's box drawn and labelled (NAME.annotated.png) into DIR."),
         ] + PipelineSetup.options,
         run: run)
 
@@ -34,10 +35,10 @@ enum ParseCommand {
         guard !args.positionals.isEmpty else { throw UsageError("no input files") }
         let setup = try PipelineSetup.make(args)
         let json = args.flag("--json"), explain = args.flag("--explain"), showText = args.flag("--text")
-        let saveDir = args.value("--save-image")
-        if let saveDir {
-            do { try FileManager.default.createDirectory(atPath: saveDir, withIntermediateDirectories: true) } catch {
-                throw CLIFailure(.usage, "\(saveDir): cannot create the folder: \((error as NSError).localizedDescription)")
+        let saveDir = args.value("--save-image"), annotateDir = args.value("--annotate")
+        for dir in [saveDir, annotateDir].compactMap({ $0 }) {
+            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+                throw CLIFailure(.usage, "\(dir): cannot create the folder: \((error as NSError).localizedDescription)")
             }
         }
         let pipeline = try setup.makePipeline()
@@ -53,6 +54,12 @@ enum ParseCommand {
                 }
                 // What the parser left out of an enormous input, said where it is read.
                 for w in result.receipt.warnings ?? [] { ctx.console.warning("\(file): \(w)") }
+                if let annotateDir {
+                    let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension + ".annotated.png"
+                    let path = (annotateDir as NSString).appendingPathComponent(name)
+                    let png = Annotator.png(result.image.pageImage, ShowCommand.annotations(result.receipt))
+                    if png.flatMap({ try? $0.write(to: URL(fileURLWithPath: path)) }) == nil { ctx.console.warning("\(path): could not write the image") }
+                }
                 if json {
                     ctx.console.out(JSONLine.encode(ReceiptReport(result: result, engine: pipeline.engine.identity, explain: explain, includeText: showText)))
                 } else {

@@ -55,7 +55,10 @@ enum ReconcileCommand {
             }
             o.amountTolerance = d / 100
         }
-        let store = try StoreSupport.open(args, ctx)
+        return try StoreSupport.writing(args, ctx) { store in try run(args, ctx, options: o, store: store) }
+    }
+
+    static func run(_ args: Arguments, _ ctx: CommandContext, options o: ReconcileOptions, store: any ReceiptStore) throws -> ExitCode {
         let run = try StoreSupport.attempt("reconciling") { try Reconciler(options: o).run(store: store) }
         let links = try StoreSupport.attempt("reading links") { try store.links() }
         let receipts = try StoreSupport.attempt("reading receipts") { try store.receiptSummaries() }
@@ -68,20 +71,24 @@ enum ReconcileCommand {
 
         if args.flag("--json") {
             struct Out: Encodable {
-                var receipts: Int; var items: Int; var proposed: Int; var refreshed: Int; var autoConfirmed: Int
-                var keptDecisions: Int; var withdrawn: Int; var duplicates: [Dup]; var links: [Link]; var seconds: Double
-                struct Dup: Encodable { var receipt: Int64; var original: Int64; var reason: String }
+                var receiptCount: Int; var itemCount: Int; var proposedCount: Int; var refreshedCount: Int; var autoConfirmedCount: Int
+                var keptDecisionCount: Int; var withdrawnCount: Int; var duplicates: [Dup]; var links: [LinkReport]; var seconds: Double
+                struct Dup: Encodable {
+                    var receiptID: Int64; var duplicateOf: Int64; var reason: String
+                    enum CodingKeys: String, CodingKey { case receiptID = "receipt_id", duplicateOf = "duplicate_of", reason }
+                }
                 enum CodingKeys: String, CodingKey {
-                    case receipts, items, proposed, refreshed, autoConfirmed = "auto_confirmed", keptDecisions = "kept_decisions"
-                    case withdrawn, duplicates, links, seconds
+                    case receiptCount = "receipt_count", itemCount = "item_count", proposedCount = "proposed_count"
+                    case refreshedCount = "refreshed_count", autoConfirmedCount = "auto_confirmed_count", keptDecisionCount = "kept_decision_count"
+                    case withdrawnCount = "withdrawn_count", duplicates, links, seconds
                 }
             }
             let w = run.written
             ctx.console.out(JSONLine.encode(Out(
-                receipts: run.plan.stats.receipts, items: run.plan.stats.items, proposed: w.proposed, refreshed: w.refreshed,
-                autoConfirmed: w.autoConfirmed, keptDecisions: w.keptDecisions, withdrawn: w.withdrawn,
-                duplicates: run.plan.duplicates.map { .init(receipt: $0.id.rawValue, original: $0.original.rawValue, reason: $0.reason) },
-                links: shown, seconds: round2(run.totalSeconds))))
+                receiptCount: run.plan.stats.receipts, itemCount: run.plan.stats.items, proposedCount: w.proposed, refreshedCount: w.refreshed,
+                autoConfirmedCount: w.autoConfirmed, keptDecisionCount: w.keptDecisions, withdrawnCount: w.withdrawn,
+                duplicates: run.plan.duplicates.map { .init(receiptID: $0.id.rawValue, duplicateOf: $0.original.rawValue, reason: $0.reason) },
+                links: shown.map { LinkReport($0, itemName: itemByID[$0.itemID]?.item.name) }, seconds: round2(run.totalSeconds))))
             return .ok
         }
         let w = run.written, st = run.plan.stats

@@ -42,34 +42,46 @@ struct FieldReport: Encodable {
 }
 
 struct LineItemReport: Encodable {
+    /// 1-based position among the receipt's line items.
+    var lineItem: Int
     var description: String
-    var quantity: String?
+    /// A number (quantities are not money).
+    var quantity: Decimal?
     var unitPrice: String?
     var amount: String
+    /// The OCR line it was read from (1-based).
     var line: Int?
-    enum CodingKeys: String, CodingKey { case description, quantity, unitPrice = "unit_price", amount, line }
+    enum CodingKeys: String, CodingKey { case lineItem = "line_item", description, quantity, unitPrice = "unit_price", amount, line }
+
+    init(_ l: LineItem, position: Int) {
+        lineItem = position + 1; description = l.description; quantity = l.quantity; unitPrice = l.unitPrice?.description
+        amount = l.amount.description; line = l.evidence.line.map { $0 + 1 }
+    }
 }
 
 struct OCRReport: Encodable {
     var passes: [OCRPass]
     var meanConfidence: Double
     var imageSteps: [String]
-    var lines: Int
+    var lineCount: Int
     var engine: String
     /// Pages in the file, all read.
-    var pages: Int
+    var pageCount: Int
     /// Where the text came from: "ocr", "text-layer" (a PDF's own text: no OCR ran, `passes`
     /// is empty) or "text-layer+ocr" (a PDF with both kinds of page).
     var source: String
-    enum CodingKeys: String, CodingKey { case passes, meanConfidence = "mean_confidence", imageSteps = "image_steps", lines, engine, pages, source }
+    enum CodingKeys: String, CodingKey { case passes, meanConfidence = "mean_confidence", imageSteps = "image_steps", lineCount = "line_count", engine, pageCount = "page_count", source }
 }
 
 struct ReceiptReport: Encodable {
     var file: String
+    /// `batch --jsonl`: the receipt's id in the store and the status it was stored under.
+    var receiptID: Int64?
+    var status: String?
     var vendor: FieldReport?
     var date: FieldReport?
     var total: FieldReport?
-    var currency: String?
+    var currency: FieldReport?
     var time: FieldReport?
     var subtotal: FieldReport?
     var tax: FieldReport?
@@ -85,7 +97,7 @@ struct ReceiptReport: Encodable {
     var text: String?
 
     enum CodingKeys: String, CodingKey {
-        case file, vendor, date, total, currency, time, subtotal, tax
+        case file, receiptID = "receipt_id", status, vendor, date, total, currency, time, subtotal, tax
         case receiptNumber = "receipt_number", paymentMethod = "payment_method", cardLast4 = "card_last4"
         case lineItems = "line_items", checks, needsReview = "needs_review", ocr, seconds, error, text
     }
@@ -99,17 +111,14 @@ struct ReceiptReport: Encodable {
         vendor = FieldReport(r.vendor, explain: explain) { $0 }
         date = FieldReport(r.date, explain: explain) { $0.iso }
         total = FieldReport(r.total, explain: explain) { $0.description }
-        currency = r.currency?.value
+        currency = FieldReport(r.currency, explain: explain) { $0 }
         time = FieldReport(r.time, explain: explain) { $0.description }
         subtotal = FieldReport(r.subtotal, explain: explain) { $0.description }
         tax = FieldReport(r.tax, explain: explain) { $0.description }
         receiptNumber = FieldReport(r.receiptNumber, explain: explain) { $0 }
         paymentMethod = FieldReport(r.paymentMethod, explain: explain) { $0 }
         cardLast4 = FieldReport(r.cardLast4, explain: explain) { $0 }
-        lineItems = r.lineItems.isEmpty ? nil : r.lineItems.map {
-            LineItemReport(description: $0.description, quantity: $0.quantity.map { "\($0)" }, unitPrice: $0.unitPrice?.description,
-                           amount: $0.amount.description, line: $0.evidence.line.map { $0 + 1 })
-        }
+        lineItems = r.lineItems.isEmpty ? nil : r.lineItems.enumerated().map { LineItemReport($0.element, position: $0.offset) }
         checks = r.checks.isEmpty ? nil : r.checks.map(\.description)
         needsReview = ReviewPolicy.needsReview(r)
     }
@@ -118,8 +127,8 @@ struct ReceiptReport: Encodable {
         self.init(file: result.file, receipt: result.receipt, explain: explain)
         ocr = OCRReport(passes: result.passes.map { var p = $0; p.meanConfidence = round2(p.meanConfidence); p.seconds = round2(p.seconds); return p },
                         meanConfidence: round2(result.page.meanConfidence), imageSteps: result.imageSteps,
-                        lines: result.page.lines.count, engine: result.textLayerPages == result.pageCount ? "none" : engine,
-                        pages: result.pageCount,
+                        lineCount: result.page.lines.count, engine: result.textLayerPages == result.pageCount ? "none" : engine,
+                        pageCount: result.pageCount,
                         source: result.textLayerPages == 0 ? "ocr" : result.textLayerPages == result.pageCount ? "text-layer" : "text-layer+ocr")
         seconds = round2(result.seconds)
         if includeText { text = result.page.text }

@@ -10,11 +10,25 @@ enum StoreSupport {
         StoreLocation.resolve(explicit: args.value("--store"), environment: ctx.environment)
     }
 
-    /// Opens (creating and upgrading as needed) the store, or fails with exit code 5.
-    static func open(_ args: Arguments, _ ctx: CommandContext) throws -> any ReceiptStore {
-        do { return try StoreLocation.open(location(args, ctx)) } catch {
+    /// Opens (upgrading as needed) the store, or fails with exit code 5. Only the commands that
+    /// fill a store (`batch`, `items import`) pass `create`; the others, on a missing store,
+    /// fail and create nothing.
+    static func open(_ args: Arguments, _ ctx: CommandContext, create: Bool = false) throws -> any ReceiptStore {
+        do { return try StoreLocation.open(location(args, ctx), create: create) } catch let StoreError.missing(path) {
+            throw CLIFailure(.storeError, "no store at \(path) (run `receipts batch` or `receipts items import` first)")
+        } catch {
             throw CLIFailure(.storeError, "cannot open the store: \(error)")
         }
+    }
+
+    /// Runs a command that writes to the store, then checkpoints it, so the store file alone is
+    /// a complete copy once the command ends (also when it fails half-way: what was committed is kept).
+    static func writing<T>(_ args: Arguments, _ ctx: CommandContext, create: Bool = false, _ body: (any ReceiptStore) throws -> T) throws -> T {
+        let store = try open(args, ctx, create: create)
+        defer {
+            do { try store.checkpoint() } catch { ctx.console.warning("\(store.location): could not checkpoint the store: \(error)") }
+        }
+        return try body(store)
     }
 
     /// Runs a store operation; a store error ends the command with exit code 5.
@@ -30,13 +44,31 @@ enum StoreSupport {
     static func file(_ p: String?) -> String { p.map { ($0 as NSString).lastPathComponent } ?? "" }
 }
 
-/// `receipts store info`: where the store is and what it holds.
+/// `receipts store info|backup`: where the store is and what it holds; a safe copy of it.
 enum StoreCommand {
     static let command = Command(
         name: "store",
-        summary: "Show the store: file, schema version, counts, failed files.",
-        usage: "receipts store info [--store PATH] [--json]",
-        subcommands: [info])
+        summary: "Show the store (file, schema version, counts, failed files) or back it up.",
+        usage: "receipts store info|backup [--store PATH] ...",
+        subcommands: [info, backup])
+
+    static let backup = Command(
+        name: "backup",
+        summary: "Write a consistent copy of the store to a new file, also while other commands write to it.",
+        usage: "receipts store backup [--store PATH] FILE",
+        discussion: """
+        The copy is one SQLite file holding everything committed when the backup started
+        (SQLite's VACUUM INTO); it opens with --store FILE like the original. FILE must not exist.
+        """,
+        options: [StoreSupport.storeOption],
+        run: { args, ctx in
+            guard args.positionals.count == 1, let target = args.positionals.first else { throw UsageError("store backup takes one FILE (a new file)") }
+            let store = try StoreSupport.open(args, ctx)
+            try StoreSupport.attempt("backing up the store") { try store.backup(to: target) }
+            let size = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int).flatMap { $0 } ?? 0
+            ctx.console.err("backed up \(store.location) to \(target) (\(size / 1024) KB)")
+            return .ok
+        })
 
     static let info = Command(
         name: "info",
@@ -50,12 +82,12 @@ enum StoreCommand {
             let s = try StoreSupport.attempt("reading the store") { try store.stats() }
             let failures = try StoreSupport.attempt("reading the store") { try store.failures() }
             if args.flag("--json") {
-                ctx.console.out(JSONLine.encode(s))
+                ctx.console.out(JSONLine.encode(StoreInfoReport(s, failures: failures)))
                 return .ok
             }
             ctx.console.out("store     \(s.path) (schema version \(s.schemaVersion))")
             ctx.console.out("items     \(s.items)")
-            ctx.console.out("receipts  \(s.receipts) (\(s.needsReview) need review, \(s.duplicates) duplicate\(s.duplicates == 1 ? "" : "s")), \(s.lineItems) line items")
+            ctx.console.out("receipts  \(s.receipts) (\(s.needsReview) need review, \(s.corrected) corrected, \(s.duplicates) duplicate\(s.duplicates == 1 ? "" : "s")), \(s.lineItems) line items")
             ctx.console.out("links     \(s.links["proposed"] ?? 0) proposed, \(s.links["confirmed"] ?? 0) confirmed, \(s.links["rejected"] ?? 0) rejected")
             ctx.console.out("failures  \(s.failures)")
             for f in failures { ctx.console.out("  \(f.path): \(f.code): \(f.message)") }

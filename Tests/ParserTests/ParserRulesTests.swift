@@ -281,8 +281,8 @@ struct ParserRulesTests {
     /// What OCR reads at the ends of a name from a photo's logo, edge or shadow goes: a lower-case scrap before
     /// it, a short word or symbol read at a very different height; the name's own words stay, initials included.
     @Test func scrapsAtTheEndsOfAPhotographedNameGo() {
-        func word(_ t: String, _ conf: Double, _ h: Int, _ x: Int) -> OCRWord {
-            OCRWord(text: t, box: BoundingBox(x: x, y: 40, width: 20 * t.count, height: h), confidence: conf)
+        func word(_ t: String, _ conf: Double, _ h: Int, _ x: Int, y: Int = 40) -> OCRWord {
+            OCRWord(text: t, box: BoundingBox(x: x, y: y, width: 20 * t.count, height: h), confidence: conf)
         }
         func parse(_ words: [OCRWord]) -> String? {
             let page = OCRPage(lines: [OCRLine(words: words),
@@ -292,6 +292,11 @@ struct ParserRulesTests {
         #expect(parse([word("d", 0.69, 6, 0), word("i", 0.75, 34, 30), word("Juniper", 0.97, 36, 60), word("Grill", 0.9, 36, 220)]) == "Juniper Grill")
         #expect(parse([word("4", 0.77, 95, 0), word("EL", 0.95, 38, 40), word("FARO", 0.95, 40, 100), word("»", 0.15, 90, 200)]) == "EL FARO")
         #expect(parse([word("Heron", 0.96, 31, 0), word("Pool", 0.95, 32, 120), word("4", 0.49, 66, 220)]) == "Heron Pool")
+        // A line read with under 30 % confidence is a logo's noise, not a name; the name below it is.
+        let logo = OCRPage(lines: [OCRLine(words: [word("FESEREAFS", 0.12, 40, 0, y: 10), word("ESE", 0.2, 40, 200, y: 10)]),
+                                   OCRLine(words: [word("Orchard", 0.93, 30, 0, y: 70), word("Lantern", 0.95, 30, 160, y: 70)]),
+                                   OCRLine(words: [word("TOTAL", 0.95, 20, 0, y: 130), word("9.99", 0.95, 20, 300, y: 130)])], width: 600, height: 400)
+        #expect(parser.parse(logo).vendor?.value == "Orchard Lantern")
         // Initials and a trailing legal form are the name.
         #expect(parse([word("CW", 0.45, 24, 0), word("KOH", 0.9, 25, 60), word("HARDWARE", 0.9, 25, 140), word("LTD", 0.6, 24, 340)]) == "CW KOH HARDWARE LTD")
     }

@@ -29,7 +29,7 @@ struct CLITests {
         #expect(total["value"] as? String == "1236.98")
         #expect(total["confidence"] is Double)
         #expect((total["evidence"] as? [String: Any])?["rule"] is String)
-        #expect(obj["currency"] as? String == "EUR")
+        #expect((obj["currency"] as? [String: Any])?["value"] as? String == "EUR")
         #expect((obj["date"] as? [String: Any])?["value"] as? String == "2024-11-02")
     }
 
@@ -72,13 +72,13 @@ struct CLITests {
             return try #require(obj["misses"] as? [[String: Any]])
         }
         let plain = try misses([])
-        #expect(plain.contains { $0["id"] as? String == "a" && $0["field"] as? String == "vendor" })
+        #expect(plain.contains { $0["sample"] as? String == "a" && $0["field"] as? String == "vendor" })
         let photo = try misses(["--spaceless", "--either-order"])
         #expect(!photo.contains { $0["field"] as? String == "vendor" })
         #expect(!photo.contains { $0["field"] as? String == "date" })
-        let totalA = try #require(photo.first { $0["id"] as? String == "a" && $0["field"] as? String == "total" })
+        let totalA = try #require(photo.first { $0["sample"] as? String == "a" && $0["field"] as? String == "total" })
         #expect(totalA["cause"] as? String == "read, not chosen")
-        let totalB = try #require(photo.first { $0["id"] as? String == "b" && $0["field"] as? String == "total" })
+        let totalB = try #require(photo.first { $0["sample"] as? String == "b" && $0["field"] as? String == "total" })
         #expect(totalB["cause"] as? String == "not read")
         let table = run(["eval", "--truth-text", "--spaceless", dir.path])
         #expect(table.out.contains("where the misses go"))

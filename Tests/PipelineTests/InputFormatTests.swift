@@ -288,7 +288,7 @@ struct PDFTests {
         #expect(ocr["source"] as? String == "text-layer")
         #expect(ocr["engine"] as? String == "none")
         #expect((ocr["passes"] as? [Any])?.isEmpty == true)
-        #expect(ocr["pages"] as? Int == 1)
+        #expect(ocr["page_count"] as? Int == 1)
         #expect((json["total"] as? [String: Any])?["value"] as? String == "32.49")
     }
 

@@ -24,8 +24,8 @@ struct OCRRegressionTests {
         let report = try #require(try JSONSerialization.jsonObject(with: Data(c.stdout.utf8)) as? [String: Any], "eval printed: \(c.stdout) \(c.stderr)")
         let accuracy = report["accuracy"] as? [String: Double] ?? [:]
         #expect(code == 0, "below baseline: \(c.stderr)\naccuracy now: \(accuracy)")
-        #expect(report["n"] as? Int == Repo.sampleImages.count)
-        #expect(report["errors"] as? Int == 0)
+        #expect(report["receipt_count"] as? Int == Repo.sampleImages.count)
+        #expect(report["error_count"] as? Int == 0)
     }
 
     @Test("Tesseract reads each sample as the frozen fixture says", arguments: Repo.sampleImages)

@@ -47,7 +47,7 @@ struct BatchRunnerTests {
             .run([dir.url.path], outcome: { o in
                 outcomes.withLock { list in
                     switch o {
-                    case .stored(let r, let engine, let status): list.append("stored \((r.file as NSString).lastPathComponent) \(engine) \(status.rawValue)")
+                    case .stored(let r, let engine, let status, _): list.append("stored \((r.file as NSString).lastPathComponent) \(engine) \(status.rawValue)")
                     case .skipped(let path): list.append("skipped \(path)")
                     case .failed(let path, let report): list.append("failed \((path as NSString).lastPathComponent) \(report.code)")
                     }

@@ -48,7 +48,7 @@ enum Repo {
 struct CLIResult { var code: Int32; var out: String; var err: String }
 func cli(_ args: [String], env: [String: String] = [:]) -> CLIResult {
     let c = CapturingConsole()
-    let code = CLI.run(args, context: CommandContext(console: c.console, environment: env))
+    let code = CLI.run(args, context: CommandContext(console: c.console, environment: env, input: .none))
     return CLIResult(code: code, out: c.stdout, err: c.stderr)
 }
 

@@ -1,0 +1,386 @@
+import Foundation
+import ReceiptIngest
+import ReceiptModel
+import ReceiptStore
+
+/// The filters `list` and `export` share.
+enum ReceiptFilterOptions {
+    static let options: [OptionSpec] = [
+        OptionSpec("--vendor", value: "TEXT", help: "Only receipts whose vendor contains TEXT (any case)."),
+        OptionSpec("--from", value: "DATE", help: "Only receipts dated on or after DATE (YYYY-MM-DD)."),
+        OptionSpec("--to", value: "DATE", help: "Only receipts dated on or before DATE (YYYY-MM-DD)."),
+        OptionSpec("--min", value: "AMOUNT", help: "Only receipts whose total is at least AMOUNT."),
+        OptionSpec("--max", value: "AMOUNT", help: "Only receipts whose total is at most AMOUNT."),
+        OptionSpec("--currency", value: "CODE", help: "Only receipts in this currency (ISO 4217, e.g. EUR)."),
+        OptionSpec("--status", value: "STATUS", help: "Only receipts with this status: needs-review, parsed, corrected or duplicate."),
+        OptionSpec("--unlinked", help: "Only receipts without a proposed or confirmed link to an item."),
+    ]
+
+    static func parse(_ args: Arguments, statusOption: String = "--status") throws -> ReceiptFilter {
+        var f = ReceiptFilter()
+        f.vendor = args.value("--vendor")
+        func date(_ name: String) throws -> CalendarDate? {
+            guard let s = args.value(name) else { return nil }
+            guard let d = CalendarDate(iso: s) else { throw UsageError("\(name) takes a date YYYY-MM-DD, not '\(s)'") }
+            return d
+        }
+        func amount(_ name: String) throws -> Amount? {
+            guard let s = args.value(name) else { return nil }
+            guard let a = CorrectableField.amount(s) else { throw UsageError("\(name) takes an amount such as 12.30, not '\(s)'") }
+            return a
+        }
+        f.from = try date("--from")
+        f.to = try date("--to")
+        f.minTotal = try amount("--min")
+        f.maxTotal = try amount("--max")
+        if let c = args.value("--currency") {
+            guard c.count == 3, c.allSatisfy({ $0.isASCII && $0.isLetter }) else { throw UsageError("--currency takes a code such as EUR, not '\(c)'") }
+            f.currency = c.uppercased()
+        }
+        if let s = args.value(statusOption) {
+            guard let v = ReceiptState(argument: s) else {
+                throw UsageError("\(statusOption) takes \(ReceiptState.allCases.map(\.argument).joined(separator: ", ")), not '\(s)'")
+            }
+            f.state = v
+        }
+        f.unlinked = args.flag("--unlinked")
+        if let a = f.from, let b = f.to, b < a { throw UsageError("--to \(b.iso) is before --from \(a.iso)") }
+        if let a = f.minTotal, let b = f.maxTotal, b < a { throw UsageError("--max \(b) is below --min \(a)") }
+        return f
+    }
+}
+
+extension StoreSupport {
+    /// A receipt named on the command line: `12` or `#12`, or an image file (found by its
+    /// content when it exists, else by the path the store recorded).
+    static func receiptID(_ arg: String, in store: any ReceiptStore) throws -> ReceiptID {
+        let digits = arg.hasPrefix("#") ? String(arg.dropFirst()) : arg
+        if let n = Int64(digits), n > 0 { return ReceiptID(n) }
+        let hash = FileManager.default.contents(atPath: arg).map(ContentHash.sha256)
+        guard let id = try attempt("finding \(arg)", { try store.findReceipt(path: arg, contentHash: hash) }) else {
+            throw CLIFailure(.inputError, "\(arg): no such receipt in the store (give an id from `receipts list`, or an image that was read)")
+        }
+        return id
+    }
+
+    static func who(_ args: Arguments, _ ctx: CommandContext) -> String {
+        args.value("--by") ?? ctx.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "user"
+    }
+
+    static func money(_ a: Amount?, _ currency: String?) -> String {
+        guard let a else { return "—" }
+        return a.description + (currency.map { " \($0)" } ?? "")
+    }
+}
+
+/// `receipts list`: find receipts.
+enum ListCommand {
+    static let command = Command(
+        name: "list",
+        summary: "List receipts, by date, with filters (vendor, dates, amounts, currency, status, unlinked).",
+        usage: "receipts list [--store PATH] [filters] [--json]",
+        discussion: """
+        Values are shown as corrected (`receipts edit`). In the table, '?' marks a value the parser
+        was unsure of (confidence below \(ReviewPolicy.threshold)) and '*' a corrected one.
+        Status: needs-review (the parser was unsure and nobody corrected it), parsed, corrected,
+        duplicate (another copy of a stored receipt, found by `receipts reconcile`).
+
+        Examples:
+          receipts list --status needs-review
+          receipts list --vendor hardware --from 2024-01-01 --to 2024-03-31 --min 20
+        """,
+        options: [StoreSupport.storeOption] + ReceiptFilterOptions.options + [OptionSpec("--json", help: "One JSON object per receipt (JSON Lines), keys sorted.")],
+        run: { args, ctx in
+            guard args.positionals.isEmpty else { throw UsageError("list takes no arguments (filters are options, e.g. --vendor TEXT)") }
+            let filter = try ReceiptFilterOptions.parse(args)
+            let store = try StoreSupport.open(args, ctx)
+            let rows = try StoreSupport.attempt("reading receipts") { try store.listReceipts(filter) }
+            if args.flag("--json") {
+                for r in rows { ctx.console.out(JSONLine.encode(ListingReport(r))) }
+                return .ok
+            }
+            if rows.isEmpty { ctx.console.out("no receipts match"); return .ok }
+            ctx.console.outRaw(table(rows))
+            return .ok
+        })
+
+    static func mark(_ r: ReceiptListing, _ f: CorrectableField) -> String {
+        if r.correctedFields.contains(f) { return "*" }
+        if let c = r.confidences[f.rawValue], ReviewPolicy.isUnsure(confidence: c) { return "?" }
+        return ""
+    }
+
+    static func table(_ rows: [ReceiptListing]) -> String {
+        // A mark ('?' unsure, '*' corrected) follows its value in a column of its own, so numbers stay aligned.
+        let cells = rows.map { r -> [(String, String)] in
+            [(r.id.description, ""), (r.date?.iso ?? "—", mark(r, .date)), (StoreSupport.clip(r.vendor ?? "—", 32), mark(r, .vendor)),
+             (r.total.map { $0.description } ?? "—", mark(r, .total)), (r.currency ?? "", ""), (r.state.argument, ""),
+             (r.linkedItems.isEmpty ? "" : r.linkedItems.map(\.description).joined(separator: ","), ""), (StoreSupport.file(r.files.first), "")]
+        }
+        let head = ["ID", "DATE", "VENDOR", "TOTAL", "CUR", "STATUS", "ITEMS", "FILE"].map { ($0, "") }
+        let right: Set<Int> = [0, 3]
+        let marked: Set<Int> = [1, 2, 3]
+        let widths = head.indices.map { i in max(head[i].0.count, cells.map { $0[i].0.count }.max() ?? 0) }
+        func line(_ c: [(String, String)]) -> String {
+            var out = ""
+            for i in c.indices {
+                let (v, m) = c[i]
+                if i == c.count - 1 { out += v; break }
+                let mm = marked.contains(i) ? (m.isEmpty ? " " : m) : ""
+                out += right.contains(i) ? StoreSupport.lpad(v, widths[i]) + mm : StoreSupport.pad(v + mm, widths[i] + mm.count)
+                out += "  "
+            }
+            while out.last == " " { out.removeLast() }
+            return out + "\n"
+        }
+        var s = line(head)
+        for c in cells { s += line(c) }
+        let review = rows.filter { $0.state == .needsReview }.count
+        s += "\(rows.count) receipt\(rows.count == 1 ? "" : "s")\(review > 0 ? ", \(review) need review" : ""); ? unsure, * corrected\n"
+        return s
+    }
+}
+
+/// `receipts show ID|FILE`: everything about one receipt.
+enum ShowCommand {
+    static let command = Command(
+        name: "show",
+        summary: "Show one receipt: every field with its confidence and evidence, the OCR readings, files, links, corrections.",
+        usage: "receipts show [--store PATH] [--json] [--annotate OUT.png] ID|FILE",
+        discussion: """
+        ID is the number `receipts list` shows; FILE an image that was read (found by its content, else by its path).
+        --annotate draws on the image the parser read (the receipt's file, prepared again as `batch` prepares
+        it with the default options): each field's box and value in blue, line items in green, the
+        candidates the parser rejected in red.
+        """,
+        options: [StoreSupport.storeOption, OptionSpec("--json", help: "One JSON object, keys sorted."),
+                  OptionSpec("--annotate", value: "OUT.png", help: "Also write the image with each field's box drawn and labelled.")],
+        run: { args, ctx in
+            guard args.positionals.count == 1 else { throw UsageError("show takes one receipt: an ID or an image FILE") }
+            let store = try StoreSupport.open(args, ctx)
+            let id = try StoreSupport.receiptID(args.positionals[0], in: store)
+            guard let d = try StoreSupport.attempt("reading receipt \(id)", { try store.receiptDetail(id) }) else {
+                throw CLIFailure(.inputError, "no receipt \(id) in the store")
+            }
+            if let out = args.value("--annotate") { try annotate(d, to: out, ctx) }
+            if args.flag("--json") { ctx.console.out(JSONLine.encode(ShowReport(d))); return .ok }
+            ctx.console.outRaw(render(d))
+            return .ok
+        })
+
+    /// The boxes of every field the parser read (its own values, not corrections: a corrected
+    /// value has no place on the image), line items and rejected candidates.
+    static func annotations(_ d: ReceiptDetail) -> [Annotation] {
+        annotations(d.receipt.parsed, corrected: Dictionary(d.corrections.filter(\.isActive).map { ($0.field, $0) }, uniquingKeysWith: { _, b in b }))
+    }
+
+    static func annotations(_ p: ParsedReceipt, corrected: [CorrectableField: Correction] = [:]) -> [Annotation] {
+        var out: [Annotation] = []
+        func add<T>(_ name: String, _ f: Field<T>?, _ field: CorrectableField, _ show: (T) -> String) {
+            guard let f else { return }
+            if let box = f.evidence.box {
+                var label = "\(name) \(show(f.value))"
+                if let c = corrected[field] { label += " (corrected: \(c.value ?? "cleared"))" }
+                out.append(Annotation(box: box, label: label, kind: .chosen))
+            }
+            for c in f.rejected { if let box = c.evidence.box { out.append(Annotation(box: box, label: "not \(name): \(c.value)", kind: .rejected)) } }
+        }
+        add("vendor", p.vendor, .vendor) { $0 }
+        add("date", p.date, .date) { $0.iso }
+        add("time", p.time, .time) { $0.description }
+        add("total", p.total, .total) { $0.description }
+        add("subtotal", p.subtotal, .subtotal) { $0.description }
+        add("tax", p.tax, .tax) { $0.description }
+        add("no.", p.receiptNumber, .receiptNumber) { $0 }
+        add("card", p.cardLast4, .cardLast4) { $0 }
+        for (i, l) in p.lineItems.enumerated() {
+            if let box = l.evidence.box { out.append(Annotation(box: box, label: "item \(i + 1): \(l.amount)", kind: .lineItem)) }
+        }
+        return out
+    }
+
+    static func annotate(_ d: ReceiptDetail, to out: String, _ ctx: CommandContext) throws {
+        guard let file = d.receipt.sourcePaths.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+            throw CLIFailure(.inputError, "receipt \(d.receipt.id): none of its files is there now (\(d.receipt.sourcePaths.joined(separator: ", "))); cannot annotate")
+        }
+        let page: IngestedImage
+        do {
+            guard let first = try Ingest.load(path: file).pages.first else { throw CLIFailure(.inputError, "\(file): no page") }
+            page = d.reading.map { Annotator.orient(first, to: $0.first) } ?? first
+        } catch let e as IngestError {
+            throw CLIFailure(.inputError, e.description)
+        }
+        let boxes = annotations(d)
+        guard let png = Annotator.png(page.pageImage, boxes) else { throw CLIFailure(.inputError, "\(file): the annotated image could not be made") }
+        do { try png.write(to: URL(fileURLWithPath: out)) } catch {
+            throw CLIFailure(.inputError, "\(out): cannot write: \((error as NSError).localizedDescription)")
+        }
+        ctx.console.err("wrote \(out): \(file) with \(boxes.count) box\(boxes.count == 1 ? "" : "es")")
+    }
+
+    static func render(_ d: ReceiptDetail) -> String {
+        let r = d.receipt, p = r.parsed, e = d.effective
+        let active = Dictionary(d.corrections.filter(\.isActive).map { ($0.field, $0) }, uniquingKeysWith: { _, b in b })
+        var s = "receipt \(r.id)  \(StoreSupport.file(r.sourcePaths.first))  [\(d.state.argument)]\n"
+        func row<T>(_ name: String, _ shown: Field<T>?, _ parsed: Field<T>?, _ field: CorrectableField, _ show: (T) -> String) {
+            let value = shown.map { show($0.value) } ?? "—"
+            let conf = shown.map { String(format: "%.2f", $0.confidence) } ?? ""
+            let unsure = shown.map { ReviewPolicy.isUnsure(confidence: $0.confidence) } ?? false
+            s += "  \(StoreSupport.pad(name, 9))\(StoreSupport.pad(value + (unsure ? " ?" : ""), 36)) \(conf)\n"
+            if let c = active[field] {
+                s += "           corrected by \(c.by) at \(c.at) [user]\n"
+                s += "           parser read: " + (parsed.map { "\(show($0.value)) (\(String(format: "%.2f", $0.confidence)))" } ?? "nothing") + "\n"
+            }
+            if let f = parsed {
+                let ev = f.evidence
+                var where_ = ev.line.map { "line \($0 + 1): " } ?? ""
+                if let t = ev.text { where_ += "\"\(t)\"  " }
+                s += "           \(where_)[\(ev.rule)]\(ev.box.map { "  box \($0)" } ?? "")\n"
+                for n in ev.notes { s += "           · \(n)\n" }
+                for c in f.rejected.prefix(3) {
+                    s += "           ✗ \(c.value) (score \(String(format: "%.2f", c.score)))\(c.evidence.line.map { " from line \($0 + 1)" } ?? "")\n"
+                }
+            }
+        }
+        row("vendor", e.vendor, p.vendor, .vendor) { $0 }
+        row("date", e.date, p.date, .date) { $0.iso }
+        row("time", e.time, p.time, .time) { $0.description }
+        row("total", e.total, p.total, .total) { $0.description }
+        row("subtotal", e.subtotal, p.subtotal, .subtotal) { $0.description }
+        row("tax", e.tax, p.tax, .tax) { $0.description }
+        row("currency", e.currency, p.currency, .currency) { $0 }
+        row("number", e.receiptNumber, p.receiptNumber, .receiptNumber) { $0 }
+        row("payment", e.paymentMethod, p.paymentMethod, .paymentMethod) { $0 }
+        row("card", e.cardLast4, p.cardLast4, .cardLast4) { $0 }
+        if !e.lineItems.isEmpty {
+            s += "  line items\(active[.lineItems].map { " (corrected by \($0.by))" } ?? "")\n"
+            for (i, l) in e.lineItems.enumerated() {
+                let q = l.quantity.map { $0 == 1 ? "" : "\($0) × " } ?? ""
+                s += "    \(StoreSupport.lpad("\(i + 1)", 2))  \(StoreSupport.pad(StoreSupport.clip(q + l.description, 40), 40)) \(StoreSupport.lpad(l.amount.description, 10))"
+                s += (l.evidence.line.map { "  line \($0 + 1)" } ?? "") + "\n"
+            }
+        }
+        for c in p.checks { s += "  check    \(c)\n" }
+        s += "  files    \(r.sourcePaths.joined(separator: "\n           "))\n"
+        s += "  image    sha256 \(r.contentHash)\n"
+        s += "  read     \(r.processedAt) by \(r.engineVersion), parser \(r.parserVersion)\n"
+        if let reading = d.reading {
+            for rr in ReadingReport.all(reading) {
+                var what = rr.kind
+                if let l = rr.line { what += " of line \(l)" }
+                s += "  ocr      \(what): \(rr.lineCount) line\(rr.lineCount == 1 ? "" : "s"), mean confidence \(String(format: "%.2f", rr.meanConfidence))"
+                s += (rr.reason.map { " (\($0))" } ?? "") + (rr.text.map { ": \"\($0)\"" } ?? "") + "\n"
+            }
+        } else {
+            s += "  ocr      only the text was kept (stored before schema 3)\n"
+        }
+        if let dup = r.duplicateOf { s += "  duplicate of \(dup): \(r.duplicateReason ?? "")\n" }
+        let names = Dictionary(uniqueKeysWithValues: d.items.map { ($0.id, $0.item.name) })
+        for l in d.links {
+            var status = l.status.rawValue
+            if let by = l.decidedBy, l.status != .proposed { status += " by \(by)" }
+            s += "  link \(l.id)   \(String(format: "%.2f", l.score)) item \(l.itemID) '\(names[l.itemID] ?? "?")'"
+            s += (l.linePosition.map { " (line item \($0 + 1))" } ?? "") + "  [\(status)]\n"
+        }
+        for c in d.corrections {
+            s += "  history  \(c.at) \(c.by): \(c.field.rawValue) " + (c.value.map { "= \($0)" } ?? "cleared") + " (was \(c.previous ?? "—"))"
+            s += (c.undoneAt.map { "; undone by \(c.undoneBy ?? "?") at \($0)" } ?? "") + "\n"
+        }
+        return s
+    }
+}
+
+/// `receipts edit ID|FILE --total 12.30 …`: correct fields; `--undo FIELD`.
+enum EditCommand {
+    /// Option → field, in `--help` order.
+    static let fieldOptions: [(option: String, field: CorrectableField, value: String, help: String)] = [
+        ("--vendor", .vendor, "NAME", "The shop's name."),
+        ("--date", .date, "DATE", "YYYY-MM-DD."),
+        ("--time", .time, "HH:MM", "Time of day."),
+        ("--total", .total, "AMOUNT", "e.g. 12.30"),
+        ("--subtotal", .subtotal, "AMOUNT", "Before tax."),
+        ("--tax", .tax, "AMOUNT", "Tax."),
+        ("--currency", .currency, "CODE", "ISO 4217, e.g. EUR."),
+        ("--receipt-number", .receiptNumber, "TEXT", "The receipt's number."),
+        ("--payment", .paymentMethod, "METHOD", "cash, card, …"),
+        ("--card", .cardLast4, "DIGITS", "The card's last four digits."),
+    ]
+
+    static let command = Command(
+        name: "edit",
+        summary: "Correct a receipt's fields (kept over later re-reads), or undo a correction.",
+        usage: "receipts edit [--store PATH] [--by NAME] ID|FILE [--total 12.30] [--date 2024-03-04] [--vendor NAME] … | --undo FIELD",
+        discussion: """
+        A corrected field holds the user's value (confidence 1, rule `user`), recorded with who and
+        when. `batch --force` and `batch --reparse` read the receipt again but keep the corrected
+        value; the new reading is kept beside it (`receipts show`). A corrected receipt leaves the
+        needs-review queue, and `receipts reconcile` matches on the corrected values.
+        Line items: --line "DESCRIPTION=AMOUNT", repeated, replaces the whole list.
+        --clear FIELD removes a field the parser found wrongly (e.g. --clear tax).
+        --undo FIELD undoes the field's latest correction (an earlier one, else the parser's value, holds again).
+        Fields: \(CorrectableField.allCases.map(\.rawValue).joined(separator: ", ")).
+        """,
+        options: [StoreSupport.storeOption]
+            + fieldOptions.map { OptionSpec($0.option, value: $0.value, help: $0.help) }
+            + [OptionSpec("--line", value: "DESC=AMOUNT", repeatable: true, help: "A line item; repeat for each (replaces the list)."),
+               OptionSpec("--clear", value: "FIELD", repeatable: true, help: "Remove a field's value."),
+               OptionSpec("--undo", value: "FIELD", repeatable: true, help: "Undo the field's latest correction."),
+               OptionSpec("--by", value: "NAME", help: "Who corrects (default: $USER)."),
+               OptionSpec("--json", help: "The corrections made, one JSON object each (JSON Lines).")],
+        run: run)
+
+    static func field(_ name: String, option: String) throws -> CorrectableField {
+        let key = name.lowercased().replacingOccurrences(of: "-", with: "_")
+        let aliases: [String: CorrectableField] = ["number": .receiptNumber, "payment": .paymentMethod, "card": .cardLast4, "lines": .lineItems, "line": .lineItems]
+        guard let f = CorrectableField(rawValue: key) ?? aliases[key] else {
+            throw UsageError("\(option) takes a field (\(CorrectableField.allCases.map(\.rawValue).joined(separator: ", "))), not '\(name)'")
+        }
+        return f
+    }
+
+    static func run(_ args: Arguments, _ ctx: CommandContext) throws -> ExitCode {
+        guard args.positionals.count == 1 else { throw UsageError("edit takes one receipt: an ID or an image FILE") }
+        var changes: [FieldChange] = []
+        do {
+            for o in fieldOptions { if let v = args.value(o.option) { changes.append(try .set(o.field, v)) } }
+            let lines = args.all("--line")
+            if !lines.isEmpty { changes.append(FieldChange(field: .lineItems, value: try CorrectedLine.encode(lines.map(CorrectedLine.parse)))) }
+        } catch let e as StoreError { throw UsageError(e.description) }
+        for c in args.all("--clear") {
+            let f = try field(c, option: "--clear")
+            if changes.contains(where: { $0.field == f }) { throw UsageError("--clear \(f.rawValue) and a new \(f.rawValue) value: give one") }
+            changes.append(FieldChange(field: f, value: nil))
+        }
+        let undo = try args.all("--undo").map { try field($0, option: "--undo") }
+        if changes.isEmpty && undo.isEmpty { throw UsageError("nothing to change: give a field (e.g. --total 12.30) or --undo FIELD") }
+        if !changes.isEmpty && !undo.isEmpty { throw UsageError("--undo cannot be combined with new values; run edit twice") }
+        let who = StoreSupport.who(args, ctx)
+        return try StoreSupport.writing(args, ctx) { store in
+            let id = try StoreSupport.receiptID(args.positionals[0], in: store)
+            var made: [Correction] = []
+            do {
+                if undo.isEmpty {
+                    made = try store.correct(id, changes, by: who)
+                } else {
+                    for f in undo { made.append(try store.undoCorrection(id, field: f, by: who)) }
+                }
+            } catch let e as StoreError {
+                if case .notFound = e { throw CLIFailure(.inputError, e.description) }
+                throw CLIFailure(.storeError, "receipt \(id): \(e)")
+            }
+            if args.flag("--json") {
+                for c in made { ctx.console.out(JSONLine.encode(CorrectionReport(c))) }
+                return .ok
+            }
+            for c in made {
+                if c.undoneAt != nil {
+                    ctx.console.out("receipt \(id): \(c.field.rawValue): undid \(c.value ?? "the clearing") (by \(c.by) at \(c.at)); undone by \(who)")
+                } else {
+                    ctx.console.out("receipt \(id): \(c.field.rawValue) \(c.previous ?? "—") → \(c.value ?? "cleared") (corrected by \(who))")
+                }
+            }
+            if let state = try? store.receiptDetail(id)?.state { ctx.console.out("receipt \(id) is now \(state.argument)") }
+            return .ok
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import ReceiptModel
+import ReceiptStore
+
+/// `receipts review`: the needs-review receipts one by one on a terminal.
+enum ReviewCommand {
+    static let command = Command(
+        name: "review",
+        summary: "Walk the receipts that need review on a terminal: accept, edit a field, skip, quit.",
+        usage: "receipts review [--store PATH] [--by NAME] [filters]",
+        discussion: """
+        Shows each receipt that needs review (oldest first) with its fields, the unsure ones
+        marked '?', and its image file, then asks:
+          a               accept: the fields shown are right (they become corrected, confidence 1)
+          e FIELD VALUE   edit a field, e.g. `e total 12.30` or `e date 2024-03-04`; then a, s or more edits
+          s (or Enter)    skip to the next receipt
+          q               quit (what was accepted or edited is kept)
+        Fields: vendor, date, time, total, subtotal, tax, currency, receipt_number, payment_method, card_last4.
+        Needs a terminal; from a script use `receipts edit ID --total 12.30 …` (`receipts list --status needs-review` lists them).
+        """,
+        options: [StoreSupport.storeOption, OptionSpec("--by", value: "NAME", help: "Who reviews (default: $USER).")]
+            + ReceiptFilterOptions.options.filter { $0.name != "--status" },
+        run: run)
+
+    static func run(_ args: Arguments, _ ctx: CommandContext) throws -> ExitCode {
+        guard args.positionals.isEmpty else { throw UsageError("review takes no arguments") }
+        guard ctx.input.isTerminal else {
+            throw CLIFailure(.usage, "review needs a terminal (standard input is not one); from a script use "
+                             + "`receipts edit ID --total 12.30 …` on the receipts `receipts list --status needs-review` shows")
+        }
+        var filter = try ReceiptFilterOptions.parse(args)
+        filter.state = .needsReview
+        let who = StoreSupport.who(args, ctx)
+        return try StoreSupport.writing(args, ctx) { store in
+            let queue = try StoreSupport.attempt("reading receipts") { try store.listReceipts(filter) }
+            if queue.isEmpty { ctx.console.out("nothing needs review"); return .ok }
+            var accepted = 0, edited = 0, skipped = 0
+            var quit = false
+            receipts: for (n, r) in queue.enumerated() {
+                var changed = false
+                while true {
+                    guard let d = try StoreSupport.attempt("reading receipt \(r.id)", { try store.receiptDetail(r.id) }) else { continue receipts }
+                    ctx.console.outRaw(render(d, position: n + 1, of: queue.count))
+                    ctx.console.outRaw("a accept · e FIELD VALUE edit · s skip · q quit > ")
+                    guard let answer = ctx.input.readLine() else { ctx.console.out(""); quit = true; break receipts }
+                    let words = answer.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 2).map(String.init)
+                    switch words.first?.lowercased() ?? "" {
+                    case "a", "accept":
+                        let fields: [(CorrectableField, String?)] = [(.vendor, d.effective.vendor?.value), (.date, d.effective.date?.value.iso),
+                                                                     (.total, d.effective.total?.value.description)]
+                        let corrected = Set(d.corrections.filter(\.isActive).map(\.field))
+                        let changes = fields.compactMap { f, v in v.flatMap { corrected.contains(f) ? nil : FieldChange(field: f, value: $0) } }
+                        if changes.isEmpty && corrected.isEmpty {
+                            ctx.console.out("nothing to accept: no vendor, date or total was found; set one with e FIELD VALUE, or s to skip")
+                            continue
+                        }
+                        if !changes.isEmpty { try StoreSupport.attempt("accepting \(r.id)") { _ = try store.correct(r.id, changes, by: who) } }
+                        ctx.console.out("receipt \(r.id): accepted by \(who)")
+                        if changed { edited += 1 } else { accepted += 1 }
+                        continue receipts
+                    case "e", "edit":
+                        guard words.count == 3 else { ctx.console.out("edit takes a field and a value, e.g. e total 12.30"); continue }
+                        do {
+                            let field = try EditCommand.field(words[1], option: "e")
+                            let change = try FieldChange.set(field, words[2])
+                            let c = try store.correct(r.id, [change], by: who)
+                            ctx.console.out("receipt \(r.id): \(field.rawValue) \(c.first?.previous ?? "—") → \(c.first?.value ?? "—")")
+                            changed = true
+                        } catch let e as UsageError {
+                            ctx.console.out(e.message)
+                        } catch let e as StoreError {
+                            ctx.console.out(e.description)
+                        }
+                    case "s", "skip", "":
+                        if changed { edited += 1 } else { skipped += 1 }
+                        continue receipts
+                    case "q", "quit":
+                        if changed { edited += 1 }
+                        quit = true
+                        break receipts
+                    default:
+                        ctx.console.out("unknown answer '\(answer)': a, e FIELD VALUE, s or q")
+                    }
+                }
+            }
+            let seen = accepted + edited + skipped
+            ctx.console.out("reviewed \(seen) of \(queue.count): \(accepted) accepted, \(edited) edited, \(skipped) skipped\(quit ? " (quit)" : "")")
+            return .ok
+        }
+    }
+
+    /// The receipt as the review shows it: every field on one line each, unsure ones marked.
+    static func render(_ d: ReceiptDetail, position: Int, of count: Int) -> String {
+        let e = d.effective
+        let corrected = Set(d.corrections.filter(\.isActive).map(\.field))
+        var s = "\n[\(position)/\(count)] receipt \(d.receipt.id)  [\(d.state.argument)]\n"
+        func row<T>(_ name: String, _ f: Field<T>?, _ field: CorrectableField, _ show: (T) -> String) {
+            let mark = corrected.contains(field) ? "*" : f.map { ReviewPolicy.isUnsure(confidence: $0.confidence) ? "?" : "" } ?? "?"
+            let value = f.map { show($0.value) } ?? "—"
+            s += "  \(StoreSupport.pad(name, 15))\(StoreSupport.pad(value + (mark.isEmpty ? "" : " " + mark), 40))"
+            s += f.map { String(format: "%.2f", $0.confidence) } ?? ""
+            s += "\n"
+        }
+        row("vendor", e.vendor, .vendor) { $0 }
+        row("date", e.date, .date) { $0.iso }
+        row("total", e.total, .total) { $0.description }
+        if e.time != nil { row("time", e.time, .time) { $0.description } }
+        if e.subtotal != nil { row("subtotal", e.subtotal, .subtotal) { $0.description } }
+        if e.tax != nil { row("tax", e.tax, .tax) { $0.description } }
+        if e.currency != nil { row("currency", e.currency, .currency) { $0 } }
+        if e.receiptNumber != nil { row("receipt_number", e.receiptNumber, .receiptNumber) { $0 } }
+        if e.paymentMethod != nil { row("payment_method", e.paymentMethod, .paymentMethod) { $0 } }
+        if !e.lineItems.isEmpty { s += "  line items     \(e.lineItems.count)\n" }
+        for f in d.receipt.sourcePaths {
+            let path = f.hasPrefix("/") ? f : FileManager.default.currentDirectoryPath + "/" + f
+            s += "  image          \(path)\(FileManager.default.fileExists(atPath: f) ? "" : " (not there now)")\n"
+        }
+        return s
+    }
+}
