@@ -6,11 +6,12 @@ JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 BIN        = .build/release/receipts
 # What a fresh Debian/Ubuntu machine lacks: Tesseract + Leptonica (headers and the
 # English and orientation models), SQLite, libheif (HEIC/AVIF photos), Poppler (PDF), pkg-config;
-# hledger (the test that reads the exported journal).
-DEB_PACKAGES = libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd libsqlite3-dev libheif-dev libpoppler-glib-dev pkg-config hledger
+# libpng and libjpeg headers (CDecoderMessages keeps their messages off stderr); hledger (the test that
+# reads the exported journal).
+DEB_PACKAGES = libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd libsqlite3-dev libheif-dev libpoppler-glib-dev pkg-config libpng-dev libjpeg-dev hledger
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build test run eval bench clean help
+.PHONY: setup build test run eval bench fuzz fuzz-short clean help
 
 help:
 	@echo "make setup   install the Debian packages that are missing (apt-get)"
@@ -18,7 +19,8 @@ help:
 	@echo "make run     setup + build, then parse every receipt in SampleReceipts/"
 	@echo "make test    setup, then swift test (includes the OCR regression on SampleReceipts/)"
 	@echo "make eval    accuracy on the dev sets ($(DEV_SET), $(WILD_SET)): parser alone, then end to end"
-	@echo "make bench   benchmarks that print figures (batch vs bare tesseract, reconcile)"
+	@echo "make bench   benchmarks that print figures (batch vs bare tesseract, reconcile, parser cost)"
+	@echo "make fuzz    libFuzzer + AddressSanitizer on every fuzz target, FUZZ_SECONDS (60) each; prints inputs, crashes, timeouts, peak memory"
 
 # Installs only what is missing, so it is quick and quiet on a ready machine.
 setup:
@@ -36,6 +38,18 @@ run: build
 
 test: setup
 	OMP_THREAD_LIMIT=1 $(SWIFT) test
+	$(MAKE) fuzz-short
+
+# Fuzzing: image bytes -> ingest, text/OCR pages -> parser, inventory files -> import, --rules and
+# --vendors files -> their loaders (scripts/fuzz.sh). `make test` runs a few seconds of each.
+FUZZ_SECONDS ?= 60
+fuzz: setup
+	SECONDS_EACH=$(FUZZ_SECONDS) bash scripts/fuzz.sh
+
+# From the seeds alone, so it stays a few seconds a target however much `make fuzz` has found.
+fuzz-short:
+	rm -rf .build-fuzz-work/short
+	CORPUS_ROOT=.build-fuzz-work/short SECONDS_EACH=5 bash scripts/fuzz.sh
 
 eval: build
 	$(BIN) eval --truth-text $(DEV_SET)

@@ -32,10 +32,6 @@ static inline rc_pix *rc_pixReadMemFromMultipageTiff(const unsigned char *data, 
 // Encodes to PNG (format IFF_PNG); caller frees *data with rc_free.
 static inline int rc_pixWritePng(unsigned char **data, size_t *size, rc_pix *p) { return pixWriteMem(data, size, (PIX *)p, IFF_PNG); }
 static inline void rc_free(void *p) { lept_free(p); }
-// Leptonica prints some messages (its TIFF memory reader's "Bad file: …") straight to stderr,
-// whatever the severity: both routes are closed, our errors name the file instead.
-static inline void rc_drop_message(const char *msg) { (void)msg; }
-static inline void rc_quiet(void) { setMsgSeverity(L_SEVERITY_NONE); leptSetStderrHandler(rc_drop_message); }
 
 // One image: create, free, read its fields and raster.
 static inline rc_pix *rc_pixCreate(int w, int h, int depth) { return pixCreate(w, h, depth); }

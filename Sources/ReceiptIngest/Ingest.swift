@@ -6,12 +6,16 @@ public struct IngestError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Reason: Sendable, Equatable {
         case missing
         case isDirectory
+        /// A FIFO, socket or device: never read (it could block or never end).
+        case notRegularFile
         case unreadable(String)
         case empty
         /// No decoder recognised the bytes; `supported` lists what the decoders read.
         case notAnImage(supported: [ImageFormat])
         case truncated(ImageFormat)
         case tooLarge(width: Int, height: Int, limit: Int)
+        /// A side longer than the format's decoder can read (libjpeg: 65,500 pixels).
+        case sideTooLong(width: Int, height: Int, limit: Int, format: ImageFormat)
         case fileTooLarge(bytes: Int, limit: Int)
         case decodeFailed(ImageFormat)
         /// A multi-page file (TIFF, PDF) with more pages than the limit.
@@ -26,19 +30,25 @@ public struct IngestError: Error, Sendable, Equatable, CustomStringConvertible {
     public var reason: Reason
     /// The page (1-based) the problem is on, in a multi-page file.
     public var page: Int?
+    /// What the image library said while decoding (libpng, libjpeg, Leptonica), when it said anything:
+    /// shown after the message instead of on stderr.
+    public var detail: String?
 
-    public init(file: String, reason: Reason, page: Int? = nil) { self.file = file; self.reason = reason; self.page = page }
+    public init(file: String, reason: Reason, page: Int? = nil, detail: String? = nil) {
+        self.file = file; self.reason = reason; self.page = page; self.detail = detail
+    }
 
     /// A short code for the reason: stored with failed receipts and printed in summaries.
     public var code: String {
         switch reason {
         case .missing: "missing"
         case .isDirectory: "directory"
+        case .notRegularFile: "not-a-file"
         case .unreadable: "unreadable"
         case .empty: "empty"
         case .notAnImage: "not-an-image"
         case .truncated: "truncated"
-        case .tooLarge, .fileTooLarge: "too-large"
+        case .tooLarge, .sideTooLong, .fileTooLarge: "too-large"
         case .decodeFailed, .damaged: "decode-failed"
         case .tooManyPages: "too-many-pages"
         case .encrypted: "encrypted"
@@ -51,11 +61,14 @@ public struct IngestError: Error, Sendable, Equatable, CustomStringConvertible {
         switch reason {
         case .missing: "no such file"
         case .isDirectory: "is a directory, not an image"
+        case .notRegularFile: "not a regular file (a FIFO, socket or device), not read"
         case .unreadable(let why): "cannot read the file: \(why)"
         case .empty: "the file is empty"
         case .notAnImage(let formats): "not an image (supported: \(formats.map(\.name).joined(separator: ", ")))"
         case .truncated(let f): "truncated \(f.rawValue.uppercased()) \(f == .pdf ? "document" : "image") (the file ends before the \(f == .pdf ? "document" : "image") does)"
         case .tooLarge(let w, let h, let limit): "image is \(w)×\(h) pixels, over the limit of \(limit / 1_000_000) megapixels"
+        case .sideTooLong(let w, let h, let limit, let f):
+            "image is \(w)×\(h) pixels, over the \(f.name) decoder's maximum of \(limit) pixels a side"
         case .fileTooLarge(let bytes, let limit): "file is \(bytes / 1_048_576) MiB, over the limit of \(limit / 1_048_576) MiB"
         case .decodeFailed(let f): "the \(f.rawValue.uppercased()) data could not be decoded (corrupt \(f == .pdf ? "document" : "image"))"
         case .tooManyPages(let n, let limit): "\(n) pages, over the limit of \(limit)"
@@ -64,7 +77,10 @@ public struct IngestError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(file): \(message)" }
+    /// The message and, in brackets, what the library said (one line).
+    public var fullMessage: String { message + (detail.map { " [\($0)]" } ?? "") }
+
+    public var description: String { "\(file): \(fullMessage)" }
 }
 
 public struct IngestOptions: Sendable, Hashable {
@@ -173,18 +189,7 @@ public struct IngestedFile: Sendable {
 /// The ingest stage: bytes or a path in, normalised pages out, or a typed error naming the file.
 public enum Ingest {
     public static func load(path: String, options: IngestOptions = IngestOptions()) throws(IngestError) -> IngestedFile {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-            throw IngestError(file: path, reason: .missing)
-        }
-        if isDir.boolValue { throw IngestError(file: path, reason: .isDirectory) }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > options.maxFileBytes {
-            throw IngestError(file: path, reason: .fileTooLarge(bytes: size, limit: options.maxFileBytes))
-        }
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw IngestError(file: path, reason: .unreadable((error as NSError).localizedDescription))
-        }
+        let data = try ImageFile.read(path: path, maxBytes: options.maxFileBytes)
         return try load(data: data, name: path, options: options)
     }
 

@@ -1,4 +1,5 @@
 internal import CLeptonica
+internal import CDecoderMessages
 import Foundation
 import ReceiptModel
 
@@ -158,8 +159,9 @@ final class PixImage: @unchecked Sendable {
         return Data(bytes: bytes, count: size)
     }
 
-    /// Leptonica prints its own errors to stderr; ours name the file instead.
-    static let silenceOnce: Void = { rc_quiet() }()
+    /// Leptonica, libpng and libjpeg would print their own lines on stderr; their words are
+    /// kept per thread instead (`LibraryMessages`) and ours name the file.
+    static let silenceOnce: Void = { rc_messages_install() }()
 }
 
 /// Leptonica's decoders: JPEG (turned upright as its EXIF orientation says), PNG, TIFF (every
@@ -176,7 +178,11 @@ public struct LeptonicaDecoder: ImageDecoder {
             var format: Int32 = 0
             guard rc_findFormat(base, &format) == 0, let f = Self.format(leptonicaCode: Int(format)) else { return nil }
             var w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0
-            guard rc_pixReadHeaderMem(base, raw.count, &format, &w, &h, &bps, &spp) == 0 else { return SniffedImage(format: f) }
+            guard rc_pixReadHeaderMem(base, raw.count, &format, &w, &h, &bps, &spp) == 0 else {
+                // libjpeg refuses to read a header it cannot decode (a side over 65,500): the frame header still says the size.
+                if f == .jpeg, let (w, h) = Self.jpegFrameSize(UnsafeRawBufferPointer(raw)) { return SniffedImage(format: f, width: w, height: h) }
+                return SniffedImage(format: f)
+            }
             return SniffedImage(format: f, width: Int(w), height: Int(h))
         }
     }
@@ -184,9 +190,17 @@ public struct LeptonicaDecoder: ImageDecoder {
     public func decode(_ data: Data, sniffed: SniffedImage, name: String, limits: DecodeLimits) throws(IngestError) -> [DecodedPage] {
         _ = PixImage.silenceOnce
         if Self.isTruncated(data, format: sniffed.format) { throw IngestError(file: name, reason: .truncated(sniffed.format)) }
+        if sniffed.format == .jpeg, max(sniffed.width, sniffed.height) > Self.jpegMaxSide {
+            throw IngestError(file: name, reason: .sideTooLong(width: sniffed.width, height: sniffed.height, limit: Self.jpegMaxSide, format: .jpeg))
+        }
+        rc_messages_clear()
         if sniffed.format == .tiff { return try decodeTIFF(data, sniffed: sniffed, name: name, limits: limits) }
         guard var pix = PixImage.decode(data) else {
-            throw IngestError(file: name, reason: sniffed.width == 0 ? .truncated(sniffed.format) : .decodeFailed(sniffed.format))
+            // No size from the header: cut short only when the bytes stop before a whole header (a PNG
+            // whose IHDR says width 0 is corrupt, not truncated).
+            let headerWhole = sniffed.format == .png ? data.count >= 33 : data.count >= 64
+            throw IngestError(file: name, reason: sniffed.width == 0 && !headerWhole ? .truncated(sniffed.format) : .decodeFailed(sniffed.format),
+                              detail: Self.libraryWords())
         }
         var steps: [String] = []
         // A phone stores a portrait photo sideways and says so in EXIF: turn it before anything looks at it.
@@ -239,6 +253,43 @@ public struct LeptonicaDecoder: ImageDecoder {
             return .success(pages)
         }
         return try result.get()
+    }
+
+    /// What the libraries said during the last decode on this thread, on one line: the image
+    /// library's own words (libpng, libjpeg) when it gave any, else Leptonica's first complaint;
+    /// nil when nothing was said.
+    static func libraryWords() -> String? {
+        var lines: [String] = []
+        for line in String(cString: rc_messages_text()).split(separator: "\n").map(String.init) where !lines.contains(line) {
+            lines.append(line)
+        }
+        let own = lines.filter { $0.hasPrefix("libpng: ") || $0.hasPrefix("libjpeg: ") }
+        if !own.isEmpty { return own.prefix(2).joined(separator: "; ") }
+        guard let first = lines.first else { return nil }
+        // "Error in pixReadMemBmp: invalid imagebytes = …" -> "Leptonica: invalid imagebytes = …"
+        if first.hasPrefix("Error in "), let colon = first.firstIndex(of: ":") {
+            return "Leptonica:" + first[first.index(after: colon)...]
+        }
+        return "Leptonica: " + first
+    }
+
+    /// libjpeg's JPEG_MAX_DIMENSION.
+    static let jpegMaxSide = 65500
+
+    /// Width and height from a JPEG's frame header (SOF0–SOF15 but DHT, JPG, DAC), walking the
+    /// marker segments; nil when there is none before the scan.
+    static func jpegFrameSize(_ b: UnsafeRawBufferPointer) -> (Int, Int)? {
+        var i = 2
+        while i + 9 <= b.count, b[i] == 0xFF {
+            let m = b[i + 1]
+            if m == 0xFF { i += 1; continue }  // fill byte
+            if (0xC0...0xCF).contains(m), ![0xC4, 0xC8, 0xCC].contains(m) {
+                return (Int(b[i + 7]) << 8 | Int(b[i + 8]), Int(b[i + 5]) << 8 | Int(b[i + 6]))
+            }
+            if m == 0xDA || m == 0xD9 { return nil }
+            i += 2 + (Int(b[i + 2]) << 8 | Int(b[i + 3]))
+        }
+        return nil
     }
 
     static func format(leptonicaCode: Int) -> ImageFormat? {

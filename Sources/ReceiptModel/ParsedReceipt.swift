@@ -120,6 +120,9 @@ public struct ParsedReceipt: Sendable, Hashable, Codable {
     public var checks: [Check]
     /// The parser's version: a stored receipt parsed by an older one can be re-parsed.
     public var parserVersion: String
+    /// What the parser left out and why (a cap on an enormous input: "only the first … lines read");
+    /// nil when it read everything.
+    public var warnings: [String]?
 
     /// Every field's evidence (and its losing candidates') naming its page, given where each
     /// page starts in the joined page the parser read (`OCRReading.pageStarts`).

@@ -25,6 +25,8 @@ enum AmountScanner {
         var out: [FoundAmount] = []
         // "-.02": a negative amount printed without its leading zero (rounding lines).
         let line = line.contains("-.") ? line.replacingOccurrences(of: #"(?<![0-9])-\s?\.(?=[0-9]{2}(?![0-9]))"#, with: "-0.", options: .regularExpression) : line
+        // Character offsets counted on from the previous match (matches come in order): one walk of the line.
+        var last = line.startIndex, offset = 0
         for m in amount.matches(in: line) {
             // Glued to a word: only a currency word may stand there ("RM10.60", not "X51.50").
             if m.range.lowerBound > line.startIndex, line[line.index(before: m.range.lowerBound)].isLetter {
@@ -54,8 +56,9 @@ enum AmountScanner {
             let grouped = intDigits.contains { !$0.isNumber }
             // "1.234" style groups use the other separator than the decimal one.
             if grouped, intDigits.contains(Character(sep)) { continue }
-            let pos = line.distance(from: line.startIndex, to: m.range.lowerBound)
-            out.append(FoundAmount(amount: a, position: pos, repairs: repairs,
+            offset += line.distance(from: last, to: m.range.lowerBound)
+            last = m.range.lowerBound
+            out.append(FoundAmount(amount: a, position: offset, repairs: repairs,
                                    negative: m.groups[1] != nil || m.groups[6] != nil, isPercent: m.groups[5] != nil))
         }
         return out

@@ -11,10 +11,15 @@ extension ReceiptParser {
         var found: [(RawDate, ParseLine)] = []
         for l in lines { for d in DateScanner.scan(l.text, months: compiled.months) { found.append((d, l)) } }
         guard !found.isEmpty else { return nil }
+        // The date words of each line that has a date, read once per line (not once per date on it).
+        var words: [Int: LineDateWords] = [:]
+        for (_, l) in found where words[l.index] == nil {
+            words[l.index] = LineDateWords(keyword: compiled.dateKeyword(l.words), distractor: compiled.isDateDistractor(l.words))
+        }
         let (order, reason) = options.dateOrder != .auto ? (options.dateOrder, OrderReason.given)
-            : dateOrder(found, lines: lines, currency: currency, latest: latest)
+            : dateOrder(found, lines: lines, currency: currency, latest: latest, words: words)
         let candidates = found.compactMap { raw, line in
-            dateCandidate(raw, on: line, order: order, reason: reason, lineCount: lines.count, latest: latest)
+            dateCandidate(raw, on: line, words: words[line.index]!, order: order, reason: reason, lineCount: lines.count, latest: latest)
         }
         guard !candidates.isEmpty else { return nil }
         // The same day printed twice is stronger evidence.
@@ -30,14 +35,18 @@ extension ReceiptParser {
     /// The day/month order of ambiguous all-digit dates, from the evidence on the receipt weighed: dates
     /// that can only be read one way (stronger on a date line, weaker when they might be a time like
     /// 11.14.00), a document number that embeds the date, and the currency. Day-first when nothing tells.
-    func dateOrder(_ found: [(RawDate, ParseLine)], lines: [ParseLine], currency: String?, latest: CalendarDate) -> (DateOrder, OrderReason) {
+    /// A line's date keyword weight and whether it has expiry wording.
+    struct LineDateWords { var keyword: Double; var distractor: Bool }
+
+    func dateOrder(_ found: [(RawDate, ParseLine)], lines: [ParseLine], currency: String?, latest: CalendarDate,
+                   words: [Int: LineDateWords]) -> (DateOrder, OrderReason) {
         var votes: [DateOrder: Double] = [.dayFirst: 0, .monthFirst: 0]
         var why: [DateOrder: OrderReason] = [:]
         for (raw, line) in found where raw.shape == .numeric && raw.first != raw.second {
             guard let certain = raw.certainOrder, let v = raw.reading(certain), v <= latest, v.year >= options.earliestYear else { continue }
             var w = 1.0
             if raw.text.contains("."), raw.text.filter(\.isNumber).count <= 6 { w = 0.5 }
-            if compiled.dateKeyword(line.words) > 0 { w += 1 }
+            if (words[line.index]?.keyword ?? compiled.dateKeyword(line.words)) > 0 { w += 1 }
             votes[certain, default: 0] += w
             if why[certain] == nil { why[certain] = .onlyReading(raw.text) }
         }
@@ -68,7 +77,7 @@ extension ReceiptParser {
     }
 
     /// One date found on `line`, read in `order` when it is ambiguous, scored; nil when no reading is plausible.
-    func dateCandidate(_ raw: RawDate, on line: ParseLine, order: DateOrder, reason: OrderReason, lineCount: Int,
+    func dateCandidate(_ raw: RawDate, on line: ParseLine, words: LineDateWords, order: DateOrder, reason: OrderReason, lineCount: Int,
                        latest: CalendarDate) -> (CalendarDate, Double, Evidence)? {
         var notes: [Note] = []
         var score = 0.7
@@ -95,12 +104,11 @@ extension ReceiptParser {
         guard v <= latest, v.year >= options.earliestYear else { return nil }
         if raw.shape == .compact { score -= 0.25 }
         // Glued to a word ("HC03-7-15"): a product code more likely than a date.
-        let at = line.text.index(line.text.startIndex, offsetBy: raw.position)
-        if at > line.text.startIndex, line.text[line.text.index(before: at)].isLetter { score -= 0.3; notes.append(.gluedToWord) }
+        if raw.afterLetter { score -= 0.3; notes.append(.gluedToWord) }
         if raw.text.filter(\.isNumber).count >= 8 || raw.shape == .named { score += 0.05 }
-        let kw = compiled.dateKeyword(line.words)
+        let kw = words.keyword
         if kw > 0 { score += 0.2 * kw; notes.append(.dateKeyword) }
-        if compiled.isDateDistractor(line.words) { score -= 0.45; notes.append(.expiryWording) }
+        if words.distractor { score -= 0.45; notes.append(.expiryWording) }
         // Receipts print the transaction date near the top or just after the totals; a little weight to the top.
         score -= 0.05 * Double(line.index) / Double(max(1, lineCount))
         return (v, score, line.evidence(rule: raw.rule, notes: [.quoted(raw.text)] + notes))

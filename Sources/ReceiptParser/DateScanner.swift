@@ -8,7 +8,8 @@ struct RawDate {
     var second: Int     // month or day for .numeric; month for others
     var year: Int
     var shape: Shape
-    var position: Int
+    /// Glued to a word before it ("HC03-7-15"): judged when scanned, so no later walk of the line is needed.
+    var afterLetter: Bool
     var text: String
     var rule: String
 
@@ -52,39 +53,43 @@ enum DateScanner {
 
     static func scan(_ line: String, months: [String: Int]) -> [RawDate] {
         var out: [RawDate] = []
+        // Ranges already read as dates, sorted and disjoint: a later pattern's overlapping match is dropped
+        // (binary search: a line of thousands of dates stays linear-logarithmic).
         var taken: [Range<String.Index>] = []
         func add(_ r: RawDate, _ range: Range<String.Index>) {
-            guard !taken.contains(where: { $0.overlaps(range) }) else { return }
+            var lo = 0, hi = taken.count
+            while lo < hi { let mid = (lo + hi) / 2; if taken[mid].upperBound <= range.lowerBound { lo = mid + 1 } else { hi = mid } }
+            if lo < taken.count, taken[lo].overlaps(range) { return }
             // Not a date at all ("2018 - 18.10" is a date's year and a time): leave the text to the other patterns.
             guard r.reading(.dayFirst) != nil || r.reading(.monthFirst) != nil else { return }
-            taken.append(range)
+            taken.insert(range, at: lo)
             out.append(r)
         }
-        func pos(_ r: Range<String.Index>) -> Int { line.distance(from: line.startIndex, to: r.lowerBound) }
+        func pos(_ r: Range<String.Index>) -> Bool { r.lowerBound > line.startIndex && line[line.index(before: r.lowerBound)].isLetter }
         for m in ymd.matches(in: line) {
             guard let y = m.groups[1].flatMap({ Int($0) }), let mo = m.groups[3].flatMap({ Int($0) }), let d = m.groups[4].flatMap({ Int($0) }) else { continue }
-            add(RawDate(first: d, second: mo, year: y, shape: .ymd, position: pos(m.range), text: String(line[m.range]), rule: "date.iso"), m.range)
+            add(RawDate(first: d, second: mo, year: y, shape: .ymd, afterLetter: pos(m.range), text: String(line[m.range]), rule: "date.iso"), m.range)
         }
         for m in numeric.matches(in: line) {
             guard let a = m.groups[1].flatMap({ Int($0) }), let b = m.groups[3].flatMap({ Int($0) }),
                   let ys = m.groups[5], let y = year(ys) else { continue }
             // "12.50.10" style noise: separators must agree unless OCR dropped one.
             if let s1 = m.groups[2], let s2 = m.groups[4], s1 != s2, !(s1 == "-" || s2 == "-") { continue }
-            add(RawDate(first: a, second: b, year: y, shape: .numeric, position: pos(m.range), text: String(line[m.range]), rule: "date.numeric"), m.range)
+            add(RawDate(first: a, second: b, year: y, shape: .numeric, afterLetter: pos(m.range), text: String(line[m.range]), rule: "date.numeric"), m.range)
         }
         for m in dayMonthName.matches(in: line) {
             guard let d = m.groups[1].flatMap({ Int(String($0.map { "OQD".contains($0) ? "0" : $0 })) }), let name = m.groups[2], let mo = month(name, months),
                   let ys = m.groups[3], let y = year(ys) else { continue }
-            add(RawDate(first: d, second: mo, year: y, shape: .named, position: pos(m.range), text: String(line[m.range]), rule: "date.day-monthname"), m.range)
+            add(RawDate(first: d, second: mo, year: y, shape: .named, afterLetter: pos(m.range), text: String(line[m.range]), rule: "date.day-monthname"), m.range)
         }
         for m in monthNameDay.matches(in: line) {
             guard let name = m.groups[1], let mo = month(name, months), let d = m.groups[2].flatMap({ Int($0) }),
                   let ys = m.groups[3], let y = year(ys) else { continue }
-            add(RawDate(first: d, second: mo, year: y, shape: .named, position: pos(m.range), text: String(line[m.range]), rule: "date.monthname-day"), m.range)
+            add(RawDate(first: d, second: mo, year: y, shape: .named, afterLetter: pos(m.range), text: String(line[m.range]), rule: "date.monthname-day"), m.range)
         }
         for m in compactYMD.matches(in: line) {
             guard let y = m.groups[1].flatMap({ Int($0) }), let mo = m.groups[2].flatMap({ Int($0) }), let d = m.groups[3].flatMap({ Int($0) }) else { continue }
-            add(RawDate(first: d, second: mo, year: y, shape: .compact, position: pos(m.range), text: String(line[m.range]), rule: "date.compact"), m.range)
+            add(RawDate(first: d, second: mo, year: y, shape: .compact, afterLetter: pos(m.range), text: String(line[m.range]), rule: "date.compact"), m.range)
         }
         return out
     }

@@ -26,6 +26,15 @@ struct MoneyFields {
     var firstSummaryLine: Int?
     /// A heading of the tax breakdown table ("GST SUMMARY"): "TOTAL" lines below it are the table's.
     var taxTableLine: Int?
+    /// What was left out of an enormous input (more total lines than `maxTotalCandidates`).
+    var warnings: [String] = []
+    /// `taxLinesBefore[i]`: how many of the lines before line i name a tax (the total's place is judged by them).
+    let taxLinesBefore: [Int]
+
+    /// Total lines scored at most: every candidate is weighed against the others and against the
+    /// lines between them, so an input with thousands of "TOTAL" lines (a text dump, not a receipt)
+    /// would cost their square. Real receipts have a handful; the last ones are kept (totals are at the bottom).
+    static let maxTotalCandidates = 100
 
     init(lines: [ParseLine], rules: CompiledRules) {
         self.lines = lines
@@ -35,7 +44,8 @@ struct MoneyFields {
         let taxLines = Self.find(rules.tax, lines, rules, exclude: rules.taxExclude, all: true)
         // A line that is also a strong total ("Total Amt incl. GST @ 6%") is the total, not the tax.
         let taxScored = taxLines.map { t in (t, t.score - ((rules.best(rules.total, in: t.line.words)?.weight ?? 0) >= 0.9 ? 0.5 : 0)) }
-        taxFound = taxScored.first { t in !taxScored.contains { $0.1 > t.1 } }?.0
+        let bestTax = taxScored.map(\.1).max()
+        taxFound = taxScored.first { $0.1 == bestTax }?.0
         // A rounding adjustment is less than the smallest note; "Rounding RM 177.20" is the rounded total.
         let roundingLines = Self.find(rules.rounding, lines, rules, allowNegative: true, all: true)
         roundingFound = roundingLines.first { $0.amount.magnitude < Amount(1) }
@@ -44,12 +54,21 @@ struct MoneyFields {
         // Change is printed with a sign now and then ("20.00-"): it is never owed the other way.
         changeFound = Self.find(rules.change, lines, rules, exclude: rules.changeExclude, allowNegative: true).first.map { f in var f = f; f.amount = f.amount.magnitude; return f }
         totalCandidates = Self.find(rules.total, lines, rules, exclude: rules.totalDistractors, all: true)
-        for r in roundingLines where r.amount >= Amount(1) && !r.amount.description.hasPrefix("-") && !totalCandidates.contains(where: { $0.line.index == r.line.index }) {
+        let totalLines = Set(totalCandidates.map(\.line.index))
+        for r in roundingLines where r.amount >= Amount(1) && !r.amount.description.hasPrefix("-") && !totalLines.contains(r.line.index) {
             totalCandidates.append(Found(amount: r.amount, keyword: .derived("rounded total", weight: 0.75), line: r.line,
                                          score: 0.75 * r.keyword.weight, notes: r.notes + [.roundingLineHoldsTotal]))
         }
         taxTableLine = lines.first { l in l.amounts.isEmpty && rules.any(rules.totalTables, in: l.words) != nil }?.index
         firstSummaryLine = ([subtotalFound, taxFound].compactMap { $0?.line.index } + totalCandidates.map(\.line.index)).min()
+        if totalCandidates.count > Self.maxTotalCandidates {
+            warnings.append("\(totalCandidates.count) lines read as totals; only the last \(Self.maxTotalCandidates) were weighed")
+            totalCandidates = Array(totalCandidates.sorted { $0.line.index < $1.line.index }.suffix(Self.maxTotalCandidates))
+        }
+        var counts = [0]
+        counts.reserveCapacity(lines.count + 1)
+        for l in lines { counts.append(counts.last! + (rules.best(rules.tax, in: l.words) != nil ? 1 : 0)) }
+        taxLinesBefore = counts
     }
 
     /// Where a label line's value is, when the line itself holds none.

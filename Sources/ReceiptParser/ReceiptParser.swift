@@ -6,6 +6,16 @@ public struct KnownVendor: Sendable, Hashable, Codable {
     public var name: String
     public var aliases: [String]
     public init(name: String, aliases: [String] = []) { self.name = name; self.aliases = aliases }
+
+    /// A vendors file: `Name | alias | alias` per line; `#` starts a comment.
+    public static func list(fromText text: String) -> [KnownVendor] {
+        text.split(whereSeparator: \.isNewline).compactMap { raw in
+            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            let parts = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard let name = parts.first else { return nil }
+            return KnownVendor(name: name, aliases: Array(parts.dropFirst()))
+        }
+    }
 }
 
 public struct ParserOptions: Sendable, Hashable {
@@ -59,6 +69,7 @@ public struct ReceiptParser: Sendable {
         receipt.checks = checks
         receipt.receiptNumber = receiptNumber(lines)
         (receipt.paymentMethod, receipt.cardLast4) = payment(lines)
+        receipt.warnings = money.warnings.isEmpty ? nil : money.warnings
         return receipt
     }
 

@@ -20,6 +20,10 @@ struct Row {
 /// Without boxes, every line is its own row, in source order.
 enum RowBuilder {
     static let minOverlap = 0.5
+    /// A line joins one of the rows started last (lines are taken top to bottom): a row begun this many
+    /// rows earlier lies wholly above. Without this window every line was compared with every row,
+    /// the square of the page's length.
+    static let rowWindow = 64
     /// RECEIPTS_DUMP_ROWS=1 prints the rows to stderr (to see how a page was regrouped).
     static let debugDump = ProcessInfo.processInfo.environment["RECEIPTS_DUMP_ROWS"] != nil
 
@@ -38,7 +42,8 @@ enum RowBuilder {
         for i in order {
             let b = lines[i].box!
             var best: (group: Int, overlap: Double)?
-            for (g, members) in groups.enumerated() {
+            for g in max(0, groups.count - rowWindow)..<groups.count {
+                let members = groups[g]
                 // Compare with the member nearest in x (tolerant of skew along a long row).
                 var nearest: BoundingBox?
                 var clash = false

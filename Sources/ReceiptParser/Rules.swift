@@ -76,6 +76,11 @@ public struct ParserRules: Sendable, Codable, Hashable {
         do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
             throw RulesError(file: file, message: "cannot read: \((error as NSError).localizedDescription)")
         }
+        return try builtIn(extendedWith: data, file: file)
+    }
+
+    /// The built-in rules plus the bytes of a user's rules file (`file` names it in errors).
+    public static func builtIn(extendedWith data: Data, file: String) throws -> ParserRules {
         let json: Any
         do { json = try JSONSerialization.jsonObject(with: data) } catch {
             throw RulesError(file: file, message: "not valid JSON: \(error)")

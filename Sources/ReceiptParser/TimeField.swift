@@ -7,10 +7,14 @@ extension ReceiptParser {
     func time(_ lines: [ParseLine], dateLine: Int?) -> Field<TimeOfDay>? {
         var best: (TimeOfDay, Double, ParseLine)?
         for l in lines {
-            for (t, _) in TimeScanner.scan(l.text) {
+            let times = TimeScanner.scan(l.text)
+            guard !times.isEmpty else { continue }
+            // Once per line, not once per time on it.
+            let labelled = l.words.has(" time ") || l.words.has(" masa ") || l.words.has(" zeit ") || l.words.has(" heure ")
+            for (t, _) in times {
                 var score = 0.6
                 if l.source == dateLine { score += 0.3 }
-                if l.words.padded.contains(" time ") || l.words.padded.contains(" masa ") || l.words.padded.contains(" zeit ") || l.words.padded.contains(" heure ") { score += 0.2 }
+                if labelled { score += 0.2 }
                 if best == nil || score > best!.1 { best = (t, score, l) }
             }
         }
@@ -22,7 +26,9 @@ enum TimeScanner {
     static let time = Pattern(#"(?<![\d.,:])([01]?\d|2[0-3])\s?:\s?([0-5]\d)(?:\s?:\s?([0-5]\d))?(?:\s*([AaPp])\.?\s?[Mm]\.?)?(?![\d]|\.\d)"#)
 
     static func scan(_ line: String) -> [(TimeOfDay, Int)] {
-        time.matches(in: line).compactMap { m in
+        // Character offsets counted on from the previous match (matches come in order): one walk of the line.
+        var last = line.startIndex, offset = 0
+        return time.matches(in: line).compactMap { m in
             guard var h = m.groups[1].flatMap({ Int($0) }), let mi = m.groups[2].flatMap({ Int($0) }) else { return nil }
             if let ap = m.groups[4]?.lowercased() {
                 guard (1...12).contains(h) else { return nil }
@@ -30,7 +36,9 @@ enum TimeScanner {
                 if ap == "a", h == 12 { h = 0 }
             }
             guard let t = TimeOfDay(hour: h, minute: mi, second: m.groups[3].flatMap { Int($0) }) else { return nil }
-            return (t, line.distance(from: line.startIndex, to: m.range.lowerBound))
+            offset += line.distance(from: last, to: m.range.lowerBound)
+            last = m.range.lowerBound
+            return (t, offset)
         }
     }
 }

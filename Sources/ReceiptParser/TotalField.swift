@@ -14,7 +14,16 @@ extension MoneyFields {
         guard !candidates.isEmpty else { return (nil, [.noTotalCandidate]) }
         let maxAmount = candidates.map(\.amount).max()!
         let itemSum = lineItems.reduce(Amount(0)) { $0 + $1.amount }
-        var scored = candidates.map { scoreTotal($0, among: candidates, maxAmount: maxAmount, itemSum: itemSum, itemCount: lineItems.count) }
+        // How often each amount is printed on total lines, and on which: "printed twice" without a pass over the others per candidate.
+        var printedOn: [Amount: [Int: Int]] = [:]
+        for c in candidates { printedOn[c.amount, default: [:]][c.line.index, default: 0] += 1 }
+        // The last line after the rounding line printing each amount (for "a rounded total follows").
+        var lastAfterRounding: [Amount: Int] = [:]
+        if let r = roundingFound {
+            for l in lines[r.line.index...] { for a in l.amounts where !a.isPercent { lastAfterRounding[a.amount] = l.index } }
+        }
+        let context = ScoringContext(printedOn: printedOn, lastAfterRounding: lastAfterRounding)
+        var scored = candidates.map { scoreTotal($0, among: candidates, context: context, maxAmount: maxAmount, itemSum: itemSum, itemCount: lineItems.count) }
         scored.sort { $0.score > $1.score || ($0.score == $1.score && $0.found.line.index > $1.found.line.index) }
         var checks = repairMisreadDigit(&scored, lineItems: lineItems)
         let best = scored[0]
@@ -68,14 +77,19 @@ extension MoneyFields {
     func addRoundedTotals(_ candidates: inout [Found]) {
         guard let r = roundingFound, r.amount.value != 0, r.amount.magnitude < Amount(cents: 50) else { return }
         let step = r.amount.magnitude
+        func fits(_ a: FoundAmount) -> Bool { !a.isPercent && !a.negative && a.amount > step * 10 }
+        // The first line after the rounding line that prints each amount (one pass, not one per candidate).
+        var firstLine: [Amount: Int] = [:]
+        for (k, l) in lines[r.line.index...].enumerated() where l.index != r.line.index {
+            for a in l.amounts where fits(a) && firstLine[a.amount] == nil { firstLine[a.amount] = r.line.index + k }
+        }
         for c in candidates where c.line.index <= r.line.index {
-            for l in lines[r.line.index...] where l.index != r.line.index {
-                guard let a = l.amounts.first(where: { !$0.isPercent && !$0.negative && $0.amount > step * 10 && ($0.amount == c.amount + step || $0.amount == c.amount - step) }) else { continue }
-                if !candidates.contains(where: { $0.amount == a.amount }) {
-                    candidates.append(Found(amount: a.amount, keyword: .derived("total after rounding", weight: 0.6), line: l, score: 0.6,
-                                            notes: [.roundedBy(total: c.amount, rounding: r.amount)]))
-                }
-                break
+            guard let at = [firstLine[c.amount + step], firstLine[c.amount - step]].compactMap({ $0 }).min() else { continue }
+            let l = lines[at]
+            guard let a = l.amounts.first(where: { fits($0) && ($0.amount == c.amount + step || $0.amount == c.amount - step) }) else { continue }
+            if !candidates.contains(where: { $0.amount == a.amount }) {
+                candidates.append(Found(amount: a.amount, keyword: .derived("total after rounding", weight: 0.6), line: l, score: 0.6,
+                                        notes: [.roundedBy(total: c.amount, rounding: r.amount)]))
             }
         }
     }
@@ -120,17 +134,26 @@ extension MoneyFields {
 
     // MARK: scoring
 
+    /// What scoring one candidate needs to know about all of them, computed once.
+    struct ScoringContext {
+        /// amount -> line index -> how many candidates print it there.
+        var printedOn: [Amount: [Int: Int]]
+        /// amount -> the last line at or after the rounding line that prints it.
+        var lastAfterRounding: [Amount: Int]
+    }
+
     /// A candidate's score: its keyword's, raised by the sums it agrees with, lowered by what makes it unlikely.
-    func scoreTotal(_ c: Found, among candidates: [Found], maxAmount: Amount, itemSum: Amount, itemCount: Int) -> Scored {
+    func scoreTotal(_ c: Found, among candidates: [Found], context: ScoringContext, maxAmount: Amount, itemSum: Amount, itemCount: Int) -> Scored {
         var score = c.score
         var notes = c.notes
         scoreBySums(c, &score, &notes)
-        scoreByPlace(c, among: candidates, &score, &notes)
+        scoreByPlace(c, among: candidates, context: context, &score, &notes)
         let v = c.amount
         // Two priced items at least: one item's price equal to a total says little.
         if itemCount >= 2, Self.same(itemSum, v) { score += 0.1; notes.append(.lineItemsAddUp(v)) }
         // Printed more than once on total-like lines.
-        let repeats = candidates.filter { $0.line.index != c.line.index && $0.amount == v }.count
+        let onLines = context.printedOn[v] ?? [:]
+        let repeats = onLines.values.reduce(0, +) - (onLines[c.line.index] ?? 0)
         if repeats > 0 { score += min(0.1, 0.05 * Double(repeats)); notes.append(.printed(times: repeats + 1)) }
         if v == maxAmount { score += 0.03 }
         if v.value == 0 { score -= 0.5 }
@@ -162,18 +185,18 @@ extension MoneyFields {
 
     /// Where the candidate stands: before or after the rounding line, above a tax line and a larger total,
     /// inside the tax breakdown table.
-    func scoreByPlace(_ c: Found, among candidates: [Found], _ score: inout Double, _ notes: inout [Note]) {
+    func scoreByPlace(_ c: Found, among candidates: [Found], context: ScoringContext, _ score: inout Double, _ notes: inout [Note]) {
         let v = c.amount
         if let r = roundingFound, r.amount.value != 0, r.amount.magnitude < Amount(cents: 50) {
             let step = r.amount.magnitude
-            let later = lines[r.line.index...].contains { l in l.index > c.line.index && l.amounts.contains { !$0.isPercent && ($0.amount == v + step || $0.amount == v - step) } }
+            let later = [context.lastAfterRounding[v + step], context.lastAfterRounding[v - step]].contains { ($0 ?? -1) > c.line.index }
             let earlier = candidates.contains { $0.line.index < c.line.index && ($0.amount == v + step || $0.amount == v - step) }
             if later, c.line.index <= r.line.index { score -= 0.25; notes.append(.beforeRounding(r.amount)) }
             else if earlier, c.line.index >= r.line.index { score += 0.2; notes.append(.afterRounding(r.amount)) }
         }
         // A total with a tax line below it and a somewhat larger total below that: the total before tax.
         if let later = candidates.first(where: { $0.line.index > c.line.index && $0.amount > v && $0.amount <= v * Decimal(1.3) && $0.keyword.weight >= 0.8 }),
-           lines[(c.line.index + 1)..<later.line.index].contains(where: { rules.best(rules.tax, in: $0.words) != nil }) {
+           later.line.index > c.line.index + 1, taxLinesBefore[later.line.index] - taxLinesBefore[c.line.index + 1] > 0 {
             score -= 0.2; notes.append(.beforeTax(later.amount))
         }
         // Two totals with the rounding line between them: the one below is what was paid.

@@ -131,10 +131,7 @@ public final class BatchRunner: Sendable {
     func handle(_ path: String, _ pipeline: inout ReceiptPipeline?) -> BatchOutcome {
         var hash: String?
         do {
-            let data: Data
-            do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-                throw IngestError(file: path, reason: FileManager.default.fileExists(atPath: path) ? .unreadable((error as NSError).localizedDescription) : .missing)
-            }
+            let data = try ImageFile.read(path: path, maxBytes: options.ingest.maxFileBytes)
             let h = ContentHash.sha256(data)
             hash = h
             if !options.force, try store.containsReceipt(contentHash: h) {

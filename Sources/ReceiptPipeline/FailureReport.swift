@@ -15,7 +15,7 @@ public struct FailureReport: Sendable, Hashable, Codable, Error {
     public init(_ error: Error) {
         switch error {
         case let e as FailureReport: self = e
-        case let e as IngestError: self.init(code: e.code, message: e.message)
+        case let e as IngestError: self.init(code: e.code, message: e.fullMessage)
         case let e as OCRError:
             if case .timedOut = e { self.init(code: "timeout", message: e.message) } else { self.init(code: "ocr-failed", message: e.message) }
         case let e as ReportableFailure: self.init(code: "failed", message: e.failureMessage)

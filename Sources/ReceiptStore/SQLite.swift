@@ -12,6 +12,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     case notFound(String)
     /// The caller asked for something the store refuses (bad status change, bad value).
     case invalid(String)
+    /// The file is another program's SQLite database (not empty, not a receipts store): refused untouched.
+    case foreignDatabase(path: String, tables: [String], applicationID: Int32)
     /// A command that only reads (or edits what is there) was pointed at a store that does not exist.
     case missing(path: String)
 
@@ -24,6 +26,10 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
             return "\(path): the store has schema version \(found), this program knows up to \(supported); upgrade receipts"
         case let .notFound(what): return what
         case let .invalid(what): return what
+        case let .foreignDatabase(path, tables, app):
+            let shown = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
+            let owner = app != 0 ? "application id \(app)" : tables.isEmpty ? "no tables" : "tables: \(shown)"
+            return "\(path): not a receipts store but another program's SQLite database (\(owner)); refused, nothing written"
         case let .missing(path): return "no store at \(path)"
         }
     }
@@ -132,6 +138,8 @@ final class Connection {
         sqlite3_extended_result_codes(h, 1)
         sqlite3_busy_timeout(h, Connection.busyTimeoutMilliseconds)
         do {
+            // Before anything is written (switching to WAL rewrites the header): is this ours?
+            try checkIdentity()
             // WAL: readers never block the writer and the writer never blocks readers;
             // one writer at a time across processes, others wait up to the busy timeout.
             // Switching a new file to WAL needs a moment alone with it, and SQLite answers BUSY
@@ -158,6 +166,24 @@ final class Connection {
     }
 
     deinit { close() }
+
+    /// `PRAGMA application_id` of a receipts store ("RcPt").
+    static let applicationID: Int32 = 0x5263_5074
+
+    /// Refuses another program's database: ours carries our application id; an older store of
+    /// ours (before the id was set) has our schema version and tables; a new file has nothing.
+    /// Only reads, so a refused file is left exactly as it was.
+    private func checkIdentity() throws {
+        let app = Int32(truncatingIfNeeded: try scalarInt("PRAGMA application_id") ?? 0)
+        if app == Self.applicationID { return }
+        let version = try scalarInt("PRAGMA user_version") ?? 0
+        let tables = try query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name") { $0.text(0) }
+        if app == 0 {
+            if version == 0 && tables.isEmpty { return }  // new (or empty): becomes a store
+            if version >= 1 && Set(["items", "receipts", "receipt_sources", "line_items", "links"]).isSubset(of: tables) { return }
+        }
+        throw StoreError.foreignDatabase(path: path, tables: tables, applicationID: app)
+    }
 
     private var closed = false
     private func close() {

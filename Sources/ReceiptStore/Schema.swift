@@ -145,7 +145,8 @@ enum Schema {
         try db.locked { db in
             let current = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
             if current > latest { throw StoreError.schemaTooNew(found: current, supported: latest, path: db.path) }
-            if current >= target { return }
+            let stamped = try db.scalarInt("PRAGMA application_id") == Int64(Connection.applicationID)
+            if current >= target && stamped { return }
             try db.exec("BEGIN IMMEDIATE", context: "locking the store to upgrade it")
             do {
                 let now = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
@@ -153,6 +154,9 @@ enum Schema {
                     try db.exec(m.sql, context: "migrating the store to version \(m.version) (\(m.summary))")
                 }
                 if now < target { try db.exec("PRAGMA user_version = \(target)") }
+                // Says "receipts store" to this program (and to `file`): set on creation, and on the first
+                // open of a store made before the id existed.
+                try db.exec("PRAGMA application_id = \(Connection.applicationID)")
                 try db.exec("COMMIT", context: "committing the upgrade")
             } catch {
                 try? db.exec("ROLLBACK")

@@ -43,7 +43,7 @@ enum BatchCommand {
         let setup = try PipelineSetup.make(args)
         if !args.flag("--reparse") {
             guard !args.positionals.isEmpty else { throw UsageError("no folders or files to read") }
-            for p in args.positionals where !FileManager.default.fileExists(atPath: p) {
+            for p in args.positionals where !FolderWalk.exists(p) {
                 throw CLIFailure(.inputError, "\(p): no such file or folder")
             }
         }

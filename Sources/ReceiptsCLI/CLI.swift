@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import ReceiptPipeline
+import ReceiptModel
 
 /// What a command gets besides its arguments.
 public struct CommandContext: Sendable {
@@ -155,12 +156,23 @@ public enum CLI {
         }
     }
 
+    /// The command line without the program name, each argument's bytes kept (a file name that
+    /// is not UTF-8 stays openable: `PathBytes`); `CommandLine.arguments` would replace them.
+    static func arguments() -> [String] {
+        (1..<Int(CommandLine.argc)).compactMap { i in
+            CommandLine.unsafeArgv[i].map { p in PathBytes.string(UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p))) }
+        }
+    }
+
     /// Entry point of the `receipts` executable.
     public static func main() -> Never {
         ProcessSetup.prepare()
+        // A file-size limit (ulimit -f) reached by a store write: the write fails (SQLite: "database or
+        // disk is full", rolled back, exit 5) instead of the signal killing the process mid-command.
+        signal(SIGXFSZ, SIG_IGN)
         let interruption = Interruption()
         SignalHandling.install(interruption)
-        let code = run(Array(CommandLine.arguments.dropFirst()),
+        let code = run(arguments(),
                        context: CommandContext(console: .standard(), interruption: interruption))
         exit(code)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ReceiptModel
 
 /// Where the CLI writes: results to `out`, everything else to `err`, serialized
 /// so lines from several workers never interleave. Tests pass a capturing console.
@@ -19,15 +20,27 @@ public final class Console: Sendable {
 
     /// The process's own stdout and stderr.
     public static func standard() -> Console {
-        Console(out: { s in FileHandle.standardOutput.write(Data(s.utf8)) },
-                err: { s in FileHandle.standardError.write(Data(s.utf8)) },
+        Console(out: { s in writeAll(1, s) }, err: { s in writeAll(2, s) },
                 outIsTerminal: isatty(1) != 0, errIsTerminal: isatty(2) != 0)
     }
 
-    public func out(_ line: String) { lock.withLock { _ in writeOut(line + "\n") } }
-    public func outRaw(_ text: String) { lock.withLock { _ in writeOut(text) } }
-    public func err(_ line: String) { lock.withLock { _ in writeErr(line + "\n") } }
-    public func errRaw(_ text: String) { lock.withLock { _ in writeErr(text) } }
+    /// Writes all of `s` to a descriptor. A write that fails (a full disk, a file-size limit, a closed
+    /// pipe) loses that output but never stops the command: FileHandle.write traps on such errors.
+    static func writeAll(_ fd: Int32, _ s: String) {
+        var bytes = Array(s.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }
+            bytes = bytes.dropFirst(n)
+        }
+    }
+
+    // A file name that is not UTF-8 is shown with its bytes escaped (`r\xE9.png`): PathBytes.
+    public func out(_ line: String) { lock.withLock { _ in writeOut(PathBytes.displayable(line) + "\n") } }
+    public func outRaw(_ text: String) { lock.withLock { _ in writeOut(PathBytes.displayable(text)) } }
+    public func err(_ line: String) { lock.withLock { _ in writeErr(PathBytes.displayable(line) + "\n") } }
+    public func errRaw(_ text: String) { lock.withLock { _ in writeErr(PathBytes.displayable(text)) } }
     public func error(_ message: String) { err("error: \(message)") }
     public func warning(_ message: String) { err("warning: \(message)") }
 }

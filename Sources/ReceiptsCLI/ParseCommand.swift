@@ -52,6 +52,8 @@ enum ParseCommand {
                     let path = (saveDir as NSString).appendingPathComponent(name)
                     if (try? png.write(to: URL(fileURLWithPath: path))) == nil { ctx.console.warning("\(path): could not write the image") }
                 }
+                // What the parser left out of an enormous input, said where it is read.
+                for w in result.receipt.warnings ?? [] { ctx.console.warning("\(file): \(w)") }
                 if let annotateDir {
                     let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension + ".annotated.png"
                     let path = (annotateDir as NSString).appendingPathComponent(name)

@@ -89,12 +89,7 @@ enum PipelineSetup {
         guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
             throw CLIFailure(.usage, "\(file): cannot read the vendors file")
         }
-        return text.split(whereSeparator: \.isNewline).compactMap { raw in
-            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-            let parts = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            guard let name = parts.first else { return nil }
-            return KnownVendor(name: name, aliases: Array(parts.dropFirst()))
-        }
+        return KnownVendor.list(fromText: text)
     }
 
 }

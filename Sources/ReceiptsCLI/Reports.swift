@@ -143,6 +143,7 @@ enum JSONLine {
         let enc = JSONEncoder()
         enc.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? enc.encode(value), let s = String(data: data, encoding: .utf8) else { return "{}" }
-        return s
+        // A file name's non-UTF-8 bytes as `\\xE9` inside the JSON string (valid JSON, readable, reversible).
+        return PathBytes.displayable(s, prefix: "\\\\x")
     }
 }

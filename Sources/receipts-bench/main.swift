@@ -228,8 +228,10 @@ do {
     case "reconcile": try benchReconcile(Array(args.dropFirst()))
     case "write": try benchWrite(Array(args.dropFirst()))
     case "decide": try benchDecide(Array(args.dropFirst()))
+    case "parser": ParserCost.run(Array(args.dropFirst()))
     default:
         print("usage: receipts-bench reconcile [--receipts N] [--items N] [--seed S] [--keep PATH] [--goal SECONDS] [--check]")
+        print("       receipts-bench parser [--check]")
         exit(args.first == nil || args.first == "--help" ? 0 : 2)
     }
 } catch {

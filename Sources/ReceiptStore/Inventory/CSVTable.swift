@@ -39,7 +39,7 @@ public struct CSVTable: Sendable {
         var quoted = false
         for c in s {
             if c == "\"" { quoted.toggle(); continue }
-            if !quoted && (c == "\n" || c == "\r") { break }
+            if !quoted && c.isNewline { break }
             if !quoted, counts[c] != nil { counts[c]! += 1 }
         }
         if counts["\t"]! > counts[","]! && counts["\t"]! >= counts[";"]! { return "\t" }
@@ -57,7 +57,9 @@ public struct CSVTable: Sendable {
         var wasQuoted = false
         var problem: String?
         var atRecordStart = true
-        var chars = Array(s)
+        // Swift reads CR LF as one Character, equal to neither "\r" nor "\n": Windows and Excel line
+        // ends are made plain "\n" first (they read as one line holding the whole file otherwise).
+        var chars = s.map { $0 == "\r\n" ? "\n" : $0 }
         if chars.last != "\n" { chars.append("\n") }
         var i = 0
         func endField() { fields.append(field); field = ""; wasQuoted = false }

@@ -1,0 +1,20 @@
+#ifndef RECEIPTS_DECODER_MESSAGES_H
+#define RECEIPTS_DECODER_MESSAGES_H
+// What the image libraries say while a file is decoded, kept per thread instead of
+// printed on stderr: the tool prints its own `error:` line and uses these words as its detail.
+//
+// Leptonica has a handler hook (leptSetStderrHandler). libpng and libjpeg have per-decoder
+// hooks that Leptonica 1.82 leaves at their defaults (fprintf to stderr), so this file also
+// defines png_create_read_struct / png_create_write_struct / jpeg_std_error: the dynamic
+// linker resolves Leptonica's calls to these, which call the real functions (dlsym RTLD_NEXT)
+// and put our handlers in place. No other code in the package is C.
+
+// Routes Leptonica's messages into the per-thread buffer. Idempotent.
+void rc_messages_install(void);
+// Empties this thread's buffer (call before decoding).
+void rc_messages_clear(void);
+// This thread's messages since the last clear, one per line ("" when none). Valid until the next call on this thread.
+const char *rc_messages_text(void);
+// How many messages were routed away from stderr by this thread since the last clear.
+int rc_messages_count(void);
+#endif

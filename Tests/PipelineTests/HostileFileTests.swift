@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+import ReceiptTestSupport
+@testable import ReceiptIngest
+
+/// Malformed images through the real `receipts` binary: each ends in exactly one `error:` line
+/// naming the file and exit 3, and nothing the image libraries say reaches stderr.
+@Suite("Hostile files", .serialized)
+struct HostileFileTests {
+    static func fixture(_ name: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: Repo.fixtures + "/formats/" + name))
+    }
+
+    /// The eight images of issue 16 whose libraries printed their own lines: libpng (width 0,
+    /// bit depth, IDAT too large), libjpeg (65535 wide, height 0, premature end), Leptonica (BMP, TIFF).
+    static func malformed() throws -> [(name: String, data: Data)] {
+        let png = try fixture("receipt.png"), jpg = try fixture("receipt.jpg"), bmp = try fixture("receipt.bmp"), tif = try fixture("receipt.tif")
+        return [
+            ("w0.png", try #require(HostileImages.pngSize(png, width: 0, height: 140))),
+            ("bitdepth.png", try #require(HostileImages.pngBitDepth(png, 3))),
+            ("bigidat.png", try #require(HostileImages.pngChunkLength(png, type: "IDAT", length: 0x7FFF_FFF0))),
+            ("wide.jpg", try #require(HostileImages.jpegSize(jpg, width: 65535, height: 140))),
+            ("h0.jpg", try #require(HostileImages.jpegSize(jpg, width: 520, height: 0))),
+            ("premature.jpg", jpg.prefix(jpg.count / 2) + Data([0xFF, 0xD9])),
+            ("size.bmp", try #require(HostileImages.bmpSize(bmp, width: 4736, height: 140))),
+            ("stripoff.tif", try #require(HostileImages.tiffStripOffsets(tif, 0x7FFF_FFF0))),
+        ]
+    }
+
+    @Test func libraryMessagesNeverReachStderr() throws {
+        let dir = try TempDir()
+        let files = try Self.malformed().map { f in
+            let p = dir.file(f.name)
+            _ = FileManager.default.createFile(atPath: p, contents: f.data)
+            return p
+        }
+        let r = try runExecutable("receipts", ["parse"] + files)
+        #expect(r.code == 3)
+        let lines = r.err.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == files.count, "stderr:\n\(r.err)")
+        for (file, line) in zip(files, lines) {
+            #expect(line.hasPrefix("error: \(file): "), "stderr:\n\(r.err)")
+        }
+        // The library's words are kept as the detail of the error.
+        #expect(r.err.contains("w0.png: the PNG data could not be decoded (corrupt image) [libpng: Image width is zero in IHDR"))
+        #expect(r.err.contains("[libpng: Image width is zero in IHDR"))
+        #expect(r.err.contains("[libjpeg: Corrupt JPEG data: premature end of data segment"))
+    }
+
+    /// Every structured variant of every format (sizes huge and zero, truncation at each segment,
+    /// bad CRCs and chunk lengths, TIFF offsets and IFD loops, …) through the ingest stage in a real
+    /// process (`receipts-fuzz image`, the fuzz target's replayer): each ends, and nothing reaches stderr.
+    @Test func everyStructuredVariantEndsQuietly() throws {
+        let dir = try TempDir()
+        var files: [String] = []
+        for name in IngestTests.formats {
+            for (i, v) in HostileImages.variants(of: try Self.fixture(name)).enumerated() {
+                let p = dir.file("\(name)-\(i)")
+                _ = FileManager.default.createFile(atPath: p, contents: v.data)
+                files.append(p)
+            }
+        }
+        #expect(files.count >= 60)
+        let r = try runExecutable("receipts-fuzz", ["image"] + files)
+        #expect(r.code == 0)
+        #expect(r.err == "", "a library wrote to stderr:\n\(r.err)")
+        #expect(r.out.split(separator: "\n").count == files.count)
+    }
+
+    /// The mutations themselves take any bytes (fuzzing found pngSize trapping on a 2-byte IHDR).
+    @Test func variantsOfBrokenInputsDoNotTrap() throws {
+        let png = try Self.fixture("receipt.png")
+        let shortIHDR = HostileImages.png([HostileImages.PNGChunk(type: "IHDR", data: Data([0, 1])), HostileImages.PNGChunk(type: "IEND", data: Data())])
+        for data in [shortIHDR, png.prefix(40), png.prefix(8), try Self.fixture("receipt.jpg").prefix(30), try Self.fixture("receipt.tif").prefix(10), Data([0x42, 0x4D])] {
+            _ = HostileImages.variants(of: data)
+        }
+        #expect(HostileImages.pngSize(shortIHDR, width: 1, height: 1) == nil)
+    }
+
+    // MARK: The reason given is the true one
+
+    @Test func aJPEGWiderThanLibjpegReadsIsOverTheMaximumNotTruncated() throws {
+        let jpg = try Self.fixture("receipt.jpg")
+        let wide = try #require(HostileImages.jpegSize(jpg, width: 65535, height: 140))
+        #expect(throws: IngestError(file: "wide.jpg", reason: .sideTooLong(width: 65535, height: 140, limit: 65500, format: .jpeg))) {
+            try Ingest.load(data: wide, name: "wide.jpg")
+        }
+        let square = try #require(HostileImages.jpegSize(jpg, width: 65535, height: 65535))
+        #expect(throws: IngestError(file: "huge.jpg", reason: .tooLarge(width: 65535, height: 65535, limit: 60_000_000))) {
+            try Ingest.load(data: square, name: "huge.jpg")
+        }
+        let dir = try TempDir()
+        _ = FileManager.default.createFile(atPath: dir.file("wide.jpg"), contents: wide)
+        let r = try runExecutable("receipts", ["parse", dir.file("wide.jpg")])
+        #expect(r.code == 3)
+        #expect(r.err == "error: \(dir.file("wide.jpg")): image is 65535×140 pixels, over the JPEG decoder's maximum of 65500 pixels a side\n")
+    }
+
+    @Test func aFIFONamedLikeAnImageIsNotARegularFile() throws {
+        let dir = try TempDir()
+        let fifo = dir.file("x.jpg")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        #expect(throws: IngestError(file: fifo, reason: .notRegularFile)) { try Ingest.load(path: fifo) }
+        let r = try runExecutable("receipts", ["parse", fifo])
+        #expect(r.code == 3)
+        #expect(r.err == "error: \(fifo): not a regular file (a FIFO, socket or device), not read\n")
+        let b = try runExecutable("receipts", ["batch", "--quiet", "--store", dir.file("s.sqlite"), fifo])
+        #expect(b.code == 3)
+        #expect(b.err.contains("not a regular file"), "\(b.err)")
+    }
+
+    // MARK: Paths
+
+    @Test func aSymlinkLoopInABatchFolderEnds() throws {
+        let dir = try TempDir()
+        let folder = dir.file("receipts")
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Repo.fixtures + "/formats/receipt.png", toPath: folder + "/sub/a.png")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/sub/loop", withDestinationPath: folder)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/self.png", withDestinationPath: folder + "/self.png")
+        let r = try runExecutable("receipts", ["batch", "--quiet", "--no-second-pass", "--store", dir.file("s.sqlite"), folder])
+        // The image once; the link to a folder is not followed; the self-link is a file that cannot be read.
+        #expect(r.err.contains("2 read: 1 parsed") || r.err.contains("2 read: 0 parsed, 1 need review"), "\(r.err)")
+        #expect(r.err.contains("self.png: cannot read the file: too many levels of symbolic links") || r.err.contains("self.png: cannot read the file"), "\(r.err)")
+        #expect(r.code == 3)
+    }
+}
