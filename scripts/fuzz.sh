@@ -2,13 +2,18 @@
 # make fuzz: every fuzz target under libFuzzer + AddressSanitizer for a fixed time each, then one
 # line per target: inputs tried, crashes, timeouts, out-of-memory, peak memory.
 #   SECONDS_EACH (default 60)  time per target;  TARGETS (default: all)  which ones;
-#   CORPUS_ROOT (default .build-fuzz-work/corpus)  where each target's corpus grows.
+#   CORPUS_ROOT (default .build-fuzz-work/corpus)  where each target's corpus grows;
+#   SEED, RUNS_EACH (default: none)  a fixed seed and input count, so a run is the same on every machine
+#   (`make test` runs that way: CI must not go red on a lucky draw; a crash found there is found here too).
 # Findings are kept in .build-fuzz-work/artifacts/RUN/ (TARGET-crash-*, -timeout-*, -oom-*); the corpus grows in
 # .build-fuzz-work/corpus/TARGET across runs. Replay one finding with a plain build:
 #   swift build --product receipts-fuzz && .build/debug/receipts-fuzz TARGET FILE
 set -euo pipefail
 cd "$(dirname "$0")/.."
 EACH=${SECONDS_EACH:-60}
+fixed=""
+[ -n "${SEED:-}" ] && fixed="$fixed -seed=$SEED"
+[ -n "${RUNS_EACH:-}" ] && fixed="$fixed -runs=$RUNS_EACH"
 TARGETS=${TARGETS:-"image parser inventory rules vendors"}
 SCRATCH=.build-fuzz          # SwiftPM's build of the libFuzzer target
 WORK=.build-fuzz-work        # corpus, findings, logs (apart: SwiftPM owns its scratch folder)
@@ -42,7 +47,7 @@ for t in $TARGETS; do
   esac
   set +e
   FUZZ_TARGET=$t FUZZ_SEEDS_DIR="$corpus" FUZZ_REPO="$PWD" "$BIN" "$corpus" \
-    -max_total_time="$EACH" -timeout=10 -rss_limit_mb=2048 $limits -print_final_stats=1 \
+    -max_total_time="$EACH" -timeout=10 -rss_limit_mb=2048 $limits $fixed -print_final_stats=1 \
     -artifact_prefix="$RUN/$t-" >"$log" 2>&1
   rc=$?
   set -e

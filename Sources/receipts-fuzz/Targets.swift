@@ -86,7 +86,8 @@ enum FuzzTarget: String, CaseIterable, Sendable {
             }
             return texts + pages.prefix(6)
         case .inventory:
-            return files("SampleReceipts") { $0.hasSuffix(".csv") || $0.hasPrefix("nestory") }
+            // With what fuzzing found before (Tests/Fixtures/fuzz/inventory-*), so every run tries it again.
+            return files("SampleReceipts") { $0.hasSuffix(".csv") || $0.hasPrefix("nestory") } + files("Tests/Fixtures/fuzz") { $0.hasPrefix("inventory-") }
         case .rules:
             let sample = #"{"total": {"keywords": {"gesamtbetrag": 1.0}}, "date": {"months": {"januar": 1}}, "vendor": {"legal_forms": ["oy"]}}"#
             return [("builtin.json", Data(ParserRules.builtInJSON.utf8)), ("extra.json", Data(sample.utf8))]

@@ -358,8 +358,10 @@ public enum InventoryImporter {
         let seps: [Character] = ["-", "/", "."]
         for sep in seps {
             let p = datePart.split(separator: sep, omittingEmptySubsequences: false)
-            guard p.count == 3, p.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) else { continue }
-            let n = p.map { Int($0)! }
+            // ASCII digits, at most four: "٢٠٢٤" is no year here, and "054444…" (a fuzzer's) must not overflow Int.
+            guard p.count == 3, p.allSatisfy({ (1...4).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { continue }
+            let n = p.compactMap { Int($0) }
+            guard n.count == 3 else { continue }
             if p[0].count == 4 {
                 if let d = CalendarDate(year: n[0], month: n[1], day: n[2]) { return d }
                 throw RowError("date '\(raw)' is not a real day")
