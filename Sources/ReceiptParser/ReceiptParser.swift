@@ -88,7 +88,7 @@ struct ParseLine {
     let amounts: [FoundAmount]
     let box: BoundingBox?
     let confidence: Double
-    /// The words as read, with their boxes and confidences (the vendor rules weigh print size and trim scraps).
+    /// The words as read, with their boxes and confidences (the vendor rules trim scraps by them).
     let ocrWords: [OCRWord]
 
     init(index: Int, source: Int? = nil, line: OCRLine, rules: CompiledRules, scanAmounts: Bool = true) {
@@ -100,14 +100,6 @@ struct ParseLine {
         box = line.box
         confidence = line.confidence
         ocrWords = line.words
-    }
-
-    /// The print height of the line: the median height of its words (a scrap read tall from a logo does not
-    /// lift it), else the line box's; nil without boxes.
-    var textHeight: Int? {
-        let hs = ocrWords.compactMap { $0.box?.height }.filter { $0 > 0 }.sorted()
-        if !hs.isEmpty { return hs[hs.count / 2] }
-        return box.map(\.height).flatMap { $0 > 0 ? $0 : nil }
     }
 
     func evidence(rule: String, notes: [Note] = []) -> Evidence {

@@ -53,10 +53,11 @@ extension ReceiptParser {
         return Field(best.0, confidence: min(0.95, max(0.05, best.1)), evidence: best.2, rejected: Array(rejected))
     }
 
-    /// The line without the scraps OCR reads at its ends from logos, edges and stains ("d i Panda Express Bie",
-    /// "4 EL GRECO »"): an end word read with low confidence, or a short one read with middling confidence,
-    /// or a short one printed at a very different height from the rest of the line. Lines read without
-    /// confidences (true text) keep every word.
+    /// The line without the scraps OCR reads at its ends from logos, edges and stains ("d i Panda Express",
+    /// "4 EL GRECO »"): symbols alone ("»", not "&"), and short words (three characters at most, read with
+    /// under 0.9 confidence, not a legal form) that are lower-case beside capitalised words, or printed at a
+    /// very different height from the rest of the line. A line ending in its legal form keeps its end; lines
+    /// read without confidences (true text) keep every word.
     func withoutScraps(_ l: ParseLine) -> ParseLine {
         var words = l.ocrWords
         guard words.count >= 2, words.contains(where: { $0.confidence < 1 }) else { return l }
