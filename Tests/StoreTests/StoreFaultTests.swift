@@ -186,6 +186,26 @@ struct StoreFaultTests {
         #expect(try s.items().count == 18 && s.receipts().count == 1)
     }
 
+    /// A store in a folder this user may not write (it may read the file): SQLite cannot create the
+    /// WAL's side files, so no command can open it; each says why, exit 5, the file unchanged.
+    @Test func aStoreInAReadOnlyFolderSaysSo() throws {
+        let dir = try TempDir()
+        let store = dir.path("s.sqlite")
+        #expect(cli(["items", "import", "--store", store, Repo.samples + "/inventory.csv"]).code == 0)
+        let prefix = try Self.unprivileged()
+        // As root the folder stays root's (0755): nobody may read it, not write it.
+        if getuid() != 0 { try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: dir.url.path) }
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.url.path) }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: store))
+        for args in [["items", "list", "--store", store], ["items", "import", "--store", store, Repo.samples + "/inventory.csv"]] {
+            let r = try Self.run(prefix, args)
+            #expect(r.code == 5, "\(args[0]) \(args[1]): exit \(r.code): \(r.err)")
+            #expect(r.err == "error: cannot open the store: \(store): the folder holding the store is read-only "
+                    + "(the store needs to create its -wal and -shm files beside it)\n", "\(r.err)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == bytes)
+    }
+
     @Test func aStorePathThatIsAFolderIsRefused() throws {
         let dir = try TempDir()
         let folder = dir.path("store.sqlite")
