@@ -124,9 +124,19 @@ struct StoreFaultTests {
         return prefix
     }
 
-    /// Runs `receipts ARGS` after `prefix`; returns the exit code, stdout and stderr.
-    static func run(_ prefix: [String], _ args: [String]) throws -> CLIResult {
-        let exe = try #require(Repo.executable("receipts"), "receipts not built: run `swift build` (this test runs the real binary)")
+    /// Runs `receipts ARGS` after `prefix`; returns the exit code, stdout and stderr. With a prefix
+    /// the binary runs from a copy in `dir`, so that a checkout nobody may enter (under /root, say)
+    /// does not stop the child.
+    static func run(_ prefix: [String], _ args: [String], dir: TempDir) throws -> CLIResult {
+        var exe = try #require(Repo.executable("receipts"), "receipts not built: run `swift build` (this test runs the real binary)")
+        if !prefix.isEmpty {
+            let copy = dir.path("receipts-bin")
+            if !FileManager.default.fileExists(atPath: copy) {
+                try FileManager.default.copyItem(atPath: exe, toPath: copy)
+                try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy)
+            }
+            exe = copy
+        }
         let command = prefix + [exe] + args
         let p = Process()
         p.executableURL = URL(fileURLWithPath: command[0])
@@ -167,14 +177,14 @@ struct StoreFaultTests {
         try fm.setAttributes([.posixPermissions: 0o444], ofItemAtPath: store)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: store))
         // The child can run the binary and read the store.
-        let list = try Self.run(prefix, ["items", "list", "--store", store])
+        let list = try Self.run(prefix, ["items", "list", "--store", store], dir: dir)
         #expect(list.code == 0, "the unprivileged child could not read the store: exit \(list.code): \(list.err)")
         #expect(list.out.contains("WH-1000XM5"), "\(list.out)")
         for args in [["items", "import", "--store", store, csv],
                      ["reconcile", "--store", store],
                      ["edit", "--store", store, "1", "--total", "9.99"],
                      ["batch", "--store", store, "--quiet", dir.path("kitchen.png")]] {
-            let r = try Self.run(prefix, args)
+            let r = try Self.run(prefix, args, dir: dir)
             #expect(r.code == 5, "\(args[0]): exit \(r.code): \(r.err)")
             #expect(r.err == "error: \(store): the store is read-only (no permission to write the file); nothing was changed\n",
                     "\(args[0]): \(r.err)")
@@ -198,7 +208,7 @@ struct StoreFaultTests {
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.url.path) }
         let bytes = try Data(contentsOf: URL(fileURLWithPath: store))
         for args in [["items", "list", "--store", store], ["items", "import", "--store", store, Repo.samples + "/inventory.csv"]] {
-            let r = try Self.run(prefix, args)
+            let r = try Self.run(prefix, args, dir: dir)
             #expect(r.code == 5, "\(args[0]) \(args[1]): exit \(r.code): \(r.err)")
             #expect(r.err == "error: cannot open the store: \(store): the folder holding the store is read-only "
                     + "(the store needs to create its -wal and -shm files beside it)\n", "\(r.err)")
