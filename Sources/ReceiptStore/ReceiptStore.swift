@@ -13,6 +13,9 @@ import ReceiptModel
 public protocol ReceiptStore: AnyObject, Sendable {
     /// Where the store is, as it was named (a file path for SQLite).
     var location: String { get }
+    /// True when the store can only be read (e.g. the file has no write permission for this
+    /// user): the writing commands refuse it up front instead of failing at their first write.
+    var isReadOnly: Bool { get }
 
     // MARK: receipts (batch, reparse)
 

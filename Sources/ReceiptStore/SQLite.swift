@@ -159,6 +159,9 @@ final class Connection {
                 throw StoreError.sqlite(code: SQLITE_ERROR, message: "journal_mode is '\(mode)', not 'wal'", context: "enabling WAL", path: path)
             }
             try exec("PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;")
+        } catch let StoreError.sqlite(code, _, _, _) where code == SQLITE_READONLY | (6 << 8) {  // SQLITE_READONLY_DIRECTORY
+            close()
+            throw StoreError.invalid("\(path): the folder holding the store is read-only (the store needs to create its -wal and -shm files beside it)")
         } catch {
             close()
             throw error
@@ -193,6 +196,9 @@ final class Connection {
         statements = [:]
         sqlite3_close_v2(handle)
     }
+
+    /// SQLite fell back to read-only on opening (no write permission on the file).
+    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
     func rollback() { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
     func commitQuietly() { sqlite3_exec(handle, "COMMIT", nil, nil, nil) }

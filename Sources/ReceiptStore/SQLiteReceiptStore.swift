@@ -9,6 +9,8 @@ import ReceiptModel
 public final class SQLiteReceiptStore: ReceiptStore {
     public let path: String
     public var location: String { path }
+    /// SQLite opens a file it may not write read-only, without an error; this says so.
+    public var isReadOnly: Bool { (try? db.locked { $0.isReadOnly }) ?? false }
     let db: Database
     /// The schema version this object opened the file at (older only in upgrade tests).
     let schema: Int

@@ -25,6 +25,9 @@ enum StoreSupport {
     /// a complete copy once the command ends (also when it fails half-way: what was committed is kept).
     static func writing<T>(_ args: Arguments, _ ctx: CommandContext, create: Bool = false, _ body: (any ReceiptStore) throws -> T) throws -> T {
         let store = try open(args, ctx, create: create)
+        if store.isReadOnly {
+            throw CLIFailure(.storeError, "\(store.location): the store is read-only (no permission to write the file); nothing was changed")
+        }
         defer {
             do { try store.checkpoint() } catch { ctx.console.warning("\(store.location): could not checkpoint the store: \(error)") }
         }
