@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ReceiptTestSupport
 @testable import ReceiptIngest
+import ReceiptModel
 
 /// Malformed images through the real `receipts` binary: each ends in exactly one `error:` line
 /// naming the file and exit 3, and nothing the image libraries say reaches stderr.
@@ -75,6 +76,59 @@ struct HostileFileTests {
             _ = HostileImages.variants(of: data)
         }
         #expect(HostileImages.pngSize(shortIHDR, width: 1, height: 1) == nil)
+    }
+
+    // MARK: Poppler's bare fprintf
+
+    /// A PDF whose embedded font cairo cannot load (found by `make fuzz`): Poppler's Cairo font
+    /// engine prints `some font thing failed` with a bare fprintf, once per attempt, no hook to route it.
+    /// The real binary's stderr stays empty (the file parses), and Poppler's words are kept as a step.
+    @Test func popplersBareFprintfNeverReachesStderr() throws {
+        let file = Repo.fixtures + "/fuzz/pdf-font-stderr.pdf"
+        let r = try runExecutable("receipts", ["parse", file])
+        #expect(r.code == 0)
+        #expect(r.err == "", "Poppler wrote to stderr:\n\(r.err)")
+        #expect(r.out.contains("Chapter & Verse Books Ltd"))
+        let json = try runExecutable("receipts", ["parse", "--json", file])
+        #expect(json.err == "")
+        #expect(json.out.contains("Poppler said: some font thing failed"), "\(json.out)")
+        // With a bad file beside it, the tool's own error line still reaches stderr, and only that.
+        let dir = try TempDir()
+        _ = FileManager.default.createFile(atPath: dir.file("bad.png"), contents: Data("not a png".utf8))
+        let both = try runExecutable("receipts", ["parse", file, dir.file("bad.png"), file])
+        #expect(both.code == 3)
+        let lines = both.err.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("error: \(dir.file("bad.png")): "), "stderr:\n\(both.err)")
+    }
+
+    /// In one process: the decoder keeps what Poppler said, and descriptor 2 is itself again afterwards.
+    @Test func thePDFDecoderKeepsWhatPopplerSaid() throws {
+        let before = try Self.identity(2)
+        let file = try Ingest.load(path: Repo.fixtures + "/fuzz/pdf-font-stderr.pdf")
+        #expect(file.pages.first?.steps.contains("Poppler said: some font thing failed") == true, "\(file.pages.map(\.steps))")
+        #expect(try Self.identity(2) == before)
+    }
+
+    /// While Poppler's output is captured, descriptor 2 is a temporary file, but the tool's own
+    /// stderr (`StandardError.fd`, where the console writes) is still the original one.
+    @Test func theToolsOwnStderrIsNotCaptured() throws {
+        let original = try Self.identity(2)
+        #expect(try Self.identity(StandardError.fd) == original)
+        let (inside, said) = StandardError.capturing { () -> (two: [Int], own: [Int]) in
+            _ = "from a library\n".withCString { write(2, $0, strlen($0)) }
+            return ((try? Self.identity(2)) ?? [], (try? Self.identity(StandardError.fd)) ?? [])
+        }
+        #expect(said == "from a library")
+        #expect(inside.two != original)
+        #expect(inside.own == original)
+        #expect(try Self.identity(2) == original)
+    }
+
+    /// Device and inode of what a descriptor points at.
+    static func identity(_ fd: Int32) throws -> [Int] {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw CocoaError(.fileReadUnknown) }
+        return [Int(st.st_dev), Int(st.st_ino)]
     }
 
     // MARK: The reason given is the true one
