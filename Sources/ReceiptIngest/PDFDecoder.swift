@@ -85,8 +85,9 @@ public struct PDFDecoder: ImageDecoder {
             let text = textLayer(page)
             let dpi = text == nil ? Double(limits.renderDPI) : textLayerDPI
             let scale = dpi / 72
-            // A MediaBox may claim anything: stay in range before making integers of it.
-            let (fw, fh) = (min((w * scale).rounded(), 1e9), min((h * scale).rounded(), 1e9))
+            // A MediaBox may claim anything: stay in range before making integers of it (far above
+            // any limit, so the refusal still gives the size the page claims).
+            let (fw, fh) = (min((w * scale).rounded(), 1e15), min((h * scale).rounded(), 1e15))
             let (pw, ph) = (max(1, Int(fw)), max(1, Int(fh)))
             do { try limits.check(width: pw, height: ph, name: name, page: number) } catch { return .failure(error) }
             guard let image = render(page, width: pw, height: ph, scale: scale, name: name) else {

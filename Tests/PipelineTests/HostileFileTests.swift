@@ -54,18 +54,65 @@ struct HostileFileTests {
     @Test func everyStructuredVariantEndsQuietly() throws {
         let dir = try TempDir()
         var files: [String] = []
-        for name in IngestTests.formats {
+        var names: [String: String] = [:]
+        for name in IngestTests.formats + ["receipt.heic", "receipt-text.pdf"] {
             for (i, v) in HostileImages.variants(of: try Self.fixture(name)).enumerated() {
                 let p = dir.file("\(name)-\(i)")
                 _ = FileManager.default.createFile(atPath: p, contents: v.data)
                 files.append(p)
+                names[p] = v.name
             }
         }
-        #expect(files.count >= 60)
+        #expect(files.count >= 100)
+        #expect(files.filter { names[$0]!.hasPrefix("heic") }.count >= 20)
+        #expect(files.filter { names[$0]!.hasPrefix("pdf") }.count >= 20)
         let r = try runExecutable("receipts-fuzz", ["image"] + files)
         #expect(r.code == 0)
         #expect(r.err == "", "a library wrote to stderr:\n\(r.err)")
-        #expect(r.out.split(separator: "\n").count == files.count)
+        let lines = r.out.split(separator: "\n")
+        #expect(lines.count == files.count + 1)
+        // Time and memory bounded: no variant takes long (a debug build), the process stays small.
+        for line in lines.dropLast() {
+            guard let open = line.lastIndex(of: "("), let s = Double(line[line.index(after: open)...].prefix { $0 != " " }) else {
+                Issue.record("no time in \(line)"); continue
+            }
+            let file = String(line[..<line.index(open, offsetBy: -6)])
+            #expect(s < 10, "\(names[file] ?? file) took \(s) s")
+        }
+        let peak = try #require(lines.last.flatMap { Int($0.dropFirst("peak RSS: ".count).prefix { $0.isNumber }) }, "\(lines.last ?? "")")
+        #expect(peak < 600, "peak RSS \(peak) MB")
+    }
+
+    /// The HEIC grid builder makes a file libheif reads (so the hostile grids test the grid path),
+    /// and each hostile PDF is a PDF Poppler opens or refuses for what was done to it.
+    @Test func theHEICGridAndPDFBuildersMakeReadableFiles() throws {
+        let heic = try Self.fixture("receipt.heic")
+        let original = try Ingest.load(data: heic, name: "r.heic")
+        let grid = try #require(HostileImages.heicGrid(heic, rows: 1, columns: 1, width: UInt32(original.pages[0].originalWidth),
+                                                        height: UInt32(original.pages[0].originalHeight)))
+        let fromGrid = try Ingest.load(data: grid, name: "grid.heic")
+        #expect(fromGrid.pages[0].originalWidth == original.pages[0].originalWidth)
+        #expect(fromGrid.pages[0].originalHeight == original.pages[0].originalHeight)
+        // The same picture (libheif 1.15 assembles a grid in colour; the decoder makes it grey again).
+        let (a, b) = (original.pages[0].pageImage, fromGrid.pages[0].pageImage)
+        #expect(a.width == b.width && a.height == b.height)
+        var diff = 0
+        for y in 0..<min(a.height, b.height) {
+            for x in 0..<min(a.width, b.width) { diff += abs(Int(a.pixels[y * a.bytesPerRow + x]) - Int(b.pixels[y * b.bytesPerRow + x])) }
+        }
+        #expect(Double(diff) / Double(a.width * a.height) < 4, "mean difference \(Double(diff) / Double(a.width * a.height))")
+        let pdf = try #require(HostileImages.pdfVariants().first { $0.name == "pdf (valid)" })
+        let page = try Ingest.load(data: pdf.data, name: "p.pdf")
+        #expect(page.pages[0].textLayer?.lines.first?.text == "TOTAL 12.50")
+    }
+
+    /// A page of 2³¹ points square is refused from its size, before a pixel is drawn, and the
+    /// refusal gives the size the page claims (it said 1000000000×1000000000, a clamp, before).
+    @Test func aHugeMediaBoxIsRefusedWithTheSizeItClaims() throws {
+        let pdf = try #require(HostileImages.pdfVariants().first { $0.name == "pdf MediaBox 2^31" })
+        #expect(throws: IngestError(file: "big.pdf", reason: .tooLarge(width: 4_294_967_296, height: 4_294_967_296, limit: 60_000_000))) {
+            try Ingest.load(data: pdf.data, name: "big.pdf")
+        }
     }
 
     /// The mutations themselves take any bytes (fuzzing found pngSize trapping on a 2-byte IHDR).
