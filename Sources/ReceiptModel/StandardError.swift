@@ -1,7 +1,6 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// The process's stderr, and a way to keep a C library's bare `fprintf(stderr, …)` off it.
@@ -22,12 +21,24 @@ public enum StandardError {
     /// The most that is kept of what was captured.
     public static let keptBytes = 4096
 
+    /// One capture at a time: two at once would put descriptor 2 back in the wrong order.
+    private static let lock = NSLock()
+
+    /// Runs `body` with no capture under way (descriptor 2 is the real stderr meanwhile).
+    public static func withoutCapture<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
     /// Runs `body` with descriptor 2 pointing at an unlinked temporary file, then puts
     /// descriptor 2 back and returns what was written to it (at most `keptBytes`, trimmed).
-    /// Callers must not nest or run two of these at once (the PDF decoder's lock serializes it).
+    /// Captures are serialized; `body` must not start another one.
     /// When no temporary file can be made, descriptor 2 points at /dev/null instead.
     public static func capturing<T>(_ body: () throws -> T) rethrows -> (result: T, said: String) {
         _ = fd  // Take the duplicate of the real stderr before descriptor 2 is pointed elsewhere.
+        lock.lock()
+        defer { lock.unlock() }
         let sink = temporaryFile()
         let saved = sink >= 0 ? fcntl(2, F_DUPFD_CLOEXEC, 3) : -1
         guard sink >= 0, saved >= 0 else {
