@@ -123,6 +123,14 @@ struct HostileFileTests {
             _ = HostileImages.variants(of: data)
         }
         #expect(HostileImages.pngSize(shortIHDR, width: 1, height: 1) == nil)
+        // The HEIC mutations on their own output (`make fuzz` found 255 × a huge ispe width
+        // overflowing) and on cut HEICs and PDFs.
+        let heic = try Self.fixture("receipt.heic"), pdf = try Self.fixture("receipt-text.pdf")
+        let hugeTile = try #require(HostileImages.heicSize(heic, width: .max, height: .max))
+        #expect(!HostileImages.variants(of: hugeTile).isEmpty)
+        for data in [heic.prefix(13), heic.prefix(40), heic.prefix(99), heic.prefix(400), pdf.prefix(6), pdf.prefix(60)] {
+            _ = HostileImages.variants(of: data)
+        }
     }
 
     // MARK: Poppler's bare fprintf

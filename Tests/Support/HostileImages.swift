@@ -409,11 +409,11 @@ public enum HostileImages {
                     ("heic iloc size 4", heicBoxSize(data, type: "iloc", size: 4)), ("heic ipco size 0", heicBoxSize(data, type: "ipco", size: 0)),
                     ("heic 1x1 grid", heicGrid(data, rows: 1, columns: 1, width: w, height: h)),
                     ("heic 256x256 grid 65535x65535", heicGrid(data, rows: 256, columns: 256, width: 65535, height: 65535)),
-                    ("heic 255x255 grid of whole tiles", heicGrid(data, rows: 255, columns: 255, width: 255 * w, height: 255 * h)),
+                    ("heic 255x255 grid of whole tiles", heicGrid(data, rows: 255, columns: 255, width: times(255, w), height: times(255, h))),
                     ("heic 100x100 grid into 1x1", heicGrid(data, rows: 100, columns: 100, width: 1, height: 1)),
-                    ("heic 2x2 grid of 1 tile", heicGrid(data, rows: 2, columns: 2, width: 2 * w, height: 2 * h, tiles: 1)),
+                    ("heic 2x2 grid of 1 tile", heicGrid(data, rows: 2, columns: 2, width: times(2, w), height: times(2, h), tiles: 1)),
                     ("heic grid of 0 tiles", heicGrid(data, rows: 1, columns: 1, width: w, height: h, tiles: 0)),
-                    ("heic cut in the coded data", data.prefix(data.count - 100))]
+                    ("heic cut in the coded data", data.prefix(max(0, data.count - 100)))]
             for c in heicBoundaries(data) where c.end < data.count { out.append(("heic cut after \(c.type)", data.prefix(c.end))) }
         } else if b.count > 5, b[0...4].elementsEqual("%PDF-".utf8) {
             out += pdfVariants().map { ($0.name, $0.data) }
@@ -428,6 +428,12 @@ public enum HostileImages {
     }
 
     // MARK: Bytes
+
+    /// `k` × `v`, at most UInt32.max (a tile's size from a hostile `ispe` may be anything).
+    static func times(_ k: UInt32, _ v: UInt32) -> UInt32 {
+        let (p, overflow) = k.multipliedReportingOverflow(by: v)
+        return overflow ? .max : p
+    }
 
     static func be32(_ b: [UInt8], _ i: Int) -> UInt32 {
         UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
