@@ -48,12 +48,21 @@ public struct HEIFDecoder: ImageDecoder {
                 return .failure(IngestError(file: name, reason: .decodeFailed(format)))
             }
             var image: OpaquePointer?
-            if let e = HEIFContext.check(heif_decode_image(handle, &image, heif_colorspace_monochrome, heif_chroma_monochrome, nil), format, name) {
+            var rgb = false
+            var decoded = heif_decode_image(handle, &image, heif_colorspace_monochrome, heif_chroma_monochrome, nil)
+            // libheif 1.15 cannot convert the image it assembles from a grid of grey tiles to monochrome
+            // ("Unsupported color conversion"): take that one as RGB and make it grey here.
+            if decoded.code == heif_error_Unsupported_feature, decoded.subcode == heif_suberror_Unsupported_color_conversion {
+                decoded = heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil)
+                rgb = true
+            }
+            if let e = HEIFContext.check(decoded, format, name) {
                 return .failure(e)
             }
             guard let image else { return .failure(IngestError(file: name, reason: .decodeFailed(format))) }
             defer { heif_image_release(image) }
             var stride: Int32 = 0
+            if rgb { return Self.grey(fromRGB: image, name: name, format: format) }
             let (iw, ih) = (Int(heif_image_get_width(image, heif_channel_Y)), Int(heif_image_get_height(image, heif_channel_Y)))
             guard iw > 0, ih > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_Y, &stride), Int(stride) >= iw,
                   let page = PageImage(name: name, width: iw, height: ih, bytesPerPixel: 1, bytesPerRow: Int(stride),
@@ -63,6 +72,31 @@ public struct HEIFDecoder: ImageDecoder {
             return .success(page)
         }
         return [DecodedPage(try result.get())]
+    }
+
+    /// An interleaved-RGB image as grey pixels (the same weights as the PDF renderer's).
+    private static func grey(fromRGB image: OpaquePointer, name: String, format: ImageFormat) -> Result<PageImage, IngestError> {
+        var stride: Int32 = 0
+        let (w, h) = (Int(heif_image_get_width(image, heif_channel_interleaved)), Int(heif_image_get_height(image, heif_channel_interleaved)))
+        guard w > 0, h > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride), Int(stride) >= 3 * w else {
+            return .failure(IngestError(file: name, reason: .decodeFailed(format)))
+        }
+        let bpr = PageImage.alignedBytesPerRow(width: w, bytesPerPixel: 1)
+        let grey = [UInt8](unsafeUninitializedCapacity: bpr * h) { out, count in
+            out.initialize(repeating: 255)
+            for y in 0..<h {
+                let row = plane + y * Int(stride)
+                for x in 0..<w {
+                    let (r, g, b) = (Int(row[3 * x]), Int(row[3 * x + 1]), Int(row[3 * x + 2]))
+                    out[y * bpr + x] = UInt8((r * 77 + g * 150 + b * 29) >> 8)
+                }
+            }
+            count = bpr * h
+        }
+        guard let page = PageImage(name: name, width: w, height: h, bytesPerPixel: 1, bytesPerRow: bpr, pixels: grey) else {
+            return .failure(IngestError(file: name, reason: .decodeFailed(format)))
+        }
+        return .success(page)
     }
 }
 

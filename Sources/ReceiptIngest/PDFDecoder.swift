@@ -27,13 +27,35 @@ public struct PDFDecoder: ImageDecoder {
         guard data.suffix(2048).range(of: Data("%%EOF".utf8)) != nil else { throw IngestError(file: name, reason: .truncated(.pdf)) }
         // Poppler's global state is set up on first use and its font caches are shared: one
         // document at a time. A PDF page costs milliseconds beside OCR's hundreds.
-        let result: Result<[DecodedPage], IngestError> = Self.lock.withLock {
-            data.withUnsafeBytes { raw in Self.decode(raw, name: name, limits: limits) }
+        // Poppler's Cairo backend prints some failures with a bare fprintf to stderr (a font cairo
+        // cannot load: "some font thing failed"), no hook to route them: descriptor 2 points at a
+        // temporary file while Poppler runs (the tool's own lines go to StandardError.fd, the real
+        // stderr), and what Poppler said becomes the error's detail, or a step of the first page.
+        let (result, said) = Self.lock.withLock {
+            StandardError.capturing { data.withUnsafeBytes { raw in Self.decode(raw, name: name, limits: limits) } }
         }
-        return try result.get()
+        let words = Self.popplerWords(said)
+        switch result {
+        case .success(var pages):
+            if let words, !pages.isEmpty { pages[0].steps.append("Poppler said: \(words)") }
+            return pages
+        case .failure(var error):
+            if let words { error.detail = error.detail.map { $0 + "; Poppler: " + words } ?? "Poppler: " + words }
+            throw error
+        }
     }
 
     private static let lock = NSLock()
+
+    /// What Poppler printed, as one line: its distinct lines joined with "; " (nil when it said nothing).
+    static func popplerWords(_ said: String) -> String? {
+        var lines: [String] = []
+        for line in said.split(whereSeparator: \.isNewline).map({ $0.trimmingCharacters(in: .whitespaces) })
+        where !line.isEmpty && !lines.contains(line) { lines.append(line) }
+        guard !lines.isEmpty else { return nil }
+        let joined = lines.prefix(5).joined(separator: "; ") + (lines.count > 5 ? "; …" : "")
+        return String(String.UnicodeScalarView(joined.unicodeScalars.filter { !$0.properties.isNoncharacterCodePoint && $0.value >= 0x20 }))
+    }
 
     private static func decode(_ raw: UnsafeRawBufferPointer, name: String, limits: DecodeLimits) -> Result<[DecodedPage], IngestError> {
         func fail(_ r: IngestError.Reason, page: Int? = nil) -> Result<[DecodedPage], IngestError> {
@@ -63,8 +85,9 @@ public struct PDFDecoder: ImageDecoder {
             let text = textLayer(page)
             let dpi = text == nil ? Double(limits.renderDPI) : textLayerDPI
             let scale = dpi / 72
-            // A MediaBox may claim anything: stay in range before making integers of it.
-            let (fw, fh) = (min((w * scale).rounded(), 1e9), min((h * scale).rounded(), 1e9))
+            // A MediaBox may claim anything: stay in range before making integers of it (far above
+            // any limit, so the refusal still gives the size the page claims).
+            let (fw, fh) = (min((w * scale).rounded(), 1e15), min((h * scale).rounded(), 1e15))
             let (pw, ph) = (max(1, Int(fw)), max(1, Int(fh)))
             do { try limits.check(width: pw, height: ph, name: name, page: number) } catch { return .failure(error) }
             guard let image = render(page, width: pw, height: ph, scale: scale, name: name) else {

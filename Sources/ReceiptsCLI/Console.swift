@@ -20,7 +20,7 @@ public final class Console: Sendable {
 
     /// The process's own stdout and stderr.
     public static func standard() -> Console {
-        Console(out: { s in writeAll(1, s) }, err: { s in writeAll(2, s) },
+        Console(out: { s in writeAll(1, s) }, err: { s in writeAll(StandardError.fd, s) },
                 outIsTerminal: isatty(1) != 0, errIsTerminal: isatty(2) != 0)
     }
 

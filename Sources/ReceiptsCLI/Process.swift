@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptModel
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -53,7 +54,7 @@ enum SignalHandling {
     /// still be inside Tesseract or SQLite; a transaction cut short is rolled back by SQLite).
     static func forceExit(_ message: String) -> Never {
         let line = "error: \(message)\n"
-        _ = line.withCString { write(2, $0, strlen($0)) }
+        _ = line.withCString { write(StandardError.fd, $0, strlen($0)) }
         _exit(ExitCode.interrupted.rawValue)
     }
 }

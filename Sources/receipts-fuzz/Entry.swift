@@ -89,6 +89,10 @@ enum Replay {
             target.run(data)
             print(String(format: "%@: ok (%.2f s)", file, Date().timeIntervalSince(t0)))
         }
+        // The most memory the process held at once, for the tests' bound (Linux: kilobytes).
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        print("peak RSS: \(usage.ru_maxrss / 1024) MB")
     }
 }
 

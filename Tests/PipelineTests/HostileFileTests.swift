@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ReceiptTestSupport
 @testable import ReceiptIngest
+import ReceiptModel
 
 /// Malformed images through the real `receipts` binary: each ends in exactly one `error:` line
 /// naming the file and exit 3, and nothing the image libraries say reaches stderr.
@@ -53,18 +54,65 @@ struct HostileFileTests {
     @Test func everyStructuredVariantEndsQuietly() throws {
         let dir = try TempDir()
         var files: [String] = []
-        for name in IngestTests.formats {
+        var names: [String: String] = [:]
+        for name in IngestTests.formats + ["receipt.heic", "receipt-text.pdf"] {
             for (i, v) in HostileImages.variants(of: try Self.fixture(name)).enumerated() {
                 let p = dir.file("\(name)-\(i)")
                 _ = FileManager.default.createFile(atPath: p, contents: v.data)
                 files.append(p)
+                names[p] = v.name
             }
         }
-        #expect(files.count >= 60)
+        #expect(files.count >= 100)
+        #expect(files.filter { names[$0]!.hasPrefix("heic") }.count >= 20)
+        #expect(files.filter { names[$0]!.hasPrefix("pdf") }.count >= 20)
         let r = try runExecutable("receipts-fuzz", ["image"] + files)
         #expect(r.code == 0)
         #expect(r.err == "", "a library wrote to stderr:\n\(r.err)")
-        #expect(r.out.split(separator: "\n").count == files.count)
+        let lines = r.out.split(separator: "\n")
+        #expect(lines.count == files.count + 1)
+        // Time and memory bounded: no variant takes long (a debug build), the process stays small.
+        for line in lines.dropLast() {
+            guard let open = line.lastIndex(of: "("), let s = Double(line[line.index(after: open)...].prefix { $0 != " " }) else {
+                Issue.record("no time in \(line)"); continue
+            }
+            let file = String(line[..<line.index(open, offsetBy: -6)])
+            #expect(s < 10, "\(names[file] ?? file) took \(s) s")
+        }
+        let peak = try #require(lines.last.flatMap { Int($0.dropFirst("peak RSS: ".count).prefix { $0.isNumber }) }, "\(lines.last ?? "")")
+        #expect(peak < 600, "peak RSS \(peak) MB")
+    }
+
+    /// The HEIC grid builder makes a file libheif reads (so the hostile grids test the grid path),
+    /// and each hostile PDF is a PDF Poppler opens or refuses for what was done to it.
+    @Test func theHEICGridAndPDFBuildersMakeReadableFiles() throws {
+        let heic = try Self.fixture("receipt.heic")
+        let original = try Ingest.load(data: heic, name: "r.heic")
+        let grid = try #require(HostileImages.heicGrid(heic, rows: 1, columns: 1, width: UInt32(original.pages[0].originalWidth),
+                                                        height: UInt32(original.pages[0].originalHeight)))
+        let fromGrid = try Ingest.load(data: grid, name: "grid.heic")
+        #expect(fromGrid.pages[0].originalWidth == original.pages[0].originalWidth)
+        #expect(fromGrid.pages[0].originalHeight == original.pages[0].originalHeight)
+        // The same picture (libheif 1.15 assembles a grid in colour; the decoder makes it grey again).
+        let (a, b) = (original.pages[0].pageImage, fromGrid.pages[0].pageImage)
+        #expect(a.width == b.width && a.height == b.height)
+        var diff = 0
+        for y in 0..<min(a.height, b.height) {
+            for x in 0..<min(a.width, b.width) { diff += abs(Int(a.pixels[y * a.bytesPerRow + x]) - Int(b.pixels[y * b.bytesPerRow + x])) }
+        }
+        #expect(Double(diff) / Double(a.width * a.height) < 4, "mean difference \(Double(diff) / Double(a.width * a.height))")
+        let pdf = try #require(HostileImages.pdfVariants().first { $0.name == "pdf (valid)" })
+        let page = try Ingest.load(data: pdf.data, name: "p.pdf")
+        #expect(page.pages[0].textLayer?.lines.first?.text == "TOTAL 12.50")
+    }
+
+    /// A page of 2³¹ points square is refused from its size, before a pixel is drawn, and the
+    /// refusal gives the size the page claims (it said 1000000000×1000000000, a clamp, before).
+    @Test func aHugeMediaBoxIsRefusedWithTheSizeItClaims() throws {
+        let pdf = try #require(HostileImages.pdfVariants().first { $0.name == "pdf MediaBox 2^31" })
+        #expect(throws: IngestError(file: "big.pdf", reason: .tooLarge(width: 4_294_967_296, height: 4_294_967_296, limit: 60_000_000))) {
+            try Ingest.load(data: pdf.data, name: "big.pdf")
+        }
     }
 
     /// The mutations themselves take any bytes (fuzzing found pngSize trapping on a 2-byte IHDR).
@@ -75,6 +123,68 @@ struct HostileFileTests {
             _ = HostileImages.variants(of: data)
         }
         #expect(HostileImages.pngSize(shortIHDR, width: 1, height: 1) == nil)
+        // The HEIC mutations on their own output (`make fuzz` found 255 × a huge ispe width
+        // overflowing) and on cut HEICs and PDFs.
+        let heic = try Self.fixture("receipt.heic"), pdf = try Self.fixture("receipt-text.pdf")
+        let hugeTile = try #require(HostileImages.heicSize(heic, width: .max, height: .max))
+        #expect(!HostileImages.variants(of: hugeTile).isEmpty)
+        for data in [heic.prefix(13), heic.prefix(40), heic.prefix(99), heic.prefix(400), pdf.prefix(6), pdf.prefix(60)] {
+            _ = HostileImages.variants(of: data)
+        }
+    }
+
+    // MARK: Poppler's bare fprintf
+
+    /// A PDF whose embedded font cairo cannot load (found by `make fuzz`): Poppler's Cairo font
+    /// engine prints `some font thing failed` with a bare fprintf, once per attempt, no hook to route it.
+    /// The real binary's stderr stays empty (the file parses), and Poppler's words are kept as a step.
+    @Test func popplersBareFprintfNeverReachesStderr() throws {
+        let file = Repo.fixtures + "/fuzz/pdf-font-stderr.pdf"
+        let r = try runExecutable("receipts", ["parse", file])
+        #expect(r.code == 0)
+        #expect(r.err == "", "Poppler wrote to stderr:\n\(r.err)")
+        #expect(r.out.contains("Chapter & Verse Books Ltd"))
+        let json = try runExecutable("receipts", ["parse", "--json", file])
+        #expect(json.err == "")
+        #expect(json.out.contains("Poppler said: some font thing failed"), "\(json.out)")
+        // With a bad file beside it, the tool's own error line still reaches stderr, and only that.
+        let dir = try TempDir()
+        _ = FileManager.default.createFile(atPath: dir.file("bad.png"), contents: Data("not a png".utf8))
+        let both = try runExecutable("receipts", ["parse", file, dir.file("bad.png"), file])
+        #expect(both.code == 3)
+        let lines = both.err.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("error: \(dir.file("bad.png")): "), "stderr:\n\(both.err)")
+    }
+
+    /// In one process: the decoder keeps what Poppler said, and descriptor 2 is itself again afterwards.
+    /// (Other tests may be reading PDFs meanwhile: descriptor 2 is looked at with no capture under way.)
+    @Test func thePDFDecoderKeepsWhatPopplerSaid() throws {
+        let file = try Ingest.load(path: Repo.fixtures + "/fuzz/pdf-font-stderr.pdf")
+        #expect(file.pages.first?.steps.contains("Poppler said: some font thing failed") == true, "\(file.pages.map(\.steps))")
+        let (two, own) = try StandardError.withoutCapture { (try Self.identity(2), try Self.identity(StandardError.fd)) }
+        #expect(two == own)
+    }
+
+    /// While Poppler's output is captured, descriptor 2 is a temporary file, but the tool's own
+    /// stderr (`StandardError.fd`, where the console writes) is still the original one.
+    @Test func theToolsOwnStderrIsNotCaptured() throws {
+        let original = try StandardError.withoutCapture { try Self.identity(2) }
+        #expect(try Self.identity(StandardError.fd) == original)
+        let (inside, said) = StandardError.capturing { () -> (two: [Int], own: [Int]) in
+            _ = "from a library\n".withCString { write(2, $0, strlen($0)) }
+            return ((try? Self.identity(2)) ?? [], (try? Self.identity(StandardError.fd)) ?? [])
+        }
+        #expect(said == "from a library")
+        #expect(inside.two != original)
+        #expect(inside.own == original)
+        #expect(try StandardError.withoutCapture { try Self.identity(2) } == original)
+    }
+
+    /// Device and inode of what a descriptor points at.
+    static func identity(_ fd: Int32) throws -> [Int] {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw CocoaError(.fileReadUnknown) }
+        return [Int(st.st_dev), Int(st.st_ino)]
     }
 
     // MARK: The reason given is the true one
