@@ -22,11 +22,21 @@ public struct CommandContext: Sendable {
 public struct Input: Sendable {
     public var isTerminal: Bool
     public var readLine: @Sendable () -> String?
+    /// All the bytes left (`parse -`), at most `limit` of them: nil when more are there, or none could be read.
+    public var readAll: @Sendable (_ limit: Int) -> Data?
 
-    public init(isTerminal: Bool, readLine: @escaping @Sendable () -> String?) { self.isTerminal = isTerminal; self.readLine = readLine }
+    public init(isTerminal: Bool, readLine: @escaping @Sendable () -> String?,
+                readAll: @escaping @Sendable (_ limit: Int) -> Data? = { _ in nil }) {
+        self.isTerminal = isTerminal; self.readLine = readLine; self.readAll = readAll
+    }
 
     /// The process's standard input.
-    public static func standard() -> Input { Input(isTerminal: isatty(0) != 0, readLine: { Swift.readLine(strippingNewline: true) }) }
+    public static func standard() -> Input {
+        Input(isTerminal: isatty(0) != 0, readLine: { Swift.readLine(strippingNewline: true) }, readAll: { limit in
+            guard let data = try? FileHandle.standardInput.read(upToCount: limit + 1) else { return nil }
+            return data.count > limit ? nil : data
+        })
+    }
     /// No input at all (not a terminal): what tests and embedding use by default.
     public static let none = Input(isTerminal: false, readLine: { nil })
 }

@@ -9,12 +9,13 @@ enum ParseCommand {
     static let command = Command(
         name: "parse",
         summary: "Read receipt images and print vendor, date and total (and more).",
-        usage: "receipts parse [options] FILE...",
+        usage: "receipts parse [options] FILE...   (FILE - reads standard input)",
         discussion: """
         Each FILE is one receipt: an image (JPEG, PNG, TIFF, BMP, GIF, WebP, PNM, HEIC/HEIF, AVIF) or
         a PDF, judged by its content. Every page of a multi-page TIFF or PDF is read, in order; a PDF
         page with a text layer is taken from its text, without OCR. A file that cannot be read
         gets one `error:` line on stderr; the others are still parsed, and the exit code is 3.
+        `-` reads one receipt from standard input (`cat scan.jpg | receipts parse -`).
         Fields the parser is unsure of (confidence below \(ReviewPolicy.threshold)) are marked '?'.
 
         Examples:
@@ -46,7 +47,16 @@ enum ParseCommand {
         for file in args.positionals {
             if ctx.interruption.isRaised { return .interrupted }
             do {
-                let result = try pipeline.process(path: file)
+                let result: ReceiptResult
+                if file == "-" {
+                    let limit = setup.pipeline.ingest.maxFileBytes
+                    guard let data = ctx.input.readAll(limit), !data.isEmpty else {
+                        throw CLIFailure(.inputError, "nothing on standard input, or more than \(limit / 1_048_576) MB")
+                    }
+                    result = try pipeline.process(data: data, name: "-")
+                } else {
+                    result = try pipeline.process(path: file)
+                }
                 if let saveDir, let png = result.image.pngData() {
                     let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension + ".ocr.png"
                     let path = (saveDir as NSString).appendingPathComponent(name)

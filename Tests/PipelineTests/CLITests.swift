@@ -84,6 +84,21 @@ struct CLITests {
         #expect(table.out.contains("where the misses go"))
     }
 
+    /// `parse -` reads the receipt from standard input (`cat scan.jpg | receipts parse -`).
+    @Test func parseReadsStandardInput() throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Repo.samples + "/us-hardware-01.png"))
+        let c = CapturingConsole()
+        let input = Input(isTerminal: false, readLine: { nil }, readAll: { limit in bytes.count <= limit ? bytes : nil })
+        let code = CLI.run(["parse", "-"], context: CommandContext(console: c.console, environment: ProcessInfo.processInfo.environment, input: input))
+        #expect(code == 0, "\(c.stderr)")
+        #expect(c.stdout.contains("55.84 USD"))
+        // Nothing there: one clear line naming "-".
+        let empty = CapturingConsole()
+        let none = CLI.run(["parse", "-"], context: CommandContext(console: empty.console, environment: ProcessInfo.processInfo.environment, input: .none))
+        #expect(none == ExitCode.inputError.rawValue)
+        #expect(empty.stderr.contains("error: -: nothing on standard input"))
+    }
+
     @Test func unknownOptionSuggests() {
         let r = run(["eval", "--jbos", "2", "x"])
         #expect(r.code == ExitCode.usage.rawValue)
