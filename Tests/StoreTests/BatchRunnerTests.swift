@@ -69,6 +69,35 @@ struct BatchRunnerTests {
         #expect(again.value == 0)
     }
 
+    /// An engine that, on its first read, deletes a file the batch has listed but not reached yet.
+    final class DeletingEngine: OCREngine, @unchecked Sendable {
+        let inner = ScriptedEngine(pages: [nil: ScriptedEngine.page(BatchRunnerTests.receiptText)])
+        let victim: String
+        var done = false
+        init(deleting victim: String) { self.victim = victim }
+        func recognize(_ image: PageImage, request: OCRRequest) throws -> OCRPage {
+            if !done { done = true; try? FileManager.default.removeItem(atPath: victim) }
+            return try inner.recognize(image, request: request)
+        }
+        func uprightQuarterTurns(_ image: PageImage) throws -> Int { 0 }
+        var identity: String { "deleting" }
+    }
+
+    /// A file that disappears while the batch runs (deleted, moved away) is one failure naming it; the rest is stored.
+    @Test func aFileThatDisappearsMidBatchIsOneFailure() throws {
+        let dir = try Self.folder()
+        let store = try SQLiteReceiptStore(path: dir.path("s.sqlite"))
+        let victim = dir.path("us-hardware-01.png")  // last in the walk's order
+        let failed = Locked([String]())
+        let counts = Self.runner(store, jobs: 1, made: Locked(0)) { DeletingEngine(deleting: victim) }
+            .run([dir.url.path], outcome: { o in
+                if case .failed(let path, let report) = o { failed.withLock { $0.append("\((path as NSString).lastPathComponent): \(report.message)") } }
+            })
+        #expect(counts.parsed == 2)
+        #expect(failed.value.contains { $0.hasPrefix("us-hardware-01.png: ") && $0.contains("no such file") }, "\(failed.value)")
+        #expect(try store.receipts().count == 2)
+    }
+
     @Test func aReceiptWithoutItsHeadlineFieldsNeedsReview() throws {
         let dir = try Self.folder()
         let store = try SQLiteReceiptStore(path: dir.path("s.sqlite"))
