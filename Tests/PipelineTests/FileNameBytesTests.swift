@@ -40,6 +40,21 @@ struct FileNameBytesTests {
         return ProcessOutput(code: p.terminationStatus, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
     }
 
+    /// Spaces and a newline in a name: read, and stored with exactly those bytes.
+    @Test func aNameWithSpacesAndANewlineIsReadAndStored() throws {
+        let dir = try TempDir()
+        let name = Array("till slip\n2024 03.png".utf8)
+        try FileManager.default.copyItem(atPath: Repo.fixtures + "/formats/receipt.png", toPath: dir.path + "/" + String(decoding: name, as: UTF8.self))
+        let parsed = try run(["parse", "--json"], withRawName: name, in: dir.path)
+        #expect(parsed.code == 0, "\(parsed.err)")
+        #expect(parsed.out.contains(#""file":"till slip\n2024 03.png""#), "\(parsed.out)")
+        let store = dir.file("s.sqlite")
+        let batch = try runExecutable("receipts", ["batch", "--quiet", "--store", store, dir.path])
+        #expect(batch.code == 0, "\(batch.err)")
+        let paths = try SQLiteReceiptStore(path: store).receipts().flatMap(\.sourcePaths)
+        #expect(paths.map(PathBytes.bytes) == [Array((dir.path + "/").utf8) + name])
+    }
+
     @Test func aNameThatIsNotUTF8IsReadStoredAndShown() throws {
         let dir = try TempDir()
         let name: [UInt8] = [0x72, 0xE9, 0xFF, 0x2E, 0x70, 0x6E, 0x67]  // r\xe9\xff.png
