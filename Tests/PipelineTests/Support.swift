@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptTestSupport
 import Testing
 
 /// Paths relative to this repository (found from this file, not the working directory).
@@ -36,45 +37,12 @@ final class TempDir {
 }
 
 extension Repo {
-    /// A built executable of this package: next to the test bundle first, then any
-    /// `.build*/debug` folder of the checkout. Nil only when none was built.
-    static func executable(_ name: String) -> String? {
-        var dirs: [URL] = []
-        if let exe = Bundle.main.executableURL { dirs.append(exe.deletingLastPathComponent()) }
-        dirs.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        let fm = FileManager.default
-        for entry in ((try? fm.contentsOfDirectory(atPath: root.path)) ?? []).sorted() where entry.hasPrefix(".build") {
-            dirs.append(root.appendingPathComponent(entry).appendingPathComponent("debug"))
-        }
-        for d in dirs {
-            let p = d.appendingPathComponent(name).path
-            if fm.isExecutableFile(atPath: p) { return p }
-        }
-        return nil
-    }
+    /// A built executable of this package (see `PackageExecutables.path`).
+    static func executable(_ name: String) -> String? { PackageExecutables.path(name) }
 }
-
-/// What a child process printed and how it ended.
-struct ProcessOutput { var code: Int32; var out: String; var err: String }
 
 /// Runs a built executable of this package to the end (arguments as given, bytes as given).
 func runExecutable(_ name: String, _ args: [String], environment: [String: String]? = nil) throws -> ProcessOutput {
     let exe = try #require(Repo.executable(name), "\(name) not built: run `swift build` first (the tests run the real binary)")
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: exe)
-    p.arguments = args
-    if let environment { p.environment = environment }
-    // stderr into a file, so a chatty child never blocks on a full pipe while stdout is read.
-    let errPath = NSTemporaryDirectory() + "receipts-stderr-" + UUID().uuidString
-    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-    defer { try? FileManager.default.removeItem(atPath: errPath) }
-    let errHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-    let out = Pipe()
-    p.standardOutput = out; p.standardError = errHandle
-    try p.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    try errHandle.close()
-    let errData = try Data(contentsOf: URL(fileURLWithPath: errPath))
-    return ProcessOutput(code: p.terminationStatus, out: String(decoding: outData, as: UTF8.self), err: String(decoding: errData, as: UTF8.self))
+    return try runProcess(exe, args, environment: environment)
 }

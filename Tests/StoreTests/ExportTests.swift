@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptTestSupport
 import ReceiptModel
 import ReceiptStore
 import Testing
@@ -41,17 +42,8 @@ struct ExportTests {
     }
 
     static func run(_ exe: String, _ args: [String]) throws -> (Int32, String, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: exe)
-        p.arguments = args
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        let r = try runProcess(exe, args)
+        return (r.code, r.out, r.err)
     }
 
     @Test func hledgerReadsTheJournal() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptTestSupport
 import ReceiptModel
 import ReceiptStore
 import ReceiptsCLI
@@ -26,22 +27,8 @@ enum Repo {
     static func path(_ rel: String) -> String { root.appendingPathComponent(rel).path }
     static let samples = path("SampleReceipts")
 
-    /// A built executable of this package: next to the test bundle first, then any
-    /// `.build*/debug` folder of the checkout. Nil only when none was built.
-    static func executable(_ name: String) -> String? {
-        var dirs: [URL] = []
-        if let exe = Bundle.main.executableURL { dirs.append(exe.deletingLastPathComponent()) }
-        dirs.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        let fm = FileManager.default
-        for entry in ((try? fm.contentsOfDirectory(atPath: root.path)) ?? []).sorted() where entry.hasPrefix(".build") {
-            dirs.append(root.appendingPathComponent(entry).appendingPathComponent("debug"))
-        }
-        for d in dirs {
-            let p = d.appendingPathComponent(name).path
-            if fm.isExecutableFile(atPath: p) { return p }
-        }
-        return nil
-    }
+    /// A built executable of this package (see `PackageExecutables.path`).
+    static func executable(_ name: String) -> String? { PackageExecutables.path(name) }
 }
 
 /// Runs `receipts` in-process.
