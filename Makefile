@@ -7,8 +7,8 @@ BIN        = .build/release/receipts
 # What a fresh Debian/Ubuntu machine lacks: Tesseract + Leptonica (headers and the
 # English and orientation models), SQLite, libheif (HEIC/AVIF photos), Poppler (PDF), pkg-config;
 # libpng and libjpeg headers (CDecoderMessages keeps their messages off stderr); hledger (the test that
-# reads the exported journal).
-DEB_PACKAGES = libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd libsqlite3-dev libheif-dev libpoppler-glib-dev pkg-config libpng-dev libjpeg-dev hledger
+# reads the exported journal); libpq (PostgreSQL stores) and the PostgreSQL server the store tests run against.
+DEB_PACKAGES = libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd libsqlite3-dev libheif-dev libpoppler-glib-dev pkg-config libpng-dev libjpeg-dev hledger libpq-dev postgresql
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: setup build test run eval bench fuzz fuzz-short clean help
@@ -17,7 +17,7 @@ help:
 	@echo "make setup   install the Debian packages that are missing (apt-get)"
 	@echo "make build   build the release binary ($(BIN))"
 	@echo "make run     setup + build, then parse every receipt in SampleReceipts/"
-	@echo "make test    setup, then swift test (includes the OCR regression on SampleReceipts/)"
+	@echo "make test    setup, then swift test (includes the OCR regression on SampleReceipts/; store tests on SQLite and a throw-away PostgreSQL)"
 	@echo "make eval    accuracy on the dev sets ($(DEV_SET), $(WILD_SET)): parser alone, then end to end"
 	@echo "make bench   benchmarks that print figures (batch vs bare tesseract, reconcile, parser cost)"
 	@echo "make fuzz    libFuzzer + AddressSanitizer on every fuzz target, FUZZ_SECONDS (60) each; prints inputs, crashes, timeouts, peak memory"
@@ -36,7 +36,17 @@ build: setup
 run: build
 	$(BIN) parse SampleReceipts/*.png SampleReceipts/*.jpg SampleReceipts/*.heic SampleReceipts/*.pdf
 
+# The store tests run on SQLite and on PostgreSQL: unless RECEIPTS_TEST_POSTGRES names a server,
+# a throw-away cluster is started in $(PG_TEST_DIR) (scripts/pg-test-cluster) and stopped after.
+PG_TEST_DIR ?= .build-pg-test
 test: setup
+	@set -e; \
+	if [ -z "$$RECEIPTS_TEST_POSTGRES" ]; then \
+		url=$$(scripts/pg-test-cluster start $(PG_TEST_DIR)); \
+		trap 'scripts/pg-test-cluster stop $(PG_TEST_DIR)' EXIT; \
+		echo "PostgreSQL for the store tests: $$url"; \
+		export RECEIPTS_TEST_POSTGRES="$$url"; \
+	fi; \
 	OMP_THREAD_LIMIT=1 $(SWIFT) test
 	$(MAKE) fuzz-short
 

@@ -11,7 +11,7 @@ import PackageDescription
 //   ReceiptReconcile  receipts <-> inventory items
 //   ReceiptsCLI    the `receipts` command, testable in-process
 // ReceiptModel holds the value types every stage hands to the next (PageImage, OCRPage, ParsedReceipt).
-// C stays in system-library targets: CLeptonica, CHeif, CPoppler (ingest only), CTesseract (OCR only), CSQLite (store only).
+// C stays in system-library targets: CLeptonica, CHeif, CPoppler (ingest only), CTesseract (OCR only), CSQLite and CLibPQ (store only).
 let package = Package(
     name: "receipts",
     platforms: [.macOS(.v15)],  // Synchronization.Mutex; Linux needs nothing
@@ -56,6 +56,12 @@ let package = Package(
             path: "Sources/CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        .systemLibrary(
+            name: "CLibPQ",
+            path: "Sources/CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
         // The image libraries' messages, kept per thread instead of printed (libpng, libjpeg, Leptonica).
         .target(name: "CDecoderMessages", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("leptonica")]),
         .target(name: "ReceiptModel"),
@@ -63,7 +69,7 @@ let package = Package(
         .target(name: "ReceiptOCR", dependencies: ["CTesseract", "ReceiptModel"]),
         .target(name: "ReceiptParser", dependencies: ["ReceiptModel"]),
         .target(name: "ReceiptPipeline", dependencies: ["ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptStore"]),
-        .target(name: "ReceiptStore", dependencies: ["CSQLite", "ReceiptModel"]),
+        .target(name: "ReceiptStore", dependencies: ["CSQLite", "CLibPQ", "ReceiptModel"]),
         .target(name: "ReceiptReconcile", dependencies: ["ReceiptModel", "ReceiptStore"]),
         .target(name: "ReceiptsCLI", dependencies: [
             "ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptStore", "ReceiptReconcile",

@@ -3,7 +3,7 @@ import ReceiptModel
 
 /// The shared store of inventory items, receipts, their line items and the links between
 /// them, as the commands, the reconciler and export use it. Engine-neutral: it speaks the
-/// records of `Records.swift`, never SQL. `SQLiteReceiptStore` is the implementation;
+/// records of `Records.swift`, never SQL. `SQLReceiptStore` implements it on SQLite and PostgreSQL;
 /// `StoreLocation.open` turns a `--store` location into one.
 ///
 /// Every method is one transaction (writes: all or nothing; reads: one snapshot), and an
@@ -141,21 +141,22 @@ public enum StoreLocation {
         return ((base as NSString).appendingPathComponent("receipts") as NSString).appendingPathComponent("receipts.sqlite")
     }
 
-    /// Opens (upgrading as needed) the store at `location`: a file path, or a `file://` URL,
-    /// is a SQLite file. Other engines plug in here by their URL scheme. With `create`
+    /// Opens (upgrading as needed) the store at `location`: a `postgres://` or `postgresql://`
+    /// URL is a PostgreSQL database (libpq's PG* environment variables fill in what it leaves
+    /// out); a file path, or a `file://` URL, is a SQLite file. With `create`
     /// (batch, items import) a missing store is made; without it a missing store is
     /// `StoreError.missing` and nothing is created.
     public static func open(_ location: String, create: Bool = true) throws -> any ReceiptStore {
         guard let range = location.range(of: "://"), let head = location[..<range.lowerBound].first, head.isASCII, head.isLetter,
               location[..<range.lowerBound].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else {
-            return try SQLiteReceiptStore(path: location, create: create)
+            return try SQLReceiptStore(path: location, create: create)
         }
         switch location[..<range.lowerBound].lowercased() {
-        case "file": return try SQLiteReceiptStore(path: String(location[range.upperBound...]), create: create)
+        case "file": return try SQLReceiptStore(path: String(location[range.upperBound...]), create: create)
         case "postgres", "postgresql":
-            throw StoreError.invalid("\(location): PostgreSQL stores are not supported yet; give a file path")
+            return try SQLReceiptStore(postgres: location, create: create)
         case let scheme:
-            throw StoreError.invalid("\(location): unknown kind of store '\(scheme)://'; give a file path")
+            throw StoreError.invalid("\(location): unknown kind of store '\(scheme)://'; give a file path or a postgres:// URL")
         }
     }
 }

@@ -16,6 +16,9 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     case foreignDatabase(path: String, tables: [String], applicationID: Int32)
     /// A command that only reads (or edits what is there) was pointed at a store that does not exist.
     case missing(path: String)
+    /// PostgreSQL answered with SQLSTATE `state` (or the connection failed: state "") while doing
+    /// `context` on the store at `location` (the URL without its password).
+    case postgres(state: String, message: String, context: String, location: String)
 
     public var description: String {
         switch self {
@@ -31,87 +34,28 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
             let owner = app != 0 ? "application id \(app)" : tables.isEmpty ? "no tables" : "tables: \(shown)"
             return "\(path): not a receipts store but another program's SQLite database (\(owner)); refused, nothing written"
         case let .missing(path): return "no store at \(path)"
+        case let .postgres(state, message, context, location):
+            return "\(location): \(context): \(message)\(state.isEmpty ? "" : " (PostgreSQL \(state))")"
         }
     }
 }
 
-/// A value bound to a statement parameter.
-enum SQLValue {
-    case null
-    case int(Int64)
-    case real(Double)
-    case text(String)
-
-    static func of(_ s: String?) -> SQLValue { s.map { .text($0) } ?? .null }
-    static func of(_ i: Int?) -> SQLValue { i.map { .int(Int64($0)) } ?? .null }
-    static func of(_ i: Int64?) -> SQLValue { i.map { .int($0) } ?? .null }
-    static func of(_ d: Double?) -> SQLValue { d.map { .real($0) } ?? .null }
-}
-
-/// One result row; column getters by index.
-struct Row {
-    fileprivate let stmt: OpaquePointer
-
-    func isNull(_ i: Int32) -> Bool { sqlite3_column_type(stmt, i) == SQLITE_NULL }
-    func int(_ i: Int32) -> Int64 { sqlite3_column_int64(stmt, i) }
-    func intOrNil(_ i: Int32) -> Int64? { isNull(i) ? nil : int(i) }
-    func double(_ i: Int32) -> Double { sqlite3_column_double(stmt, i) }
-    func doubleOrNil(_ i: Int32) -> Double? { isNull(i) ? nil : double(i) }
-    func text(_ i: Int32) -> String {
-        guard let p = sqlite3_column_text(stmt, i) else { return "" }
+/// Reads one cell of the current row of an SQLite statement (see `Row`).
+enum SQLiteCells {
+    static func isNull(_ s: OpaquePointer, _ i: Int32) -> Bool { sqlite3_column_type(s, i) == SQLITE_NULL }
+    static func int(_ s: OpaquePointer, _ i: Int32) -> Int64 { sqlite3_column_int64(s, i) }
+    static func double(_ s: OpaquePointer, _ i: Int32) -> Double { sqlite3_column_double(s, i) }
+    static func text(_ s: OpaquePointer, _ i: Int32) -> String {
+        guard let p = sqlite3_column_text(s, i) else { return "" }
         return String(cString: p)
-    }
-    func textOrNil(_ i: Int32) -> String? { isNull(i) ? nil : text(i) }
-}
-
-/// The store's connection, shared by threads: every use holds the lock for the whole
-/// transaction. The connection is opened with SQLITE_OPEN_NOMUTEX, so this lock is what
-/// serialises the threads of one process; other processes are serialised by SQLite's file
-/// locks and the busy timeout.
-final class Database: Sendable {
-    let path: String
-    private let connection: Mutex<Connection>
-
-    init(path: String, create: Bool = true) throws {
-        self.path = path
-        connection = Mutex(try Connection(path: path, create: create))
-    }
-
-    /// Runs `body` in a write transaction (BEGIN IMMEDIATE: takes the write lock up
-    /// front, so two processes never deadlock upgrading a read lock). Commits when
-    /// `body` returns, rolls back when it throws.
-    func write<T: Sendable>(_ body: sending (Connection) throws -> T) throws -> T {
-        try connection.withLock { db in
-            try db.exec("BEGIN IMMEDIATE", context: "starting a write transaction")
-            do {
-                let result = try body(db)
-                try db.exec("COMMIT", context: "committing")
-                return result
-            } catch {
-                db.rollback()
-                throw error
-            }
-        }
-    }
-
-    /// Runs `body` in a read transaction: one consistent snapshot for all its queries.
-    func read<T: Sendable>(_ body: sending (Connection) throws -> T) throws -> T {
-        try connection.withLock { db in
-            try db.exec("BEGIN DEFERRED", context: "starting a read transaction")
-            defer { db.commitQuietly() }
-            return try body(db)
-        }
-    }
-
-    /// For work that manages its own transactions (migrations).
-    func locked<T: Sendable>(_ body: sending (Connection) throws -> T) throws -> T {
-        try connection.withLock { db in try body(db) }
     }
 }
 
 /// The one owner of the `sqlite3*` handle and its statement cache. Not Sendable: only
-/// `Database` holds one, behind its lock.
-final class Connection {
+/// `Database` holds one, behind its lock. Opened with SQLITE_OPEN_NOMUTEX: that lock is what
+/// serialises the threads of one process; other processes are serialised by SQLite's file
+/// locks and the busy timeout.
+final class SQLiteConnection: SQLConnection {
     let path: String
     private let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
@@ -136,7 +80,7 @@ final class Connection {
         }
         handle = h
         sqlite3_extended_result_codes(h, 1)
-        sqlite3_busy_timeout(h, Connection.busyTimeoutMilliseconds)
+        sqlite3_busy_timeout(h, SQLiteConnection.busyTimeoutMilliseconds)
         do {
             // Before anything is written (switching to WAL rewrites the header): is this ours?
             try checkIdentity()
@@ -145,7 +89,7 @@ final class Connection {
             // Switching a new file to WAL needs a moment alone with it, and SQLite answers BUSY
             // at once (without the busy handler) when another process is creating it too: retry.
             var mode = ""
-            let deadline = Date().addingTimeInterval(Double(Connection.busyTimeoutMilliseconds) / 1000)
+            let deadline = Date().addingTimeInterval(Double(SQLiteConnection.busyTimeoutMilliseconds) / 1000)
             while true {
                 do {
                     mode = try query("PRAGMA journal_mode=WAL", []) { $0.text(0) }.first ?? ""
@@ -200,8 +144,16 @@ final class Connection {
     /// SQLite fell back to read-only on opening (no write permission on the file).
     var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
+    var dialect: SQLDialect { .sqlite }
+
+    /// BEGIN IMMEDIATE takes the write lock up front, so two processes never deadlock
+    /// upgrading a read lock; others wait for it up to the busy timeout.
+    func beginWrite() throws { try exec("BEGIN IMMEDIATE", context: "starting a write transaction") }
+    func beginRead() throws { try exec("BEGIN DEFERRED", context: "starting a read transaction") }
+    func commit() throws { try exec("COMMIT", context: "committing") }
     func rollback() { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
-    func commitQuietly() { sqlite3_exec(handle, "COMMIT", nil, nil, nil) }
+    /// The busy timeout already waits for other processes.
+    func shouldRetry(_ error: any Error) -> Bool { false }
 
     // MARK: statements (call only inside read/write/locked)
 
@@ -214,13 +166,13 @@ final class Connection {
 
     /// Runs one or more statements without parameters.
     func exec(_ sql: String, context: String? = nil) throws {
-        try check(sqlite3_exec(handle, sql, nil, nil, nil), context ?? "running \(Connection.abbreviate(sql))")
+        try check(sqlite3_exec(handle, sql, nil, nil, nil), context ?? "running \(SQLiteConnection.abbreviate(sql))")
     }
 
     private func prepared(_ sql: String) throws -> OpaquePointer {
         if let s = statements[sql] { return s }
         var s: OpaquePointer?
-        try check(sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &s, nil), "preparing \(Connection.abbreviate(sql))")
+        try check(sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &s, nil), "preparing \(SQLiteConnection.abbreviate(sql))")
         guard let s else { throw StoreError.invalid("empty statement: \(sql)") }
         statements[sql] = s
         return s
@@ -236,46 +188,36 @@ final class Connection {
             case .null: rc = sqlite3_bind_null(s, idx)
             case let .int(v): rc = sqlite3_bind_int64(s, idx, v)
             case let .real(v): rc = sqlite3_bind_double(s, idx, v)
-            case let .text(v): rc = sqlite3_bind_text(s, idx, v, -1, Connection.transient)
+            case let .text(v): rc = sqlite3_bind_text(s, idx, v, -1, SQLiteConnection.transient)
             }
-            try check(rc, "binding parameter \(idx) of \(Connection.abbreviate(sql))")
+            try check(rc, "binding parameter \(idx) of \(SQLiteConnection.abbreviate(sql))")
         }
     }
 
     /// Runs a statement that returns no rows.
-    func run(_ sql: String, _ params: [SQLValue] = []) throws {
+    func run(_ sql: String, _ params: [SQLValue]) throws {
         let s = try prepared(sql)
         defer { sqlite3_reset(s); sqlite3_clear_bindings(s) }
         try bind(s, params, sql)
         var rc = sqlite3_step(s)
         while rc == SQLITE_ROW { rc = sqlite3_step(s) }
-        try check(rc, Connection.abbreviate(sql))
+        try check(rc, SQLiteConnection.abbreviate(sql))
     }
 
     /// Runs a query and maps each row.
-    func query<T>(_ sql: String, _ params: [SQLValue] = [], _ map: (Row) throws -> T) throws -> [T] {
+    func query<T>(_ sql: String, _ params: [SQLValue], _ map: (Row) throws -> T) throws -> [T] {
         let s = try prepared(sql)
         defer { sqlite3_reset(s); sqlite3_clear_bindings(s) }
         try bind(s, params, sql)
         var out: [T] = []
         while true {
             let rc = sqlite3_step(s)
-            if rc == SQLITE_ROW { out.append(try map(Row(stmt: s))); continue }
-            try check(rc, Connection.abbreviate(sql))
+            if rc == SQLITE_ROW { out.append(try map(Row(source: .sqlite(s)))); continue }
+            try check(rc, SQLiteConnection.abbreviate(sql))
             break
         }
         return out
     }
 
-    func scalarInt(_ sql: String, _ params: [SQLValue] = []) throws -> Int64? {
-        try query(sql, params) { $0.intOrNil(0) }.first ?? nil
-    }
-
-    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     var changes: Int { Int(sqlite3_changes(handle)) }
-
-    static func abbreviate(_ sql: String) -> String {
-        let flat = sql.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        return flat.count > 80 ? String(flat.prefix(77)) + "..." : flat
-    }
 }

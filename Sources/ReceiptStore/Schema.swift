@@ -136,16 +136,37 @@ enum Schema {
         );
         CREATE INDEX corrections_receipt ON corrections(receipt_id, field);
         """),
-    ]
+    ] + laterMigrations(for: .sqlite)
+
+    /// The migrations after version 4, which both engines take (in their own SQL).
+    static func laterMigrations(for dialect: SQLDialect) -> [Migration] {
+        let text = dialect == .postgres ? #"TEXT COLLATE "C""# : "TEXT"
+        let seconds = dialect == .postgres ? "DOUBLE PRECISION" : "REAL"
+        return [
+            Migration(version: 5, summary: "claims: which batch worker reads which image, until when", sql: """
+            -- A worker claims an image (by content hash) before reading it, with a lease it renews
+            -- while it reads; saving the receipt or its failure ends the claim. A claim whose lease
+            -- ran out (the worker died) is taken by the next worker that asks.
+            CREATE TABLE claims (
+                content_hash \(text) PRIMARY KEY,
+                worker       TEXT NOT NULL,       -- host:pid:random of the batch process
+                path         TEXT NOT NULL,
+                claimed_at   \(text) NOT NULL,
+                expires_at   \(seconds) NOT NULL  -- seconds since 1970 on the store's clock
+            );
+            CREATE INDEX claims_worker ON claims(worker);
+            """),
+        ]
+    }
 
     /// Brings the store at `db` to `target` (default: latest). Safe when several
     /// processes open the same new or old file at once: the version is re-read
     /// under the write lock, so each migration runs exactly once.
-    static func migrate(_ db: Database, to target: Int = latest) throws {
+    static func migrate(_ db: Database<SQLiteConnection>, to target: Int = latest) throws {
         try db.locked { db in
             let current = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
             if current > latest { throw StoreError.schemaTooNew(found: current, supported: latest, path: db.path) }
-            let stamped = try db.scalarInt("PRAGMA application_id") == Int64(Connection.applicationID)
+            let stamped = try db.scalarInt("PRAGMA application_id") == Int64(SQLiteConnection.applicationID)
             if current >= target && stamped { return }
             try db.exec("BEGIN IMMEDIATE", context: "locking the store to upgrade it")
             do {
@@ -156,7 +177,7 @@ enum Schema {
                 if now < target { try db.exec("PRAGMA user_version = \(target)") }
                 // Says "receipts store" to this program (and to `file`): set on creation, and on the first
                 // open of a store made before the id existed.
-                try db.exec("PRAGMA application_id = \(Connection.applicationID)")
+                try db.exec("PRAGMA application_id = \(SQLiteConnection.applicationID)")
                 try db.exec("COMMIT", context: "committing the upgrade")
             } catch {
                 try? db.exec("ROLLBACK")
@@ -165,7 +186,7 @@ enum Schema {
         }
     }
 
-    static func version(_ db: Database) throws -> Int {
+    static func version(_ db: Database<SQLiteConnection>) throws -> Int {
         try db.locked { Int(try $0.scalarInt("PRAGMA user_version") ?? 0) }
     }
 }

@@ -52,7 +52,7 @@ struct FileNameBytesTests {
         let store = dir.file("s.sqlite")
         let batch = try runExecutable("receipts", ["batch", "--quiet", "--store", store, dir.path])
         #expect(batch.code == 0, "\(batch.err)")
-        let paths = try SQLiteReceiptStore(path: store).receipts().flatMap(\.sourcePaths)
+        let paths = try SQLReceiptStore(path: store).receipts().flatMap(\.sourcePaths)
         #expect(paths.map(PathBytes.bytes) == [Array((dir.path + "/").utf8) + name])
     }
 
@@ -80,7 +80,7 @@ struct FileNameBytesTests {
         // A folder walk finds it too (the second copy is skipped by content, its path recorded).
         let folder = try runExecutable("receipts", ["batch", "--quiet", "--store", store, dir.path])
         #expect(folder.err.contains("1 skipped"), "\(folder.err)")
-        let paths = try SQLiteReceiptStore(path: store).receipts().flatMap(\.sourcePaths)
+        let paths = try SQLReceiptStore(path: store).receipts().flatMap(\.sourcePaths)
         #expect(Set(paths.map(PathBytes.bytes)) == [name, Array((dir.path + "/").utf8) + name])
         let export = try runExecutable("receipts", ["export", "--store", store])
         #expect(export.out.contains("r\\xE9\\xFF.png"), "\(export.out)")

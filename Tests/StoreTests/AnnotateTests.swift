@@ -30,7 +30,7 @@ struct AnnotateTests {
         let r = cli(["show", "--store", store, "--annotate", out, image])
         #expect(r.code == 0, "\(r.err)")
         #expect(r.err.contains("wrote \(out): \(image) with "))
-        let d = try #require(try SQLiteReceiptStore(path: store).receiptDetail(ReceiptID(1)))
+        let d = try #require(try SQLReceiptStore(path: store).receiptDetail(ReceiptID(1)))
         let page = try #require(d.reading?.first)
         let png = try Self.colourImage(out)
         // The page as read, and a margin on the right for the labels.
@@ -70,7 +70,7 @@ struct AnnotateTests {
     @Test func aReceiptWhoseFileIsGoneCannotBeAnnotated() throws {
         let tmp = try TempDir()
         let store = tmp.path("s.sqlite")
-        try save(try SQLiteReceiptStore(path: store), receipt(vendor: "Gone", date: "2024-01-01", total: "1.00"), hash: "g", path: tmp.path("gone.png"))
+        try save(try SQLReceiptStore(path: store), receipt(vendor: "Gone", date: "2024-01-01", total: "1.00"), hash: "g", path: tmp.path("gone.png"))
         let r = cli(["show", "--store", store, "--annotate", tmp.path("out.png"), "1"])
         #expect(r.code == 3)
         #expect(r.err.contains("none of its files is there now"))

@@ -38,9 +38,9 @@ struct BatchRunnerTests {
         TOTAL 55.84
         """
 
-    @Test func storesEveryReceiptWithItsStatusAndSkipsThemNextTime() throws {
+    @Test(arguments: Engine.allCases) func storesEveryReceiptWithItsStatusAndSkipsThemNextTime(_ engine: Engine) throws {
         let dir = try Self.folder()
-        let store = try SQLiteReceiptStore(path: dir.path("s.sqlite"))
+        let store = try openStore(try dir.storeLocation(engine))
         let made = Locked(0)
         let outcomes = Locked([String]())
         let counts = Self.runner(store, made: made) { ScriptedEngine(pages: [nil: ScriptedEngine.page(Self.receiptText)]) }
@@ -86,7 +86,7 @@ struct BatchRunnerTests {
     /// A file that disappears while the batch runs (deleted, moved away) is one failure naming it; the rest is stored.
     @Test func aFileThatDisappearsMidBatchIsOneFailure() throws {
         let dir = try Self.folder()
-        let store = try SQLiteReceiptStore(path: dir.path("s.sqlite"))
+        let store = try SQLReceiptStore(path: dir.path("s.sqlite"))
         let victim = dir.path("us-hardware-01.png")  // last in the walk's order
         let failed = Locked([String]())
         let counts = Self.runner(store, jobs: 1, made: Locked(0)) { DeletingEngine(deleting: victim) }
@@ -98,9 +98,9 @@ struct BatchRunnerTests {
         #expect(try store.receipts().count == 2)
     }
 
-    @Test func aReceiptWithoutItsHeadlineFieldsNeedsReview() throws {
+    @Test(arguments: Engine.allCases) func aReceiptWithoutItsHeadlineFieldsNeedsReview(_ engine: Engine) throws {
         let dir = try Self.folder()
-        let store = try SQLiteReceiptStore(path: dir.path("s.sqlite"))
+        let store = try openStore(try dir.storeLocation(engine))
         let counts = Self.runner(store, made: Locked(0)) { ScriptedEngine(pages: [nil: ScriptedEngine.page("THANK YOU")]) }.run([dir.url.path])
         #expect(counts.needsReview == 3 && counts.parsed == 0)
         #expect(try store.receipts(status: .needsReview).count == 3)
@@ -112,7 +112,7 @@ struct BatchRunnerTests {
     ])
     func anEngineFailureIsRecordedPerFileAndLosesNothingStored(failure: FailingEngine.Failure, code: String) throws {
         let dir = try Self.folder()
-        let store = try SQLiteReceiptStore(path: dir.path("s.sqlite"))
+        let store = try SQLReceiptStore(path: dir.path("s.sqlite"))
         // One receipt stored first, by a working engine.
         let first = Self.runner(store, made: Locked(0)) { ScriptedEngine(pages: [nil: ScriptedEngine.page(Self.receiptText)]) }
             .run([dir.path(Self.images[0])])

@@ -39,7 +39,7 @@ struct BatchTests {
         #expect(r.err.contains("2 failed"))
         #expect(r.err.contains("torn.jpg: truncated JPEG"))
         #expect(r.err.contains("empty.png: the file is empty"))
-        let s = try SQLiteReceiptStore(path: store)
+        let s = try SQLReceiptStore(path: store)
         #expect(try s.receipts().count == 4)
         let failures = try s.failures()
         #expect(Set(failures.map(\.code)) == ["truncated", "empty"])
@@ -65,7 +65,7 @@ struct BatchTests {
         #expect(r.err.contains("1 failed"))
         #expect(r.err.contains("photo.jxl: not an image (supported: "))
         #expect(r.err.contains("5 other files (2 .json, 1 without extension, 1 .csv, 1 .txt)"), "\(r.err)")
-        let s = try SQLiteReceiptStore(path: store)
+        let s = try SQLReceiptStore(path: store)
         #expect(Set(try s.receipts().flatMap(\.sourcePaths).map { ($0 as NSString).lastPathComponent }) == ["IMG_0042.heic", "scan-0001"])
         #expect(try s.failures().map(\.code) == ["not-an-image"])
     }
@@ -95,7 +95,7 @@ struct BatchTests {
         #expect(r.err.contains("cut.heic: truncated HEIF image"))
         #expect(r.err.contains("cut.tif: truncated TIFF image"))
         #expect(r.err.contains("locked.pdf: the PDF is encrypted (needs a password)"))
-        let s = try SQLiteReceiptStore(path: store)
+        let s = try SQLReceiptStore(path: store)
         let stored = try s.receipts()
         #expect(stored.count == 6)
         let byName = Dictionary(uniqueKeysWithValues: stored.map { (($0.sourcePaths[0] as NSString).lastPathComponent, $0) })
@@ -122,7 +122,7 @@ struct BatchTests {
         #expect(again.err.contains("0 parsed"))
         let forced = batch(["--store", store, "--quiet", "--force", "--exclude", "2024", dir.url.path])
         #expect(forced.err.contains("0 skipped"))
-        #expect(try SQLiteReceiptStore(path: store).receipts().count == 4)
+        #expect(try SQLReceiptStore(path: store).receipts().count == 4)
     }
 
     @Test func oneJobAndTwoJobsGiveTheSameResults() throws {
@@ -130,7 +130,7 @@ struct BatchTests {
         func run(_ jobs: String) throws -> [String: String] {
             let store = dir.path("store-\(jobs).sqlite")
             _ = batch(["--store", store, "--jobs", jobs, "--quiet", dir.url.path])
-            return Dictionary(uniqueKeysWithValues: try SQLiteReceiptStore(path: store).receipts().map { r in
+            return Dictionary(uniqueKeysWithValues: try SQLReceiptStore(path: store).receipts().map { r in
                 (r.contentHash, [r.parsed.vendor?.value, r.parsed.date?.value.iso, r.parsed.total?.value.description].map { $0 ?? "-" }.joined(separator: "|"))
             })
         }
@@ -210,20 +210,20 @@ struct BatchTests {
         let deadline = Date().addingTimeInterval(120)
         var stored = 0
         while Date() < deadline, p.isRunning {
-            stored = (try? SQLiteReceiptStore(path: store).receipts().count) ?? 0
+            stored = (try? SQLReceiptStore(path: store).receipts().count) ?? 0
             if stored >= 2 { break }
             Thread.sleep(forTimeInterval: 0.1)
         }
         #expect(p.isRunning, "the batch finished before it could be interrupted")
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
-        let before = try SQLiteReceiptStore(path: store).receipts()
+        let before = try SQLReceiptStore(path: store).receipts()
         #expect(before.count >= 2 && before.count < 8)
 
         let second = batch(["--store", store, "--quiet", dir.url.path])
         #expect(second.code == 0)
         #expect(second.err.contains("\(before.count) skipped (already in the store)"))
-        let after = try SQLiteReceiptStore(path: store).receipts()
+        let after = try SQLReceiptStore(path: store).receipts()
         #expect(after.count == 8)
         #expect(Set(after.map(\.contentHash)).count == 8)
         #expect(after.allSatisfy { $0.sourcePaths.count == 1 })
@@ -244,7 +244,7 @@ struct BatchTests {
         p.standardOutput = FileHandle.nullDevice
         try p.run()
         let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline, p.isRunning, ((try? SQLiteReceiptStore(path: store).receipts().count) ?? 0) < 1 {
+        while Date() < deadline, p.isRunning, ((try? SQLReceiptStore(path: store).receipts().count) ?? 0) < 1 {
             Thread.sleep(forTimeInterval: 0.05)
         }
         #expect(p.isRunning, "the batch finished before it could be interrupted")
@@ -254,12 +254,12 @@ struct BatchTests {
         #expect(p.terminationStatus == ExitCode.interrupted.rawValue)
         #expect(stderr.contains("interrupted"))
         #expect(stderr.contains("to continue, run the same command again"))
-        let kept = try SQLiteReceiptStore(path: store).receipts().count
+        let kept = try SQLReceiptStore(path: store).receipts().count
         #expect(kept >= 1 && kept < 8)
         let again = batch(["--store", store, "--quiet", dir.url.path])
         #expect(again.code == 0)
         #expect(again.err.contains("\(kept) skipped (already in the store)"))
-        #expect(try SQLiteReceiptStore(path: store).receipts().count == 8)
+        #expect(try SQLReceiptStore(path: store).receipts().count == 8)
     }
 
     /// `--reparse` parses the stored OCR text again, without OCR, and keeps every receipt.
@@ -267,12 +267,12 @@ struct BatchTests {
         let dir = try Self.mixedFolder()
         let store = dir.path("store.sqlite")
         _ = batch(["--store", store, "--quiet", dir.url.path])
-        let before = try SQLiteReceiptStore(path: store).receipts()
+        let before = try SQLReceiptStore(path: store).receipts()
         // A missing language folder would stop any OCR: --reparse must not need it.
         let r = batch(["--store", store, "--reparse", "--force", "--tessdata", dir.url.path])
         #expect(r.code == 0, "\(r.err)")
         #expect(r.err.contains("re-parsed 4 receipts"))
-        let after = try SQLiteReceiptStore(path: store).receipts()
+        let after = try SQLReceiptStore(path: store).receipts()
         #expect(after.count == before.count)
         #expect(Set(after.map { $0.parsed.total?.value }) == Set(before.map { $0.parsed.total?.value }))
         #expect(batch(["--store", store, "--reparse", dir.url.path]).code == ExitCode.usage.rawValue)

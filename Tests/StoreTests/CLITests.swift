@@ -30,19 +30,19 @@ struct CLITests {
         #expect(cli(["items", "import", file], env: env).code == 0)
         #expect(FileManager.default.fileExists(atPath: tmp.path("env.sqlite")))
         let info = cli(["store", "info"], env: env)
-        #expect(info.out.contains("env.sqlite (schema version \(SQLiteReceiptStore.latestSchemaVersion))") && info.out.contains("items     1"))
+        #expect(info.out.contains("env.sqlite (schema version \(SQLReceiptStore.latestSchemaVersion))") && info.out.contains("items     1"))
         let bad = cli(["items", "import", "--store", "/proc/nope/s.sqlite", file])
         #expect(bad.code == 5 && bad.err.hasPrefix("error: cannot open the store"))
         let none = cli(["store", "info", "--store", "/proc/nope/s.sqlite"])
         #expect(none.code == 5 && none.err.hasPrefix("error: no store at /proc/nope/s.sqlite"))
     }
 
-    @Test("walkthrough: import, reconcile, confirm, reject, export as CSV and JSON")
-    func walkthrough() throws {
+    @Test("walkthrough: import, reconcile, confirm, reject, export as CSV and JSON", arguments: Engine.allCases)
+    func walkthrough(_ engine: Engine) throws {
         let tmp = try TempDir()
-        let store = tmp.path("demo.sqlite")
+        let store = try tmp.storeLocation(engine, "demo.sqlite")
         #expect(cli(["items", "import", "--store", store, Repo.path("SampleReceipts/inventory.csv")]).code == 0)
-        let s = try SQLiteReceiptStore(path: store)
+        let s = try openStore(store)
         try save(s, try parsedFromSidecar("us-electronics-01"), hash: "e", path: "SampleReceipts/us-electronics-01.png")
         try save(s, try parsedFromSidecar("us-kitchen-01"), hash: "k", path: "SampleReceipts/us-kitchen-01.png")
 

@@ -28,12 +28,12 @@ struct ConcurrencyTests {
         return Output(code: t.0.terminationStatus, out: String(decoding: out, as: UTF8.self), err: String(decoding: err, as: UTF8.self))
     }
 
-    @Test("two writers and a deciding user: nothing lost, nothing duplicated, decisions kept")
-    func writersAndDecider() throws {
+    @Test("two writers and a deciding user: nothing lost, nothing duplicated, decisions kept", arguments: Engine.allCases)
+    func writersAndDecider(_ engine: Engine) throws {
         let exe = try #require(Repo.executable("receipts-bench"),
                                "receipts-bench not built: run `swift build` (it is built with the tests) — this test needs a second process")
         let tmp = try TempDir()
-        let path = tmp.path("shared.sqlite")  // does not exist yet: all three race to create and migrate it
+        let path = try tmp.storeLocation(engine, "shared.sqlite")  // empty: all three race to create and migrate it
         let n = 150
         let a = try Self.start(exe, ["write", "--store", path, "--tag", "A", "--count", "\(n)"])
         let b = try Self.start(exe, ["write", "--store", path, "--tag", "B", "--count", "\(n)"])
@@ -43,7 +43,7 @@ struct ConcurrencyTests {
         #expect(rb.code == 0, "writer B: \(rb.err)")
         #expect(rc.code == 0, "decider: \(rc.err)")
 
-        let store = try SQLiteReceiptStore(path: path)
+        let store = try openStore(path)
         let s = try store.stats()
         // Even i: the same image in both folders (one receipt, two paths); odd i: one per writer.
         let shared = (n + 1) / 2, own = n / 2
@@ -80,10 +80,10 @@ struct ConcurrencyTests {
         #expect(try store.integrityCheck() == "ok")
     }
 
-    @Test("threads of one process share one store object safely")
-    func threads() async throws {
+    @Test("threads of one process share one store object safely", arguments: Engine.allCases)
+    func threads(_ engine: Engine) async throws {
         let tmp = try TempDir()
-        let store = try SQLiteReceiptStore(path: tmp.path("threads.sqlite"))
+        let store = try openStore(try tmp.storeLocation(engine, "threads.sqlite"))
         await withTaskGroup(of: Void.self) { g in
             for t in 0..<4 {
                 g.addTask {

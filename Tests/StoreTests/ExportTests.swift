@@ -12,10 +12,10 @@ struct ExportTests {
     /// #3 no date
     /// #4 a duplicate of #1
     /// #5 "Smith; Sons | Co" 2024-05-01, total corrected 20.00 → 21.00
-    func fixture(_ name: String = #function) throws -> (TempDir, String) {
+    func fixture(_ engine: Engine, _ name: String = #function) throws -> (TempDir, String) {
         let tmp = try TempDir(name)
-        let path = tmp.path("s.sqlite")
-        let store = try SQLiteReceiptStore(path: path)
+        let path = try tmp.storeLocation(engine)
+        let store = try openStore(path)
         var harbor = receipt(vendor: "Harbor Lane Hardware LLC", date: "2024-03-04", total: "55.84", subtotal: "51.41", tax: "4.43", number: "8841",
                              time: "14:32", lines: [("CLAW HAMMER 16OZ", "14.99", 1), ("WOOD GLUE", "36.42", 1)])
         harbor.paymentMethod = Field("card", confidence: 0.8, evidence: ev())
@@ -46,9 +46,9 @@ struct ExportTests {
         return (r.code, r.out, r.err)
     }
 
-    @Test func hledgerReadsTheJournal() throws {
+    @Test(arguments: Engine.allCases) func hledgerReadsTheJournal(_ engine: Engine) throws {
         let hledger = try Self.hledger()
-        let (tmp, store) = try fixture()
+        let (tmp, store) = try fixture(engine)
         let journal = tmp.path("receipts.journal")
         let r = cli(["export", "--store", store, "--output", journal])  // the format follows the extension
         #expect(r.code == 0, "\(r.err)")
@@ -83,8 +83,8 @@ struct ExportTests {
         #expect(eur.out.contains("Bäckerei") && !eur.out.contains("Harbor"))
     }
 
-    @Test func csvHasEveryFieldAndTheListFilters() throws {
-        let (tmp, store) = try fixture()
+    @Test(arguments: Engine.allCases) func csvHasEveryFieldAndTheListFilters(_ engine: Engine) throws {
+        let (tmp, store) = try fixture(engine)
         defer { withExtendedLifetime(tmp) {} }
         let r = cli(["export", "--store", store, "--vendor", "harbor", "--status", "parsed"])
         #expect(r.code == 0, "\(r.err)")
@@ -120,8 +120,8 @@ struct ExportTests {
         #expect(cli(["export", "--store", store, "--format", "xml"]).code == 2)
     }
 
-    @Test func jsonHasLineItemsAndEvidence() throws {
-        let (tmp, store) = try fixture()
+    @Test(arguments: Engine.allCases) func jsonHasLineItemsAndEvidence(_ engine: Engine) throws {
+        let (tmp, store) = try fixture(engine)
         defer { withExtendedLifetime(tmp) {} }
         let r = cli(["export", "--store", store, "--format", "json", "--vendor", "harbor", "--status", "parsed"])
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])

@@ -51,10 +51,10 @@ struct ForeignDatabaseTests {
     @Test func aDatabaseWithAnotherApplicationIDIsRefusedEvenWithOurTables() throws {
         let tmp = try TempDir()
         let path = tmp.path("other.sqlite")
-        _ = try SQLiteReceiptStore(path: path)
+        _ = try SQLReceiptStore(path: path)
         try RawSQLite.exec(path, "PRAGMA application_id = 1234")
         do {
-            _ = try SQLiteReceiptStore(path: path)
+            _ = try SQLReceiptStore(path: path)
             Issue.record("a store with another application id was opened")
         } catch let StoreError.foreignDatabase(p, tables, app) {
             #expect(p == path && app == 1234)
@@ -65,13 +65,13 @@ struct ForeignDatabaseTests {
     @Test func aNewStoreSaysWhatItIs() throws {
         let tmp = try TempDir()
         let path = tmp.path("new.sqlite")
-        _ = try SQLiteReceiptStore(path: path)
+        _ = try SQLReceiptStore(path: path)
         #expect(try RawSQLite.int(path, "PRAGMA application_id") == Self.receiptsID)
-        #expect(try RawSQLite.int(path, "PRAGMA user_version") == Int64(SQLiteReceiptStore.latestSchemaVersion))
+        #expect(try RawSQLite.int(path, "PRAGMA user_version") == Int64(SQLReceiptStore.latestSchemaVersion))
         // An empty file (touch) is a new store too.
         let empty = tmp.path("empty.sqlite")
         _ = FileManager.default.createFile(atPath: empty, contents: Data())
-        _ = try SQLiteReceiptStore(path: empty)
+        _ = try SQLReceiptStore(path: empty)
         #expect(try RawSQLite.int(empty, "PRAGMA application_id") == Self.receiptsID)
     }
 
@@ -79,14 +79,14 @@ struct ForeignDatabaseTests {
         let tmp = try TempDir()
         let path = tmp.path("old.sqlite")
         do {
-            let s = try SQLiteReceiptStore(path: path, schemaVersion: 2)
+            let s = try SQLReceiptStore(path: path, schemaVersion: 2)
             try save(s, receipt(vendor: "Shop", date: "2024-01-02", total: "10.00"), hash: "h1")
         }
         try RawSQLite.exec(path, "PRAGMA application_id = 0")
         #expect(try RawSQLite.int(path, "PRAGMA application_id") == 0)
-        let store = try SQLiteReceiptStore(path: path)
+        let store = try SQLReceiptStore(path: path)
         #expect(try store.receipts().map(\.contentHash) == ["h1"])
         #expect(try RawSQLite.int(path, "PRAGMA application_id") == Self.receiptsID)
-        #expect(try store.schemaVersion() == SQLiteReceiptStore.latestSchemaVersion)
+        #expect(try store.schemaVersion() == SQLReceiptStore.latestSchemaVersion)
     }
 }

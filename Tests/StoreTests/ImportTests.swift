@@ -77,8 +77,8 @@ struct ImportTests {
         #expect(r.issues.map(\.line) == [2, 3])
     }
 
-    @Test("a file that is not an inventory is refused as a whole")
-    func wholeFileErrors() {
+    @Test("a file that is not an inventory is refused as a whole", arguments: Engine.allCases)
+    func wholeFileErrors(_ engine: Engine) {
         #expect(throws: ImportFileError.self) { try InventoryImporter.parse(data: Data("price,date\n1,2024-01-01\n".utf8), fileName: "x.csv") }
         #expect(throws: ImportFileError.self) { try InventoryImporter.parse(data: Data("{\"items\": [".utf8), fileName: "x.json") }
         #expect(throws: ImportFileError.self) { try InventoryImporter.parse(data: Data("{\"things\": []}".utf8), fileName: "x.json") }
@@ -138,10 +138,10 @@ struct ImportTests {
         #expect(r2.issues.map(\.line) == [3])
     }
 
-    @Test("re-importing updates instead of duplicating: by external id, else by name + date + price")
-    func reimport() throws {
+    @Test("re-importing updates instead of duplicating: by external id, else by name + date + price", arguments: Engine.allCases)
+    func reimport(_ engine: Engine) throws {
         let tmp = try TempDir()
-        let store = try SQLiteReceiptStore(path: tmp.path("s.sqlite"))
+        let store = try openStore(try tmp.storeLocation(engine))
         let csv = Repo.path("SampleReceipts/inventory.csv")
         let items = try InventoryImporter.parse(data: try Data(contentsOf: URL(fileURLWithPath: csv)), fileName: csv).items.map(\.item)
         #expect(try store.upsertItems(items).inserted == 18)

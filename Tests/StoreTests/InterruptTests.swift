@@ -30,7 +30,7 @@ struct InterruptTests {
         // Wait for the first receipt to be stored: the noise is then in OCR.
         let start = Date()
         while Date().timeIntervalSince(start) < 60 {
-            if let s = try? SQLiteReceiptStore(path: store), let n = try? s.receipts().count, n == 1 { break }
+            if let s = try? SQLReceiptStore(path: store), let n = try? s.receipts().count, n == 1 { break }
             usleep(200_000)
         }
         usleep(1_000_000)
@@ -44,7 +44,7 @@ struct InterruptTests {
         let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(p.terminationStatus == 130)
         #expect(text.contains("did not finish within 2 s"), "\(text)")
-        let s = try SQLiteReceiptStore(path: store)
+        let s = try SQLReceiptStore(path: store)
         #expect(try s.integrityCheck() == "ok")
         #expect(try s.receipts().count == 1)
     }

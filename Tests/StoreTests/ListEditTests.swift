@@ -14,9 +14,9 @@ struct ListEditTests {
     /// #4 hardware 2024-03-04 55.84 USD, a duplicate of #1
     /// #5 furniture 2024-11-02 1236.98 EUR, corrected (vendor)
     /// #6 undated, no total, needs review
-    func fixture(_ name: String = #function) throws -> (TempDir, SQLiteReceiptStore) {
+    func fixture(_ engine: Engine, _ name: String = #function) throws -> (TempDir, SQLReceiptStore) {
         let tmp = try TempDir(name)
-        let store = try SQLiteReceiptStore(path: tmp.path("s.sqlite"))
+        let store = try openStore(try tmp.storeLocation(engine))
         func put(_ p: ParsedReceipt, _ hash: String, _ status: ReceiptStatus = .parsed) throws {
             try store.saveReceipt(StoredReceiptInput(contentHash: hash, sourcePath: "in/\(hash).png", ocrText: nil, parsed: p,
                                                      engineVersion: "t", status: status))
@@ -34,10 +34,10 @@ struct ListEditTests {
         return (tmp, store)
     }
 
-    func ids(_ store: SQLiteReceiptStore, _ f: ReceiptFilter) throws -> [Int64] { try store.listReceipts(f).map(\.id.rawValue) }
+    func ids(_ store: SQLReceiptStore, _ f: ReceiptFilter) throws -> [Int64] { try store.listReceipts(f).map(\.id.rawValue) }
 
-    @Test func everyFilter() throws {
-        let (_, s) = try fixture()
+    @Test(arguments: Engine.allCases) func everyFilter(_ engine: Engine) throws {
+        let (_, s) = try fixture(engine)
         #expect(try ids(s, ReceiptFilter()) == [2, 1, 4, 3, 5, 6], "by date, undated last")
         #expect(try ids(s, ReceiptFilter(vendor: "HARBOR")) == [1, 4])
         #expect(try ids(s, ReceiptFilter(vendor: "hansen")) == [5], "the corrected vendor is what is searched")
@@ -56,9 +56,10 @@ struct ListEditTests {
         #expect(try ids(s, ReceiptFilter(currency: "USD", state: .parsed, unlinked: true)) == [])
     }
 
-    @Test func listCommandFiltersAndPrints() throws {
-        let (tmp, _) = try fixture()
-        let store = tmp.path("s.sqlite")
+    @Test(arguments: Engine.allCases) func listCommandFiltersAndPrints(_ engine: Engine) throws {
+        let (tmp, fx) = try fixture(engine)
+        defer { withExtendedLifetime(tmp) {} }
+        let store = fx.location
         func listed(_ extra: [String]) throws -> [Int] {
             let r = cli(["list", "--store", store, "--json"] + extra)
             #expect(r.code == 0, "\(r.err)")
@@ -88,8 +89,9 @@ struct ListEditTests {
         #expect(cli(["list", "--store", store, "--min", "ten"]).code == 2)
     }
 
-    @Test func showByIDAndByFile() throws {
-        let (tmp, store) = try fixture()
+    @Test(arguments: Engine.allCases) func showByIDAndByFile(_ engine: Engine) throws {
+        let (tmp, fx) = try fixture(engine)
+        let store = fx
         // An image read into the store is found by its content wherever it is now.
         let bytes = Data("not really an image, but bytes with a hash".utf8)
         let image = tmp.path("moved.png")
@@ -97,14 +99,14 @@ struct ListEditTests {
         try store.saveReceipt(StoredReceiptInput(contentHash: ContentHash.sha256(bytes), sourcePath: "old/place.png", ocrText: nil,
                                                  parsed: receipt(vendor: "Found Shop", date: "2024-01-02", total: "9.99"),
                                                  engineVersion: "t", status: .parsed))
-        let byFile = cli(["show", "--store", tmp.path("s.sqlite"), image])
+        let byFile = cli(["show", "--store", fx.location, image])
         #expect(byFile.code == 0, "\(byFile.err)")
         #expect(byFile.out.hasPrefix("receipt #7  place.png  [parsed]\n"))
         #expect(byFile.out.contains("  vendor   Found Shop"))
-        #expect(cli(["show", "--store", tmp.path("s.sqlite"), "in/b1.png"]).out.hasPrefix("receipt #2  b1.png"))
-        #expect(cli(["show", "--store", tmp.path("s.sqlite"), "b1.png"]).out.hasPrefix("receipt #2  b1.png"))
+        #expect(cli(["show", "--store", fx.location, "in/b1.png"]).out.hasPrefix("receipt #2  b1.png"))
+        #expect(cli(["show", "--store", fx.location, "b1.png"]).out.hasPrefix("receipt #2  b1.png"))
 
-        let shown = cli(["show", "--store", tmp.path("s.sqlite"), "--json", "5"])
+        let shown = cli(["show", "--store", fx.location, "--json", "5"])
         let o = try #require(try JSONSerialization.jsonObject(with: Data(shown.out.utf8)) as? [String: Any])
         #expect(o["receipt_id"] as? Int == 5)
         #expect(o["status"] as? String == "corrected")
@@ -119,19 +121,21 @@ struct ListEditTests {
         #expect(history.count == 1)
         #expect(history[0]["corrected_by"] as? String == "sam")
         #expect(history[0]["previous"] as? String == "Wohnwelt Hanssen")
-        let links = try #require((cli(["show", "--store", tmp.path("s.sqlite"), "--json", "#1"]).out.data(using: .utf8))
+        let links = try #require((cli(["show", "--store", fx.location, "--json", "#1"]).out.data(using: .utf8))
             .flatMap { try JSONSerialization.jsonObject(with: $0) as? [String: Any] }?["links"] as? [[String: Any]])
         #expect(links.first?["item_id"] as? Int == 1)
 
-        let missing = cli(["show", "--store", tmp.path("s.sqlite"), "99"])
+        let missing = cli(["show", "--store", fx.location, "99"])
         #expect(missing.code == 3)
         #expect(missing.err == "error: no receipt #99 in the store\n")
-        #expect(cli(["show", "--store", tmp.path("s.sqlite"), "nowhere.png"]).code == 3)
+        #expect(cli(["show", "--store", fx.location, "nowhere.png"]).code == 3)
     }
 
-    @Test func editRecordsWhoAndWhenAndUndoRestores() throws {
-        let (tmp, store) = try fixture()
-        let path = tmp.path("s.sqlite")
+    @Test(arguments: Engine.allCases) func editRecordsWhoAndWhenAndUndoRestores(_ engine: Engine) throws {
+        let (tmp, fx) = try fixture(engine)
+        defer { withExtendedLifetime(tmp) {} }
+        let store = fx
+        let path = fx.location
         let r = cli(["edit", "--store", path, "--by", "kim", "3", "--total", "33.40", "--date", "2024-08-15", "--tax", "2.00",
                      "--line", "Latte=4.50", "--line", "Beans 1kg = 28.90", "--receipt-number", "A-17", "--card", "4242",
                      "--payment", "card", "--time", "08:05", "--currency", "cad", "--subtotal", "31.40", "--vendor", "Blue Heron"])
@@ -192,9 +196,10 @@ struct ListEditTests {
         #expect(try store.receiptDetail(ReceiptID(1))?.effective.vendor == nil)
     }
 
-    @Test func editRejectsBadValues() throws {
-        let (tmp, _) = try fixture()
-        let path = tmp.path("s.sqlite")
+    @Test(arguments: Engine.allCases) func editRejectsBadValues(_ engine: Engine) throws {
+        let (tmp, fx) = try fixture(engine)
+        defer { withExtendedLifetime(tmp) {} }
+        let path = fx.location
         for (args, message) in [
             (["--total", "12,30"], "total: '12,30' is not an amount (e.g. 12.30)"),
             (["--date", "04/03/2024"], "date: '04/03/2024' is not a date (YYYY-MM-DD)"),
@@ -209,7 +214,7 @@ struct ListEditTests {
             #expect(r.err.contains(message), "\(args): \(r.err)")
         }
         #expect(cli(["edit", "--store", path, "42", "--total", "1.00"]).code == 3)
-        #expect(try SQLiteReceiptStore(path: path).receiptDetail(ReceiptID(1))?.corrections.isEmpty == true)
+        #expect(try openStore(path).receiptDetail(ReceiptID(1))?.corrections.isEmpty == true)
     }
 
     /// A version 3 store (before corrections) is upgraded in place: its receipts are kept,
@@ -218,13 +223,13 @@ struct ListEditTests {
         let tmp = try TempDir()
         let path = tmp.path("s.sqlite")
         do {
-            let v3 = try SQLiteReceiptStore(path: path, schemaVersion: 3)
+            let v3 = try SQLReceiptStore(path: path, schemaVersion: 3)
             try save(v3, receipt(vendor: "Old Shop", date: "2023-05-06", total: "7.00"), hash: "old")
             #expect(try v3.schemaVersion() == 3)
             #expect(try v3.listReceipts(ReceiptFilter()).map(\.state) == [.parsed])
         }
-        let store = try SQLiteReceiptStore(path: path)
-        #expect(try store.schemaVersion() == 4)
+        let store = try SQLReceiptStore(path: path)
+        #expect(try store.schemaVersion() == SQLReceiptStore.latestSchemaVersion)
         #expect(try store.listReceipts(ReceiptFilter(vendor: "old")).count == 1)
         try store.correct(ReceiptID(1), [try .set(.total, "7.50")], by: "sam")
         #expect(try store.listReceipts(ReceiptFilter()).first?.total == Amount("7.50"))
@@ -234,7 +239,7 @@ struct ListEditTests {
     /// The reconciler matches on what the user corrected: a misread total finds no item until it is put right.
     @Test func reconcileUsesCorrectedValues() throws {
         let tmp = try TempDir()
-        let store = try SQLiteReceiptStore(path: tmp.path("s.sqlite"))
+        let store = try SQLReceiptStore(path: tmp.path("s.sqlite"))
         try save(store, receipt(vendor: "Harbor Lane Hardware LLC", date: "2024-03-04", total: "85.84"), hash: "h")
         try store.upsertItems([InventoryItem(name: "Cordless drill", price: Amount("55.84"), currency: "USD",
                                              purchaseDate: CalendarDate(iso: "2024-03-04"), vendor: "Harbor Lane Hardware")])
@@ -251,7 +256,7 @@ struct ListEditTests {
         let path = tmp.path("s.sqlite")
         let image = Repo.samples + "/us-hardware-01.png"
         #expect(cli(["batch", "--store", path, "--quiet", "--jobs", "1", image]).code == 0)
-        let store = try SQLiteReceiptStore(path: path)
+        let store = try SQLReceiptStore(path: path)
         let id = try #require(try store.listReceipts(ReceiptFilter()).first?.id)
         #expect(try store.receiptDetail(id)?.effective.total?.value == Amount("55.84"))
         #expect(cli(["edit", "--store", path, image, "--total", "12.30", "--by", "sam"]).code == 0)

@@ -9,9 +9,9 @@ struct MigrationTests {
     func fromEmpty() throws {
         let tmp = try TempDir()
         let path = tmp.path("sub/dir/new.sqlite")  // folders are created too
-        let store = try SQLiteReceiptStore(path: path)
-        #expect(try store.schemaVersion() == SQLiteReceiptStore.latestSchemaVersion)
-        #expect(SQLiteReceiptStore.latestSchemaVersion >= 2)
+        let store = try SQLReceiptStore(path: path)
+        #expect(try store.schemaVersion() == SQLReceiptStore.latestSchemaVersion)
+        #expect(SQLReceiptStore.latestSchemaVersion >= 2)
         let id = try save(store, receipt(vendor: "Shop", date: "2024-01-02", total: "10.00", lines: [("THING", "10.00", 1)]), hash: "h1")
         try store.upsertItems([InventoryItem(name: "Thing", price: Amount("10.00"), purchaseDate: CalendarDate(iso: "2024-01-02"))])
         let s = try store.stats()
@@ -27,14 +27,14 @@ struct MigrationTests {
         let tmp = try TempDir()
         let path = tmp.path("old.sqlite")
         do {
-            let v1 = try SQLiteReceiptStore(path: path, schemaVersion: 1)
+            let v1 = try SQLReceiptStore(path: path, schemaVersion: 1)
             #expect(try v1.schemaVersion() == 1)
             try save(v1, receipt(vendor: "Brightwave Electronics", date: "2024-11-23", total: "349.99", lines: [("SONY WH-1000XM5", "349.99", 1)]), hash: "old-1")
             try v1.upsertItems([InventoryItem(name: "Sony WH-1000XM5", externalID: "x1", price: Amount("349.99"),
                                               purchaseDate: CalendarDate(iso: "2024-11-23"), vendor: "Brightwave")])
         }
-        let store = try SQLiteReceiptStore(path: path)
-        #expect(try store.schemaVersion() == SQLiteReceiptStore.latestSchemaVersion)
+        let store = try SQLReceiptStore(path: path)
+        #expect(try store.schemaVersion() == SQLReceiptStore.latestSchemaVersion)
         #expect(try store.integrityCheck() == "ok")
         #expect(try store.items().map(\.item.name) == ["Sony WH-1000XM5"])
         #expect(try store.receipts().map(\.contentHash) == ["old-1"])
@@ -50,7 +50,7 @@ struct MigrationTests {
         let link = try #require(try store.links().first)
         #expect(link.linePosition == 0)
         // Opening again is a no-op.
-        #expect(try SQLiteReceiptStore(path: path).schemaVersion() == SQLiteReceiptStore.latestSchemaVersion)
+        #expect(try SQLReceiptStore(path: path).schemaVersion() == SQLReceiptStore.latestSchemaVersion)
     }
 
     @Test("default path: --store, else RECEIPTS_STORE, else XDG_DATA_HOME, else ~/.local/share")
@@ -61,23 +61,26 @@ struct MigrationTests {
         #expect(StoreLocation.resolve(environment: ["HOME": "/h"]) == "/h/.local/share/receipts/receipts.sqlite")
     }
 
-    @Test("a location opens its engine: a path or file:// URL is SQLite; postgres:// is refused until it exists")
+    @Test("a location opens its engine: a path or file:// URL is SQLite; postgres:// is PostgreSQL, and no server there is a clear error")
     func openByLocation() throws {
         let tmp = try TempDir()
         let store = try StoreLocation.open(tmp.path("a.sqlite"))
-        #expect(store is SQLiteReceiptStore && store.location == tmp.path("a.sqlite"))
+        #expect(store is SQLReceiptStore && store.location == tmp.path("a.sqlite"))
         #expect(try StoreLocation.open("file://" + tmp.path("b.sqlite")).location == tmp.path("b.sqlite"))
         #expect(try StoreLocation.open(tmp.path("odd://name.sqlite")).location == tmp.path("odd://name.sqlite"))  // not a scheme: a path
-        #expect(throws: StoreError.self) { try StoreLocation.open("postgres://localhost/receipts") }
         #expect(throws: StoreError.self) { try StoreLocation.open("mysql://localhost/receipts") }
-        let r = cli(["store", "info", "--store", "postgresql://db/receipts"])
-        #expect(r.code == 5 && r.err.contains("PostgreSQL stores are not supported yet"))
+        // No server at the socket folder: the error names the store (password hidden) and what failed.
+        let nowhere = "postgresql://sam:secret@/receipts?host=\(tmp.path("no-server"))"
+        #expect(throws: StoreError.self) { try StoreLocation.open(nowhere) }
+        let r = cli(["store", "info", "--store", nowhere])
+        #expect(r.code == 5, "\(r.err)")
+        #expect(r.err.contains("postgresql://sam:***@/receipts") && r.err.contains("connecting") && !r.err.contains("secret"), "\(r.err)")
     }
 
     @Test("saving the same image again updates it and adds the new path; OCR text is kept for re-parsing")
     func upsertByHash() throws {
         let tmp = try TempDir()
-        let store = try SQLiteReceiptStore(path: tmp.path("s.sqlite"))
+        let store = try SQLReceiptStore(path: tmp.path("s.sqlite"))
         try store.recordFailure(contentHash: "h", path: "b/copy.png", code: "ocr", message: "timeout")
         let a = try save(store, receipt(vendor: "Shop", date: "2024-01-02", total: "10.00", lines: [("A", "4.00", 1), ("B", "6.00", 1)]), hash: "h", path: "a/r.png")
         var p = receipt(vendor: "Shop", date: "2024-01-02", total: "10.00", lines: [("A", "10.00", 1)])

@@ -6,9 +6,9 @@ import Testing
 
 @Suite("Reconciler")
 struct ReconcileTests {
-    func fresh(_ name: String = #function) throws -> (TempDir, ReceiptStore) {
+    func fresh(_ engine: Engine, _ name: String = #function) throws -> (TempDir, ReceiptStore) {
         let tmp = try TempDir(name)
-        return (tmp, try SQLiteReceiptStore(path: tmp.path("s.sqlite")))
+        return (tmp, try openStore(try tmp.storeLocation(engine)))
     }
 
     func item(_ name: String, _ price: String?, _ date: String?, vendor: String?, currency: String? = "USD", brand: String? = nil,
@@ -17,9 +17,9 @@ struct ReconcileTests {
                       purchaseDate: date.flatMap { CalendarDate(iso: $0) }, vendor: vendor)
     }
 
-    @Test("exact: total = price, a day apart, vendor with a store number: proposed with the reasons in words")
-    func exact() throws {
-        let (_, store) = try fresh()
+    @Test("exact: total = price, a day apart, vendor with a store number: proposed with the reasons in words", arguments: Engine.allCases)
+    func exact(_ engine: Engine) throws {
+        let (_, store) = try fresh(engine)
         try save(store, receipt(vendor: "BEST BUY #123", date: "2024-06-02", total: "499.00", number: "7781",
                                 lines: [("DYSON V11 CORDLESS VACUUM", "499.00", 1)]), hash: "r1")
         try store.upsertItems([item("Cordless vacuum V11", "499.00", "2024-06-01", vendor: "Best Buy", brand: "Dyson")])
@@ -35,9 +35,9 @@ struct ReconcileTests {
         #expect(link.reasons.contains("line 'DYSON V11 CORDLESS VACUUM' ~ 'Cordless vacuum V11'"))
     }
 
-    @Test("one receipt proves several items, each through its own line")
-    func severalItems() throws {
-        let (_, store) = try fresh()
+    @Test("one receipt proves several items, each through its own line", arguments: Engine.allCases)
+    func severalItems(_ engine: Engine) throws {
+        let (_, store) = try fresh(engine)
         try save(store, try parsedFromSidecar("us-electronics-01"), hash: "e")
         try store.upsertItems([item("Sony WH-1000XM5 headphones", "349.99", "2024-11-23", vendor: "Brightwave Electronics"),
                                item("Surge protector", "24.99", "2024-11-23", vendor: "Brightwave"),
@@ -50,9 +50,9 @@ struct ReconcileTests {
         #expect(cable.reasons.first == "line 'HDMI 2.1 CABLE 6FT' 19.99 each = price")
     }
 
-    @Test("near: amount within the tolerance and dates two days apart; weaker than exact")
-    func near() throws {
-        let (_, store) = try fresh()
+    @Test("near: amount within the tolerance and dates two days apart; weaker than exact", arguments: Engine.allCases)
+    func near(_ engine: Engine) throws {
+        let (_, store) = try fresh(engine)
         try save(store, receipt(vendor: "Voltline Electronics Corp.", date: "2024-09-18", total: "501.49", lines: [("ERGO OFFICE CHAIR", "501.49", 1)]), hash: "r1")
         try store.upsertItems([item("Office chair ergo", "499.00", "2024-09-20", vendor: "Voltline")])
         _ = try Reconciler().run(store: store)
@@ -62,9 +62,9 @@ struct ReconcileTests {
         #expect(link.reasons.contains("dates 2 days apart (2024-09-20 / 2024-09-18)"))
     }
 
-    @Test("tax: a price with US sales tax matches the pre-tax line; a net price matches a VAT-inclusive line")
-    func taxInclusiveAndExclusive() throws {
-        let (_, store) = try fresh()
+    @Test("tax: a price with US sales tax matches the pre-tax line; a net price matches a VAT-inclusive line", arguments: Engine.allCases)
+    func taxInclusiveAndExclusive(_ engine: Engine) throws {
+        let (_, store) = try fresh(engine)
         try save(store, try parsedFromSidecar("us-electronics-01"), hash: "us")
         try save(store, try parsedFromSidecar("de-moebel-01"), hash: "de")
         try store.upsertItems([item("Vantec 55in TV", "681.96", "2024-11-23", vendor: "Brightwave"),
@@ -77,9 +77,9 @@ struct ReconcileTests {
         #expect(reasons.contains("line 'Sofa 3-Sitzer LIVORNO grau' 949.00 without 19% VAT = 797.48 = price"))
     }
 
-    @Test("ambiguous: two receipts fit equally well: both proposed, marked, never auto-confirmed")
-    func ambiguous() throws {
-        let (_, store) = try fresh()
+    @Test("ambiguous: two receipts fit equally well: both proposed, marked, never auto-confirmed", arguments: Engine.allCases)
+    func ambiguous(_ engine: Engine) throws {
+        let (_, store) = try fresh(engine)
         try save(store, receipt(vendor: "Harbor Lane Hardware", date: "2024-03-04", total: "59.99", number: "1", lines: [("CORDLESS DRILL", "59.99", 1)]), hash: "a")
         try save(store, receipt(vendor: "Harbor Lane Hardware", date: "2024-03-04", total: "59.99", number: "2", lines: [("CORDLESS DRILL", "59.99", 1)]), hash: "b")
         try store.upsertItems([item("Cordless drill", "59.99", "2024-03-04", vendor: "Harbor Lane Hardware")])
@@ -91,9 +91,9 @@ struct ReconcileTests {
         #expect(links[1].reasons.contains { $0.hasPrefix("ambiguous: receipt #1") })
     }
 
-    @Test("a line of quantity 2 backs two items; quantity 1 makes them contenders")
-    func quantity() throws {
-        let (_, store) = try fresh()
+    @Test("a line of quantity 2 backs two items; quantity 1 makes them contenders", arguments: Engine.allCases)
+    func quantity(_ engine: Engine) throws {
+        let (_, store) = try fresh(engine)
         try save(store, try parsedFromSidecar("de-moebel-01"), hash: "de")  // Regal QUADRO: 2 × 89.99
         try save(store, try parsedFromSidecar("uk-diy-01"), hash: "uk")     // Kettle: 1 × 34.99
         try store.upsertItems([item("Regal Quadro", "89.99", "2024-11-02", vendor: "Wohnwelt Hansen", currency: "EUR", id: "r1"),
@@ -109,9 +109,9 @@ struct ReconcileTests {
         #expect(kettles.allSatisfy { $0.reasons.contains { $0.contains("matches the same line 1") } })
     }
 
-    @Test("none: nothing near in amount and date, other currency, or only the amount agrees")
-    func none() throws {
-        let (_, store) = try fresh()
+    @Test("none: nothing near in amount and date, other currency, or only the amount agrees", arguments: Engine.allCases)
+    func none(_ engine: Engine) throws {
+        let (_, store) = try fresh(engine)
         try save(store, receipt(vendor: "Harbor Lane Hardware", date: "2024-03-04", total: "55.84", lines: [("CLAW HAMMER 16OZ", "14.99", 1)]), hash: "a")
         try store.upsertItems([
             item("Laptop", "1199.00", "2022-06-18", vendor: "Apple Store"),                    // nothing near
@@ -125,9 +125,9 @@ struct ReconcileTests {
         #expect(run.plan.stats.itemsWithoutPriceOrDate == 1)
     }
 
-    @Test("the same purchase photographed twice is flagged as a duplicate, not linked twice")
-    func duplicateReceipt() throws {
-        let (_, store) = try fresh()
+    @Test("the same purchase photographed twice is flagged as a duplicate, not linked twice", arguments: Engine.allCases)
+    func duplicateReceipt(_ engine: Engine) throws {
+        let (_, store) = try fresh(engine)
         let p = try parsedFromSidecar("us-hardware-01")
         let first = try save(store, p, hash: "photo-1", path: "inbox/IMG_0001.jpg")
         try store.upsertItems([item("Claw hammer", "14.99", "2024-03-04", vendor: "Harbor Lane Hardware")])
@@ -152,9 +152,9 @@ struct ReconcileTests {
         #expect(try Reconciler().run(store: store).plan.duplicates.count == 1)
     }
 
-    @Test("re-running never undoes a decision and never duplicates a proposal")
-    func decisionsKept() throws {
-        let (_, store) = try fresh()
+    @Test("re-running never undoes a decision and never duplicates a proposal", arguments: Engine.allCases)
+    func decisionsKept(_ engine: Engine) throws {
+        let (_, store) = try fresh(engine)
         try save(store, try parsedFromSidecar("us-electronics-01"), hash: "e")
         try save(store, try parsedFromSidecar("us-kitchen-01"), hash: "k")
         try store.upsertItems([item("Sony WH-1000XM5 headphones", "349.99", "2024-11-23", vendor: "Brightwave Electronics"),
@@ -186,9 +186,9 @@ struct ReconcileTests {
         #expect(try store.links().first { $0.id == mixer.id }?.decidedBy == "auto")
     }
 
-    @Test("auto-confirm is off by default; when on, only confident unambiguous links")
-    func autoConfirm() throws {
-        let (_, store) = try fresh()
+    @Test("auto-confirm is off by default; when on, only confident unambiguous links", arguments: Engine.allCases)
+    func autoConfirm(_ engine: Engine) throws {
+        let (_, store) = try fresh(engine)
         try save(store, try parsedFromSidecar("ca-outfitters-01"), hash: "ca")
         try store.upsertItems([item("Camp stove 2-burner", "89.99", "2024-08-09", vendor: "Lakeshore Outfitters", currency: "CAD"),
                                item("Water filter pump", "79.95", nil, vendor: "Lakeshore Outfitters", currency: "CAD")])
@@ -204,9 +204,9 @@ struct ReconcileTests {
         #expect(pump.score < 0.9)
     }
 
-    @Test("'$' read as USD still matches an item bought in CAD; tax inferred though a line was missed")
-    func dollarsAndMissingLines() throws {
-        let (_, store) = try fresh()
+    @Test("'$' read as USD still matches an item bought in CAD; tax inferred though a line was missed", arguments: Engine.allCases)
+    func dollarsAndMissingLines(_ engine: Engine) throws {
+        let (_, store) = try fresh(engine)
         var ca = try parsedFromSidecar("ca-outfitters-01")
         ca.currency = Field("USD", confidence: 0.4, evidence: ev())  // what "$" suggests
         try save(store, ca, hash: "ca")
@@ -221,9 +221,9 @@ struct ReconcileTests {
         #expect(reasons.contains("line 'VANTEC 55IN 4K UHD SMART TV' 629.99 + 8.25% tax = 681.96 = price"))
     }
 
-    @Test("a proposal the data no longer supports is withdrawn; one that still fits is refreshed, not repeated")
-    func withdrawn() throws {
-        let (_, store) = try fresh()
+    @Test("a proposal the data no longer supports is withdrawn; one that still fits is refreshed, not repeated", arguments: Engine.allCases)
+    func withdrawn(_ engine: Engine) throws {
+        let (_, store) = try fresh(engine)
         try save(store, try parsedFromSidecar("uk-diy-01"), hash: "uk")
         try store.upsertItems([item("Kettle", "34.99", "2024-07-09", vendor: "Thornbury", currency: "GBP", id: "k")])
         _ = try Reconciler().run(store: store)

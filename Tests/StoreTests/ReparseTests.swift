@@ -26,7 +26,7 @@ struct ReparseTests {
     }
 
     static func snapshot(_ path: String) throws -> [String: Stored] {
-        Dictionary(uniqueKeysWithValues: try SQLiteReceiptStore(path: path).receipts().map { r in
+        Dictionary(uniqueKeysWithValues: try SQLReceiptStore(path: path).receipts().map { r in
             (r.contentHash, Stored(status: r.status, parsed: r.parsed, ocrText: r.ocrText, parserVersion: r.parserVersion,
                                    engineVersion: r.engineVersion, lineItems: r.parsed.lineItems.count))
         })
@@ -58,7 +58,7 @@ struct ReparseTests {
         #expect(first.code == 0, "\(first.err)")
         let before = try Self.snapshot(store)
         #expect(before.count == images.count)
-        let readings = try SQLiteReceiptStore(path: store).readings()
+        let readings = try SQLReceiptStore(path: store).readings()
         #expect(readings.count == images.count && readings.allSatisfy { $0.reading != nil })
         #expect(readings.contains { $0.reading?.secondLook != nil }, "no sample took a second look: the test would not cover it")
         #expect(before.values.map { Self.boxes($0.parsed).count }.reduce(0, +) > 100)
@@ -74,9 +74,9 @@ struct ReparseTests {
             #expect(Self.boxes(a.parsed) == Self.boxes(b.parsed))
         }
         // The readings themselves are kept as they were.
-        #expect(try SQLiteReceiptStore(path: store).readings().map(\.reading) == readings.map(\.reading))
+        #expect(try SQLReceiptStore(path: store).readings().map(\.reading) == readings.map(\.reading))
         // The two receipts that changed when re-parsed from text keep their boxes.
-        let named = try SQLiteReceiptStore(path: store).receipts().filter { r in Self.lossyFromText.contains { n in r.sourcePaths.contains { $0.hasSuffix("/" + n) } } }
+        let named = try SQLReceiptStore(path: store).receipts().filter { r in Self.lossyFromText.contains { n in r.sourcePaths.contains { $0.hasSuffix("/" + n) } } }
         #expect(named.count == 2)
         for n in named { #expect(n.parsed.vendor?.evidence.box != nil && n.parsed.date != nil) }
     }
@@ -87,16 +87,16 @@ struct ReparseTests {
         let path = tmp.path("v2.sqlite")
         let text = "HARBOR LANE HARDWARE\n2024-03-09\nHAMMER 19.99\nTOTAL 19.99"
         do {
-            let v2 = try SQLiteReceiptStore(path: path, schemaVersion: 2)
+            let v2 = try SQLReceiptStore(path: path, schemaVersion: 2)
             #expect(try v2.schemaVersion() == 2)
             try v2.saveReceipt(StoredReceiptInput(contentHash: "old", sourcePath: "old.png", ocrText: text,
                                                   parsed: ReceiptParser().parse(text: text), engineVersion: "tesseract old", status: .parsed))
             // Older builds wrote no reading: the column does not exist yet.
             #expect(try v2.readings().map(\.ocrText) == [text])
         }
-        let store = try SQLiteReceiptStore(path: path)
-        #expect(try store.schemaVersion() == SQLiteReceiptStore.latestSchemaVersion)
-        #expect(SQLiteReceiptStore.latestSchemaVersion >= 3)
+        let store = try SQLReceiptStore(path: path)
+        #expect(try store.schemaVersion() == SQLReceiptStore.latestSchemaVersion)
+        #expect(SQLReceiptStore.latestSchemaVersion >= 3)
         #expect(try store.integrityCheck() == "ok")
         let old = try #require(try store.readings().first)
         #expect(old.contentHash == "old" && old.ocrText == text && old.reading == nil)

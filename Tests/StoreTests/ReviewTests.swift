@@ -49,10 +49,10 @@ struct ReviewTests {
         return (p.terminationStatus, String(decoding: screen, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n"))
     }
 
-    func fixture() throws -> (TempDir, String) {
+    func fixture(_ engine: Engine) throws -> (TempDir, String) {
         let tmp = try TempDir()
-        let path = tmp.path("s.sqlite")
-        let store = try SQLiteReceiptStore(path: path)
+        let path = try tmp.storeLocation(engine)
+        let store = try openStore(path)
         func put(_ p: ParsedReceipt, _ hash: String, _ status: ReceiptStatus) throws {
             try store.saveReceipt(StoredReceiptInput(contentHash: hash, sourcePath: tmp.path("\(hash).png"), ocrText: nil, parsed: p,
                                                      engineVersion: "t", status: status))
@@ -69,8 +69,8 @@ struct ReviewTests {
         return (tmp, path)
     }
 
-    @Test func editAcceptSkipQuitThroughAPseudoTerminal() throws {
-        let (tmp, path) = try fixture()
+    @Test(arguments: Engine.allCases) func editAcceptSkipQuitThroughAPseudoTerminal(_ engine: Engine) throws {
+        let (tmp, path) = try fixture(engine)
         defer { withExtendedLifetime(tmp) {} }
         let (code, screen) = try Self.runOnTerminal(["review", "--store", path, "--by", "kim"],
                                                     input: ["e total 62.00", "e date 2018-13-40", "a", "x", "s", "q"])
@@ -90,7 +90,7 @@ struct ReviewTests {
         #expect(screen.contains("[3/3] receipt #2"))
         #expect(screen.contains("reviewed 2 of 3: 0 accepted, 1 edited, 1 skipped (quit)"))
 
-        let store = try SQLiteReceiptStore(path: path, create: false)
+        let store = try openStore(path, create: false)
         let first = try #require(try store.receiptDetail(ReceiptID(1)))
         #expect(first.state == .corrected)
         #expect(first.effective.total?.value == Amount("62.00"))
@@ -99,20 +99,20 @@ struct ReviewTests {
         #expect(try store.listReceipts(ReceiptFilter(state: .needsReview)).map(\.id.rawValue) == [4, 2])
     }
 
-    @Test func acceptLeavesTheQueueAndEndOfInputQuits() throws {
-        let (tmp, path) = try fixture()
+    @Test(arguments: Engine.allCases) func acceptLeavesTheQueueAndEndOfInputQuits(_ engine: Engine) throws {
+        let (tmp, path) = try fixture(engine)
         defer { withExtendedLifetime(tmp) {} }
         let (code, screen) = try Self.runOnTerminal(["review", "--store", path], input: ["a", "a", "a"])
         #expect(code == 0, "\(screen)")
         #expect(screen.contains("nothing to accept: no vendor, date or total was found"), "receipt #2 has none of them")
         #expect(screen.contains("reviewed 2 of 3: 2 accepted, 0 edited, 0 skipped (quit)"))
-        let store = try SQLiteReceiptStore(path: path, create: false)
+        let store = try openStore(path, create: false)
         #expect(try store.receiptDetail(ReceiptID(1))?.state == .corrected)
     }
 
     /// From a script (no terminal) review refuses and says what to use instead, in-process and as a process.
-    @Test func withoutATerminalItPointsToEdit() throws {
-        let (tmp, path) = try fixture()
+    @Test(arguments: Engine.allCases) func withoutATerminalItPointsToEdit(_ engine: Engine) throws {
+        let (tmp, path) = try fixture(engine)
         defer { withExtendedLifetime(tmp) {} }
         let r = cli(["review", "--store", path])
         #expect(r.code == 2)
@@ -120,6 +120,6 @@ struct ReviewTests {
         let piped = try runReceipts(["review", "--store", path])
         #expect(piped.code == 2)
         #expect(piped.err.contains("receipts list --status needs-review"))
-        #expect(try SQLiteReceiptStore(path: path).listReceipts(ReceiptFilter(state: .needsReview)).count == 3)
+        #expect(try openStore(path).listReceipts(ReceiptFilter(state: .needsReview)).count == 3)
     }
 }

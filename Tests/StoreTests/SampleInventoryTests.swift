@@ -33,7 +33,7 @@ struct SampleInventoryTests {
     @Test("every true link proposed, no wrong one")
     func sampleInventory() throws {
         let tmp = try TempDir()
-        let store = try SQLiteReceiptStore(path: tmp.path("s.sqlite"))
+        let store = try SQLReceiptStore(path: tmp.path("s.sqlite"))
         let names = try FileManager.default.contentsOfDirectory(atPath: Repo.samples)
             .filter { $0.hasSuffix(".json") && !$0.hasPrefix("nestory-") }.map { String($0.dropLast(5)) }.sorted()
         var fileOf: [ReceiptID: String] = [:]

@@ -35,7 +35,7 @@ struct StoreFaultTests {
         let csv = try dir.write("crlf.csv", "name,price,notes\r\nLamp,12.00,\"two\r\nlines\"\r\nDesk,99.00,\r\n")
         let r = cli(["items", "import", "--store", dir.path("s.sqlite"), csv])
         #expect(r.code == 0, "\(r.err)")
-        let items = try SQLiteReceiptStore(path: dir.path("s.sqlite")).items().map(\.item)
+        let items = try SQLReceiptStore(path: dir.path("s.sqlite")).items().map(\.item)
         #expect(items.map(\.name).sorted() == ["Desk", "Lamp"])
         #expect(items.first { $0.name == "Lamp" }?.notes == "two\nlines")
     }
@@ -44,19 +44,19 @@ struct StoreFaultTests {
         let dir = try TempDir()
         let store = dir.path("s.sqlite")
         #expect(cli(["items", "import", "--store", store, Repo.samples + "/inventory.csv"]).code == 0)
-        let before = try SQLiteReceiptStore(path: store).items().map(\.item.name).sorted()
+        let before = try SQLReceiptStore(path: store).items().map(\.item.name).sorted()
         #expect(before.count == 18)
         let csv = try Self.thousandRows(dir)
         // 300 KB: the 700 KB import cannot be written; the store as it is (under 100 KB) can.
         let r = try Self.run(["items", "import", "--store", store, csv], fileSizeBlocks: 600)
         #expect(r.code == 5, "exit \(r.code): \(r.err)")
         #expect(r.err.hasPrefix("error: \(csv): writing the items: \(store): "), "\(r.err)")
-        let s = try SQLiteReceiptStore(path: store)
+        let s = try SQLReceiptStore(path: store)
         #expect(try s.integrityCheck() == "ok")
         #expect(try s.items().map(\.item.name).sorted() == before)
         // Without the limit the same import goes in whole.
         #expect(cli(["items", "import", "--store", store, csv]).code == 0)
-        #expect(try SQLiteReceiptStore(path: store).items().count == 1018)
+        #expect(try SQLReceiptStore(path: store).items().count == 1018)
     }
 
     /// 1,000 rows, the 500th without a name: that row is reported by its line and skipped,
@@ -72,7 +72,7 @@ struct StoreFaultTests {
         #expect(r.code == 3, "\(r.err)")
         #expect(r.err == "error: \(csv):501: no name\n", "\(r.err)")
         #expect(r.out.contains("999 items read: 999 new, 0 updated, 0 unchanged; 1 bad row skipped"), "\(r.out)")
-        let s = try SQLiteReceiptStore(path: store)
+        let s = try SQLReceiptStore(path: store)
         #expect(try s.integrityCheck() == "ok")
         let names = try s.items().map(\.item.name)
         #expect(names.count == 18 + 999)
@@ -86,7 +86,7 @@ struct StoreFaultTests {
         let dir = try TempDir()
         let store = dir.path("s.sqlite")
         #expect(cli(["items", "import", "--store", store, Repo.samples + "/inventory.csv"]).code == 0)
-        let before = try SQLiteReceiptStore(path: store).items().map(\.item.name).sorted()
+        let before = try SQLReceiptStore(path: store).items().map(\.item.name).sorted()
         try RawSQLite.exec(store, """
             CREATE TRIGGER fail_row_500 BEFORE INSERT ON items WHEN NEW.name LIKE 'Item 499 %'
             BEGIN SELECT RAISE(FAIL, 'injected write failure at row 500'); END;
@@ -96,12 +96,12 @@ struct StoreFaultTests {
         #expect(r.code == 5, "\(r.err)")
         #expect(r.err.hasPrefix("error: \(csv): writing the items: \(store): "), "\(r.err)")
         #expect(r.err.contains("injected write failure at row 500"), "\(r.err)")
-        let s = try SQLiteReceiptStore(path: store)
+        let s = try SQLReceiptStore(path: store)
         #expect(try s.integrityCheck() == "ok")
         #expect(try s.items().map(\.item.name).sorted() == before)
         try RawSQLite.exec(store, "DROP TRIGGER fail_row_500")
         #expect(cli(["items", "import", "--store", store, csv]).code == 0)
-        #expect(try SQLiteReceiptStore(path: store).items().count == 1018)
+        #expect(try SQLReceiptStore(path: store).items().count == 1018)
     }
 
     /// The prefix that runs a child without root's power to ignore file permissions: as root,
@@ -159,7 +159,7 @@ struct StoreFaultTests {
         let store = dir.path("s.sqlite")
         #expect(cli(["items", "import", "--store", store, Repo.samples + "/inventory.csv"]).code == 0)
         do {
-            let s = try SQLiteReceiptStore(path: store)
+            let s = try SQLReceiptStore(path: store)
             try save(s, try parsedFromSidecar("us-electronics-01"), hash: "e", path: "us-electronics-01.png")
             _ = try s.checkpoint()
         }
@@ -191,7 +191,7 @@ struct StoreFaultTests {
             #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == bytes, "\(args[0]) changed the read-only store")
         }
         try fm.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store)
-        let s = try SQLiteReceiptStore(path: store)
+        let s = try SQLReceiptStore(path: store)
         #expect(try s.integrityCheck() == "ok")
         #expect(try s.items().count == 18 && s.receipts().count == 1)
     }

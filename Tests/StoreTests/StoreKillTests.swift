@@ -62,7 +62,7 @@ struct StoreKillTests {
     static func seededStore(_ dir: TempDir) throws -> String {
         let store = dir.path("s.sqlite")
         #expect(try run(["items", "import", "--store", store, Repo.samples + "/inventory.csv"]).code == 0)
-        let s = try SQLiteReceiptStore(path: store)
+        let s = try SQLReceiptStore(path: store)
         let names = try FileManager.default.contentsOfDirectory(atPath: Repo.samples)
             .filter { $0.hasSuffix(".json") && !$0.hasPrefix("nestory") }.map { String($0.dropLast(5)) }.sorted()
         for name in names { try save(s, try parsedFromSidecar(name), hash: "hash-\(name)", path: name + ".png") }
@@ -78,7 +78,7 @@ struct StoreKillTests {
 
     /// Opens the store as the next command would (recovering the WAL a kill left), checks its integrity, counts.
     static func check(_ store: String, _ what: String) throws -> Counts {
-        let s = try SQLiteReceiptStore(path: store, create: false)
+        let s = try SQLReceiptStore(path: store, create: false)
         #expect(try s.integrityCheck() == "ok", "\(what)")
         let c = Counts(items: try s.items().count, receipts: try s.receipts().count, links: try s.links().count,
                        corrections: Int(try RawSQLite.int(store, "SELECT count(*) FROM corrections")))
@@ -109,14 +109,14 @@ struct StoreKillTests {
         for (round, delay) in Self.delays(timing.seconds, seed: 16_0001).enumerated() {
             let file = try csv(round)
             let before = try Self.check(store, "before round \(round)")
-            let names = Set(try SQLiteReceiptStore(path: store).items().map(\.item.name))
+            let names = Set(try SQLReceiptStore(path: store).items().map(\.item.name))
             if try Self.runAndKill(["items", "import", "--store", store, file], after: delay) { killed += 1 }
             let after = try Self.check(store, "after the kill in round \(round) at \(delay) s")
             // One file is one transaction: its 200 rows are all in or none.
             #expect(after.items == before.items || after.items == before.items + 200, "round \(round): \(before) → \(after)")
             if after.items == before.items + 200 { landed += 1 }
             #expect(Counts(items: before.items, receipts: after.receipts, links: after.links, corrections: after.corrections) == before)
-            #expect(names.isSubset(of: Set(try SQLiteReceiptStore(path: store).items().map(\.item.name))), "round \(round)")
+            #expect(names.isSubset(of: Set(try SQLReceiptStore(path: store).items().map(\.item.name))), "round \(round)")
             // The next command works: the same import again leaves exactly the 200 rows in.
             let again = try Self.run(["items", "import", "--store", store, file])
             #expect(again.code == 0, "round \(round): \(again.err)")
@@ -133,7 +133,7 @@ struct StoreKillTests {
         // The state each round starts from: strict proposals, one confirmed and one rejected by the user.
         #expect(try Self.run(["reconcile", "--store", store, "--threshold", "0.9"]).code == 0)
         do {  // closed before the file is copied
-            let s = try SQLiteReceiptStore(path: store)
+            let s = try SQLReceiptStore(path: store)
             let strict = try s.links()
             try #require(strict.count >= 2, "the sample receipts and inventory give fewer than two strict links")
             _ = try s.decideLink(strict[0].id, status: .confirmed, by: "tester")
@@ -147,7 +147,7 @@ struct StoreKillTests {
         }
         struct L: Hashable { var receipt: Int64; var item: Int64; var status: String }
         func links() throws -> Set<L> {
-            Set(try SQLiteReceiptStore(path: store).links().map { L(receipt: $0.receiptID.rawValue, item: $0.itemID.rawValue, status: $0.status.rawValue) })
+            Set(try SQLReceiptStore(path: store).links().map { L(receipt: $0.receiptID.rawValue, item: $0.itemID.rawValue, status: $0.status.rawValue) })
         }
         let start = try links()
         let timing = try Self.run(["reconcile", "--store", store])
@@ -179,8 +179,8 @@ struct StoreKillTests {
     @Test func killedEditRecordsTheCorrectionWholeOrNotAtAll() throws {
         let dir = try TempDir()
         let store = try Self.seededStore(dir)
-        let id = try #require(try SQLiteReceiptStore(path: store).receipts().first?.id)
-        func total() throws -> Decimal? { try SQLiteReceiptStore(path: store).receiptDetail(id)?.effective.total?.value.value }
+        let id = try #require(try SQLReceiptStore(path: store).receipts().first?.id)
+        func total() throws -> Decimal? { try SQLReceiptStore(path: store).receiptDetail(id)?.effective.total?.value.value }
         let timing = try Self.run(["edit", "--store", store, "--by", "tester", "\(id.rawValue)", "--total", "1.01"])
         #expect(timing.code == 0, "\(timing.err)")
         var killed = 0, landed = 0

@@ -50,11 +50,11 @@ struct StoreSafetyTests {
         let copy = copyDir.path("copy.sqlite")
         try FileManager.default.copyItem(atPath: store, toPath: copy)
         #expect(!FileManager.default.fileExists(atPath: copy + "-wal"))
-        let opened = try SQLiteReceiptStore(path: copy, create: false)
+        let opened = try SQLReceiptStore(path: copy, create: false)
         #expect(try opened.integrityCheck() == "ok")
         #expect(try opened.receipts().count == 2)
         #expect(try opened.items().count == 18)
-        #expect(try opened.links().count == (try SQLiteReceiptStore(path: store).links().count))
+        #expect(try opened.links().count == (try SQLReceiptStore(path: store).links().count))
         #expect(try opened.links().count > 0)
     }
 
@@ -63,10 +63,10 @@ struct StoreSafetyTests {
     @Test func backupWhileAnotherWriterWrites() throws {
         let dir = try TempDir()
         let path = dir.path("s.sqlite")
-        let store = try SQLiteReceiptStore(path: path)
+        let store = try SQLReceiptStore(path: path)
         for n in 0..<20 { try save(store, receipt(vendor: "Shop \(n)", date: "2024-01-01", total: "1.00"), hash: "seed\(n)") }
         let writer = Thread {
-            let other = try! SQLiteReceiptStore(path: path)
+            let other = try! SQLReceiptStore(path: path)
             // Two receipts per transaction: a consistent copy holds an even number of these.
             for n in 0..<100 {
                 _ = try! other.saveReceipts([
@@ -83,7 +83,7 @@ struct StoreSafetyTests {
         #expect(r.code == 0, "\(r.err)")
         #expect(r.err.contains("backed up"))
         while !writer.isFinished { Thread.sleep(forTimeInterval: 0.01) }
-        let copy = try SQLiteReceiptStore(path: dir.path("backup.sqlite"), create: false)
+        let copy = try SQLReceiptStore(path: dir.path("backup.sqlite"), create: false)
         #expect(try copy.integrityCheck() == "ok")
         let n = try copy.receipts().count
         #expect(n >= 20 && n <= 220 && (n - 20) % 2 == 0)

@@ -1,8 +1,8 @@
 import Foundation
 import ReceiptModel
 
-/// Finding, showing and correcting receipts (`receipts list`, `show`, `edit`) on SQLite.
-extension SQLiteReceiptStore {
+/// Finding, showing and correcting receipts (`receipts list`, `show`, `edit`).
+extension SQLReceiptStore {
     /// A receipt's `ReceiptState` in SQL (the receipt table aliased `r`).
     func stateSQL() -> String {
         let corrected = schema >= 4
@@ -20,11 +20,11 @@ extension SQLiteReceiptStore {
                           by: row.text(5), at: row.text(6), undoneBy: row.textOrNil(7), undoneAt: row.textOrNil(8))
     }
 
-    static func corrections(of id: Int64, _ db: Connection) throws -> [Correction] {
+    static func corrections(of id: Int64, _ db: any SQLConnection) throws -> [Correction] {
         try db.query("SELECT \(correctionColumns) FROM corrections WHERE receipt_id = ? ORDER BY id", [.int(id)], correction)
     }
 
-    static func parsed(_ id: Int64, _ db: Connection) throws -> ParsedReceipt {
+    static func parsed(_ id: Int64, _ db: any SQLConnection) throws -> ParsedReceipt {
         guard let json = try db.query("SELECT parsed_json FROM receipts WHERE id = ?", [.int(id)], { $0.text(0) }).first else {
             throw StoreError.notFound("no receipt #\(id)")
         }
@@ -35,7 +35,7 @@ extension SQLiteReceiptStore {
 
     /// Writes the receipt's field columns and line items as the user sees them: the parser's
     /// reading with the active corrections in place.
-    static func writeEffective(_ id: Int64, _ db: Connection) throws {
+    static func writeEffective(_ id: Int64, _ db: any SQLConnection) throws {
         let effective = try parsed(id, db).applying(try corrections(of: id, db))
         try db.run("UPDATE receipts SET \(fieldColumns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?",
                    fieldValues(effective) + [.int(id)])
@@ -46,14 +46,14 @@ extension SQLiteReceiptStore {
     // MARK: - list
 
     public func listReceipts(_ filter: ReceiptFilter) throws -> [ReceiptListing] {
-        try db.read { db in try listing(filter, db) }
+        try read { db in try listing(filter, db) }
     }
 
     /// `listReceipts` inside a transaction the caller holds.
-    func listing(_ filter: ReceiptFilter, _ db: Connection) throws -> [ReceiptListing] {
+    func listing(_ filter: ReceiptFilter, _ db: any SQLConnection) throws -> [ReceiptListing] {
         var conditions: [String] = []
         var params: [SQLValue] = []
-        if let v = filter.vendor, !v.isEmpty { conditions.append("instr(lower(r.vendor), lower(?)) > 0"); params.append(.text(v)) }
+        if let v = filter.vendor, !v.isEmpty { conditions.append(db.dialect.containsIgnoringCase("r.vendor")); params.append(.text(v)) }
         if let d = filter.from { conditions.append("r.date_day >= ?"); params.append(.int(Int64(d.dayNumber))) }
         if let d = filter.to { conditions.append("r.date_day <= ?"); params.append(.int(Int64(d.dayNumber))) }
         if let a = filter.minTotal { conditions.append("r.total_cents >= ?"); params.append(.int(a.cents)) }
@@ -101,11 +101,11 @@ extension SQLiteReceiptStore {
     // MARK: - show
 
     public func receiptDetail(_ id: ReceiptID) throws -> ReceiptDetail? {
-        try db.read { db in try detail(id, db) }
+        try read { db in try detail(id, db) }
     }
 
     /// `receiptDetail` inside a transaction the caller holds.
-    func detail(_ id: ReceiptID, _ db: Connection) throws -> ReceiptDetail? {
+    func detail(_ id: ReceiptID, _ db: any SQLConnection) throws -> ReceiptDetail? {
         let withCorrections = schema >= 4
         let reading = schema >= 3 ? "r.ocr_reading" : "NULL"
         let state = stateSQL()
@@ -135,7 +135,7 @@ extension SQLiteReceiptStore {
     }
 
     public func findReceipt(path: String, contentHash: String?) throws -> ReceiptID? {
-        try db.read { db -> ReceiptID? in
+        try read { db -> ReceiptID? in
             if let contentHash, let id = try db.scalarInt("SELECT id FROM receipts WHERE content_hash = ?", [.text(contentHash)]) {
                 return ReceiptID(id)
             }
@@ -153,7 +153,7 @@ extension SQLiteReceiptStore {
 
     public func export(_ filter: ReceiptFilter, details: Bool) throws -> StoreExport {
         let now = Self.now()
-        return try db.read { db in
+        return try read { db in
             let receipts = try listing(filter, db)
             var byID: [ReceiptID: ReceiptDetail] = [:]
             if details { for r in receipts { byID[r.id] = try detail(r.id, db) } }
@@ -173,15 +173,16 @@ extension SQLiteReceiptStore {
     public func correct(_ id: ReceiptID, _ changes: [FieldChange], by who: String) throws -> [Correction] {
         guard schema >= 4 else { throw StoreError.invalid("\(path): corrections need schema version 4") }
         let now = Self.now()
-        return try db.write { db in
+        return try write { db in
             let parsed = try Self.parsed(id.rawValue, db)
             var out: [Correction] = []
             for change in changes {
                 let before = parsed.applying(try Self.corrections(of: id.rawValue, db)).text(of: change.field)
-                try db.run("""
+                let cid = try db.scalarInt("""
                     INSERT INTO corrections (receipt_id, field, value, previous, corrected_by, corrected_at) VALUES (?, ?, ?, ?, ?, ?)
-                    """, [.int(id.rawValue), .text(change.field.rawValue), .of(change.value), .of(before), .text(who), .text(now)])
-                out.append(Correction(id: db.lastInsertRowID, receiptID: id, field: change.field, value: change.value, previous: before,
+                    RETURNING id
+                    """, [.int(id.rawValue), .text(change.field.rawValue), .of(change.value), .of(before), .text(who), .text(now)]) ?? 0
+                out.append(Correction(id: cid, receiptID: id, field: change.field, value: change.value, previous: before,
                                       by: who, at: now))
             }
             try Self.writeEffective(id.rawValue, db)
@@ -193,7 +194,7 @@ extension SQLiteReceiptStore {
     public func undoCorrection(_ id: ReceiptID, field: CorrectableField, by who: String) throws -> Correction {
         guard schema >= 4 else { throw StoreError.invalid("\(path): corrections need schema version 4") }
         let now = Self.now()
-        return try db.write { db in
+        return try write { db in
             _ = try Self.parsed(id.rawValue, db)
             guard let cid = try db.scalarInt("""
                 SELECT id FROM corrections WHERE receipt_id = ? AND field = ? AND undone_at IS NULL ORDER BY id DESC LIMIT 1

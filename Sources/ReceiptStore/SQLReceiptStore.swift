@@ -1,27 +1,37 @@
 import Foundation
 import ReceiptModel
 
-/// The store in one SQLite file holding inventory items, receipts, their line items and
-/// the links between them. Safe to use from several threads and from several processes at
-/// once (WAL, busy timeout, every write one transaction).
+/// The store on an SQL engine: one SQLite file (the default: embedded, one host) or a
+/// PostgreSQL database (many processes on many machines). Holds inventory items, receipts,
+/// their line items, the links between them, corrections and batch claims. Safe to use from
+/// several threads and from several processes at once: every method is one transaction
+/// (SQLite: WAL, busy timeout, BEGIN IMMEDIATE; PostgreSQL: SERIALIZABLE, run again when
+/// another transaction made it fail).
 ///
-/// This type (with `Schema` and `Database`) is the only place with SQL in the package.
-public final class SQLiteReceiptStore: ReceiptStore {
+/// The SQL is the same for both engines but where `SQLDialect` says otherwise; this type
+/// (with the two schemas and connections) is the only place with SQL in the package.
+public final class SQLReceiptStore: ReceiptStore {
+    enum Backend: Sendable {
+        case sqlite(Database<SQLiteConnection>)
+        case postgres(Database<PostgresConnection>)
+    }
+    let backend: Backend
+    /// The SQLite file's path, or the PostgreSQL URL without its password.
     public let path: String
     public var location: String { path }
-    /// SQLite opens a file it may not write read-only, without an error; this says so.
-    public var isReadOnly: Bool { (try? db.locked { $0.isReadOnly }) ?? false }
-    let db: Database
-    /// The schema version this object opened the file at (older only in upgrade tests).
+    /// The schema version this object opened the store at (older only in SQLite upgrade tests).
     let schema: Int
+    /// Read-only: SQLite opened a file it may not write (no error of its own), or PostgreSQL
+    /// is a standby, or the role may not write the tables.
+    public let isReadOnly: Bool
 
-    /// Opens (creating if needed) the store at `path` and upgrades it to the latest schema.
+    /// Opens (creating if needed) the SQLite store at `path` and upgrades it to the latest schema.
     /// Without `create`, a missing file is `StoreError.missing` and nothing is created (no file, no folder).
     public convenience init(path: String, create: Bool = true) throws {
         try self.init(path: path, schemaVersion: Schema.latest, create: create)
     }
 
-    /// Opens the store and migrates it only up to `schemaVersion`: for tests that
+    /// Opens the SQLite store and migrates it only up to `schemaVersion`: for tests that
     /// need an older store to upgrade.
     public init(path: String, schemaVersion: Int, create: Bool = true) throws {
         if !create, !FileManager.default.fileExists(atPath: path) { throw StoreError.missing(path: path) }
@@ -32,16 +42,59 @@ public final class SQLiteReceiptStore: ReceiptStore {
             }
         }
         self.path = path
-        db = try Database(path: path, create: create)
+        let db = Database(try SQLiteConnection(path: path, create: create))
         schema = min(schemaVersion, Schema.latest)
         try Schema.migrate(db, to: schema)
+        isReadOnly = (try? db.locked { $0.isReadOnly }) ?? false
+        backend = .sqlite(db)
     }
 
-    /// The newest schema version this build knows.
+    /// Connects to the PostgreSQL database at `conninfo` (`postgres://user@host:port/db`, or
+    /// libpq's `key=value` form; libpq's PG* environment variables fill in the rest) and
+    /// upgrades its schema. The database must exist; without `create` it must hold a store already.
+    public init(postgres conninfo: String, create: Bool = true) throws {
+        let db = Database(try PostgresConnection(conninfo: conninfo))
+        path = db.path
+        try PostgresSchema.migrate(db, create: create)
+        schema = Schema.latest
+        isReadOnly = try PostgresSchema.isReadOnly(db)
+        backend = .postgres(db)
+    }
+
+    /// The newest schema version this build knows (both engines).
     public static var latestSchemaVersion: Int { Schema.latest }
 
-    /// The schema version of the open file.
-    public func schemaVersion() throws -> Int { try Schema.version(db) }
+    /// The schema version of the open store.
+    public func schemaVersion() throws -> Int {
+        switch backend {
+        case let .sqlite(db): try Schema.version(db)
+        case let .postgres(db): try PostgresSchema.version(db)
+        }
+    }
+
+    /// "SQLite" or "PostgreSQL", for messages and `store info`.
+    public var engineName: String {
+        switch backend {
+        case .sqlite: "SQLite"
+        case .postgres: "PostgreSQL"
+        }
+    }
+
+    /// A read transaction on whichever engine: one snapshot.
+    func read<T: Sendable>(_ body: sending (any SQLConnection) throws -> T) throws -> T {
+        switch backend {
+        case let .sqlite(db): try db.read { try body($0) }
+        case let .postgres(db): try db.read { try body($0) }
+        }
+    }
+
+    /// A write transaction on whichever engine: all or nothing, run again on a collision.
+    func write<T: Sendable>(_ body: sending (any SQLConnection) throws -> T) throws -> T {
+        switch backend {
+        case let .sqlite(db): try db.write { try body($0) }
+        case let .postgres(db): try db.write { try body($0) }
+        }
+    }
 
     static func now() -> String { Date().formatted(.iso8601) }
     static func timestamp(_ d: Date) -> String { d.formatted(.iso8601) }
@@ -49,7 +102,7 @@ public final class SQLiteReceiptStore: ReceiptStore {
     // MARK: - Receipts
 
     public func containsReceipt(contentHash: String) throws -> Bool {
-        try db.read { try $0.scalarInt("SELECT 1 FROM receipts WHERE content_hash = ?", [.text(contentHash)]) != nil }
+        try read { try $0.scalarInt("SELECT 1 FROM receipts WHERE content_hash = ?", [.text(contentHash)]) != nil }
     }
 
     /// Several receipts in one transaction: all are stored or none.
@@ -61,7 +114,7 @@ public final class SQLiteReceiptStore: ReceiptStore {
         let clearFailures = schema >= 2
         let withCorrections = schema >= 4
         let sql = withReading ? Self.receiptSQL : Self.receiptSQLBeforeReading
-        return try db.write { db in try rows.map { try Self.save($0, db, sql, now, clearFailures: clearFailures, withCorrections: withCorrections) } }
+        return try write { db in try rows.map { try Self.save($0, db, sql, now, clearFailures: clearFailures, withCorrections: withCorrections) } }
     }
 
     /// The columns that hold a receipt's fields as the user sees them (corrections applied).
@@ -97,11 +150,11 @@ public final class SQLiteReceiptStore: ReceiptStore {
     static func lineRows(_ p: ParsedReceipt) throws -> [[SQLValue]] {
         try p.lineItems.enumerated().map { (i, l) -> [SQLValue] in
             [.int(Int64(i)), .text(l.description), .of(l.quantity.map { "\($0)" }), .of(l.unitPrice?.description),
-             .text(l.amount.description), .int(l.amount.cents), .text(try SQLiteReceiptStore.encodeJSON(l.evidence))]
+             .text(l.amount.description), .int(l.amount.cents), .text(try SQLReceiptStore.encodeJSON(l.evidence))]
         }
     }
 
-    static func insertLines(_ id: Int64, _ rows: [[SQLValue]], _ db: Connection) throws {
+    static func insertLines(_ id: Int64, _ rows: [[SQLValue]], _ db: any SQLConnection) throws {
         for row in rows {
             try db.run("""
                 INSERT INTO line_items (receipt_id, position, description, quantity, unit_price, amount, amount_cents, evidence_json)
@@ -114,7 +167,7 @@ public final class SQLiteReceiptStore: ReceiptStore {
         var insert: String
         var update: String
         init(_ columns: [String]) {
-            insert = "INSERT INTO receipts (content_hash, \(columns.joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: columns.count)))"
+            insert = "INSERT INTO receipts (content_hash, \(columns.joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: columns.count))) RETURNING id"
             update = "UPDATE receipts SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
         }
     }
@@ -133,31 +186,30 @@ public final class SQLiteReceiptStore: ReceiptStore {
             let p = r.parsed
             hash = r.contentHash
             path = r.sourcePath
-            fields = [.text(r.status.rawValue), .of(r.ocrText)] + SQLiteReceiptStore.fieldValues(p) + [
-                .text(try SQLiteReceiptStore.encodeJSON(p)), .text(r.engineVersion), .text(r.parserVersion),
-                .text(SQLiteReceiptStore.timestamp(r.processedAt)),
+            fields = [.text(r.status.rawValue), .of(r.ocrText)] + SQLReceiptStore.fieldValues(p) + [
+                .text(try SQLReceiptStore.encodeJSON(p)), .text(r.engineVersion), .text(r.parserVersion),
+                .text(SQLReceiptStore.timestamp(r.processedAt)),
             ]
-            if withReading { fields.append(.of(try r.reading.map(SQLiteReceiptStore.encodeJSON))) }
-            lines = try SQLiteReceiptStore.lineRows(p)
+            if withReading { fields.append(.of(try r.reading.map(SQLReceiptStore.encodeJSON))) }
+            lines = try SQLReceiptStore.lineRows(p)
         }
     }
 
-    static func save(_ r: ReceiptRow, _ db: Connection, _ sql: ReceiptSQL, _ now: String, clearFailures: Bool, withCorrections: Bool) throws -> ReceiptID {
+    static func save(_ r: ReceiptRow, _ db: any SQLConnection, _ sql: ReceiptSQL, _ now: String, clearFailures: Bool, withCorrections: Bool) throws -> ReceiptID {
         let id: Int64
         if let existing = try db.scalarInt("SELECT id FROM receipts WHERE content_hash = ?", [.text(r.hash)]) {
             id = existing
             try db.run(sql.update, r.fields + [.int(id)])
             try db.run("DELETE FROM line_items WHERE receipt_id = ?", [.int(id)])
         } else {
-            try db.run(sql.insert, [.text(r.hash)] + r.fields)
-            id = db.lastInsertRowID
+            id = try db.scalarInt(sql.insert, [.text(r.hash)] + r.fields) ?? 0
         }
         try insertLines(id, r.lines, db)
         // A re-read (batch --force, --reparse) replaced the parser's reading; the user's corrections hold over it.
         if withCorrections, try db.scalarInt("SELECT 1 FROM corrections WHERE receipt_id = ? AND undone_at IS NULL", [.int(id)]) != nil {
             try writeEffective(id, db)
         }
-        try db.run("INSERT OR IGNORE INTO receipt_sources (receipt_id, path, added_at) VALUES (?, ?, ?)",
+        try db.run("INSERT INTO receipt_sources (receipt_id, path, added_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                    [.int(id), .text(r.path), .text(now)])
         if clearFailures {
             try db.run("DELETE FROM failures WHERE path = ? OR content_hash = ?", [.text(r.path), .text(r.hash)])
@@ -170,7 +222,7 @@ public final class SQLiteReceiptStore: ReceiptStore {
     @discardableResult
     public func addSourcePath(contentHash: String, path: String) throws -> Bool {
         // Usually the path is known already (a re-run over the same folder): answer from a read, no write.
-        let known = try db.read { db in
+        let known = try read { db in
             try db.scalarInt("""
                 SELECT 1 FROM receipt_sources s JOIN receipts r ON r.id = s.receipt_id
                 WHERE r.content_hash = ? AND s.path = ?
@@ -178,16 +230,16 @@ public final class SQLiteReceiptStore: ReceiptStore {
         }
         if known { return true }
         let now = Self.now()
-        return try db.write { db in
+        return try write { db in
             guard let id = try db.scalarInt("SELECT id FROM receipts WHERE content_hash = ?", [.text(contentHash)]) else { return false }
-            try db.run("INSERT OR IGNORE INTO receipt_sources (receipt_id, path, added_at) VALUES (?, ?, ?)", [.int(id), .text(path), .text(now)])
+            try db.run("INSERT INTO receipt_sources (receipt_id, path, added_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", [.int(id), .text(path), .text(now)])
             return true
         }
     }
 
     /// Records that `path` could not be read or parsed (replacing an earlier failure of the same file).
     public func recordFailure(contentHash: String?, path: String, code: String, message: String) throws {
-        try db.write { db in
+        try write { db in
             try db.run("""
                 INSERT INTO failures (path, content_hash, code, message, failed_at) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT(path) DO UPDATE SET content_hash = excluded.content_hash, code = excluded.code,
@@ -197,7 +249,7 @@ public final class SQLiteReceiptStore: ReceiptStore {
     }
 
     public func failures() throws -> [StoredFailure] {
-        try db.read { db in
+        try read { db in
             try db.query("SELECT path, content_hash, code, message, failed_at FROM failures ORDER BY path") {
                 StoredFailure(path: $0.text(0), contentHash: $0.textOrNil(1), code: $0.text(2), message: $0.text(3), failedAt: $0.text(4))
             }
@@ -206,7 +258,7 @@ public final class SQLiteReceiptStore: ReceiptStore {
 
     /// Full receipts (fields with evidence), oldest first; optionally only one status.
     public func receipts(status: ReceiptStatus?) throws -> [StoredReceipt] {
-        try db.read { db in
+        try read { db in
             let sources = try Self.sourcePaths(db)
             var sql = """
                 SELECT id, content_hash, status, parsed_json, ocr_text, engine_version, parser_version, processed_at,
@@ -230,7 +282,7 @@ public final class SQLiteReceiptStore: ReceiptStore {
     /// What OCR read of each receipt that has it, optionally only of those parsed by another
     /// parser version (`batch --reparse` parses them again without running OCR).
     public func readings(parserVersionOtherThan version: String?) throws -> [StoredReading] {
-        try db.read { db in
+        try read { db in
             let sources = try Self.sourcePaths(db)
             let reading = schema >= 3 ? "ocr_reading" : "NULL"
             var sql = """
@@ -251,7 +303,7 @@ public final class SQLiteReceiptStore: ReceiptStore {
         }
     }
 
-    static func sourcePaths(_ db: Connection) throws -> [Int64: [String]] {
+    static func sourcePaths(_ db: any SQLConnection) throws -> [Int64: [String]] {
         var out: [Int64: [String]] = [:]
         for (id, path) in try db.query("SELECT receipt_id, path FROM receipt_sources ORDER BY receipt_id, added_at, path", [], { ($0.int(0), $0.text(1)) }) {
             out[id, default: []].append(path)
@@ -261,10 +313,10 @@ public final class SQLiteReceiptStore: ReceiptStore {
 
     /// What the reconciler needs of every receipt, from columns only (fast).
     public func receiptSummaries() throws -> [ReceiptSummary] {
-        try db.read { db in try Self.summaries(db) }
+        try read { db in try Self.summaries(db) }
     }
 
-    static func summaries(_ db: Connection) throws -> [ReceiptSummary] {
+    static func summaries(_ db: any SQLConnection) throws -> [ReceiptSummary] {
         var lines: [Int64: [ReceiptSummary.Line]] = [:]
         for (rid, line) in try db.query("""
             SELECT receipt_id, position, description, quantity, unit_price, amount FROM line_items ORDER BY receipt_id, position
@@ -298,7 +350,7 @@ public final class SQLiteReceiptStore: ReceiptStore {
     @discardableResult
     public func upsertItems(_ items: [InventoryItem]) throws -> ItemUpsertSummary {
         let now = Self.now()
-        return try db.write { db in
+        return try write { db in
             var summary = ItemUpsertSummary()
             for item in items {
                 let values: [SQLValue] = [
@@ -311,8 +363,8 @@ public final class SQLiteReceiptStore: ReceiptStore {
                     existing = try db.scalarInt("SELECT id FROM items WHERE external_id = ?", [.text(ext)])
                 } else {
                     existing = try db.scalarInt("""
-                        SELECT id FROM items WHERE external_id IS NULL AND name = ? COLLATE NOCASE
-                          AND purchase_date IS ? AND price_cents IS ? ORDER BY id LIMIT 1
+                        SELECT id FROM items WHERE external_id IS NULL AND \(db.dialect.equalsIgnoringCase("name"))
+                          AND \(db.dialect.isSame("purchase_date")) AND \(db.dialect.isSame("price_cents")) ORDER BY id LIMIT 1
                         """, [.text(item.name), .of(item.purchaseDate?.iso), .of(item.price?.cents)])
                 }
                 if let id = existing {
@@ -351,7 +403,7 @@ public final class SQLiteReceiptStore: ReceiptStore {
     }
 
     public func items() throws -> [StoredItem] {
-        try db.read { db in try db.query("SELECT \(Self.itemColumns) FROM items ORDER BY id", [], Self.storedItem) }
+        try read { db in try db.query("SELECT \(Self.itemColumns) FROM items ORDER BY id", [], Self.storedItem) }
     }
 
     // MARK: - Links
@@ -370,7 +422,7 @@ public final class SQLiteReceiptStore: ReceiptStore {
 
     /// Links, best score first within each status; optionally only one status.
     public func links(status: LinkStatus?) throws -> [Link] {
-        try db.read { db in
+        try read { db in
             var sql = "SELECT \(Self.linkColumns) FROM links"
             var params: [SQLValue] = []
             if let status { sql += " WHERE status = ?"; params.append(.text(status.rawValue)) }
@@ -383,7 +435,7 @@ public final class SQLiteReceiptStore: ReceiptStore {
     @discardableResult
     public func decideLink(_ id: LinkID, status: LinkStatus, by who: String) throws -> Link {
         let now = Self.now()
-        return try db.write { db in
+        return try write { db in
             guard try db.scalarInt("SELECT 1 FROM links WHERE id = ?", [.int(id.rawValue)]) != nil else {
                 throw StoreError.notFound("no link \(id)")
             }
@@ -400,7 +452,7 @@ public final class SQLiteReceiptStore: ReceiptStore {
 
     /// Everything the reconciler reads, from one consistent snapshot.
     public func reconcileInput() throws -> ReconcileInput {
-        try db.read { db in
+        try read { db in
             ReconcileInput(receipts: try Self.summaries(db),
                            items: try db.query("SELECT \(Self.itemColumns) FROM items ORDER BY id", [], Self.storedItem),
                            links: try db.query("SELECT \(Self.linkColumns) FROM links ORDER BY id", [], Self.link))
@@ -411,7 +463,7 @@ public final class SQLiteReceiptStore: ReceiptStore {
     /// they are inside it, makes the `LinkWritePlan` and applies its steps.
     public func applyReconciliation(_ proposals: [LinkProposal], duplicates: [DuplicateMark]) throws -> ReconcileWriteSummary {
         let now = Self.now()
-        return try db.write { db in
+        return try write { db in
             let currentDuplicates = try db.query("SELECT id, duplicate_of, duplicate_reason FROM receipts WHERE duplicate_of IS NOT NULL ORDER BY id") {
                 DuplicateMark(id: ReceiptID($0.int(0)), original: ReceiptID($0.int(1)), reason: $0.text(2))
             }
@@ -425,7 +477,7 @@ public final class SQLiteReceiptStore: ReceiptStore {
         }
     }
 
-    static func apply(_ step: LinkWritePlan.Step, _ db: Connection, _ now: String) throws {
+    static func apply(_ step: LinkWritePlan.Step, _ db: any SQLConnection, _ now: String) throws {
         switch step {
         case let .clearDuplicate(id):
             try db.run("UPDATE receipts SET duplicate_of = NULL, duplicate_reason = NULL WHERE id = ?", [.int(id.rawValue)])
@@ -461,7 +513,7 @@ public final class SQLiteReceiptStore: ReceiptStore {
 
     public func stats() throws -> StoreStats {
         let version = try schemaVersion()
-        return try db.read { db in
+        return try read { db in
             func count(_ sql: String) throws -> Int { Int(try db.scalarInt(sql) ?? 0) }
             var links: [String: Int] = [:]
             for s in LinkStatus.allCases { links[s.rawValue] = 0 }
@@ -482,21 +534,30 @@ public final class SQLiteReceiptStore: ReceiptStore {
 
     // MARK: - Safety
 
-    /// Copies what the write-ahead log holds into the .sqlite file (a passive checkpoint: it
-    /// waits for nobody), so that file alone is a complete copy. False when another
-    /// connection's open read kept some of it in the log (it is checkpointed later).
+    /// SQLite: copies what the write-ahead log holds into the .sqlite file (a passive
+    /// checkpoint: it waits for nobody), so that file alone is a complete copy; false when
+    /// another connection's open read kept some of it in the log (it is checkpointed later).
+    /// PostgreSQL: a committed transaction is durable already; nothing to do.
     @discardableResult
     public func checkpoint() throws -> Bool {
-        try db.locked { db in
-            let r = try db.query("PRAGMA wal_checkpoint(PASSIVE)") { ($0.int(0), $0.int(1), $0.int(2)) }.first
-            guard let (busy, log, done) = r else { return true }
-            return busy == 0 && (log < 0 || log == done)
+        switch backend {
+        case let .sqlite(db):
+            try db.locked { db in
+                let r = try db.query("PRAGMA wal_checkpoint(PASSIVE)") { ($0.int(0), $0.int(1), $0.int(2)) }.first
+                guard let (busy, log, done) = r else { return true }
+                return busy == 0 && (log < 0 || log == done)
+            }
+        case .postgres: true
         }
     }
 
-    /// A consistent copy of the store in a new file (`VACUUM INTO`: one read transaction,
-    /// so writers in other processes go on meanwhile and the copy holds all of each write or none).
+    /// SQLite: a consistent copy of the store in a new file (`VACUUM INTO`: one read
+    /// transaction, so writers in other processes go on meanwhile and the copy holds all of
+    /// each write or none). PostgreSQL: refused with the way to do it (`pg_dump`).
     public func backup(to target: String) throws {
+        guard case let .sqlite(db) = backend else {
+            throw StoreError.invalid("\(path): a PostgreSQL store is backed up by the server's tools: pg_dump (a consistent copy while others write)")
+        }
         if FileManager.default.fileExists(atPath: target) {
             throw StoreError.invalid("\(target) exists already; give the backup a new file name")
         }
@@ -508,9 +569,16 @@ public final class SQLiteReceiptStore: ReceiptStore {
         try db.locked { db in try db.run("VACUUM INTO ?", [.text(target)]) }
     }
 
-    /// Checks the file's integrity (`PRAGMA integrity_check`); "ok" when sound.
+    /// Checks the store's integrity; "ok" when sound. SQLite: `PRAGMA integrity_check`.
+    /// PostgreSQL: every table's rows are readable and every link, line item, source and
+    /// correction points at a receipt or item that exists.
     public func integrityCheck() throws -> String {
-        try db.read { db in try db.query("PRAGMA integrity_check") { $0.text(0) }.joined(separator: "; ") }
+        switch backend {
+        case let .sqlite(db):
+            try db.read { db in try db.query("PRAGMA integrity_check") { $0.text(0) }.joined(separator: "; ") }
+        case let .postgres(db):
+            try db.read { db in try PostgresSchema.integrityCheck(db) }
+        }
     }
 
     static func encodeJSON<T: Encodable>(_ v: T) throws -> String {
