@@ -14,6 +14,18 @@ public struct BatchOptions: Sendable {
     /// Report progress at most this often (seconds); nil for none. A second, counting walk
     /// then gives the total early.
     public var progressInterval: Double? = nil
+    /// Who this batch is when it claims images in the store (host:pid:random), so that several
+    /// batches on one store, on one machine or many, never read the same image at once.
+    public var worker = BatchOptions.workerName()
+    /// How long a claim holds without renewal (seconds). The batch renews its claims every
+    /// third of it while it reads; a batch that dies loses them that long after its last renewal.
+    public var lease: Double = 90
+
+    /// `host:pid:random`: unique among the workers on one store.
+    public static func workerName() -> String {
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "host"
+        return "\(host):\(getpid()):\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+    }
 
     public init(jobs: Int) { self.jobs = jobs }
 }
@@ -37,6 +49,10 @@ public struct BatchCounts: Sendable {
     /// The other files by lower-case extension ("" for none).
     public var otherByExtension: [String: Int] = [:]
     public var secondPasses = 0
+    /// Images another worker held when this one came to them (waited for, then done by it or taken over).
+    public var heldElsewhere = 0
+    /// Images this worker took over from a worker whose lease ran out.
+    public var takenOver = 0
     public var failed: [(path: String, message: String)] = []
     public var seconds = 0.0
     public var interrupted = false
@@ -72,6 +88,10 @@ public final class BatchRunner: Sendable {
         var counted = 0
         var countingDone = false
         var lastProgress = Date.distantPast
+        /// Files another worker held, to try again once its lease may have run out.
+        var deferred: [(path: String, secondsLeft: Double)] = []
+        var heldPaths = Set<String>()
+        var finished = false
     }
 
     /// `makePipeline` is called once per worker, when it first needs OCR.
@@ -86,6 +106,8 @@ public final class BatchRunner: Sendable {
                     progress: @escaping @Sendable (BatchProgress) -> Void = { _ in }) -> BatchCounts {
         let start = Date()
         if options.progressInterval != nil { startCountingWalk(roots) }
+        startRenewing()
+        defer { state.withLock { $0.finished = true } }
         WorkerPool.run(jobs: options.jobs, isCancelled: isCancelled, produce: { put in
             for root in roots where !isCancelled() {
                 var going = true
@@ -100,10 +122,26 @@ public final class BatchRunner: Sendable {
             }
             state.withLock { $0.walking = false }
         }, work: { [self] (path: String, pipeline: inout ReceiptPipeline?) in
-            let result = handle(path, &pipeline)
+            guard let result = handle(path, &pipeline) else { return }
             outcome(result)
             if let p = record(result, start: start) { progress(p) }
         })
+        // Images other workers held: wait until each is stored, or its lease runs out and it is ours.
+        var pending = state.withLock { s in defer { s.deferred = [] }; return s.deferred }
+        while !pending.isEmpty, !isCancelled() {
+            let wait = min(max(pending.map(\.secondsLeft).min() ?? 1, 0.2), 2)
+            let until = Date().addingTimeInterval(wait)
+            while Date() < until, !isCancelled() { usleep(50_000) }
+            let paths = pending.map(\.path)
+            WorkerPool.run(jobs: min(options.jobs, paths.count), isCancelled: isCancelled, produce: { put in
+                for p in paths where !put(p) { break }
+            }, work: { [self] (path: String, pipeline: inout ReceiptPipeline?) in
+                guard let result = handle(path, &pipeline) else { return }
+                outcome(result)
+                if let p = record(result, start: start) { progress(p) }
+            })
+            pending = state.withLock { s in defer { s.deferred = [] }; return s.deferred }
+        }
         return state.withLock { s in
             s.counts.seconds = Date().timeIntervalSince(start)
             s.counts.interrupted = isCancelled()
@@ -127,17 +165,49 @@ public final class BatchRunner: Sendable {
         }.start()
     }
 
-    /// One file, start to end; never throws.
-    func handle(_ path: String, _ pipeline: inout ReceiptPipeline?) -> BatchOutcome {
+    /// Renews this worker's claims every third of the lease until the run ends, so that a slow
+    /// read never loses its image to another worker; a worker that dies stops renewing.
+    private func startRenewing() {
+        let every = max(options.lease / 3, 0.05)
+        Thread { [state, store, options] in
+            var next = Date().addingTimeInterval(every)
+            while !state.withLock({ $0.finished }) {
+                usleep(20_000)
+                guard Date() >= next else { continue }
+                _ = try? store.renewClaims(worker: options.worker, lease: options.lease)
+                next = Date().addingTimeInterval(every)
+            }
+        }.start()
+    }
+
+    /// One file, start to end; never throws. Nil when another worker holds the image (it is
+    /// put aside to try again).
+    func handle(_ path: String, _ pipeline: inout ReceiptPipeline?) -> BatchOutcome? {
         var hash: String?
+        var claimed = false
         do {
             let data = try ImageFile.read(path: path, maxBytes: options.ingest.maxFileBytes)
             let h = ContentHash.sha256(data)
             hash = h
+            // Another copy of a stored image (a second folder, a renamed file): remember where it is too.
+            // Asked first without a claim: a re-run over a stored folder then costs reads only.
             if !options.force, try store.containsReceipt(contentHash: h) {
-                // Another copy of a stored image (a second folder, a renamed file): remember where it is too.
                 try store.addSourcePath(contentHash: h, path: path)
                 return .skipped(path: path)
+            }
+            switch try store.claim(contentHash: h, path: path, worker: options.worker, lease: options.lease, evenIfStored: options.force) {
+            case .stored:
+                try store.addSourcePath(contentHash: h, path: path)
+                return .skipped(path: path)
+            case .heldElsewhere(_, let left):
+                state.withLock { s in
+                    s.deferred.append((path, left))
+                    if s.heldPaths.insert(path).inserted { s.counts.heldElsewhere += 1 }
+                }
+                return nil
+            case .claimed(let from):
+                claimed = true
+                if from != nil { state.withLock { $0.counts.takenOver += 1 } }
             }
             let file = try Ingest.load(data: data, name: path, options: options.ingest)
             if pipeline == nil { pipeline = try makePipeline() }
@@ -150,10 +220,14 @@ public final class BatchRunner: Sendable {
                                                      engineVersion: engine, status: status))
             return .stored(result, engine: engine, status: status, id: id)
         } catch let e as StoreError {
+            if claimed, let hash { try? store.releaseClaim(contentHash: hash, worker: options.worker) }
             return .failed(path: path, FailureReport(code: FailureReport.storeCode, message: "\(e)"))
         } catch {
             let report = FailureReport(error)
-            try? store.recordFailure(contentHash: hash, path: path, code: report.code, message: report.message)
+            // Recording the failure ends the claim; if even that fails, let the image go.
+            do { try store.recordFailure(contentHash: hash, path: path, code: report.code, message: report.message) } catch {
+                if claimed, let hash { try? store.releaseClaim(contentHash: hash, worker: options.worker) }
+            }
             return .failed(path: path, report)
         }
     }

@@ -42,6 +42,22 @@ public protocol ReceiptStore: AnyObject, Sendable {
     /// What the reconciler and the listings need of every receipt, without the evidence (fast).
     func receiptSummaries() throws -> [ReceiptSummary]
 
+    // MARK: claims (several batch workers on one store)
+
+    /// Claims the image `contentHash` (at `path`) for `worker` until `lease` seconds from now on
+    /// the store's clock (the database server's, for PostgreSQL), in one transaction: unless the
+    /// store has the receipt already (and not `evenIfStored`), or another worker's lease on it
+    /// still runs. A claim whose lease ran out is taken over. Saving the receipt or recording
+    /// its failure ends the claim.
+    func claim(contentHash: String, path: String, worker: String, lease: Double, evenIfStored: Bool) throws -> ClaimResult
+    /// Extends every claim `worker` holds to `lease` seconds from now; returns how many it holds.
+    @discardableResult
+    func renewClaims(worker: String, lease: Double) throws -> Int
+    /// Ends `worker`'s claim on `contentHash`, if it holds it (a file it gave up on).
+    func releaseClaim(contentHash: String, worker: String) throws
+    /// Every claim, oldest first.
+    func claims() throws -> [StoredClaim]
+
     // MARK: finding, showing, correcting (list, show, edit)
 
     /// Receipts as the user sees them (corrections applied) that pass `filter`, by date

@@ -305,3 +305,24 @@ public struct StoreStats: Sendable, Codable, Equatable {
         self.duplicates = duplicates; self.lineItems = lineItems; self.failures = failures; self.links = links
     }
 }
+
+/// What `ReceiptStore.claim` found.
+public enum ClaimResult: Sendable, Equatable {
+    /// The caller holds the image now. `takenFrom`: the worker whose lease ran out before it
+    /// was done (it died, or lost the store), nil for a fresh claim or a renewal.
+    case claimed(takenFrom: String?)
+    /// The store has this image already (the caller did not ask to read it again).
+    case stored
+    /// Another worker holds it for `secondsLeft` more unless it renews its lease.
+    case heldElsewhere(worker: String, secondsLeft: Double)
+}
+
+/// A batch worker's claim on one image (`receipts batch` with several workers on one store).
+public struct StoredClaim: Sendable, Equatable {
+    public var contentHash: String
+    public var worker: String
+    public var path: String
+    public var claimedAt: String
+    /// Seconds until the lease runs out (negative: ran out; the next worker that asks takes it).
+    public var secondsLeft: Double
+}

@@ -113,8 +113,11 @@ public final class SQLReceiptStore: ReceiptStore {
         let now = Self.now()
         let clearFailures = schema >= 2
         let withCorrections = schema >= 4
+        let withClaims = schema >= 5
         let sql = withReading ? Self.receiptSQL : Self.receiptSQLBeforeReading
-        return try write { db in try rows.map { try Self.save($0, db, sql, now, clearFailures: clearFailures, withCorrections: withCorrections) } }
+        return try write { db in
+            try rows.map { try Self.save($0, db, sql, now, clearFailures: clearFailures, withCorrections: withCorrections, withClaims: withClaims) }
+        }
     }
 
     /// The columns that hold a receipt's fields as the user sees them (corrections applied).
@@ -195,7 +198,8 @@ public final class SQLReceiptStore: ReceiptStore {
         }
     }
 
-    static func save(_ r: ReceiptRow, _ db: any SQLConnection, _ sql: ReceiptSQL, _ now: String, clearFailures: Bool, withCorrections: Bool) throws -> ReceiptID {
+    static func save(_ r: ReceiptRow, _ db: any SQLConnection, _ sql: ReceiptSQL, _ now: String, clearFailures: Bool, withCorrections: Bool,
+                     withClaims: Bool) throws -> ReceiptID {
         let id: Int64
         if let existing = try db.scalarInt("SELECT id FROM receipts WHERE content_hash = ?", [.text(r.hash)]) {
             id = existing
@@ -214,6 +218,8 @@ public final class SQLReceiptStore: ReceiptStore {
         if clearFailures {
             try db.run("DELETE FROM failures WHERE path = ? OR content_hash = ?", [.text(r.path), .text(r.hash)])
         }
+        // The image is done: whoever claimed it (this worker, or one whose lease ran out) holds it no more.
+        if withClaims { try db.run("DELETE FROM claims WHERE content_hash = ?", [.text(r.hash)]) }
         return ReceiptID(id)
     }
 
@@ -245,6 +251,7 @@ public final class SQLReceiptStore: ReceiptStore {
                 ON CONFLICT(path) DO UPDATE SET content_hash = excluded.content_hash, code = excluded.code,
                   message = excluded.message, failed_at = excluded.failed_at
                 """, [.text(path), .of(contentHash), .text(code), .text(message), .text(Self.now())])
+            if schema >= 5, let contentHash { try db.run("DELETE FROM claims WHERE content_hash = ?", [.text(contentHash)]) }
         }
     }
 

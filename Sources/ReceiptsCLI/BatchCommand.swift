@@ -22,10 +22,16 @@ enum BatchCommand {
         Files that cannot be read are recorded in the store with the reason and listed at the end;
         the exit code is then 3.
 
+        Several batches may share one store (a PostgreSQL store across machines, a SQLite file on one
+        host) over the same folder or files: each image is claimed in the store before it is read, with
+        a lease renewed while it is read, so no image is read by two at once. A batch that dies
+        (kill -9, a lost machine) loses its claims when the lease runs out, and the others finish its images.
+
         Examples:
           receipts batch ~/Scans/receipts --store receipts.sqlite
           receipts batch --jobs 2 --jsonl results.jsonl SampleReceipts
           receipts batch --reparse          # re-parse what OCR read (kept in the store) with this parser, no OCR
+          receipts batch --store postgres://scan@db.local/receipts /mnt/share/receipts   # on each of several machines
         """,
         options: [
             StoreSupport.storeOption,
@@ -34,6 +40,7 @@ enum BatchCommand {
             OptionSpec("--include", value: "GLOB", repeatable: true, help: "Only files whose name matches (e.g. '*.jpg'); repeatable."),
             OptionSpec("--exclude", value: "GLOB", repeatable: true, help: "Skip files or folders whose name matches; repeatable."),
             OptionSpec("--force", help: "Read images again even if the store has them."),
+            OptionSpec("--lease", value: "SECONDS", help: "How long this batch's claim on an image holds without renewal (default 90): another batch takes it over after that."),
             OptionSpec("--reparse", help: "Re-parse what OCR read (kept in the store: words, boxes, every look) with this parser version, no OCR; no folders needed."),
             OptionSpec("--quiet", short: "-q", help: "No progress line."),
         ] + PipelineSetup.options,
@@ -68,6 +75,7 @@ enum BatchCommand {
         defer { sink.close() }
         var options = BatchOptions(jobs: jobs)
         options.force = args.flag("--force")
+        if let lease = try args.int("--lease", in: 1...86_400) { options.lease = Double(lease) }
         options.walk = FolderWalk(include: args.all("--include"), exclude: args.all("--exclude"), decoders: setup.pipeline.ingest.decoders)
         let storePath = (StoreSupport.location(args, ctx) as NSString).standardizingPath
         options.walk.neverOpen = Set(["", "-wal", "-shm", "-journal"].map { storePath + $0 })
@@ -97,6 +105,10 @@ enum BatchCommand {
         }))
         if showProgress { ctx.console.errRaw("\r\u{1B}[K") }
         summary.peakRSSMB = BatchSummary.peakRSSMB()
+        summary.worker = options.worker
+        // What the whole store holds now: other batches may be writing to it too.
+        if let stats = try? store.stats() { summary.store = stats }
+        summary.otherClaims = ((try? store.claims()) ?? []).filter { $0.worker != options.worker && $0.secondsLeft > 0 }.count
         ctx.console.errRaw(summary.text(resumeCommand: "receipts " + (["batch"] + CommandLine.arguments.dropFirst(2)).joined(separator: " ")))
         if ctx.interruption.isRaised { return .interrupted }
         return summary.counts.failed.isEmpty ? .ok : .inputError
@@ -142,6 +154,10 @@ final class LineSink: Sendable {
 struct BatchSummary {
     var counts: BatchCounts
     var peakRSSMB = 0.0
+    var worker = ""
+    var store: StoreStats?
+    /// Images other batches hold claims on right now.
+    var otherClaims = 0
 
     func text(resumeCommand: String) -> String {
         let c = counts
@@ -155,6 +171,14 @@ struct BatchSummary {
             s += " (" + kinds.map { "\($0.value) \($0.key.isEmpty ? "without extension" : "." + $0.key)" }.joined(separator: ", ") + ")"
         }
         s += "\n"
+        if c.heldElsewhere > 0 || c.takenOver > 0 || otherClaims > 0 {
+            s += "worker \(worker): \(c.heldElsewhere) image\(c.heldElsewhere == 1 ? "" : "s") held by other batches when reached (waited for them)"
+            s += ", \(c.takenOver) taken over from batches whose lease ran out\n"
+        }
+        if let st = store {
+            s += "the store holds \(st.receipts) receipt\(st.receipts == 1 ? "" : "s") (\(st.needsReview) need review), \(st.failures) failure\(st.failures == 1 ? "" : "s")"
+            s += otherClaims > 0 ? "; other batches are reading \(otherClaims) now\n" : "\n"
+        }
         let rate = c.seconds > 0 ? Double(c.processed) / c.seconds : 0
         s += String(format: "%.1f s, %.2f receipts/s; second OCR look on %d; peak memory %.0f MB\n", c.seconds, rate, c.secondPasses, peakRSSMB)
         if !c.failed.isEmpty {
