@@ -6,6 +6,9 @@
 #   3. peak memory for N and 4N receipts
 #   4. the reconcile benchmark (10,000 receipts × 10,000 items)
 #   5. the parser's cost against its input's size (1,000 / 10,000 / 100,000 lines, one 1 MB line, 5,000 dates)
+#   6. the store on both engines: a batch's claim-and-store calls per receipt with no OCR, and the
+#      reconcile benchmark on PostgreSQL (a throw-away cluster with fsync on, unless
+#      RECEIPTS_BENCH_POSTGRES names a server: then schemas bench_* are made there)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-.build/release/receipts}
@@ -64,4 +67,19 @@ echo "peak memory: $mem_n MB for $n receipts, $mem_4n MB for $((4 * n)) receipts
 if swift build -c release --product receipts-bench >/dev/null 2>&1; then
   echo; .build/release/receipts-bench reconcile
   echo; .build/release/receipts-bench parser
+  # 6. SQLite against PostgreSQL, same machine, same run.
+  pg=${RECEIPTS_BENCH_POSTGRES:-}
+  if [ -z "$pg" ]; then
+    if pg=$(PG_FSYNC=on scripts/pg-test-cluster start "$work/pg" 2>"$work/pg.err"); then
+      trap 'scripts/pg-test-cluster stop "$work/pg"; rm -rf "$work"' EXIT
+    else pg=""; echo; echo "PostgreSQL figures skipped: $(head -1 "$work/pg.err")"; fi
+  fi
+  if [ -n "$pg" ]; then
+    schema() { local s="bench_$1_$$"; psql "$pg" -qc "CREATE SCHEMA $s" >/dev/null; echo "$pg$([[ $pg == *\?* ]] && echo '&' || echo '?')options=-csearch_path%3D$s"; }
+    echo
+    echo "the store's own cost (no OCR; a receipt takes about 1,000 ms of OCR):"
+    .build/release/receipts-bench store --store "$work/claims.sqlite" --count 2000 --jobs "$JOBS"
+    .build/release/receipts-bench store --store "$(schema claims)" --count 2000 --jobs "$JOBS"
+    echo; echo "on PostgreSQL:"; .build/release/receipts-bench reconcile --store "$(schema reconcile)"
+  fi
 fi

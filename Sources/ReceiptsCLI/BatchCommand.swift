@@ -172,7 +172,7 @@ struct BatchSummary {
         }
         s += "\n"
         if c.heldElsewhere > 0 || c.takenOver > 0 || otherClaims > 0 {
-            s += "worker \(worker): \(c.heldElsewhere) image\(c.heldElsewhere == 1 ? "" : "s") held by other batches when reached (waited for them)"
+            s += "worker \(worker): \(c.heldElsewhere) image\(c.heldElsewhere == 1 ? " was" : "s were") being read by other batches when reached (left to them)"
             s += ", \(c.takenOver) taken over from batches whose lease ran out\n"
         }
         if let st = store {

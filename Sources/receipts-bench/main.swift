@@ -5,12 +5,15 @@ import ReceiptStore
 
 // receipts-bench: figures for the store and the reconciler.
 //
-//   receipts-bench reconcile [--receipts N] [--items N] [--seed S] [--keep PATH] [--goal S] [--check]
+//   receipts-bench reconcile [--receipts N] [--items N] [--seed S] [--store LOCATION | --keep PATH] [--goal S] [--check]
 //       Generates N synthetic receipts and N items (60 % of items bought on one of the
 //       receipts), stores them in a temporary SQLite file and times `Reconciler.run`
 //       (read the store, plan, write the proposals). Prints the figure, and how the
 //       proposals compare with the generator's truth. --check: exit 1 when over the goal
 //       (default 2 s). Build with -c release for a meaningful figure.
+//
+//   receipts-bench store --store LOCATION [--count N] [--jobs J]
+//       A batch's store calls per receipt (is it stored, claim, save with reading), no OCR.
 //
 // Hidden helpers for the concurrency test (two real processes on one store):
 //   receipts-bench write --store PATH --tag T --count N
@@ -57,7 +60,8 @@ func benchReconcile(_ args: [String]) throws {
     try? FileManager.default.removeItem(at: dir)
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     // --keep PATH: write the store there instead, and leave it for a look.
-    let path = option("--keep", args) ?? dir.appendingPathComponent("bench.sqlite").path
+    // --store LOCATION: an empty store of any engine (a postgres:// URL); --keep PATH: a SQLite file left for a look.
+    let path = option("--store", args) ?? option("--keep", args) ?? dir.appendingPathComponent("bench.sqlite").path
     defer { try? FileManager.default.removeItem(at: dir) }
 
     let shops = ["Brightwave Electronics", "Harbor Lane Hardware", "Cedar & Pine Home Goods", "Wohnwelt Hansen", "Maison Dupont",
@@ -229,9 +233,11 @@ do {
     case "write": try benchWrite(Array(args.dropFirst()))
     case "decide": try benchDecide(Array(args.dropFirst()))
     case "parser": ParserCost.run(Array(args.dropFirst()))
+    case "store": try StoreCost.run(Array(args.dropFirst()))
     default:
         print("usage: receipts-bench reconcile [--receipts N] [--items N] [--seed S] [--keep PATH] [--goal SECONDS] [--check]")
         print("       receipts-bench parser [--check]")
+        print("       receipts-bench store --store LOCATION [--count N] [--jobs J]")
         exit(args.first == nil || args.first == "--help" ? 0 : 2)
     }
 } catch {
