@@ -60,13 +60,20 @@ final class PostgresConnection: SQLConnection {
 
     // MARK: transactions
 
-    func beginWrite() throws {
+    func beginWrite() throws { try begin("BEGIN ISOLATION LEVEL SERIALIZABLE", "starting a write transaction") }
+    func beginRead() throws { try begin("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", "starting a read transaction") }
+
+    /// libpq learns that the server ended the session only when a command fails: a BEGIN that
+    /// fails on a connection now bad is sent once more on a new one (nothing ran yet, so that
+    /// is safe). A connection lost later in a transaction is an error: whether its COMMIT
+    /// arrived cannot be known, so it is not run again blindly.
+    private func begin(_ sql: String, _ context: String) throws {
         try reconnectIfLost()
-        try exec("BEGIN ISOLATION LEVEL SERIALIZABLE", context: "starting a write transaction")
-    }
-    func beginRead() throws {
-        try reconnectIfLost()
-        try exec("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", context: "starting a read transaction")
+        do { try exec(sql, context: context) } catch {
+            guard PQstatus(handle) == CONNECTION_BAD else { throw error }
+            try reconnectIfLost()
+            try exec(sql, context: context)
+        }
     }
     func commit() throws { try exec("COMMIT", context: "committing") }
     func rollback() {
