@@ -2,32 +2,13 @@ import Foundation
 import ReceiptModel
 import ReceiptReconcile
 import ReceiptStore
+import ReceiptTestSupport
 import Testing
 
 /// Several real processes on one store file: two batch-like writers (half of their images
 /// are the same files) and a user reconciling, confirming and rejecting at the same time.
 @Suite("Concurrent processes on one store", .serialized)
 struct ConcurrencyTests {
-    struct Output { var code: Int32; var out: String; var err: String }
-
-    static func start(_ exe: String, _ args: [String]) throws -> (Process, Pipe, Pipe) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: exe)
-        p.arguments = args
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        return (p, out, err)
-    }
-
-    static func finish(_ t: (Process, Pipe, Pipe)) -> Output {
-        let out = t.1.fileHandleForReading.readDataToEndOfFile()
-        let err = t.2.fileHandleForReading.readDataToEndOfFile()
-        t.0.waitUntilExit()
-        return Output(code: t.0.terminationStatus, out: String(decoding: out, as: UTF8.self), err: String(decoding: err, as: UTF8.self))
-    }
-
     @Test("two writers and a deciding user: nothing lost, nothing duplicated, decisions kept", arguments: Engine.allCases)
     func writersAndDecider(_ engine: Engine) throws {
         let exe = try #require(Repo.executable("receipts-bench"),
@@ -35,10 +16,10 @@ struct ConcurrencyTests {
         let tmp = try TempDir()
         let path = try tmp.storeLocation(engine, "shared.sqlite")  // empty: all three race to create and migrate it
         let n = 150
-        let a = try Self.start(exe, ["write", "--store", path, "--tag", "A", "--count", "\(n)"])
-        let b = try Self.start(exe, ["write", "--store", path, "--tag", "B", "--count", "\(n)"])
-        let c = try Self.start(exe, ["decide", "--store", path, "--rounds", "25"])
-        let ra = Self.finish(a), rb = Self.finish(b), rc = Self.finish(c)
+        let a = try StartedProcess(exe, ["write", "--store", path, "--tag", "A", "--count", "\(n)"])
+        let b = try StartedProcess(exe, ["write", "--store", path, "--tag", "B", "--count", "\(n)"])
+        let c = try StartedProcess(exe, ["decide", "--store", path, "--rounds", "25"])
+        let ra = a.finish(), rb = b.finish(), rc = c.finish()
         #expect(ra.code == 0, "writer A: \(ra.err)")
         #expect(rb.code == 0, "writer B: \(rb.err)")
         #expect(rc.code == 0, "decider: \(rc.err)")

@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptModel
 import ReceiptStore
+import ReceiptTestSupport
 import Testing
 
 /// Several `receipts batch` processes on one store, splitting the work through claims with
@@ -14,25 +15,10 @@ struct DistributedBatchTests {
         return Set(try names.map { ContentHash.sha256(try Data(contentsOf: URL(fileURLWithPath: Repo.samples + "/" + $0))) })
     }
 
-    static func start(_ exe: String, _ args: [String]) throws -> (Process, Pipe, Pipe) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: exe)
-        p.arguments = args
+    static func start(_ exe: String, _ args: [String]) throws -> StartedProcess {
         var env = ProcessInfo.processInfo.environment
         env["OMP_THREAD_LIMIT"] = "1"
-        p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        return (p, out, err)
-    }
-
-    static func finish(_ t: (Process, Pipe, Pipe)) -> (code: Int32, err: String) {
-        _ = t.1.fileHandleForReading.readDataToEndOfFile()
-        let err = t.2.fileHandleForReading.readDataToEndOfFile()
-        t.0.waitUntilExit()
-        return (t.0.terminationStatus, String(decoding: err, as: UTF8.self))
+        return try StartedProcess(exe, args, environment: env)
     }
 
     @Test("three workers, one killed with -9 midway: every receipt stored once; the killed worker's image finished by the others after its lease ran out",
@@ -47,12 +33,12 @@ struct DistributedBatchTests {
         let a = try Self.start(exe, args), b = try Self.start(exe, args), c = try Self.start(exe, args)
 
         // Midway: some receipts stored, and the victim holding a claim (it is reading an image).
-        let victim = a.0.processIdentifier
+        let victim = a.pid
         let mark = ":\(victim):"
         var store: SQLReceiptStore?
         var killedAt: Date?
         let deadline = Date().addingTimeInterval(180)
-        while Date() < deadline, a.0.isRunning {
+        while Date() < deadline, a.isRunning {
             if store == nil { store = try? openStore(location, create: false) }
             if let s = store, let n = try? s.stats().receipts, n >= 4, let held = try? s.claims(), held.contains(where: { $0.worker.contains(mark) }) {
                 kill(victim, SIGKILL)
@@ -62,13 +48,13 @@ struct DistributedBatchTests {
             usleep(20_000)
         }
         let killTime = try #require(killedAt, "the victim finished or never held a claim with 4 receipts stored")
-        let ra = Self.finish(a)
-        #expect(ra.code == -1 || a.0.terminationReason == .uncaughtSignal, "killed with -9")
+        let ra = a.finish()
+        #expect(a.process.terminationReason == .uncaughtSignal && ra.code == SIGKILL, "killed with -9")
         let s = try #require(store)
         let orphaned = try s.claims().filter { $0.worker.contains(mark) }
         #expect(!orphaned.isEmpty, "the dead worker's claim stays until its lease runs out")
 
-        let rb = Self.finish(b), rc = Self.finish(c)
+        let rb = b.finish(), rc = c.finish()
         #expect(rb.code == 0, "worker B: \(rb.err)")
         #expect(rc.code == 0, "worker C: \(rc.err)")
 

@@ -51,3 +51,37 @@ public func runProcess(_ executable: String, _ args: [String], environment: [Str
     let errData = try Data(contentsOf: URL(fileURLWithPath: errPath))
     return ProcessOutput(code: p.terminationStatus, out: String(decoding: outData, as: UTF8.self), err: String(decoding: errData, as: UTF8.self))
 }
+
+/// A child process started in the background, for tests that run several at once (or kill one).
+/// stderr goes into a file, as in `runProcess`, so a chatty child never blocks on a full pipe.
+public final class StartedProcess {
+    public let process = Process()
+    private let out = Pipe()
+    private let errPath = NSTemporaryDirectory() + "receipts-stderr-" + UUID().uuidString
+    private let errHandle: FileHandle
+
+    public init(_ executable: String, _ args: [String], environment: [String: String]? = nil) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = args
+        if let environment { process.environment = environment }
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        errHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        process.standardOutput = out
+        process.standardError = errHandle
+        try process.run()
+    }
+
+    public var pid: Int32 { process.processIdentifier }
+    public var isRunning: Bool { process.isRunning }
+
+    /// Waits for the end; the code is the exit status, or the signal for a killed child
+    /// (`process.terminationReason` tells which).
+    public func finish() -> ProcessOutput {
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try? errHandle.close()
+        let errData = (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data()
+        try? FileManager.default.removeItem(atPath: errPath)
+        return ProcessOutput(code: process.terminationStatus, out: String(decoding: outData, as: UTF8.self), err: String(decoding: errData, as: UTF8.self))
+    }
+}
