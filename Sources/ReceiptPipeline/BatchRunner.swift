@@ -69,6 +69,8 @@ public struct BatchProgress: Sendable {
     /// Receipts read per second so far.
     public var rate: Double
     public var failed: Int
+    /// Images other workers were reading when this one reached them.
+    public var heldElsewhere: Int
 }
 
 /// The batch use case, for any front end: walk the roots, hash each file, skip what the
@@ -249,7 +251,8 @@ public final class BatchRunner: Sendable {
             let known = !s.walking || s.countingDone
             return BatchProgress(done: s.counts.processed + s.counts.skippedDone,
                                  total: s.walking ? max(s.discovered, s.counted) : s.discovered, totalIsFinal: known,
-                                 rate: elapsed > 0 ? Double(s.counts.processed) / elapsed : 0, failed: s.counts.failed.count)
+                                 rate: elapsed > 0 ? Double(s.counts.processed) / elapsed : 0, failed: s.counts.failed.count,
+                                 heldElsewhere: s.counts.heldElsewhere)
         }
     }
 }

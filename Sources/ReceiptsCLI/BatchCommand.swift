@@ -87,6 +87,7 @@ enum BatchCommand {
                                  isCancelled: { interruption.isRaised })
         let console = ctx.console
         let jsonl = sink.isActive ? sink : nil
+        let storeCount = ThrottledCount(every: 2)
         var summary = BatchSummary(counts: runner.run(args.positionals, outcome: { outcome in
             switch outcome {
             case .stored(let result, let engine, let status, let id):
@@ -101,7 +102,12 @@ enum BatchCommand {
             }
         }, progress: { p in
             let eta = !p.totalIsFinal || p.rate == 0 ? "…" : BatchSummary.duration(Double(max(0, p.total - p.done)) / p.rate)
-            console.errRaw(String(format: "\r\u{1B}[K%d/%d%@  %.2f receipts/s  ETA %@  failed %d", p.done, p.total, p.totalIsFinal ? "" : "+", p.rate, eta, p.failed))
+            var line = String(format: "\r\u{1B}[K%d/%d%@  %.2f receipts/s  ETA %@  failed %d", p.done, p.total, p.totalIsFinal ? "" : "+", p.rate, eta, p.failed)
+            // Other batches on the same store: what they hold, and what the store holds in all (asked every 2 s).
+            if p.heldElsewhere > 0, let stored = storeCount.current(store) {
+                line += "  left to other batches \(p.heldElsewhere)  the store holds \(stored)"
+            }
+            console.errRaw(line)
         }))
         if showProgress { ctx.console.errRaw("\r\u{1B}[K") }
         summary.peakRSSMB = BatchSummary.peakRSSMB()
@@ -121,6 +127,23 @@ enum BatchCommand {
         }
         ctx.console.err("re-parsed \(n) receipt\(n == 1 ? "" : "s") with parser \(ReceiptParser.version) (no OCR)")
         return ctx.interruption.isRaised ? .interrupted : .ok
+    }
+}
+
+/// The store's receipt count for the progress line, asked at most every `every` seconds.
+final class ThrottledCount: Sendable {
+    private let state = Mutex<(at: Date, value: Int?)>((.distantPast, nil))
+    private let every: Double
+    init(every: Double) { self.every = every }
+
+    func current(_ store: any ReceiptStore) -> Int? {
+        let due = state.withLock { s -> Bool in
+            guard Date().timeIntervalSince(s.at) >= every else { return false }
+            s.at = Date()
+            return true
+        }
+        if due, let n = try? store.stats().receipts { state.withLock { $0.value = n } }
+        return state.withLock { $0.value }
     }
 }
 
