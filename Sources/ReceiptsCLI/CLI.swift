@@ -108,7 +108,8 @@ public enum CLI {
 
                 Environment:
                   TESSDATA_PREFIX   folder holding Tesseract's eng.traineddata (default: the Debian path)
-                  RECEIPTS_STORE    the store file (default: $XDG_DATA_HOME/receipts/receipts.sqlite)
+                  RECEIPTS_STORE    the store: a SQLite file or a postgres:// URL (default: $XDG_DATA_HOME/receipts/receipts.sqlite)
+                  PGHOST, PGUSER, PGPASSWORD, …  libpq fills in what a postgres:// URL leaves out
                 """,
                 options: [OptionSpec("--version", help: "Print the version.")],
                 subcommands: commands)

@@ -3,8 +3,8 @@ import ReceiptStore
 
 /// What the store commands share: the `--store` option and opening the file.
 enum StoreSupport {
-    static let storeOption = OptionSpec("--store", value: "PATH",
-                                        help: "The store file (default: $RECEIPTS_STORE, else $XDG_DATA_HOME/receipts/receipts.sqlite).")
+    static let storeOption = OptionSpec("--store", value: "PATH|URL",
+                                        help: "The store: a SQLite file, or a postgres://user@host/db URL (default: $RECEIPTS_STORE, else $XDG_DATA_HOME/receipts/receipts.sqlite).")
 
     static func location(_ args: Arguments, _ ctx: CommandContext) -> String {
         StoreLocation.resolve(explicit: args.value("--store"), environment: ctx.environment)
