@@ -75,7 +75,7 @@ enum StoreCommand {
 
     static let info = Command(
         name: "info",
-        summary: "Show the store's file, schema version and what it holds.",
+        summary: "Show the store's file, schema version and what it holds (and which images batches are reading now).",
         usage: "receipts store info [--store PATH] [--json]",
         discussion: "Opening a store made by an older receipts upgrades it in place (the migrations run in one transaction).",
         options: [StoreSupport.storeOption, OptionSpec("--json", help: "One JSON object, keys sorted.")],
@@ -94,6 +94,15 @@ enum StoreCommand {
             ctx.console.out("links     \(s.links["proposed"] ?? 0) proposed, \(s.links["confirmed"] ?? 0) confirmed, \(s.links["rejected"] ?? 0) rejected")
             ctx.console.out("failures  \(s.failures)")
             for f in failures { ctx.console.out("  \(f.path): \(f.code): \(f.message)") }
+            // Batches reading now (or dead, until their lease runs out): only when there are some.
+            let claims = try StoreSupport.attempt("reading the store") { try store.claims() }
+            if !claims.isEmpty {
+                let live = claims.filter { $0.secondsLeft > 0 }
+                ctx.console.out("claims    \(claims.count) (\(live.count) held by \(Set(live.map(\.worker)).count) batch\(Set(live.map(\.worker)).count == 1 ? "" : "es") now, \(claims.count - live.count) whose lease ran out)")
+                for c in claims.prefix(20) {
+                    ctx.console.out(String(format: "  %@: %@ (%@)", c.path, c.worker, c.secondsLeft > 0 ? String(format: "%.0f s left", c.secondsLeft) : "lease ran out"))
+                }
+            }
             return .ok
         })
 }

@@ -86,8 +86,11 @@ struct DistributedBatchTests {
     @Test("a claim holds against other workers until its lease runs out; saving or a failure ends it", arguments: Engine.allCases)
     func claimsAndLeases(_ engine: Engine) throws {
         let tmp = try TempDir()
-        let s = try openStore(try tmp.storeLocation(engine))
+        let location = try tmp.storeLocation(engine)
+        let s = try openStore(location)
         #expect(try s.claim(contentHash: "h1", path: "a/1.png", worker: "A", lease: 0.6, evenIfStored: false) == .claimed(takenFrom: nil))
+        let info = cli(["store", "info", "--store", location])
+        #expect(info.out.contains("claims    1 (1 held by 1 batch now, 0 whose lease ran out)\n  a/1.png: A ("), "\(info.out)")
         guard case let .heldElsewhere(who, left) = try s.claim(contentHash: "h1", path: "b/1.png", worker: "B", lease: 30, evenIfStored: false) else {
             Issue.record("B got A's image while A's lease held"); return
         }
