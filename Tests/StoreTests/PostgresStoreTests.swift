@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptModel
 @testable import ReceiptStore
+import Synchronization
 import Testing
 
 /// What only the PostgreSQL engine has to get right (the behaviour both share runs on both
@@ -60,6 +61,33 @@ struct PostgresStoreTests {
         usleep(100_000)
         try save(store, receipt(vendor: "Shop", date: "2024-01-03", total: "11.00"), hash: "b")
         #expect(try store.receipts().map(\.contentHash) == ["a", "b"])
+    }
+
+    @Test("two writes that collide: PostgreSQL fails one (serialization failure), which is run again; both count")
+    func collidingWritesAreRunAgain() throws {
+        let (location, raw) = try fresh()
+        try raw.exec("CREATE TABLE counter (n bigint NOT NULL); INSERT INTO counter VALUES (0)")
+        let dbs = [Database(try PostgresConnection(conninfo: location)), Database(try PostgresConnection(conninfo: location))]
+        let attempts = Mutex(0), readers = Mutex(0)
+        let errors = Mutex([String]())
+        DispatchQueue.concurrentPerform(iterations: 2) { i in
+            do {
+                try dbs[i].write { c in
+                    let first = attempts.withLock { $0 += 1; return $0 <= 2 }
+                    let n = try c.scalarInt("SELECT n FROM counter") ?? -1
+                    if first {
+                        // Both first attempts read before either writes: a lost update unless one is run again.
+                        readers.withLock { $0 += 1 }
+                        let until = Date().addingTimeInterval(10)
+                        while readers.withLock({ $0 }) < 2, Date() < until { usleep(1_000) }
+                    }
+                    try c.run("UPDATE counter SET n = ?", [.int(n + 1)])
+                }
+            } catch { errors.withLock { $0.append("\(error)") } }
+        }
+        #expect(errors.withLock { $0 }.isEmpty)
+        #expect(try raw.scalarInt("SELECT n FROM counter") == 2, "no update lost")
+        #expect(attempts.withLock { $0 } == 3, "one of the two was run again")
     }
 
     @Test("backup says to use pg_dump; checkpoint has nothing to do; messages never show the password")
