@@ -114,6 +114,8 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     case lettersReadAsDigits(String)
     /// "space around the decimal point"
     case spaceAroundDecimalPoint
+    /// "a space read for the decimal point" ("$43 70")
+    case spaceForDecimalPoint
 
     // Currency.
     /// "seen 3×": how often the currency was seen.
@@ -196,6 +198,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case let .amountInColumn(k, n, labels): return "amount \(k) of \(n) in the column after \(labels) labels"
         case let .lettersReadAsDigits(t): return "letters read as digits (\(t))"
         case .spaceAroundDecimalPoint: return "space around the decimal point"
+        case .spaceForDecimalPoint: return "a space read for the decimal point"
         case let .seen(n): return "seen \(n)×"
         case let .dollarHint(w): return "'$' with '\(w)' on the receipt"
         case let .knownVendor(alias, percent): return "matches '\(alias)' (\(percent)%)"
@@ -246,7 +249,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
 
     /// Notes without values, by their text.
     private static let plain: [String: Note] = Dictionary(uniqueKeysWithValues: [
-        Note.amountOnNextLine, .spaceAroundDecimalPoint, .gluedToWord, .dateKeyword, .expiryWording, .roundingLineHoldsTotal,
+        Note.amountOnNextLine, .spaceAroundDecimalPoint, .spaceForDecimalPoint, .gluedToWord, .dateKeyword, .expiryWording, .roundingLineHoldsTotal,
         .printedSubtotalPlusTax, .printedCashMinusChange, .computedSubtotalPlusTax, .largestAmount, .equalsSubtotal(taxIncluded: true),
         .equalsSubtotal(taxIncluded: false), .equalsAmountPaid, .belowRoundingLine,
     ].map { ($0.description, $0) })

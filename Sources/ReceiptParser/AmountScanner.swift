@@ -61,8 +61,23 @@ enum AmountScanner {
             out.append(FoundAmount(amount: a, position: offset, repairs: repairs,
                                    negative: m.groups[1] != nil || m.groups[6] != nil, isPercent: m.groups[5] != nil))
         }
+        // "$43 70": after a currency sign, a space OCR read for the decimal point (faint on photos).
+        // Only there: without the sign, "2 50" is a quantity and a price, or a code.
+        if line.contains(where: { "$£€¥".contains($0) }) {
+            for m in spaced.matches(in: line) {
+                guard let i = m.groups[1], let f = m.groups[2], let a = Amount("\(i).\(f)") else { continue }
+                let at = line.distance(from: line.startIndex, to: m.range.lowerBound)
+                // Not where an amount was read already.
+                guard !out.contains(where: { abs($0.position - at) <= 2 }) else { continue }
+                out.append(FoundAmount(amount: a, position: at, repairs: [.spaceForDecimalPoint], negative: false, isPercent: false))
+            }
+            out.sort { $0.position < $1.position }
+        }
         return out
     }
+
+    /// A currency sign, up to four digits, one space, two digits, and no more digits, decimals or percent.
+    static let spaced = Pattern(#"[$£€¥]\s?([0-9]{1,4}) ([0-9]{2})(?![0-9%]|[.,][0-9])"#, caseInsensitive: false)
 
     private static func fix(_ s: String) -> (String, Int) {
         var n = 0

@@ -27,6 +27,19 @@ struct ParserRulesTests {
         #expect(f.first?.repairs.isEmpty == false)
     }
 
+    /// "$43 70": a space read for the decimal point after a currency sign is the amount (a repair,
+    /// scored below a clean reading); without the sign, or with more digits or a percent after it, it is not.
+    @Test func aSpaceForTheDecimalPointAfterACurrencySign() {
+        #expect(parser.parse(text: "DINER\nTOTAL $88 19 7\nTHANK YOU").total?.value == amount("88.19"))
+        #expect(parser.parse(text: "PUB\nTotal £12 50").total?.value == amount("12.50"))
+        let f = AmountScanner.scan("Subtotal $43 70")
+        #expect(f.map(\.amount) == [amount("43.70")] && f.first?.repairs == [.spaceForDecimalPoint])
+        #expect(AmountScanner.scan("QTY 2 50").isEmpty, "no currency sign: a quantity and a number")
+        #expect(AmountScanner.scan("SAVE $5 10%").isEmpty && AmountScanner.scan("$12 345").isEmpty && AmountScanner.scan("$12 34.50").map(\.amount) == [amount("34.50")])
+        // A clean amount on the line wins over the repaired one.
+        #expect(parser.parse(text: "CAFE\nTOTAL $9 99\nTOTAL $9.99").total?.evidence.notes.contains(.spaceForDecimalPoint) == false)
+    }
+
     // MARK: total and distractors
 
     @Test(arguments: [
