@@ -182,6 +182,8 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     case printed(times: Int)
     /// "read 65.15, taken as 64.15: cash 100.00 − change 35.85 = 64.15, one digit apart (OCR often reads 5→4)"
     case digitRepaired(read: Amount, sum: Sum, equals: Amount, swap: DigitSwap)
+    /// "read 7.30, taken as 27.30: paid 27.30, no change = 27.30, its leading digits lost": OCR dropped the first digits.
+    case leadingDigitsLost(read: Amount, sum: Sum, equals: Amount)
 
     /// A note no case renders to (one stored by an older parser), kept as written.
     case text(String)
@@ -235,6 +237,8 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case let .printed(n): return "printed \(n)×"
         case let .digitRepaired(read, sum, e, swap):
             return "read \(read), taken as \(e): \(sum) = \(e), one digit apart (OCR often reads \(swap))"
+        case let .leadingDigitsLost(read, sum, e):
+            return "read \(read), taken as \(e): \(sum) = \(e), its leading digits lost"
         case let .text(t): return t
         }
     }
@@ -276,6 +280,10 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
             let swap = Array(h[4])
             guard let read = Amount(h[0]), let e = Amount(h[1]), let sum = Sum(text: h[2]), Amount(h[3]) == e, swap.count == 3, swap[1] == "→" else { return nil }
             return .digitRepaired(read: read, sum: sum, equals: e, swap: DigitSwap(from: swap[0], to: swap[2]))
+        }
+        if let h = T.holes(s, "read ", ", taken as ", ": ", " = ", ", its leading digits lost") {
+            guard let read = Amount(h[0]), let e = Amount(h[1]), let sum = Sum(text: h[2]), Amount(h[3]) == e else { return nil }
+            return .leadingDigitsLost(read: read, sum: sum, equals: e)
         }
         if let h = T.holes(s, "", " is in the future; read the other way") { return CalendarDate(iso: String(h[0])).map { .inFuture($0) } }
         if let h = T.holes(s, "", " rounded by ", "") { return Amount(h[0]).flatMap { t in Amount(h[1]).map { .roundedBy(total: t, rounding: $0) } } }

@@ -98,7 +98,7 @@ extension MoneyFields {
     func addFallbacks(_ candidates: inout [Found]) {
         // Every total below the subtotal and no discount: a total can't be less than its subtotal, so the
         // total line was misread and the subtotal (tax included) is the best reading left.
-        if let s = subtotalFound, discountFound == nil, !candidates.isEmpty, candidates.allSatisfy({ $0.amount < s.amount }),
+        if let s = subtotalFound, discountFound == nil, !candidates.isEmpty, candidates.allSatisfy({ Self.below($0.amount, s.amount) }),
            s.amount.value > 0 {
             candidates.append(Found(amount: s.amount, keyword: .derived("subtotal", weight: 0.55), line: s.line, score: 0.55,
                                     notes: [.everyTotalBelowSubtotal(s.amount)]))
@@ -131,6 +131,13 @@ extension MoneyFields {
     /// a sales tax (US "TAX", "SALES TAX", Canada's HST/PST) is added at the till.
     static let inclusiveTaxWords = [" vat ", " gst ", " sst ", " mwst ", " ust ", " tva ", " iva ", " btw ", " moms ", " incl ", " inclusive ", " included "]
     static func addsTaxOnTop(_ w: WordLine) -> Bool { !inclusiveTaxWords.contains { w.padded.contains($0) } }
+
+    /// The most a total paid in cash is rounded down from its subtotal: where the smallest coin is 5 or
+    /// 10 cents (Malaysia, Australia, Canada, New Zealand …), 37.04 is paid as 37.00.
+    static let cashRounding = Amount(cents: 5)
+
+    /// `v` is less than the subtotal `s` by more than cash rounding: a total that cannot be right without a discount.
+    static func below(_ v: Amount, _ s: Amount) -> Bool { v + cashRounding < s }
 
     // MARK: scoring
 
@@ -171,7 +178,7 @@ extension MoneyFields {
         } else if let s = subtotalFound?.amount {
             if Self.same(s, v) { score += 0.1; notes.append(.equalsSubtotal(taxIncluded: false)) }
             else if let r = roundingFound?.amount, Self.same(s + r, v) { score += 0.25; notes.append(.sum(.subtotalRounding(subtotal: s, rounding: r), equals: v)) }
-            else if v < s, discountFound == nil { score -= 0.35; notes.append(.belowSubtotal(s)) }
+            else if Self.below(v, s), discountFound == nil { score -= 0.35; notes.append(.belowSubtotal(s)) }
         }
         if let c = cashFound?.amount, let g = changeFound?.amount, c - g == v {
             score += 0.25; notes.append(.sum(.cashChange(cash: c, change: g), equals: v))
@@ -256,7 +263,27 @@ extension MoneyFields {
             scored[0] = (f, scored[0].score - 0.05, notes)
             return [.sumAfterDigitRepair(formula, equals: e)]
         }
+        // The winner's digits end one sum's digits ("7.30" of "27.30"): OCR lost the first digits of the
+        // amount (a faded edge, a "$" or "RM" run into it). A cents-only reading ("0.30") says too little, and a
+        // round sum handed over ("15.00" for a "5.00" total, its change unread) says nothing.
+        for (formula, e) in sums {
+            if case .paidNoChange = formula, e.cents % 100 == 0 { continue }
+            let read = scored[0].found.amount
+            guard read.value > 0, Self.lostLeadingDigits(read, e) else { continue }
+            var f = scored[0].found
+            f.amount = e
+            let notes = scored[0].notes + [.leadingDigitsLost(read: read, sum: formula, equals: e)]
+            scored[0] = (f, scored[0].score - 0.05, notes)
+            return [.sumAfterDigitRepair(formula, equals: e)]
+        }
         return []
+    }
+
+    /// `e` is `read` with digits before it: "27.30" for "7.30", "121.20" for "21.20"; `read` has a digit
+    /// before its cents.
+    static func lostLeadingDigits(_ read: Amount, _ e: Amount) -> Bool {
+        let r = read.description.filter(\.isNumber), x = e.description.filter(\.isNumber)
+        return read.value >= 1 && x.count > r.count && x.hasSuffix(r)
     }
 }
 
@@ -264,7 +291,7 @@ extension Note {
     /// The sum this note says the value agrees with (or was repaired to).
     var checkedSum: Sum? {
         switch self {
-        case let .sum(sum, _), let .digitRepaired(_, sum, _, _): return sum
+        case let .sum(sum, _), let .digitRepaired(_, sum, _, _), let .leadingDigitsLost(_, sum, _): return sum
         default: return nil
         }
     }
@@ -272,7 +299,7 @@ extension Note {
     /// The value agrees with a sum, the line items or the subtotal or amount paid: no digit repair needed.
     var agreesWithArithmetic: Bool {
         switch self {
-        case .sum, .digitRepaired, .lineItemsAddUp, .equalsSubtotal, .equalsAmountPaid: return true
+        case .sum, .digitRepaired, .leadingDigitsLost, .lineItemsAddUp, .equalsSubtotal, .equalsAmountPaid: return true
         default: return false
         }
     }

@@ -1,0 +1,62 @@
+import Testing
+import ReceiptModel
+@testable import ReceiptParser
+
+/// The right value was read, and something else was chosen: the rules that choose between what OCR
+/// made of a receipt, each on an invented Malaysian-style scan and a US/UK-style photo.
+@Suite("Choosing among misread candidates")
+struct MisreadChoiceTests {
+    let parser = ReceiptParser()
+    func amount(_ s: String) -> Amount { Amount(s)! }
+
+    // MARK: totals
+
+    /// A total a few cents under the subtotal is the subtotal rounded for cash, not a misread total.
+    @Test(arguments: [
+        "KEDAI RUNCIT SRI MAJU\nNO 5, JALAN BESI 3\n1 SUSU SEGAR 12.52\n1 ROTI 12.50\nSUB TOTAL RM 25.02\nNETT TOTAL RM 25.00",
+        "Harbour Bakery\n4 Quay Rd, Nelson\nPie 6.54\nFlat white 4.50\nSUBTOTAL 11.04\nBAL DUE 11.00",
+    ])
+    func totalRoundedForCashUnderTheSubtotal(_ text: String) {
+        let r = parser.parse(text: text)
+        #expect(r.total?.value == amount(text.contains("25.02") ? "25.00" : "11.00"))
+        #expect(r.total?.evidence.notes.contains { if case .belowSubtotal = $0 { return true } else { return false } } == false)
+    }
+
+    /// Further under the subtotal than cash rounding, with no discount, a total is still misread.
+    @Test func farUnderTheSubtotalIsStillMisread() {
+        let r = parser.parse(text: "Harbour Bakery\nSUBTOTAL 37.04\nTOTAL 27.00")
+        #expect(r.total?.value == amount("37.04"))
+    }
+
+    /// The total read without its first digits ("7.30" for 27.30, "1.20" for 21.20): what was paid says it.
+    @Test(arguments: [
+        ("KEDAI BUKU CAHAYA SDN BHD\nTotal Sales (Inclusive of GST) 1.20\nCASH 100.00\nCHANGE 78.80", "21.20",
+         Sum.cashChange(cash: Amount("100.00")!, change: Amount("78.80")!)),
+        ("Maple Leaf Diner\nTable 4 Guests 2\nGST(5%): $1.30\nTOTAL D s 7.30\nCASH: 27.30", "27.30", Sum.paidNoChange(Amount("27.30")!)),
+    ])
+    func totalThatLostItsLeadingDigits(_ text: String, _ expected: String, _ sum: Sum) {
+        let r = parser.parse(text: text)
+        #expect(r.total?.value == amount(expected))
+        let read = amount(expected == "21.20" ? "1.20" : "7.30")
+        #expect(r.total?.evidence.notes.contains(.leadingDigitsLost(read: read, sum: sum, equals: amount(expected))) == true)
+        #expect(r.checks.contains(.sumAfterDigitRepair(sum, equals: amount(expected))))
+    }
+
+    /// A round sum handed over ("20.00") with no change read says nothing about a "5.00" total; nor does
+    /// a sum that merely ends in the total's cents.
+    @Test func roundPaymentsAndCentsAloneRepairNothing() {
+        #expect(parser.parse(text: "Corner Deli\nTOTAL 5.00\nCASH 15.00").total?.value == amount("5.00"))
+        #expect(parser.parse(text: "KEDAI MAJU\nTOTAL 0.30\nCASH 50.00\nCHANGE 39.70").total?.value == amount("0.30"))
+        #expect(MoneyFields.lostLeadingDigits(amount("7.30"), amount("27.30")))
+        #expect(!MoneyFields.lostLeadingDigits(amount("0.30"), amount("10.30")))
+        #expect(!MoneyFields.lostLeadingDigits(amount("7.30"), amount("7.30")))
+        #expect(!MoneyFields.lostLeadingDigits(amount("7.30"), amount("27.31")))
+    }
+
+    /// The new note reads back from its text (the store keeps notes as text).
+    @Test func leadingDigitsNoteRoundTrips() {
+        let n = Note.leadingDigitsLost(read: amount("7.30"), sum: .paidNoChange(amount("27.30")), equals: amount("27.30"))
+        #expect(n.description == "read 7.30, taken as 27.30: paid 27.30, no change = 27.30, its leading digits lost")
+        #expect(Note(text: n.description) == n)
+    }
+}
