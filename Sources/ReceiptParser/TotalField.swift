@@ -207,7 +207,7 @@ extension MoneyFields {
             score -= 0.2; notes.append(.beforeTax(later.amount))
         }
         // Two totals with the rounding line between them: the one below is what was paid.
-        if let r = roundingFound, c.line.index > r.line.index, candidates.contains(where: { $0.line.index < r.line.index && $0.keyword.weight >= 0.8 }),
+        if let r = roundingLine, c.line.index > r, candidates.contains(where: { $0.line.index < r && $0.keyword.weight >= 0.8 }),
            c.keyword.weight >= 0.8, !notes.contains(where: { if case .afterRounding = $0 { return true } else { return false } }) {
             score += 0.1; notes.append(.belowRoundingLine)
         }

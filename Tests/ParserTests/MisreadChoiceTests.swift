@@ -53,6 +53,21 @@ struct MisreadChoiceTests {
         #expect(!MoneyFields.lostLeadingDigits(amount("7.30"), amount("27.31")))
     }
 
+    /// A rounding line whose adjustment OCR could not read still parts the total before rounding from
+    /// the one paid below it.
+    @Test(arguments: [
+        ("RESTORAN SELERA KAMPUNG\nTotal (Inclusive of GST): 33.41\nRounding Adj: ~0.0)\nTOTAL: 33.40", "33.40"),
+        ("Lakeshore Grill\nTotal incl. HST $21.44\nCash Rounding ~ -0.0\nTOTAL $21.45", "21.45"),
+    ])
+    func unreadRoundingLineStillPartsTheTotals(_ text: String, _ expected: String) {
+        let r = parser.parse(text: text)
+        #expect(r.total?.value == amount(expected))
+        #expect(r.total?.evidence.notes.contains(.belowRoundingLine) == true)
+        // Without the rounding line, the stronger keyword above wins.
+        let without = text.split(separator: "\n").filter { !$0.contains("Rounding") }.joined(separator: "\n")
+        #expect(parser.parse(text: without).total?.value != amount(expected))
+    }
+
     /// The new note reads back from its text (the store keeps notes as text).
     @Test func leadingDigitsNoteRoundTrips() {
         let n = Note.leadingDigitsLost(read: amount("7.30"), sum: .paidNoChange(amount("27.30")), equals: amount("27.30"))
