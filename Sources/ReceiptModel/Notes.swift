@@ -114,6 +114,8 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     case lettersReadAsDigits(String)
     /// "space around the decimal point"
     case spaceAroundDecimalPoint
+    /// "one decimal read (174.9): its last digit taken as 0"
+    case oneDecimalRead(String)
 
     // Currency.
     /// "seen 3×": how often the currency was seen.
@@ -198,6 +200,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case let .amountInColumn(k, n, labels): return "amount \(k) of \(n) in the column after \(labels) labels"
         case let .lettersReadAsDigits(t): return "letters read as digits (\(t))"
         case .spaceAroundDecimalPoint: return "space around the decimal point"
+        case let .oneDecimalRead(t): return "one decimal read (\(t)): its last digit taken as 0"
         case let .seen(n): return "seen \(n)×"
         case let .dollarHint(w): return "'$' with '\(w)' on the receipt"
         case let .knownVendor(alias, percent): return "matches '\(alias)' (\(percent)%)"
@@ -266,6 +269,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
             guard let k = Int(h[0]), let n = Int(h[1]), let l = Int(h[2]) else { return nil }
             return .amountInColumn(position: k, of: n, afterLabels: l)
         }
+        if let h = T.holes(s, "one decimal read (", "): its last digit taken as 0") { return .oneDecimalRead(String(h[0])) }
         if let h = T.holes(s, "letters read as digits (", ")") { return .lettersReadAsDigits(String(h[0])) }
         if let h = T.holes(s, "seen ", "×") { return Int(h[0]).map { .seen($0) } }
         if let h = T.holes(s, "'$' with '", "' on the receipt") { return .dollarHint(String(h[0])) }

@@ -50,10 +50,27 @@ extension MoneyFields {
     /// The keyword lines, and the amounts arithmetic names even when no keyword line has them right.
     func totalCandidatesWithArithmetic() -> [Found] {
         var candidates = totalCandidates
+        addOneDecimalTotals(&candidates)
         addPrintedSums(&candidates)
         addRoundedTotals(&candidates)
         addFallbacks(&candidates)
         return candidates
+    }
+
+    /// "NET TOTAL 174.9", "Total $10.7": a total line ending in a number with one decimal, no amount
+    /// read on it. OCR lost the last digit, most often a 0 (faint, or run into the paper's edge): read
+    /// as 174.90, weaker than its keyword. A ")" after the digit is a misread digit, not an end.
+    static let oneDecimalAtEnd = Pattern(#"(?<![\d.,])(\d{1,6})[.,](\d)(?![\d)])\W{0,3}$"#)
+
+    func addOneDecimalTotals(_ candidates: inout [Found]) {
+        let taken = Set(candidates.map(\.line.index))
+        for l in lines where !taken.contains(l.index) && l.amounts.filter({ !$0.isPercent }).isEmpty {
+            guard let kw = rules.best(rules.total, in: l.words), rules.any(rules.totalDistractors, in: l.words) == nil,
+                  let m = Self.oneDecimalAtEnd.matches(in: l.text).last, let whole = m.groups[1], let tenth = m.groups[2],
+                  let a = Amount("\(whole).\(tenth)0") else { continue }
+            candidates.append(Found(amount: a, keyword: kw, line: l, score: kw.weight * 0.6,
+                                    notes: [.keyword(kw.raw), .oneDecimalRead("\(whole).\(tenth)")]))
+        }
     }
 
     /// A printed amount equal to subtotal + tax (+ rounding − discount), or to cash − change.

@@ -68,6 +68,26 @@ struct MisreadChoiceTests {
         #expect(parser.parse(text: without).total?.value != amount(expected))
     }
 
+    /// "NET TOTAL 174.9": a total line whose amount lost its last digit is read with a 0 for it, weaker
+    /// than a total read whole; a ")" after the digit is a misread digit, and a weight is no total.
+    @Test(arguments: [
+        ("KEDAI MAKAN SRI PETALING\nSUB TOTAL 169.00\nSVC CHARGE 10% 15.00\nNET TOTAL 174.9", "174.90"),
+        ("Bayside Tacos\n2 Burrito 9.50\nTotal $10.7 '\nVisa", "10.70"),
+    ])
+    func totalWithOneDecimalRead(_ text: String, _ expected: String) {
+        let r = parser.parse(text: text)
+        #expect(r.total?.value == amount(expected))
+        #expect(r.total?.evidence.notes.contains(.oneDecimalRead(String(expected.dropLast()))) == true)
+    }
+
+    @Test func oneDecimalReadIsNoTotalElsewhere() {
+        #expect(parser.parse(text: "Bayside Tacos\nTotal 3.2)\nCASH 5.00").total?.value != amount("3.20"))
+        #expect(parser.parse(text: "FARM STALL\nTotal weight 2.5\nTOTAL 7.80").total?.value == amount("7.80"))
+        // A total read whole beats one read with a decimal short.
+        #expect(parser.parse(text: "FARM STALL\nTOTAL 7.80\nTOTAL DUE 7.8").total?.value == amount("7.80"))
+        #expect(Note(text: Note.oneDecimalRead("174.9").description) == .oneDecimalRead("174.9"))
+    }
+
     /// The new note reads back from its text (the store keeps notes as text).
     @Test func leadingDigitsNoteRoundTrips() {
         let n = Note.leadingDigitsLost(read: amount("7.30"), sum: .paidNoChange(amount("27.30")), equals: amount("27.30"))
