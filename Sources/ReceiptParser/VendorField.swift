@@ -65,6 +65,13 @@ extension ReceiptParser {
             let alnum = w.text.filter { $0.isLetter || $0.isNumber }.count
             if alnum == 0 { return !w.text.contains("&") }
             guard alnum <= 3, w.confidence < 0.9 else { return false }
+            // Read unsurely beside words read far more surely, and not written as initials are ("Redondo Car
+            // Wash Fes", "Petco Pd", "To) The Shoppes", "Bee: PAGOH REST"): a logo or the paper's edge. Short
+            // capitals ("CW KHOO", "'SH POWER", "-BP STATION") are initials printed bold, which OCR reads unsurely too.
+            let sure = rest.filter { $0.text.contains(where: \.isLetter) }.map(\.confidence)
+            let letters = w.text.filter(\.isLetter)
+            let initials = !letters.isEmpty && letters.allSatisfy(\.isUppercase)
+            if !initials, w.confidence < 0.5, !sure.isEmpty, w.confidence < 0.6 * sure.reduce(0, +) / Double(sure.count) { return true }
             if compiled.vendorText.shortForms.contains(w.text.lowercased().trimmingCharacters(in: .punctuationCharacters)) { return false }
             // Lower-case beside a name in capitals or capitalised words ("d i Panda Express", "bs Redondo Car Wash").
             if leading || w.confidence < 0.5, w.text.contains(where: \.isLowercase), !w.text.contains(where: \.isUppercase), rest.contains(where: { $0.text.first?.isUppercase == true && $0.text.count >= 3 }) { return true }

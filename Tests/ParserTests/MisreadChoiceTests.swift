@@ -88,6 +88,37 @@ struct MisreadChoiceTests {
         #expect(Note(text: Note.oneDecimalRead("174.9").description) == .oneDecimalRead("174.9"))
     }
 
+    // MARK: vendors
+
+    static func word(_ t: String, _ conf: Double, _ x: Int, y: Int = 40) -> OCRWord {
+        OCRWord(text: t, box: BoundingBox(x: x, y: y, width: 20 * t.count, height: 30), confidence: conf)
+    }
+
+    func vendor(_ words: [OCRWord]) -> String? {
+        let page = OCRPage(lines: [OCRLine(words: words),
+                                   OCRLine(words: [Self.word("TOTAL", 0.95, 0, y: 100), Self.word("9.99", 0.95, 300, y: 100)])], width: 800, height: 400)
+        return parser.parse(page).vendor?.value
+    }
+
+    /// A short word at an end of the name line, read with under half the confidence of the name's words and
+    /// not written in capitals, is a scrap from a logo or the paper's edge.
+    @Test func unsureScrapsAtTheEndsOfANameGo() {
+        func w(_ t: String, _ conf: Double, _ x: Int) -> OCRWord { Self.word(t, conf, x) }
+        // Malaysian scan: a label-like scrap before the name.
+        #expect(vendor([w("Bee:", 0.41, 0), w("SELERA", 0.95, 100), w("DESA", 0.96, 260), w("REST", 0.95, 380), w("AREA", 0.94, 500)]) == "SELERA DESA REST AREA")
+        // US photos: after the name, before it.
+        #expect(vendor([w("Lakeview", 0.97, 0), w("Car", 0.97, 180), w("Wash", 0.9, 260), w("Fes", 0.33, 360)]) == "Lakeview Car Wash")
+        #expect(vendor([w("To)", 0.43, 0), w("The", 0.97, 80), w("Arcade", 0.96, 160), w("at", 0.97, 300), w("Pier", 0.96, 350), w("Nine", 0.95, 450)]) == "The Arcade at Pier Nine")
+    }
+
+    /// Initials read unsurely ("'SH POWER", "-BP STATION") and words read about as surely as the rest stay.
+    @Test func initialsAndSureWordsStay() {
+        func w(_ t: String, _ conf: Double, _ x: Int) -> OCRWord { Self.word(t, conf, x) }
+        #expect(vendor([w("'SH", 0.09, 0), w("POWER", 0.96, 80), w("HARDWARE", 0.96, 220)]) == "SH POWER HARDWARE")
+        #expect(vendor([w("Otter", 0.9, 0), w("Pub", 0.62, 120)]) == "Otter Pub")
+        #expect(vendor([w("Otter", 0.9, 0), w("Bar", 0.45, 120), w("Grill", 0.5, 200)]) == "Otter Bar Grill")
+    }
+
     /// The new note reads back from its text (the store keeps notes as text).
     @Test func leadingDigitsNoteRoundTrips() {
         let n = Note.leadingDigitsLost(read: amount("7.30"), sum: .paidNoChange(amount("27.30")), equals: amount("27.30"))
