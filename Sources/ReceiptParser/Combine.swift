@@ -21,7 +21,9 @@ extension ReceiptParser {
         }
         guard allowed, let why = Self.doubt(first), let page2 = try secondLook(why) else { return (first, firstPage) }
         let second = parse(page2)
-        let merged = Self.merge(first, second)
+        var merged = Self.merge(first, second)
+        // The vendor comes from the plain parse of `page` (re-reads change the total and date only).
+        if let v = Self.surerSpelling(first.vendor, on: page, second.vendor, on: page2) { merged.vendor = v }
         let fromSecond = merged.total == second.total && second.total != nil && first.total != second.total
         return (merged, fromSecond ? page2 : firstPage)
     }
@@ -93,6 +95,33 @@ extension ReceiptParser {
     public static func secondLookRegion(for reason: String, width: Int, height: Int) -> BoundingBox? {
         guard reason.hasPrefix(vendorDoubt) || reason == noVendor, width > 0, height > 0 else { return nil }
         return BoundingBox(x: 0, y: 0, width: width, height: max(1, height / 3))
+    }
+
+    /// Two looks read the same name differently ("JOHNNY RICKETS" and "JOHNNY ROCKETS", a letter or two
+    /// apart): the spelling whose words OCR read more surely, by a clear margin; nil to keep the merge's.
+    /// The rules score both alike, so the merge would keep the first look's, right or not.
+    static func surerSpelling(_ a: Field<String>?, on pageA: OCRPage, _ b: Field<String>?, on pageB: OCRPage) -> Field<String>? {
+        guard let a, let b, a.value != b.value else { return nil }
+        let x = VendorText.normalise(a.value).filter { $0 != " " }, y = VendorText.normalise(b.value).filter { $0 != " " }
+        guard x.count >= 4, y.count >= 4, x != y else { return nil }
+        let apart = EditDistance.levenshtein(x, y, limit: 4)
+        guard apart <= max(1, min(x.count, y.count) / 5) else { return nil }
+        guard let ca = wordConfidence(a.evidence, on: pageA), let cb = wordConfidence(b.evidence, on: pageB) else { return nil }
+        if cb > ca + 0.05 { return b }
+        if ca > cb + 0.05 { return a }
+        return nil
+    }
+
+    /// Mean confidence of the words read inside the evidence's box.
+    static func wordConfidence(_ e: Evidence, on page: OCRPage) -> Double? {
+        guard let box = e.box else { return nil }
+        let words = page.lines.flatMap(\.words).filter { w in
+            guard let b = w.box else { return false }
+            let cx = b.x + b.width / 2, cy = b.y + b.height / 2
+            return cx >= box.x && cx <= box.maxX && cy >= box.y && cy <= box.maxY
+        }
+        guard !words.isEmpty else { return nil }
+        return words.map(\.confidence).reduce(0, +) / Double(words.count)
     }
 
     /// Field by field, the more confident of two readings.

@@ -119,6 +119,40 @@ struct MisreadChoiceTests {
         #expect(vendor([w("Otter", 0.9, 0), w("Bar", 0.45, 120), w("Grill", 0.5, 200)]) == "Otter Bar Grill")
     }
 
+    /// A page of one name line (each word read with `conf`) and a total line, with boxes; no date, so the
+    /// first reading is in doubt and a second look is asked for.
+    static func namePage(_ name: String, _ conf: Double) -> OCRPage {
+        let words = name.split(separator: " ").enumerated().map { j, t in
+            OCRWord(text: String(t), box: BoundingBox(x: 20 + 130 * j, y: 40, width: 110, height: 30), confidence: conf)
+        }
+        return OCRPage(lines: [OCRLine(words: words),
+                               OCRLine(words: [word("TOTAL", 0.95, 20, y: 120), word("9.99", 0.95, 400, y: 120)])], width: 800, height: 400)
+    }
+
+    func twoLooks(_ first: OCRPage, _ second: OCRPage) -> String? {
+        parser.parseWithSecondLook(first) { _ in second }.receipt.vendor?.value
+    }
+
+    /// Two looks read the name a letter or two apart: the spelling OCR read more surely wins, whichever look.
+    @Test func theSurerSpellingOfOneNameWins() {
+        // A US photo's name read unsurely first, surely on the second look.
+        #expect(twoLooks(Self.namePage("JOHNNY RICKETS GRILL", 0.62), Self.namePage("JOHNNY ROCKETS GRILL", 0.93)) == "JOHNNY ROCKETS GRILL")
+        // A Malaysian scan read surely first, worse on the second look.
+        #expect(twoLooks(Self.namePage("KEDAI KOPI SRI HARAPAN", 0.92), Self.namePage("KEDAI KOPI SRI HARAPAM", 0.71)) == "KEDAI KOPI SRI HARAPAN")
+        // Read about as surely: the first look's stays.
+        #expect(twoLooks(Self.namePage("KEDAI KOPI SRI HARAPAN", 0.80), Self.namePage("KEDAI KOPI SRI HARAPAM", 0.83)) == "KEDAI KOPI SRI HARAPAN")
+        // Different names are not two spellings of one: the merge's rule decides, not OCR's confidence.
+        #expect(Self.surer("JOHNNY RICKETS GRILL", "JOHNNY ROCKETS GRILL") == "JOHNNY ROCKETS GRILL")
+        #expect(Self.surer("JOHNNY ROCKETS GRILL", "BLUE HERON DINER") == nil)
+    }
+
+    static func surer(_ a: String, _ b: String) -> String? {
+        let pa = namePage(a, 0.5), pb = namePage(b, 0.95)
+        let fa = Field(a, confidence: 0.6, evidence: Evidence(line: 0, text: a, box: pa.lines[0].box, rule: "vendor.first-name-line"))
+        let fb = Field(b, confidence: 0.6, evidence: Evidence(line: 0, text: b, box: pb.lines[0].box, rule: "vendor.first-name-line"))
+        return ReceiptParser.surerSpelling(fa, on: pa, fb, on: pb)?.value
+    }
+
     /// The new note reads back from its text (the store keeps notes as text).
     @Test func leadingDigitsNoteRoundTrips() {
         let n = Note.leadingDigitsLost(read: amount("7.30"), sum: .paidNoChange(amount("27.30")), equals: amount("27.30"))
