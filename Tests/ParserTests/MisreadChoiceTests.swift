@@ -119,6 +119,16 @@ struct MisreadChoiceTests {
         #expect(vendor([w("Otter", 0.9, 0), w("Bar", 0.45, 120), w("Grill", 0.5, 200)]) == "Otter Bar Grill")
     }
 
+    /// A skip-list word misread in letters OCR confuses is still no name: "TAX LHVOICE" (I→L, N→H), "RFCEIPI" (E→F, T→I).
+    @Test(arguments: [
+        ("| TAX LHVOICE |\nSRI HARAPAN MAJU\nNO 12, JALAN MAWAR\nTOTAL 9.90", "SRI HARAPAN MAJU"),
+        ("RFCEIPI\nBlue Heron Diner\n12 Pike St\nTOTAL 9.90", "Blue Heron Diner"),
+        ("ELDER OAK TAVERN\n12 Pike St\nTOTAL 9.90", "ELDER OAK TAVERN"),
+    ])
+    func misreadSkipWordsAreNoNames(_ text: String, _ expected: String) {
+        #expect(parser.parse(text: text).vendor?.value == expected)
+    }
+
     /// A page of one name line (each word read with `conf`) and a total line, with boxes; no date, so the
     /// first reading is in doubt and a second look is asked for.
     static func namePage(_ name: String, _ conf: Double) -> OCRPage {
