@@ -129,6 +129,17 @@ struct MisreadChoiceTests {
         #expect(parser.parse(text: text).vendor?.value == expected)
     }
 
+    /// A legal form alone on its line takes the name above it, even when a country or street word in that
+    /// name made it look like an address; a real address line above it does not join.
+    @Test(arguments: [
+        ("Lotus Leaf Kitchens Malaysia\nSdn Bhd\nLot 5, Jalan Ampang\nTOTAL 9.90", "Lotus Leaf Kitchens Malaysia Sdn Bhd"),
+        ("Kings Road Bakery Group\nLtd\n14 Kings Road, Chelsea\nTOTAL 9.90", "Kings Road Bakery Group Ltd"),
+    ])
+    func nameWithAPlaceWordAboveItsLegalForm(_ text: String, _ expected: String) {
+        #expect(parser.parse(text: text).vendor?.value == expected)
+        #expect(parser.parse(text: "Lot 5, Jalan Ampang Hilir Baru\nSdn Bhd\nTOTAL 9.90").vendor?.value.hasPrefix("Lot") == false)
+    }
+
     /// A page of one name line (each word read with `conf`) and a total line, with boxes; no date, so the
     /// first reading is in doubt and a second look is asked for.
     static func namePage(_ name: String, _ conf: Double) -> OCRPage {
