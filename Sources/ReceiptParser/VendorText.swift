@@ -81,6 +81,8 @@ extension CompiledRules {
         let cw = WordLine(vendorText.clean(l.text))
         if let form = legalForms.first(where: { cw.padded.hasSuffix($0.normalised) || cw.contains($0.normalised) && $0.normalised.count >= 6 }) {
             if any(vendorSkip, in: cw) != nil, letters < 12 || digits >= 4 { return nil }
+            // Read with under 30 % confidence: a logo that happens to hold a form's letters ("SS ee bs >. Balas & AS ae").
+            if l.confidence < 0.3 { return nil }
             // "COMPANY REG NO 12345-X" (however misread): a form word first, then a number, is a registration line.
             if digits >= 4, cw.words.count > 1, let first = cw.words.first {
                 let formWord = String(form.normalised.dropFirst().dropLast())

@@ -140,6 +140,26 @@ struct MisreadChoiceTests {
         #expect(parser.parse(text: "Lot 5, Jalan Ampang Hilir Baru\nSdn Bhd\nTOTAL 9.90").vendor?.value.hasPrefix("Lot") == false)
     }
 
+    /// A line read with under 30 % confidence is a logo's noise even when it holds a legal form's letters;
+    /// the name below it is the vendor. Read surely, the same legal-form line is the name.
+    @Test(arguments: [
+        (["MAJU ms BHD", "KEDAI RUNCIT SRI MAJU"], "KEDAI RUNCIT SRI MAJU"),
+        (["SS ee bs Balas & AS", "Blue Heron Diner"], "Blue Heron Diner"),
+    ])
+    func legalFormInALogosNoiseIsNoName(_ lines: [String], _ expected: String) {
+        func page(_ logoConfidence: Double) -> OCRPage {
+            var ocr = lines.enumerated().map { i, text in
+                OCRLine(words: text.split(separator: " ").enumerated().map { j, t in
+                    OCRWord(text: String(t), box: BoundingBox(x: 20 + 120 * j, y: 20 + 50 * i, width: 100, height: 30), confidence: i == 0 ? logoConfidence : 0.93)
+                })
+            }
+            ocr.append(OCRLine(words: [Self.word("TOTAL", 0.95, 20, y: 200), Self.word("9.90", 0.95, 400, y: 200)]))
+            return OCRPage(lines: ocr, width: 800, height: 400)
+        }
+        #expect(parser.parse(page(0.2)).vendor?.value == expected)
+        #expect(parser.parse(page(0.9)).vendor?.value != expected)
+    }
+
     /// A page of one name line (each word read with `conf`) and a total line, with boxes; no date, so the
     /// first reading is in doubt and a second look is asked for.
     static func namePage(_ name: String, _ conf: Double) -> OCRPage {
