@@ -57,6 +57,7 @@ extension ReceiptParser {
             out.tax = again.tax ?? plain.tax
         }
         if plain.date == nil { out.date = again.date }
+        else if let d = Self.surerDate(plain.date, on: page, again.date, on: applied) { out.date = d }
         return (out, out.total != plain.total ? applied : page)
     }
 
@@ -110,6 +111,15 @@ extension ReceiptParser {
         if cb > ca + 0.05 { return b }
         if ca > cb + 0.05 { return a }
         return nil
+    }
+
+    /// The page and its re-read row give two different dates from the same row: the one whose words OCR
+    /// read more surely, by a clear margin; nil to keep the page's.
+    static func surerDate(_ a: Field<CalendarDate>?, on pageA: OCRPage, _ b: Field<CalendarDate>?, on pageB: OCRPage) -> Field<CalendarDate>? {
+        guard let a, let b, a.value != b.value, let ba = a.evidence.box, let bb = b.evidence.box,
+              ba.y < bb.maxY, bb.y < ba.maxY,  // the same row
+              let ca = wordConfidence(a.evidence, on: pageA), let cb = wordConfidence(b.evidence, on: pageB) else { return nil }
+        return cb > ca + 0.05 ? b : nil
     }
 
     /// Mean confidence of the words read inside the evidence's box.

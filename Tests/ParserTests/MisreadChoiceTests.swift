@@ -160,6 +160,35 @@ struct MisreadChoiceTests {
         #expect(parser.parse(page(0.9)).vendor?.value != expected)
     }
 
+    // MARK: dates
+
+    /// Lines 30 px apart, every word of line `i` read with `conf[i]` (0.93 past the list's end).
+    static func boxed(_ lines: [String], conf: [Double] = []) -> OCRPage {
+        OCRPage(lines: lines.enumerated().map { i, text in
+            OCRLine(words: text.split(separator: " ").enumerated().map { j, t in
+                OCRWord(text: String(t), box: BoundingBox(x: 20 + 110 * j, y: 10 + 30 * i, width: 100, height: 20), confidence: i < conf.count ? conf[i] : 0.93)
+            })
+        }, width: 700, height: 30 * lines.count + 20)
+    }
+
+    /// The page read and its re-read row give two dates a digit apart: the row read more surely wins,
+    /// by a clear margin; otherwise the page's stays.
+    @Test(arguments: [
+        (["KEDAI RUNCIT SRI MAJU", "08/01/2018 Cashier: A1", "1 ROTI 2.50", "TOTAL RM 2.5l"], "05/01/2018 Cashier: A1", "2018-01-05"),
+        (["Blue Heron Diner", "07/04/2012 4:12 PM", "1 Soup $4.50", "TOTAL $4.5l"], "07/24/2012 4:12 PM", "2012-07-24"),
+    ])
+    func theSurerReadingOfADateRowWins(_ lines: [String], _ reread: String, _ expected: String) {
+        let parser = ReceiptParser()
+        let unsure = Self.boxed(lines, conf: [0.93, 0.55])
+        let target = parser.rereadTargets(unsure).first { $0.line == 1 }!
+        let row = Self.boxed(["", reread], conf: [0.9, 0.88])
+        let rowPage = OCRPage(lines: [row.lines[1]], width: 700, height: 400)
+        #expect(parser.parse(unsure, rereads: [Reread(line: 1, region: target.region, page: rowPage)]).receipt.date?.value == CalendarDate(iso: expected))
+        // The page read as surely as the row: its date stays.
+        let sure = Self.boxed(lines, conf: [0.93, 0.86])
+        #expect(parser.parse(sure, rereads: [Reread(line: 1, region: target.region, page: rowPage)]).receipt.date?.value != CalendarDate(iso: expected))
+    }
+
     /// A page of one name line (each word read with `conf`) and a total line, with boxes; no date, so the
     /// first reading is in doubt and a second look is asked for.
     static func namePage(_ name: String, _ conf: Double) -> OCRPage {
