@@ -38,7 +38,9 @@ extension ReceiptParser {
     /// its own (a digit cut at the crop's edge), so it is believed where the receipt backs it:
     /// its total when the receipt's arithmetic holds for it and not for the page's (or the page
     /// found none), with the subtotal, tax and checks that go with it; its date when the page
-    /// found none. Returns the page the total came from.
+    /// found none. Where the two disagree on the same row and no sum backs the page's value,
+    /// the row OCR read more surely wins (dev sets: date +1 on each, total +1 on the scans).
+    /// Returns the page the total came from.
     /// (Taking every field from the re-read page, or the more confident of the two, lost total
     /// points on the dev scans: 72.1 and 80.0 % against 81.7 %; this rule gives 82.1 %.)
     public func parse(_ page: OCRPage, rereads: [Reread]) -> (receipt: ParsedReceipt, page: OCRPage) {
@@ -50,14 +52,15 @@ extension ReceiptParser {
         let applied = applying(rereads, to: page)
         let again = parse(applied)
         var out = plain
-        if plain.total == nil || (Self.agreesWithASum(again.total) && !Self.agreesWithASum(plain.total)) {
+        if plain.total == nil || (Self.agreesWithASum(again.total) && !Self.agreesWithASum(plain.total))
+            || (!Self.agreesWithASum(plain.total) && Self.surerRow(plain.total, on: page, again.total, on: applied)) {
             out.total = again.total
             out.checks = again.checks
             out.subtotal = again.subtotal ?? plain.subtotal
             out.tax = again.tax ?? plain.tax
         }
         if plain.date == nil { out.date = again.date }
-        else if let d = Self.surerDate(plain.date, on: page, again.date, on: applied) { out.date = d }
+        else if Self.surerRow(plain.date, on: page, again.date, on: applied) { out.date = again.date }
         return (out, out.total != plain.total ? applied : page)
     }
 
@@ -113,13 +116,12 @@ extension ReceiptParser {
         return nil
     }
 
-    /// The page and its re-read row give two different dates from the same row: the one whose words OCR
-    /// read more surely, by a clear margin; nil to keep the page's.
-    static func surerDate(_ a: Field<CalendarDate>?, on pageA: OCRPage, _ b: Field<CalendarDate>?, on pageB: OCRPage) -> Field<CalendarDate>? {
-        guard let a, let b, a.value != b.value, let ba = a.evidence.box, let bb = b.evidence.box,
-              ba.y < bb.maxY, bb.y < ba.maxY,  // the same row
-              let ca = wordConfidence(a.evidence, on: pageA), let cb = wordConfidence(b.evidence, on: pageB) else { return nil }
-        return cb > ca + 0.05 ? b : nil
+    /// The page and its re-read row give two values from the same row: whether the re-read's (`b`) words
+    /// were read more surely, by a clear margin (mean word confidence 0.05 higher).
+    static func surerRow<T: Equatable>(_ a: Field<T>?, on pageA: OCRPage, _ b: Field<T>?, on pageB: OCRPage) -> Bool {
+        guard let a, let b, a.value != b.value, let ba = a.evidence.box, let bb = b.evidence.box, ba.y < bb.maxY, bb.y < ba.maxY,
+              let ca = wordConfidence(a.evidence, on: pageA), let cb = wordConfidence(b.evidence, on: pageB) else { return false }
+        return cb > ca + 0.05
     }
 
     /// Mean confidence of the words read inside the evidence's box.

@@ -189,6 +189,22 @@ struct MisreadChoiceTests {
         #expect(parser.parse(sure, rereads: [Reread(line: 1, region: target.region, page: rowPage)]).receipt.date?.value != CalendarDate(iso: expected))
     }
 
+    /// The same for a total row, unless a sum on the receipt backs the page's total.
+    @Test(arguments: [
+        (["KEDAI RUNCIT SRI MAJU", "2 ROTI 45.00", "NET TOTAL : 45.06"], "NET TOTAL : 45.00", "45.00"),
+        (["Blue Heron Diner", "1 Soup $10.70", "TOTAL $10.10"], "TOTAL $10.70", "10.70"),
+    ])
+    func theSurerReadingOfATotalRowWins(_ lines: [String], _ reread: String, _ expected: String) {
+        let parser = ReceiptParser()
+        let unsure = Self.boxed(lines, conf: [0.93, 0.93, 0.5])
+        let target = parser.rereadTargets(unsure).first { $0.line == 2 }!
+        let rowPage = OCRPage(lines: [Self.boxed(["", "", reread], conf: [0, 0, 0.9]).lines[2]], width: 700, height: 400)
+        #expect(parser.parse(unsure, rereads: [Reread(line: 2, region: target.region, page: rowPage)]).receipt.total?.value == amount(expected))
+        // Cash − change backs the page's total: it stays.
+        let backed = Self.boxed(lines + ["CASH 50.00", "CHANGE \(amount("50.00") - parser.parse(unsure).total!.value)"], conf: [0.93, 0.93, 0.5])
+        #expect(parser.parse(backed, rereads: [Reread(line: 2, region: target.region, page: rowPage)]).receipt.total?.value != amount(expected))
+    }
+
     /// A page of one name line (each word read with `conf`) and a total line, with boxes; no date, so the
     /// first reading is in doubt and a second look is asked for.
     static func namePage(_ name: String, _ conf: Double) -> OCRPage {
