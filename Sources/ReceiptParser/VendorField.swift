@@ -70,7 +70,9 @@ extension ReceiptParser {
             // capitals ("CW KHOO", "'SH POWER", "-BP STATION") are initials printed bold, which OCR reads unsurely too.
             let sure = rest.filter { $0.text.contains(where: \.isLetter) }.map(\.confidence)
             let letters = w.text.filter(\.isLetter)
-            let initials = !letters.isEmpty && letters.allSatisfy(\.isUppercase)
+            // A legal form's letters first on the line are no initials: forms end names ("AS USA GASOLINE").
+            let formFirst = leading && compiled.vendorText.shortForms.contains(w.text.lowercased().trimmingCharacters(in: .punctuationCharacters))
+            let initials = !letters.isEmpty && letters.allSatisfy(\.isUppercase) && !formFirst
             if !initials, w.confidence < 0.5, !sure.isEmpty, w.confidence < 0.6 * sure.reduce(0, +) / Double(sure.count) { return true }
             if compiled.vendorText.shortForms.contains(w.text.lowercased().trimmingCharacters(in: .punctuationCharacters)) { return false }
             // Lower-case beside a name in capitals or capitalised words ("d i Panda Express", "bs Redondo Car Wash").

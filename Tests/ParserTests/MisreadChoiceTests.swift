@@ -116,6 +116,10 @@ struct MisreadChoiceTests {
         func w(_ t: String, _ conf: Double, _ x: Int) -> OCRWord { Self.word(t, conf, x) }
         #expect(vendor([w("'SH", 0.09, 0), w("POWER", 0.96, 80), w("HARDWARE", 0.96, 220)]) == "SH POWER HARDWARE")
         #expect(vendor([w("Otter", 0.9, 0), w("Pub", 0.62, 120)]) == "Otter Pub")
+        // A legal form's letters first on the line, read unsurely, are no initials: forms end names.
+        #expect(vendor([w("AS", 0.17, 0), w("LAKESIDE", 0.95, 80), w("GASOLINE", 0.95, 260)]) == "LAKESIDE GASOLINE")
+        #expect(vendor([w("SDN", 0.2, 0), w("MAJU", 0.95, 80), w("JAYA", 0.95, 200), w("TRADING", 0.95, 320)]) == "MAJU JAYA TRADING")
+        #expect(vendor([w("CW", 0.2, 0), w("MAJU", 0.95, 80), w("JAYA", 0.95, 200), w("TRADING", 0.95, 320)]) == "CW MAJU JAYA TRADING")
         #expect(vendor([w("Otter", 0.9, 0), w("Bar", 0.45, 120), w("Grill", 0.5, 200)]) == "Otter Bar Grill")
     }
 
