@@ -175,6 +175,19 @@ struct MisreadChoiceTests {
         }, width: 700, height: 30 * lines.count + 20)
     }
 
+    /// A till's stamp with the date's digits run together, then the time: read as a date, in the order
+    /// the receipt's other evidence gives; eight digits without a time after them are a number.
+    @Test(arguments: [
+        ("KEDAI RUNCIT SRI MAJU\n00440010036 25032018 13:11:54 0003\nTOTAL RM 9.90", "2018-03-25"),
+        ("Blue Heron Diner\nTRANS 0012 03252018 13:11\nTOTAL $9.90", "2018-03-25"),
+    ])
+    func compactDateBeforeATime(_ text: String, _ expected: String) {
+        let r = parser.parse(text: text)
+        #expect(r.date?.value == CalendarDate(iso: expected))
+        #expect(r.date?.evidence.rule == "date.compact-numeric")
+        #expect(parser.parse(text: text.replacingOccurrences(of: " 13:11", with: "")).date == nil)
+    }
+
     /// The page read and its re-read row give two dates a digit apart: the row read more surely wins,
     /// by a clear margin; otherwise the page's stays.
     @Test(arguments: [
