@@ -116,6 +116,8 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     case spaceAroundDecimalPoint
     /// "a space read for the decimal point" ("$43 70")
     case spaceForDecimalPoint
+    /// "one decimal read (174.9): its last digit taken as 0"
+    case oneDecimalRead(String)
 
     // Currency.
     /// "seen 3×": how often the currency was seen.
@@ -184,6 +186,8 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     case printed(times: Int)
     /// "read 65.15, taken as 64.15: cash 100.00 − change 35.85 = 64.15, one digit apart (OCR often reads 5→4)"
     case digitRepaired(read: Amount, sum: Sum, equals: Amount, swap: DigitSwap)
+    /// "read 7.30, taken as 27.30: paid 27.30, no change = 27.30, its leading digits lost": OCR dropped the first digits.
+    case leadingDigitsLost(read: Amount, sum: Sum, equals: Amount)
 
     /// A note no case renders to (one stored by an older parser), kept as written.
     case text(String)
@@ -199,6 +203,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case let .lettersReadAsDigits(t): return "letters read as digits (\(t))"
         case .spaceAroundDecimalPoint: return "space around the decimal point"
         case .spaceForDecimalPoint: return "a space read for the decimal point"
+        case let .oneDecimalRead(t): return "one decimal read (\(t)): its last digit taken as 0"
         case let .seen(n): return "seen \(n)×"
         case let .dollarHint(w): return "'$' with '\(w)' on the receipt"
         case let .knownVendor(alias, percent): return "matches '\(alias)' (\(percent)%)"
@@ -238,6 +243,8 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case let .printed(n): return "printed \(n)×"
         case let .digitRepaired(read, sum, e, swap):
             return "read \(read), taken as \(e): \(sum) = \(e), one digit apart (OCR often reads \(swap))"
+        case let .leadingDigitsLost(read, sum, e):
+            return "read \(read), taken as \(e): \(sum) = \(e), its leading digits lost"
         case let .text(t): return t
         }
     }
@@ -265,6 +272,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
             guard let k = Int(h[0]), let n = Int(h[1]), let l = Int(h[2]) else { return nil }
             return .amountInColumn(position: k, of: n, afterLabels: l)
         }
+        if let h = T.holes(s, "one decimal read (", "): its last digit taken as 0") { return .oneDecimalRead(String(h[0])) }
         if let h = T.holes(s, "letters read as digits (", ")") { return .lettersReadAsDigits(String(h[0])) }
         if let h = T.holes(s, "seen ", "×") { return Int(h[0]).map { .seen($0) } }
         if let h = T.holes(s, "'$' with '", "' on the receipt") { return .dollarHint(String(h[0])) }
@@ -279,6 +287,10 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
             let swap = Array(h[4])
             guard let read = Amount(h[0]), let e = Amount(h[1]), let sum = Sum(text: h[2]), Amount(h[3]) == e, swap.count == 3, swap[1] == "→" else { return nil }
             return .digitRepaired(read: read, sum: sum, equals: e, swap: DigitSwap(from: swap[0], to: swap[2]))
+        }
+        if let h = T.holes(s, "read ", ", taken as ", ": ", " = ", ", its leading digits lost") {
+            guard let read = Amount(h[0]), let e = Amount(h[1]), let sum = Sum(text: h[2]), Amount(h[3]) == e else { return nil }
+            return .leadingDigitsLost(read: read, sum: sum, equals: e)
         }
         if let h = T.holes(s, "", " is in the future; read the other way") { return CalendarDate(iso: String(h[0])).map { .inFuture($0) } }
         if let h = T.holes(s, "", " rounded by ", "") { return Amount(h[0]).flatMap { t in Amount(h[1]).map { .roundedBy(total: t, rounding: $0) } } }

@@ -44,6 +44,9 @@ enum DateScanner {
     static let dayMonthName = Pattern(#"(?<![\d\p{L}])([OQD]\d|\d{1,2})(?:st|nd|rd|th|er)?[\s\-/.,]*(\p{L}{3,9})\.?[\s\-/.,']*(\d{4}|\d{2})(?!\d)"#)
     /// "Jun17'13", "Jul03’ 12", "Oct.10'15(Sat)", "March 4, 2024": the year after an apostrophe as US tills print it.
     static let monthNameDay = Pattern(#"(?<!\p{L})(\p{L}{3,9})\.?[\s\-/.]*(\d{1,2})(?:st|nd|rd|th|[\s,.'’‘´`\-/])[\s,.'’‘´`\-/]*(\d{4}|\d{2})(?![\d]|:\d)"#)
+    /// "25032018 13:11:54": a till's stamp, day (or month) and month (or day) and year run together, then
+    /// the time of day. Only before a time: alone, eight digits are as likely a number.
+    static let compactBeforeTime = Pattern(#"(?<![\d.,/-])(\d{2})(\d{2})(20\d{2})(?=\s{1,3}\d{1,2}:\d{2})"#)
     static let compactYMD = Pattern(#"(?<!\d)(20\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?!\d)"#)
 
     static func year(_ s: String) -> Int? {
@@ -86,6 +89,10 @@ enum DateScanner {
             guard let name = m.groups[1], let mo = month(name, months), let d = m.groups[2].flatMap({ Int($0) }),
                   let ys = m.groups[3], let y = year(ys) else { continue }
             add(RawDate(first: d, second: mo, year: y, shape: .named, afterLetter: pos(m.range), text: String(line[m.range]), rule: "date.monthname-day"), m.range)
+        }
+        for m in compactBeforeTime.matches(in: line) {
+            guard let a = m.groups[1].flatMap({ Int($0) }), let b = m.groups[2].flatMap({ Int($0) }), let y = m.groups[3].flatMap({ Int($0) }) else { continue }
+            add(RawDate(first: a, second: b, year: y, shape: .numeric, afterLetter: pos(m.range), text: String(line[m.range]), rule: "date.compact-numeric"), m.range)
         }
         for m in compactYMD.matches(in: line) {
             guard let y = m.groups[1].flatMap({ Int($0) }), let mo = m.groups[2].flatMap({ Int($0) }), let d = m.groups[3].flatMap({ Int($0) }) else { continue }

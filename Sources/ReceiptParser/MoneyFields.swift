@@ -18,6 +18,9 @@ struct MoneyFields {
     var subtotalFound: Found?
     var taxFound: Found?
     var roundingFound: Found?
+    /// The rounding line: `roundingFound`'s, or a line saying "rounding" whose adjustment OCR could not read
+    /// ("Rounding Adj: ~0.0)"): it still parts the total before rounding from the one paid.
+    var roundingLine: Int?
     var discountFound: Found?
     var cashFound: Found?
     var changeFound: Found?
@@ -59,6 +62,10 @@ struct MoneyFields {
             totalCandidates.append(Found(amount: r.amount, keyword: .derived("rounded total", weight: 0.75), line: r.line,
                                          score: 0.75 * r.keyword.weight, notes: r.notes + [.roundingLineHoldsTotal]))
         }
+        roundingLine = roundingFound?.line.index ?? lines.first { l in
+            (rules.best(rules.rounding, in: l.words)?.weight ?? 0) >= 0.7 && !totalLines.contains(l.index)
+                && !l.amounts.contains { !$0.isPercent && $0.amount.magnitude >= Amount(1) }
+        }?.index
         taxTableLine = lines.first { l in l.amounts.isEmpty && rules.any(rules.totalTables, in: l.words) != nil }?.index
         firstSummaryLine = ([subtotalFound, taxFound].compactMap { $0?.line.index } + totalCandidates.map(\.line.index)).min()
         if totalCandidates.count > Self.maxTotalCandidates {

@@ -50,10 +50,27 @@ extension MoneyFields {
     /// The keyword lines, and the amounts arithmetic names even when no keyword line has them right.
     func totalCandidatesWithArithmetic() -> [Found] {
         var candidates = totalCandidates
+        addOneDecimalTotals(&candidates)
         addPrintedSums(&candidates)
         addRoundedTotals(&candidates)
         addFallbacks(&candidates)
         return candidates
+    }
+
+    /// "NET TOTAL 174.9", "Total $10.7": a total line ending in a number with one decimal, no amount
+    /// read on it. OCR lost the last digit, most often a 0 (faint, or run into the paper's edge): read
+    /// as 174.90, weaker than its keyword. A ")" after the digit is a misread digit, not an end.
+    static let oneDecimalAtEnd = Pattern(#"(?<![\d.,])(\d{1,6})[.,](\d)(?![\d)])\W{0,3}$"#)
+
+    func addOneDecimalTotals(_ candidates: inout [Found]) {
+        let taken = Set(candidates.map(\.line.index))
+        for l in lines where !taken.contains(l.index) && l.amounts.filter({ !$0.isPercent }).isEmpty {
+            guard let kw = rules.best(rules.total, in: l.words), rules.any(rules.totalDistractors, in: l.words) == nil,
+                  let m = Self.oneDecimalAtEnd.matches(in: l.text).last, let whole = m.groups[1], let tenth = m.groups[2],
+                  let a = Amount("\(whole).\(tenth)0") else { continue }
+            candidates.append(Found(amount: a, keyword: kw, line: l, score: kw.weight * 0.6,
+                                    notes: [.keyword(kw.raw), .oneDecimalRead("\(whole).\(tenth)")]))
+        }
     }
 
     /// A printed amount equal to subtotal + tax (+ rounding − discount), or to cash − change.
@@ -98,7 +115,7 @@ extension MoneyFields {
     func addFallbacks(_ candidates: inout [Found]) {
         // Every total below the subtotal and no discount: a total can't be less than its subtotal, so the
         // total line was misread and the subtotal (tax included) is the best reading left.
-        if let s = subtotalFound, discountFound == nil, !candidates.isEmpty, candidates.allSatisfy({ $0.amount < s.amount }),
+        if let s = subtotalFound, discountFound == nil, !candidates.isEmpty, candidates.allSatisfy({ Self.below($0.amount, s.amount) }),
            s.amount.value > 0 {
             candidates.append(Found(amount: s.amount, keyword: .derived("subtotal", weight: 0.55), line: s.line, score: 0.55,
                                     notes: [.everyTotalBelowSubtotal(s.amount)]))
@@ -131,6 +148,13 @@ extension MoneyFields {
     /// a sales tax (US "TAX", "SALES TAX", Canada's HST/PST) is added at the till.
     static let inclusiveTaxWords = [" vat ", " gst ", " sst ", " mwst ", " ust ", " tva ", " iva ", " btw ", " moms ", " incl ", " inclusive ", " included "]
     static func addsTaxOnTop(_ w: WordLine) -> Bool { !inclusiveTaxWords.contains { w.padded.contains($0) } }
+
+    /// The most a total paid in cash is rounded down from its subtotal: where the smallest coin is 5 or
+    /// 10 cents (Malaysia, Australia, Canada, New Zealand …), 37.04 is paid as 37.00.
+    static let cashRounding = Amount(cents: 5)
+
+    /// `v` is less than the subtotal `s` by more than cash rounding: a total that cannot be right without a discount.
+    static func below(_ v: Amount, _ s: Amount) -> Bool { v + cashRounding < s }
 
     // MARK: scoring
 
@@ -171,7 +195,7 @@ extension MoneyFields {
         } else if let s = subtotalFound?.amount {
             if Self.same(s, v) { score += 0.1; notes.append(.equalsSubtotal(taxIncluded: false)) }
             else if let r = roundingFound?.amount, Self.same(s + r, v) { score += 0.25; notes.append(.sum(.subtotalRounding(subtotal: s, rounding: r), equals: v)) }
-            else if v < s, discountFound == nil { score -= 0.35; notes.append(.belowSubtotal(s)) }
+            else if Self.below(v, s), discountFound == nil { score -= 0.35; notes.append(.belowSubtotal(s)) }
         }
         if let c = cashFound?.amount, let g = changeFound?.amount, c - g == v {
             score += 0.25; notes.append(.sum(.cashChange(cash: c, change: g), equals: v))
@@ -200,7 +224,7 @@ extension MoneyFields {
             score -= 0.2; notes.append(.beforeTax(later.amount))
         }
         // Two totals with the rounding line between them: the one below is what was paid.
-        if let r = roundingFound, c.line.index > r.line.index, candidates.contains(where: { $0.line.index < r.line.index && $0.keyword.weight >= 0.8 }),
+        if let r = roundingLine, c.line.index > r, candidates.contains(where: { $0.line.index < r && $0.keyword.weight >= 0.8 }),
            c.keyword.weight >= 0.8, !notes.contains(where: { if case .afterRounding = $0 { return true } else { return false } }) {
             score += 0.1; notes.append(.belowRoundingLine)
         }
@@ -256,7 +280,27 @@ extension MoneyFields {
             scored[0] = (f, scored[0].score - 0.05, notes)
             return [.sumAfterDigitRepair(formula, equals: e)]
         }
+        // The winner's digits end one sum's digits ("7.30" of "27.30"): OCR lost the first digits of the
+        // amount (a faded edge, a "$" or "RM" run into it). A cents-only reading ("0.30") says too little, and a
+        // round sum handed over ("15.00" for a "5.00" total, its change unread) says nothing.
+        for (formula, e) in sums {
+            if case .paidNoChange = formula, e.cents % 100 == 0 { continue }
+            let read = scored[0].found.amount
+            guard read.value > 0, Self.lostLeadingDigits(read, e) else { continue }
+            var f = scored[0].found
+            f.amount = e
+            let notes = scored[0].notes + [.leadingDigitsLost(read: read, sum: formula, equals: e)]
+            scored[0] = (f, scored[0].score - 0.05, notes)
+            return [.sumAfterDigitRepair(formula, equals: e)]
+        }
         return []
+    }
+
+    /// `e` is `read` with digits before it: "27.30" for "7.30", "121.20" for "21.20"; `read` has a digit
+    /// before its cents.
+    static func lostLeadingDigits(_ read: Amount, _ e: Amount) -> Bool {
+        let r = read.description.filter(\.isNumber), x = e.description.filter(\.isNumber)
+        return read.value >= 1 && x.count > r.count && x.hasSuffix(r)
     }
 }
 
@@ -264,7 +308,7 @@ extension Note {
     /// The sum this note says the value agrees with (or was repaired to).
     var checkedSum: Sum? {
         switch self {
-        case let .sum(sum, _), let .digitRepaired(_, sum, _, _): return sum
+        case let .sum(sum, _), let .digitRepaired(_, sum, _, _), let .leadingDigitsLost(_, sum, _): return sum
         default: return nil
         }
     }
@@ -272,7 +316,7 @@ extension Note {
     /// The value agrees with a sum, the line items or the subtotal or amount paid: no digit repair needed.
     var agreesWithArithmetic: Bool {
         switch self {
-        case .sum, .digitRepaired, .lineItemsAddUp, .equalsSubtotal, .equalsAmountPaid: return true
+        case .sum, .digitRepaired, .leadingDigitsLost, .lineItemsAddUp, .equalsSubtotal, .equalsAmountPaid: return true
         default: return false
         }
     }

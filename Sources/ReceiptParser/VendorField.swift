@@ -65,6 +65,15 @@ extension ReceiptParser {
             let alnum = w.text.filter { $0.isLetter || $0.isNumber }.count
             if alnum == 0 { return !w.text.contains("&") }
             guard alnum <= 3, w.confidence < 0.9 else { return false }
+            // Read unsurely beside words read far more surely, and not written as initials are ("Redondo Car
+            // Wash Fes", "Petco Pd", "To) The Shoppes", "Bee: PAGOH REST"): a logo or the paper's edge. Short
+            // capitals ("CW KHOO", "'SH POWER", "-BP STATION") are initials printed bold, which OCR reads unsurely too.
+            let sure = rest.filter { $0.text.contains(where: \.isLetter) }.map(\.confidence)
+            let letters = w.text.filter(\.isLetter)
+            // A legal form's letters first on the line are no initials: forms end names ("AS USA GASOLINE").
+            let formFirst = leading && compiled.vendorText.shortForms.contains(w.text.lowercased().trimmingCharacters(in: .punctuationCharacters))
+            let initials = !letters.isEmpty && letters.allSatisfy(\.isUppercase) && !formFirst
+            if !initials, w.confidence < 0.5, !sure.isEmpty, w.confidence < 0.6 * sure.reduce(0, +) / Double(sure.count) { return true }
             if compiled.vendorText.shortForms.contains(w.text.lowercased().trimmingCharacters(in: .punctuationCharacters)) { return false }
             // Lower-case beside a name in capitals or capitalised words ("d i Panda Express", "bs Redondo Car Wash").
             if leading || w.confidence < 0.5, w.text.contains(where: \.isLowercase), !w.text.contains(where: \.isUppercase), rest.contains(where: { $0.text.first?.isUppercase == true && $0.text.count >= 3 }) { return true }
@@ -124,7 +133,7 @@ extension ReceiptParser {
         // Or the line starts with a long legal form ("ENTERPRISE (SETIA"): the name began above.
         let startsWithForm = l.words.words.first.map { w in w.count >= 5 && compiled.legalForms.contains { $0.normalised == " \(w) " } } ?? false
         let continues = onlyForm || restWords == 0 || tail || startsWithForm || l.text.first == "(" || l.text.first == "&" || top[max(0, i - 1)].text.hasSuffix("&")
-        if continues, i > 0, compiled.vendorLineKind(top[i - 1]) == .nameLike, !top[i - 1].text.contains(":") {
+        if continues, i > 0, namesAboveForm(top[i - 1]), !top[i - 1].text.contains(":") {
             name = compiled.vendorText.clean(top[i - 1].text) + " " + name
             rule = "vendor.legal-form-two-lines"
         }
@@ -134,6 +143,18 @@ extension ReceiptParser {
             name += " " + compiled.vendorText.clean(top[i + 1].text)
         }
         return (name, rule)
+    }
+
+    /// Whether line `l`, above a legal form that continues a name, is that name's start: a name-like line,
+    /// or one taken for an address only for a country or place word among more words of a name
+    /// ("Nando's Chickenland Malaysia" / "Sdn Bhd"), with no digits.
+    func namesAboveForm(_ l: ParseLine) -> Bool {
+        if compiled.vendorLineKind(l) == .nameLike { return true }
+        let cw = WordLine(compiled.vendorText.clean(l.text))
+        guard cw.digitCount == 0, cw.letterCount >= 3, l.confidence >= 0.3, compiled.any(compiled.vendorSkip, in: cw) == nil,
+              !CompiledRules.isCityLine(l.text), !CompiledRules.looksLikeNoise(cw), compiled.vendorLineKind(l) == nil else { return false }
+        let places = cw.words.filter { compiled.any(compiled.addressWords, in: WordLine(String($0))) != nil }.count
+        return places > 0 && places * 2 < cw.words.count
     }
 
     /// `score` raised or lowered by what names look like, whichever rule found the line: near the top, read

@@ -47,6 +47,27 @@ extension CompiledRules {
         return ukPostcode.matches(in: text).first != nil
     }
 
+    /// A word of the skip-list misread in letters OCR confuses ("TAX LHVOICE", "RECEIPI"): two such
+    /// slips at most, in a word of five letters or more, the rest as printed.
+    func misreadSkipWord(_ w: WordLine) -> Bool {
+        let words = w.words.filter { $0.count >= 5 }.map { Array($0.uppercased()) }
+        guard !words.isEmpty else { return false }
+        return vendorSkip.contains { k in
+            let kw = k.normalised.dropFirst().dropLast()
+            guard kw.count >= 5, !kw.contains(" ") else { return false }
+            let target = Array(kw.uppercased())
+            return words.contains { word in
+                guard word.count == target.count else { return false }
+                var slips = 0
+                for (a, b) in zip(word, target) where a != b {
+                    guard Self.confusable(a, b) else { return false }
+                    slips += 1
+                }
+                return slips <= 2
+            }
+        }
+    }
+
     enum VendorLineKind: Equatable { case legalForm(onlyForm: Bool), nameLike }
 
     /// Whether a top line can be the vendor's name, and why.
@@ -60,6 +81,8 @@ extension CompiledRules {
         let cw = WordLine(vendorText.clean(l.text))
         if let form = legalForms.first(where: { cw.padded.hasSuffix($0.normalised) || cw.contains($0.normalised) && $0.normalised.count >= 6 }) {
             if any(vendorSkip, in: cw) != nil, letters < 12 || digits >= 4 { return nil }
+            // Read with under 30 % confidence: a logo that happens to hold a form's letters ("SS ee bs >. Balas & AS ae").
+            if l.confidence < 0.3 { return nil }
             // "COMPANY REG NO 12345-X" (however misread): a form word first, then a number, is a registration line.
             if digits >= 4, cw.words.count > 1, let first = cw.words.first {
                 let formWord = String(form.normalised.dropFirst().dropLast())
@@ -72,7 +95,7 @@ extension CompiledRules {
             if form.normalised.count <= 4, rest.count < 3 { return nil }
             return .legalForm(onlyForm: rest.count < 3)
         }
-        if any(vendorSkip, in: w) != nil { return nil }
+        if any(vendorSkip, in: w) != nil || misreadSkipWord(w) { return nil }
         // One money word alone ("CASH"), or OCR noise from a logo: not a name.
         if w.words.count == 1, isMoneyLabel(w) { return nil }
         if Self.looksLikeNoise(w) { return nil }
