@@ -153,6 +153,8 @@ enum DateScanner {
         let cleanMarks: Set<String> = ["'", "’", "‘", "´", "`"]
         for m in looseMonthNameDay.matches(in: line) {
             guard let name = m.groups[1], let run = m.groups[2], let mark = m.groups[3], let ys = m.groups[4], let y = year(ys),
+                  // "Sept'15", "Juli' 12": a longer month name and a year, not a day read from its last letter.
+                  months[(name + run).lowercased()] == nil,
                   let (mo, monthText) = looseMonth(name, months), let (d, dayText) = looseDay(run),
                   monthText != name || dayText != run || !cleanMarks.contains(mark) else { continue }
             add(RawDate(first: d, second: mo, year: y, shape: .named, afterLetter: glued(m.range), text: String(line[m.range]),

@@ -432,11 +432,11 @@ struct OCRSlipDateTests {
 
     /// Look-alikes that must not become dates: amounts, table and check numbers, codes, a month alone,
     /// a garbled separator without a clean one, look-alikes without a time of day, and a month one letter
-    /// off two months ("hug": "aug" or Italian "lug").
+    /// off two months ("hug": "aug" or Italian "lug"), a longer month name before a year ("Sept'15").
     @Test(arguments: [
         "TAX 1O.25", "Tbl 18/1 Chk 3114", "#A-5", "Jun", "Jun 5", "TOTAL 12'50", "Qty 2 @ 1O.5O 21.OO",
         "Tel 03-7,22-2014", "Bob's 12 Pizza 12\" 16.99", "Table 5'2 Guests 4", "Sl'13 Item 4.00", "MAX5'12 3.50",
-        "12,5'2014", "Ref 1l.22.2019", "3 22hug' 16 20:02",
+        "12,5'2014", "Ref 1l.22.2019", "3 22hug' 16 20:02", "Offer ends Sept'15", "Juli' 12",
     ])
     func notDates(_ line: String) {
         let date = parser.parse(text: "SHOP\n\(line)\nTOTAL 1.00").date
