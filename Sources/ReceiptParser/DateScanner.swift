@@ -65,6 +65,8 @@ enum DateScanner {
     static let looseMonthNameDay = Pattern(#"(?<![A-Za-z])([A-Za-z]{3})\.?\s?([0-9OoQlIi|!tSsBZz?]{1,3})\s?"# + yearMark + #"\s?(\d{2})(?![0-9]|[.,:][0-9])"#, caseInsensitive: false)
     /// "27dpr' 13", "22hug' 16": day, month, year mark, year.
     static let looseDayMonthName = Pattern(#"(?<![A-Za-z0-9])([0-9OoQlI|!SZB]{1,2})([A-Za-z]{3})\s?"# + yearMark + #"\s?(\d{2})(?![0-9]|[.,:][0-9])"#, caseInsensitive: false)
+    /// "GS Jan 2017 12:41pm": a two-character day of look-alikes before a month name and a four-digit year.
+    static let looseDayMonthYear = Pattern(#"(?<![A-Za-z0-9])([0-9OoQDGlI|SZB]{2})[\s\-/.]{1,3}([A-Za-z]{3,9})\.?[\s\-/.,]{1,3}((?:19|20)\d{2})(?!\d)"#, caseInsensitive: false)
     /// "02,'22/2014", "O1/12/2018 10:22", "92/02/2018": day and month with look-alikes or a garbled separator, four-digit year.
     static let looseNumeric = Pattern(#"(?<![0-9A-Za-z.,/\-])([0-9OoQlI|]{1,2})\s?([-/.,'’]{1,2})\s?([0-9OoQlI|]{1,2})\s?([-/.,'’]{1,2})\s?((?:19|20)\d{2})(?![0-9])"#, caseInsensitive: false)
 
@@ -119,6 +121,7 @@ enum DateScanner {
             add(RawDate(first: a, second: b, year: y, shape: .numeric, afterLetter: pos(m.range), text: String(line[m.range]), rule: "date.compact-before-time"), m.range)
         }
         scanLooseMonthNames(line, months: months, add: add, glued: pos)
+        scanLooseDayMonthYear(line, months: months, add: add, glued: pos)
         return out
     }
 
@@ -166,6 +169,21 @@ enum DateScanner {
                   monthText != name || dayText != run || !cleanMarks.contains(mark) else { continue }
             add(RawDate(first: d, second: mo, year: y, shape: .named, afterLetter: glued(m.range), text: String(line[m.range]),
                         rule: "date.day-monthname", repaired: "\(dayText)\(monthText)'\(ys)"), m.range)
+        }
+    }
+
+    /// A day of look-alikes before a month name and a four-digit year, only before a time of day on the line.
+    /// A D or G leading a two-digit day is a 0 (no day starts with 6).
+    static func scanLooseDayMonthYear(_ line: String, months: [String: Int], add: (RawDate, Range<String.Index>) -> Void,
+                                      glued: (Range<String.Index>) -> Bool) {
+        for m in looseDayMonthYear.matches(in: line) {
+            guard let run = m.groups[1], run.contains(where: { !$0.isNumber }), let name = m.groups[2], let mo = month(name, months),
+                  let ys = m.groups[3], let y = Int(ys),
+                  !ReceiptParser.timeOfDay.matches(in: String(line[m.range.upperBound...])).isEmpty else { continue }
+            let lead = run.first.map { "DG".contains($0) ? "0" : String($0) } ?? ""
+            guard let dayText = digits(lead + run.dropFirst()), let d = Int(dayText) else { continue }
+            add(RawDate(first: d, second: mo, year: y, shape: .named, afterLetter: glued(m.range), text: String(line[m.range]),
+                        rule: "date.day-monthname", repaired: "\(dayText) \(name) \(ys)"), m.range)
         }
     }
 
