@@ -63,7 +63,7 @@ enum DateScanner {
     static let yearMark = #"(['’‘´`°"]{1,2}|,')"#
     /// "AprOi'18", "Junl?7'13", "JAN3S1°13", "Nov12"16": month, a day of up to three characters, year mark, year.
     static let looseMonthNameDay = Pattern(#"(?<![A-Za-z])([A-Za-z]{3})\.?\s?([0-9OoQlIi|!tSsBZz?]{1,3})\s?"# + yearMark + #"\s?(\d{2})(?![0-9]|[.,:][0-9])"#, caseInsensitive: false)
-    /// "27dpr' 13", "22hug' 16": day, month, year mark, year.
+    /// "27dpr' 13" (27 April '13): day, month, year mark, year.
     static let looseDayMonthName = Pattern(#"(?<![A-Za-z0-9])([0-9OoQlI|!SZB]{1,2})([A-Za-z]{3})\s?"# + yearMark + #"\s?(\d{2})(?![0-9]|[.,:][0-9])"#, caseInsensitive: false)
     /// "GS Jan 2017 12:41pm": a two-character day of look-alikes before a month name and a four-digit year.
     static let looseDayMonthYear = Pattern(#"(?<![A-Za-z0-9])([0-9OoQDGlI|SZB]{2})[\s\-/.]{1,3}([A-Za-z]{3,9})\.?[\s\-/.,]{1,3}((?:19|20)\d{2})(?!\d)"#, caseInsensitive: false)
@@ -151,7 +151,7 @@ enum DateScanner {
 
     /// The OCR-tolerant month-name forms, after the clean ones (a clean reading of the same text wins through `add`).
     static func scanLooseMonthNames(_ line: String, months: [String: Int], add: (RawDate, Range<String.Index>) -> Void,
-                          glued: (Range<String.Index>) -> Bool) {
+                                    glued: (Range<String.Index>) -> Bool) {
         // What a clean reading prints between the day and a two-digit year.
         let cleanMarks: Set<String> = ["'", "’", "‘", "´", "`"]
         for m in looseMonthNameDay.matches(in: line) {
