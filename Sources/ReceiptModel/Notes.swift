@@ -142,6 +142,9 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     case dateKeyword
     /// "expiry/validity wording on the line"
     case expiryWording
+    /// "taken as 'Apr01'18' (OCR slips repaired)": a date read through digit look-alikes, a month one
+    /// letter off or a misread separator, and what it was taken as.
+    case dateRepaired(String)
 
     // Total.
     /// "a rounding line holding a total-sized amount"
@@ -221,6 +224,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case .gluedToWord: return "glued to a word"
         case .dateKeyword: return "date keyword on the line"
         case .expiryWording: return "expiry/validity wording on the line"
+        case let .dateRepaired(t): return "taken as '\(t)' (OCR slips repaired)"
         case .roundingLineHoldsTotal: return "a rounding line holding a total-sized amount"
         case .printedSubtotalPlusTax: return "printed amount equal to subtotal + tax"
         case .computedSubtotalPlusTax: return "no total line read; subtotal + tax"
@@ -274,6 +278,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         }
         if let h = T.holes(s, "one decimal read (", "): its last digit taken as 0") { return .oneDecimalRead(String(h[0])) }
         if let h = T.holes(s, "letters read as digits (", ")") { return .lettersReadAsDigits(String(h[0])) }
+        if let h = T.holes(s, "taken as '", "' (OCR slips repaired)") { return .dateRepaired(String(h[0])) }
         if let h = T.holes(s, "seen ", "×") { return Int(h[0]).map { .seen($0) } }
         if let h = T.holes(s, "'$' with '", "' on the receipt") { return .dollarHint(String(h[0])) }
         if let h = T.holes(s, "matches '", "' (", "%)") { return Int(h[1]).map { .knownVendor(alias: String(h[0]), percent: $0) } }

@@ -103,6 +103,8 @@ extension ReceiptParser {
         }
         guard v <= latest, v.year >= options.earliestYear else { return nil }
         if raw.shape == .compact { score -= 0.25 }
+        // Read through OCR slips: below any clean date of the receipt.
+        if let taken = raw.repaired { score -= Self.repairedDatePenalty; notes.append(.dateRepaired(taken)) }
         // Glued to a word ("HC03-7-15"): a product code more likely than a date.
         if raw.afterLetter { score -= 0.3; notes.append(.gluedToWord) }
         if raw.text.filter(\.isNumber).count >= 8 || raw.shape == .named { score += 0.05 }
@@ -113,6 +115,8 @@ extension ReceiptParser {
         score -= 0.05 * Double(line.index) / Double(max(1, lineCount))
         return (v, score, line.evidence(rule: raw.rule, notes: [.quoted(raw.text)] + notes))
     }
+
+    static let repairedDatePenalty = 0.2
 
     static func tomorrow() -> CalendarDate {
         let d = Date().addingTimeInterval(86_400)

@@ -12,6 +12,9 @@ struct RawDate {
     var afterLetter: Bool
     var text: String
     var rule: String
+    /// Read through OCR slips (digit look-alikes, a month one letter off, a garbled separator): the text as
+    /// it was taken ("Apr01'18" for "AprOi'18"); nil when read as printed.
+    var repaired: String? = nil
 
     /// The unambiguous reading, or nil when both day-first and month-first make a valid date.
     var certainOrder: DateOrder? {
@@ -40,14 +43,33 @@ struct RawDate {
 enum DateScanner {
     static let ymd = Pattern(#"(?<!\d)((?:19|20)\d{2})\s?([-/.])\s?(\d{1,2})\s?[-/.]\s?(\d{1,2})(?!\d)"#)
     static let numeric = Pattern(#"(?<![\d.,])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?([-/.])\s?(\d{4}|\d{2})(?![\d]|[.,]\d|[-/.]\d)"#)
-    /// The day may start with a letter OCR reads for 0 ("Q1-Nov-2017"); a month name must follow.
-    static let dayMonthName = Pattern(#"(?<![\d\p{L}])([OQD]\d|\d{1,2})(?:st|nd|rd|th|er)?[\s\-/.,]*(\p{L}{3,9})\.?[\s\-/.,']*(\d{4}|\d{2})(?!\d)"#)
+    /// The day may start with a letter OCR reads for 0 ("Q1-Nov-2017"); a month name must follow. Not a year
+    /// before a till's apostrophe: "#3 Oct.10'15" is October 10, '15.
+    static let dayMonthName = Pattern(#"(?<![\d\p{L}])([OQD]\d|\d{1,2})(?:st|nd|rd|th|er)?[\s\-/.,]*(\p{L}{3,9})\.?[\s\-/.,']*(\d{4}|\d{2})(?!\d|\s?['’‘´`]\s?\d)"#)
     /// "Jun17'13", "Jul03’ 12", "Oct.10'15(Sat)", "March 4, 2024": the year after an apostrophe as US tills print it.
     static let monthNameDay = Pattern(#"(?<!\p{L})(\p{L}{3,9})\.?[\s\-/.]*(\d{1,2})(?:st|nd|rd|th|[\s,.'’‘´`\-/])[\s,.'’‘´`\-/]*(\d{4}|\d{2})(?![\d]|:\d)"#)
-    /// "25032018 13:11:54": a till's stamp, day (or month) and month (or day) and year run together, then
-    /// the time of day. Only before a time: alone, eight digits are as likely a number.
-    static let compactBeforeTime = Pattern(#"(?<![\d.,/-])(\d{2})(\d{2})(20\d{2})(?=\s{1,3}\d{1,2}:\d{2})"#)
     static let compactYMD = Pattern(#"(?<!\d)(20\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?!\d)"#)
+    /// "25032018 13:11:54": a till's stamp, day (or month), month (or day) and year run together, believed
+    /// only with a time of day after it: alone, eight digits are as likely a number.
+    static let compactDMYBeforeTime = Pattern(#"(?<![\d.,])(\d{2})(\d{2})((?:19|20)\d{2})(?=\s{1,3}(?:[01]?\d|2[0-3]):[0-5]\d(?!\d))"#)
+
+    // OCR-tolerant readings: only where the structure is strong. A month-name date needs the till's year
+    // mark (an apostrophe, or what OCR makes of one: ’ ` ° ") and a two-digit year of real digits; an
+    // all-digit date needs a four-digit year. Case-sensitive, so the look-alike classes stay exact.
+    /// Characters OCR reads for digits inside a date's digit run ("?" is a stray mark and is dropped).
+    static let lookAlikes: [Character: Character] = [
+        "O": "0", "o": "0", "Q": "0", "l": "1", "I": "1", "i": "1", "|": "1", "!": "1", "t": "1",
+        "S": "5", "s": "5", "B": "8", "Z": "2", "z": "2",
+    ]
+    static let yearMark = #"(['’‘´`°"]{1,2}|,')"#
+    /// "AprOi'18", "Junl?7'13", "JAN3S1°13", "Nov12"16": month, a day of up to three characters, year mark, year.
+    static let looseMonthNameDay = Pattern(#"(?<![A-Za-z])([A-Za-z]{3})\.?\s?([0-9OoQlIi|!tSsBZz?]{1,3})\s?"# + yearMark + #"\s?(\d{2})(?![0-9]|[.,:][0-9])"#, caseInsensitive: false)
+    /// "27dpr' 13" (27 April '13): day, month, year mark, year.
+    static let looseDayMonthName = Pattern(#"(?<![A-Za-z0-9])([0-9OoQlI|!SZB]{1,2})([A-Za-z]{3})\s?"# + yearMark + #"\s?(\d{2})(?![0-9]|[.,:][0-9])"#, caseInsensitive: false)
+    /// "GS Jan 2017 12:41pm": a two-character day of look-alikes before a month name and a four-digit year.
+    static let looseDayMonthYear = Pattern(#"(?<![A-Za-z0-9])([0-9OoQDGlI|SZB]{2})[\s\-/.]{1,3}([A-Za-z]{3,9})\.?[\s\-/.,]{1,3}((?:19|20)\d{2})(?!\d)"#, caseInsensitive: false)
+    /// "02,'22/2014", "O1/12/2018 10:22", "92/02/2018": day and month with look-alikes or a garbled separator, four-digit year.
+    static let looseNumeric = Pattern(#"(?<![0-9A-Za-z.,/\-])([0-9OoQlI|]{1,2})\s?([-/.,'’]{1,2})\s?([0-9OoQlI|]{1,2})\s?([-/.,'’]{1,2})\s?((?:19|20)\d{2})(?![0-9])"#, caseInsensitive: false)
 
     static func year(_ s: String) -> Int? {
         guard let y = Int(s) else { return nil }
@@ -73,6 +95,7 @@ enum DateScanner {
             guard let y = m.groups[1].flatMap({ Int($0) }), let mo = m.groups[3].flatMap({ Int($0) }), let d = m.groups[4].flatMap({ Int($0) }) else { continue }
             add(RawDate(first: d, second: mo, year: y, shape: .ymd, afterLetter: pos(m.range), text: String(line[m.range]), rule: "date.iso"), m.range)
         }
+        scanLooseNumeric(line, add: add, glued: pos)
         for m in numeric.matches(in: line) {
             guard let a = m.groups[1].flatMap({ Int($0) }), let b = m.groups[3].flatMap({ Int($0) }),
                   let ys = m.groups[5], let y = year(ys) else { continue }
@@ -90,15 +113,114 @@ enum DateScanner {
                   let ys = m.groups[3], let y = year(ys) else { continue }
             add(RawDate(first: d, second: mo, year: y, shape: .named, afterLetter: pos(m.range), text: String(line[m.range]), rule: "date.monthname-day"), m.range)
         }
-        for m in compactBeforeTime.matches(in: line) {
-            guard let a = m.groups[1].flatMap({ Int($0) }), let b = m.groups[2].flatMap({ Int($0) }), let y = m.groups[3].flatMap({ Int($0) }) else { continue }
-            add(RawDate(first: a, second: b, year: y, shape: .numeric, afterLetter: pos(m.range), text: String(line[m.range]), rule: "date.compact-numeric"), m.range)
-        }
         for m in compactYMD.matches(in: line) {
             guard let y = m.groups[1].flatMap({ Int($0) }), let mo = m.groups[2].flatMap({ Int($0) }), let d = m.groups[3].flatMap({ Int($0) }) else { continue }
             add(RawDate(first: d, second: mo, year: y, shape: .compact, afterLetter: pos(m.range), text: String(line[m.range]), rule: "date.compact"), m.range)
         }
+        for m in compactDMYBeforeTime.matches(in: line) {
+            guard let a = m.groups[1].flatMap({ Int($0) }), let b = m.groups[2].flatMap({ Int($0) }), let y = m.groups[3].flatMap({ Int($0) }) else { continue }
+            add(RawDate(first: a, second: b, year: y, shape: .numeric, afterLetter: pos(m.range), text: String(line[m.range]), rule: "date.compact-before-time"), m.range)
+        }
+        scanLooseMonthNames(line, months: months, add: add, glued: pos)
+        scanLooseDayMonthYear(line, months: months, add: add, glued: pos)
         return out
+    }
+
+    /// All-digit dates read through OCR slips. Before the clean patterns, so "O1/12/2018 10:22" is 1 December
+    /// rather than "1/12/2018" glued to a letter; it gives way on text read as printed.
+    static func scanLooseNumeric(_ line: String, add: (RawDate, Range<String.Index>) -> Void, glued: (Range<String.Index>) -> Bool) {
+        for m in looseNumeric.matches(in: line) {
+            guard let r1 = m.groups[1], let s1 = m.groups[2], let r2 = m.groups[3], let s2 = m.groups[4], let ys = m.groups[5], let y = Int(ys),
+                  var aText = digits(r1), var a = Int(aText), let bText = digits(r2), let b = Int(bText) else { continue }
+            let clean: Set<String> = ["/", "-", "."]
+            let lookAlike = aText != r1 || bText != r2
+            let garbled = !clean.contains(s1) || !clean.contains(s2)
+            // One separator misread ("02,'22/2014"): the other must be a slash or a hyphen.
+            if garbled, !(clean.contains(s1) && s1 != "." || clean.contains(s2) && s2 != ".") { continue }
+            // Digit look-alikes: only with a time of day after the date on the line.
+            if lookAlike, ReceiptParser.timeOfDay.matches(in: String(line[m.range.upperBound...])).isEmpty { continue }
+            // A leading 9 read for 0 ("92/02/2018"): no day or month is 90 or more.
+            var nine = false
+            if a >= 90, aText.count == 2 { a -= 90; aText = "0" + aText.dropFirst(); nine = true }
+            guard lookAlike || garbled || nine else { continue }
+            let sep = clean.contains(s2) ? s2 : s1
+            let taken = "\(aText)\(sep)\(bText)\(sep)\(ys)"
+            add(RawDate(first: a, second: b, year: y, shape: .numeric, afterLetter: glued(m.range), text: String(line[m.range]),
+                        rule: "date.numeric", repaired: taken), m.range)
+        }
+    }
+
+    /// The OCR-tolerant month-name forms, after the clean ones (a clean reading of the same text wins through `add`).
+    static func scanLooseMonthNames(_ line: String, months: [String: Int], add: (RawDate, Range<String.Index>) -> Void,
+                                    glued: (Range<String.Index>) -> Bool) {
+        // What a clean reading prints between the day and a two-digit year.
+        let cleanMarks: Set<String> = ["'", "’", "‘", "´", "`"]
+        for m in looseMonthNameDay.matches(in: line) {
+            guard let name = m.groups[1], let run = m.groups[2], let mark = m.groups[3], let ys = m.groups[4], let y = year(ys),
+                  // "Sept'15", "Juli' 12": a longer month name and a year, not a day read from its last letter.
+                  months[(name + run).lowercased()] == nil,
+                  let (mo, monthText) = looseMonth(name, months), let (d, dayText) = looseDay(run),
+                  monthText != name || dayText != run || !cleanMarks.contains(mark) else { continue }
+            add(RawDate(first: d, second: mo, year: y, shape: .named, afterLetter: glued(m.range), text: String(line[m.range]),
+                        rule: "date.monthname-day", repaired: "\(monthText)\(dayText)'\(ys)"), m.range)
+        }
+        for m in looseDayMonthName.matches(in: line) {
+            guard let run = m.groups[1], run.contains(where: \.isNumber), let name = m.groups[2], let mark = m.groups[3],
+                  let ys = m.groups[4], let y = year(ys), let (mo, monthText) = looseMonth(name, months), let (d, dayText) = looseDay(run),
+                  monthText != name || dayText != run || !cleanMarks.contains(mark) else { continue }
+            add(RawDate(first: d, second: mo, year: y, shape: .named, afterLetter: glued(m.range), text: String(line[m.range]),
+                        rule: "date.day-monthname", repaired: "\(dayText)\(monthText)'\(ys)"), m.range)
+        }
+    }
+
+    /// A day of look-alikes before a month name and a four-digit year, only before a time of day on the line.
+    /// A D or G leading a two-digit day is a 0 (no day starts with 6).
+    static func scanLooseDayMonthYear(_ line: String, months: [String: Int], add: (RawDate, Range<String.Index>) -> Void,
+                                      glued: (Range<String.Index>) -> Bool) {
+        for m in looseDayMonthYear.matches(in: line) {
+            guard let run = m.groups[1], run.contains(where: { !$0.isNumber }), let name = m.groups[2], let mo = month(name, months),
+                  let ys = m.groups[3], let y = Int(ys),
+                  !ReceiptParser.timeOfDay.matches(in: String(line[m.range.upperBound...])).isEmpty else { continue }
+            let lead = run.first.map { "DG".contains($0) ? "0" : String($0) } ?? ""
+            guard let dayText = digits(lead + run.dropFirst()), let d = Int(dayText) else { continue }
+            add(RawDate(first: d, second: mo, year: y, shape: .named, afterLetter: glued(m.range), text: String(line[m.range]),
+                        rule: "date.day-monthname", repaired: "\(dayText) \(name) \(ys)"), m.range)
+        }
+    }
+
+    /// A day's digit run read through look-alikes: the day and its digits, or nil when it is no day (1...31).
+    /// Three characters only with one stray mark among them ("l?7", "3S1"): the mark is dropped.
+    static func looseDay(_ run: String) -> (Int, String)? {
+        var chars = Array(run)
+        if chars.count == 3 {
+            // The stray mark: a "?", else the one character that is not a digit.
+            let strays = chars.indices.filter { chars[$0] == "?" }
+            let others = chars.indices.filter { !chars[$0].isNumber }
+            guard let i = strays.count == 1 ? strays.first : (others.count == 1 ? others.first : nil) else { return nil }
+            chars.remove(at: i)
+        }
+        guard let text = digits(String(chars)), let d = Int(text), (1...31).contains(d) else { return nil }
+        return (d, text)
+    }
+
+    /// `run` with its look-alikes read as digits, or nil when a character is neither.
+    static func digits(_ run: String) -> String? {
+        var out = ""
+        for c in run {
+            if c.isASCII, c.isNumber { out.append(c) } else if let d = lookAlikes[c] { out.append(d) } else { return nil }
+        }
+        return out
+    }
+
+    /// A three-letter month as printed, or one letter off a three-letter month name when only one month is
+    /// that close ("dpr" is "apr"; "hug" is as near "aug" as Italian "lug" and stays unread): the month and its name.
+    static func looseMonth(_ name: String, _ months: [String: Int]) -> (Int, String)? {
+        let key = name.lowercased()
+        if let m = months[key] { return (m, name) }
+        let near = months.filter { $0.key.count == 3 && EditDistance.levenshtein($0.key, key, limit: 1) <= 1 }
+        guard let m = near.first?.value, near.allSatisfy({ $0.value == m }),
+              let fixed = near.keys.sorted().first else { return nil }
+        return (m, name.first?.isUppercase == true && name.dropFirst().first?.isUppercase == true ? fixed.uppercased() : fixed.capitalized)
     }
 
     static func month(_ name: String, _ months: [String: Int]) -> Int? {

@@ -184,7 +184,7 @@ struct MisreadChoiceTests {
     func compactDateBeforeATime(_ text: String, _ expected: String) {
         let r = parser.parse(text: text)
         #expect(r.date?.value == CalendarDate(iso: expected))
-        #expect(r.date?.evidence.rule == "date.compact-numeric")
+        #expect(r.date?.evidence.rule == "date.compact-before-time")
         #expect(parser.parse(text: text.replacingOccurrences(of: " 13:11", with: "")).date == nil)
     }
 

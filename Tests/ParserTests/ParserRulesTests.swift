@@ -172,7 +172,7 @@ struct ParserRulesTests {
 
     /// "Jan 2017 12:41" is January 2017 with the day lost, not 20 January '17; "Q1-Nov-2017" is 1 November.
     @Test func monthNameDatesReadAsPrinted() {
-        #expect(parser.parse(text: "SHOP\nDate : GS Jan 2017 12:41pm\nTOTAL 1.00").date == nil)
+        #expect(parser.parse(text: "SHOP\nDate : Jan 2017 12:41pm\nTOTAL 1.00").date == nil)
         #expect(parser.parse(text: "SHOP\nQ1-Nov-2017_11:20:04AM\nTOTAL 1.00").date?.value == day(2017, 11, 1))
         #expect(parser.parse(text: "SHOP\nJan 20 2017\nTOTAL 1.00").date?.value == day(2017, 1, 20))
         // US tills: the year after an apostrophe, straight or typographic, with or without a space.
@@ -404,5 +404,68 @@ struct ParserRulesTests {
             #expect(e?.rule.isEmpty == false)
         }
         for f in [r.vendor?.confidence, r.date?.confidence, r.total?.confidence] { #expect((0...1).contains(f ?? -1)) }
+    }
+}
+
+@Suite("Dates read through OCR slips")
+struct OCRSlipDateTests {
+    let parser = ReceiptParser()
+    func day(_ y: Int, _ m: Int, _ d: Int) -> CalendarDate { CalendarDate(year: y, month: m, day: d)! }
+
+    /// Till dates with the year after an apostrophe, as phone photos read them: look-alikes in the day,
+    /// a month one letter off, a stray mark, a degree sign or a quote for the apostrophe.
+    @Test(arguments: [
+        ("Chk 4781 AprOi'18 12:11P Gst 0", 2018, 4, 1, "Apr01'18"),
+        ("27dpr' 13 17:51", 2013, 4, 27, "27Apr'13"),
+        ("Junt7'13 09:35PM", 2013, 6, 17, "Jun17'13"),
+        ("Junl?7'13 09:35PM", 2013, 6, 17, "Jun17'13"),
+        ("JAN3S1°13 8:01PM", 2013, 1, 31, "JAN31'13"),
+        ("JUNO3'14 2:40PM", 2014, 6, 3, "JUN03'14"),
+        ("Nov12\"16 05:41PM", 2016, 11, 12, "Nov12'16"),
+        ("————spr0t\"18 12:11P", 2018, 4, 1, "Apr01'18"),
+        ("Server: Marcos 02,'22/2014", 2014, 2, 22, "02/22/2014"),
+        ("Date: 92/02/2018", 2018, 2, 2, "02/02/2018"),
+        ("O1/12/2018 10:22", 2018, 12, 1, "01/12/2018"),
+        ("Date : GS Jan 2017 12:41pm", 2017, 1, 5, "05 Jan 2017"),
+        ("G1-Nov-2017 11:20", 2017, 11, 1, "01 Nov 2017"),
+    ])
+    func recovered(_ line: String, _ y: Int, _ m: Int, _ d: Int, _ taken: String) {
+        let date = parser.parse(text: "SHOP\n\(line)\nTOTAL 1.00").date
+        #expect(date?.value == day(y, m, d))
+        #expect(date?.evidence.notes.contains(.dateRepaired(taken)) == true, "\(String(describing: date?.evidence.notes))")
+    }
+
+    /// A repaired date is believed less than a clean one, and loses to a clean one elsewhere on the receipt.
+    @Test func repairedDatesRankBelowCleanOnes() {
+        let clean = parser.parse(text: "SHOP\nJun17'13 09:35PM\nTOTAL 1.00").date
+        let repaired = parser.parse(text: "SHOP\nJunt7'13 09:35PM\nTOTAL 1.00").date
+        #expect(clean != nil && repaired != nil)
+        #expect((repaired?.confidence ?? 1) < (clean?.confidence ?? 0))
+        let both = parser.parse(text: "SHOP\nAprOi'18 12:11P\nITEM 3.00\nTOTAL 3.00\nDate 02/04/2018").date
+        #expect(both?.value == day(2018, 4, 2))
+    }
+
+    /// Look-alikes that must not become dates: amounts, table and check numbers, codes, a month alone,
+    /// a garbled separator without a clean one, look-alikes without a time of day, and a month one letter
+    /// off two months ("hug": "aug" or Italian "lug"), a longer month name before a year ("Sept'15").
+    @Test(arguments: [
+        "TAX 1O.25", "Tbl 18/1 Chk 3114", "#A-5", "Jun", "Jun 5", "TOTAL 12'50", "Qty 2 @ 1O.5O 21.OO",
+        "Tel 03-7,22-2014", "Bob's 12 Pizza 12\" 16.99", "Table 5'2 Guests 4", "Sl'13 Item 4.00", "MAX5'12 3.50",
+        "12,5'2014", "Ref 1l.22.2019", "3 22hug' 16 20:02", "Offer ends Sept'15", "Juli' 12", "Date : GS Jan 2017", "IS Jan 2017 Issue 3",
+    ])
+    func notDates(_ line: String) {
+        let date = parser.parse(text: "SHOP\n\(line)\nTOTAL 1.00").date
+        #expect(date == nil, "\(line) read as \(String(describing: date?.value))")
+    }
+
+    /// "#3 Oct.10'15": the 10 is the day of "Oct.10'15", not a year after "3 Oct".
+    @Test func yearBeforeAnApostropheIsADay() {
+        #expect(parser.parse(text: "SHOP\nKS#3 Oct.10'15(Sat) 11:01\nTOTAL 1.00").date?.value == day(2015, 10, 10))
+    }
+
+    /// Day, month and year run together are a date only before a time of day.
+    @Test func compactDayMonthYearBeforeATime() {
+        #expect(parser.parse(text: "SHOP\n00440010036 25032018 13:11:54 0003\nTOTAL 1.00").date?.value == day(2018, 3, 25))
+        #expect(parser.parse(text: "SHOP\nREF 25032018\nTOTAL 1.00").date == nil)
     }
 }
