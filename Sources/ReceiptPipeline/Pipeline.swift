@@ -17,11 +17,8 @@ public struct PipelineOptions: Sendable, Hashable {
     /// How the second look reads the page: sparse text (psm 11) finds words a block read misses.
     /// Dev set, end to end, over psm 4: date +2.1, total +0.4 points.
     public var secondLookLayout: PageLayout = .sparse
-    /// The header look (the vendor alone in doubt) reads the image before contrast normalisation;
-    /// the whole-page look reads it after. Both dev sets, OCR caches, end to end, the whole-page
-    /// look on the normalised image against the plain one: photos date +2.1, total +1.0, vendor
-    /// −0.8, all three +1.3 points; scans unchanged (the header look on it: scans vendor −0.5).
-    public var headerLookWithoutContrastNorm = true
+    /// Take the second look at the image before contrast normalisation.
+    public var secondLookWithoutContrastNorm = true
 
     public init() {}
 }
@@ -174,9 +171,9 @@ public final class ReceiptPipeline {
                 return Reread(line: target.line, region: target.region, page: line)
             }
         }) { reason in
+            let looked = options.secondLookWithoutContrastNorm ? image.withoutContrastNormalization : image
             // Only the vendor in doubt: the header alone (a third of the page's cost).
-            let region = ReceiptParser.secondLookRegion(for: reason, width: image.pageImage.width, height: image.pageImage.height)
-            let looked = region != nil && options.headerLookWithoutContrastNorm ? image.withoutContrastNormalization : image
+            let region = ReceiptParser.secondLookRegion(for: reason, width: looked.pageImage.width, height: looked.pageImage.height)
             let look = try read(looked, OCRRequest(layout: options.secondLookLayout, region: region), reason, into: &passes)
             looks.append(OCRReading.Look(kind: .secondLook, reason: reason, page: look))
             return look

@@ -39,8 +39,8 @@ struct OCRRegressionTests {
         let defaults = PipelineOptions()
         // A PDF's text layer is never OCR'd: its recording is the text layer, with no second look.
         let textLayer = result.reading.isTextLayer
-        // The whole-page second look reads the normalised image (the header look, the plain one, is not recorded).
-        let second = textLayer ? nil : try engine.recognize(result.image.pageImage, request: OCRRequest(layout: defaults.secondLookLayout))
+        let second = textLayer ? nil : try engine.recognize((defaults.secondLookWithoutContrastNorm ? result.image.withoutContrastNormalization : result.image).pageImage,
+                                                            request: OCRRequest(layout: defaults.secondLookLayout))
         let live = OCRRecording(image: sample.name, tesseractVersion: TesseractEngine.version,
                                 traineddata: Self.traineddata, first: result.reading.first,
                                 second: second, secondReason: textLayer ? nil : "psm\(defaults.secondLookLayout.psm)")
