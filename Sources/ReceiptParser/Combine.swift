@@ -101,7 +101,7 @@ extension ReceiptParser {
         return BoundingBox(x: 0, y: 0, width: width, height: max(1, height / 3))
     }
 
-    /// Two looks read the same name differently ("JOHNNY RICKETS" and "JOHNNY ROCKETS", a letter or two
+    /// Two looks read the same name differently ("PENNY LANTFRN" and "PENNY LANTERN", a letter or two
     /// apart): the spelling whose words OCR read more surely, by a clear margin; nil to keep the merge's.
     /// The rules score both alike, so the merge would keep the first look's, right or not.
     static func surerSpelling(_ a: Field<String>?, on pageA: OCRPage, _ b: Field<String>?, on pageB: OCRPage) -> Field<String>? {

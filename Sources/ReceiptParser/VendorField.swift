@@ -53,8 +53,8 @@ extension ReceiptParser {
         return Field(best.0, confidence: min(0.95, max(0.05, best.1)), evidence: best.2, rejected: Array(rejected))
     }
 
-    /// The line without the scraps OCR reads at its ends from logos, edges and stains ("d i Panda Express",
-    /// "4 EL GRECO »"): symbols alone ("»", not "&"), and short words (three characters at most, read with
+    /// The line without the scraps OCR reads at its ends from logos, edges and stains ("d i Jade Garden Express",
+    /// "4 LA ROSA »"): symbols alone ("»", not "&"), and short words (three characters at most, read with
     /// under 0.9 confidence, not a legal form) that are lower-case beside capitalised words, or printed at a
     /// very different height from the rest of the line. A line ending in its legal form keeps its end; lines
     /// read without confidences (true text) keep every word.
@@ -65,19 +65,19 @@ extension ReceiptParser {
             let alnum = w.text.filter { $0.isLetter || $0.isNumber }.count
             if alnum == 0 { return !w.text.contains("&") }
             guard alnum <= 3, w.confidence < 0.9 else { return false }
-            // Read unsurely beside words read far more surely, and not written as initials are ("Redondo Car
-            // Wash Fes", "Petco Pd", "To) The Shoppes", "Bee: PAGOH REST"): a logo or the paper's edge. Short
+            // Read unsurely beside words read far more surely, and not written as initials are ("Seaview Car
+            // Wash Fes", "Pawprint Pd", "To) The Arcade", "Bee: KAMPUNG REST"): a logo or the paper's edge. Short
             // capitals ("CW KHOO", "'SH POWER", "-BP STATION") are initials printed bold, which OCR reads unsurely too.
             let sure = rest.filter { $0.text.contains(where: \.isLetter) }.map(\.confidence)
             let letters = w.text.filter(\.isLetter)
-            // A legal form's letters first on the line are no initials: forms end names ("AS USA GASOLINE").
+            // A legal form's letters first on the line are no initials: forms end names ("AS LAKESIDE GASOLINE").
             let formFirst = leading && compiled.vendorText.shortForms.contains(w.text.lowercased().trimmingCharacters(in: .punctuationCharacters))
             let initials = !letters.isEmpty && letters.allSatisfy(\.isUppercase) && !formFirst
             if !initials, w.confidence < 0.5, !sure.isEmpty, w.confidence < 0.6 * sure.reduce(0, +) / Double(sure.count) { return true }
             if compiled.vendorText.shortForms.contains(w.text.lowercased().trimmingCharacters(in: .punctuationCharacters)) { return false }
-            // Lower-case beside a name in capitals or capitalised words ("d i Panda Express", "bs Redondo Car Wash").
+            // Lower-case beside a name in capitals or capitalised words ("d i Jade Garden Express", "bs Seaview Car Wash").
             if leading || w.confidence < 0.5, w.text.contains(where: \.isLowercase), !w.text.contains(where: \.isUppercase), rest.contains(where: { $0.text.first?.isUppercase == true && $0.text.count >= 3 }) { return true }
-            // Printed (or read) at a very different height from the rest of the line ("4 EL GRECO", "P TOMBALL RED ROBIN").
+            // Printed (or read) at a very different height from the rest of the line ("4 LA ROSA", "P HILLTOP RED ROOSTER").
             let hs = rest.compactMap { $0.box?.height }.filter { $0 > 0 }.sorted()
             if alnum <= 2, let h = w.box?.height, !hs.isEmpty {
                 let ratio = Double(h) / Double(hs[hs.count / 2])
@@ -167,7 +167,7 @@ extension ReceiptParser {
         if l.confidence < 0.6 { score -= 0.1 }
         let letters = name.filter(\.isLetter)
         if compiled.hasNameWord(name) { score += 0.15 }
-        // A registration number below the line, or on it ("BEST DENKI MALAYSIA (308282-A)").
+        // A registration number below the line, or on it ("BRIGHT VOLT MALAYSIA (308282-A)").
         if i + 1 < top.count, Self.registrationNumber.matches(in: top[i + 1].text).first != nil { score += 0.1 }
         else if Self.registrationOnLine.matches(in: l.text).first != nil { score += 0.1 }
         if letters.count <= 4 || (letters == letters.lowercased() && letters.count < 8) { score -= 0.15 }

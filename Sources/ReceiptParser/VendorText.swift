@@ -237,7 +237,7 @@ struct VendorText: Sendable {
         // After a legal form ends the name, anything with a digit is a registration number or noise.
         t = numberAfterForm.replacing(in: t, with: "$1")
         t = t.trimmingCharacters(in: junk.union(CharacterSet(charactersIn: ".")).subtracting(CharacterSet(charactersIn: ".")))
-        // "RESTORAN SIAM VILLAGE oo": short lower-case scraps after a name printed in capitals.
+        // "RESTORAN TELAGA VILLAGE oo": short lower-case scraps after a name printed in capitals.
         var words = t.split(separator: " ")
         if words.filter({ $0.count >= 2 && $0.contains(where: \.isUppercase) && !$0.contains(where: \.isLowercase) }).count >= 2 {
             while words.count > 2, let last = words.last, last.count <= 3, last.contains(where: \.isLowercase),
