@@ -479,9 +479,38 @@ public final class SQLReceiptStore: ReceiptStore {
                                           status: LinkStatus(rawValue: $0.text(3)) ?? .proposed)
             }
             let plan = LinkWritePlan(links: links, currentDuplicates: currentDuplicates, proposals: proposals, duplicates: duplicates)
-            for step in plan.steps where step.writes { try Self.apply(step, db, now) }
+            // New links go in many rows per statement: one round trip per 500 on PostgreSQL, not one each.
+            var inserts: [LinkProposal] = []
+            for step in plan.steps where step.writes {
+                if case let .insert(p) = step { inserts.append(p); continue }
+                try Self.apply(step, db, now)
+            }
+            for chunk in stride(from: 0, to: inserts.count, by: Self.insertChunk) {
+                try Self.insertLinks(inserts[chunk..<min(chunk + Self.insertChunk, inserts.count)], db, now)
+            }
             return plan.summary
         }
+    }
+
+    /// Rows per multi-row INSERT of links (11 parameters each: well under both engines' limits).
+    static let insertChunk = 500
+
+    /// Inserts new links, all in one statement.
+    static func insertLinks(_ ps: ArraySlice<LinkProposal>, _ db: any SQLConnection, _ now: String) throws {
+        guard !ps.isEmpty else { return }
+        var params: [SQLValue] = []
+        params.reserveCapacity(ps.count * 11)
+        for p in ps {
+            let auto = p.autoConfirm
+            params += [.int(p.receiptID.rawValue), .int(p.itemID.rawValue), .of(p.linePosition), .real(p.score), .text(try encodeJSON(p.reasons)),
+                       .text(auto ? "confirmed" : "proposed"), .int(p.ambiguous ? 1 : 0),
+                       auto ? .text("auto") : .null, auto ? .text(now) : .null, .text(now), .text(now)]
+        }
+        let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        try db.run("""
+            INSERT INTO links (receipt_id, item_id, line_item_position, score, reasons, status, ambiguous, decided_by, decided_at,
+              created_at, updated_at) VALUES \(Array(repeating: row, count: ps.count).joined(separator: ", "))
+            """, params)
     }
 
     static func apply(_ step: LinkWritePlan.Step, _ db: any SQLConnection, _ now: String) throws {
@@ -494,13 +523,7 @@ public final class SQLReceiptStore: ReceiptStore {
         case let .removeDuplicateProposal(id), let .withdraw(id):
             try db.run("DELETE FROM links WHERE id = ? AND status = 'proposed'", [.int(id.rawValue)])
         case let .insert(p):
-            let auto = p.autoConfirm
-            try db.run("""
-                INSERT INTO links (receipt_id, item_id, line_item_position, score, reasons, status, ambiguous, decided_by, decided_at,
-                  created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.int(p.receiptID.rawValue), .int(p.itemID.rawValue), .of(p.linePosition), .real(p.score), .text(try encodeJSON(p.reasons)),
-                      .text(auto ? "confirmed" : "proposed"), .int(p.ambiguous ? 1 : 0),
-                      auto ? .text("auto") : .null, auto ? .text(now) : .null, .text(now), .text(now)])
+            try insertLinks([p][...], db, now)
         case let .refresh(id, p):
             try db.run("""
                 UPDATE links SET score = ?, reasons = ?, line_item_position = ?, ambiguous = ?, updated_at = ? WHERE id = ?
