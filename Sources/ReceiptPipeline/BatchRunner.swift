@@ -110,6 +110,12 @@ public final class BatchRunner: Sendable {
         if options.progressInterval != nil { startCountingWalk(roots) }
         startRenewing()
         defer { state.withLock { $0.finished = true } }
+        // One file to the end; one another worker holds is put aside (see `handle`).
+        let work: @Sendable (String, inout ReceiptPipeline?) -> Void = { [self] path, pipeline in
+            guard let result = handle(path, &pipeline) else { return }
+            outcome(result)
+            if let p = record(result, start: start) { progress(p) }
+        }
         WorkerPool.run(jobs: options.jobs, isCancelled: isCancelled, produce: { put in
             for root in roots where !isCancelled() {
                 var going = true
@@ -123,11 +129,7 @@ public final class BatchRunner: Sendable {
                 if !going { break }
             }
             state.withLock { $0.walking = false }
-        }, work: { [self] (path: String, pipeline: inout ReceiptPipeline?) in
-            guard let result = handle(path, &pipeline) else { return }
-            outcome(result)
-            if let p = record(result, start: start) { progress(p) }
-        })
+        }, work: work)
         // Images other workers held: wait until each is stored, or its lease runs out and it is ours.
         var pending = state.withLock { s in defer { s.deferred = [] }; return s.deferred }
         while !pending.isEmpty, !isCancelled() {
@@ -137,11 +139,7 @@ public final class BatchRunner: Sendable {
             let paths = pending.map(\.path)
             WorkerPool.run(jobs: min(options.jobs, paths.count), isCancelled: isCancelled, produce: { put in
                 for p in paths where !put(p) { break }
-            }, work: { [self] (path: String, pipeline: inout ReceiptPipeline?) in
-                guard let result = handle(path, &pipeline) else { return }
-                outcome(result)
-                if let p = record(result, start: start) { progress(p) }
-            })
+            }, work: work)
             pending = state.withLock { s in defer { s.deferred = [] }; return s.deferred }
         }
         return state.withLock { s in

@@ -151,7 +151,7 @@ enum PostgresSchema {
                     """) { $0.text(0) }
                 var current = 0
                 if tables.contains("receipts_meta") {
-                    current = Int(try c.query("SELECT value FROM receipts_meta WHERE key = 'schema_version'") { $0.text(0) }.first ?? "0") ?? 0
+                    current = try storedVersion(c)
                 } else if !tables.isEmpty {
                     let shown = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
                     throw StoreError.invalid("\(c.path): not a receipts store but another program's tables (\(shown)); refused, nothing written")
@@ -177,7 +177,12 @@ enum PostgresSchema {
     }
 
     static func version(_ db: Database<PostgresConnection>) throws -> Int {
-        try db.read { c in Int(try c.query("SELECT value FROM receipts_meta WHERE key = 'schema_version'") { $0.text(0) }.first ?? "0") ?? 0 }
+        try db.read { c in try storedVersion(c) }
+    }
+
+    /// The version `receipts_meta` records (0 when none).
+    static func storedVersion(_ c: any SQLConnection) throws -> Int {
+        Int(try c.query("SELECT value FROM receipts_meta WHERE key = 'schema_version'") { $0.text(0) }.first ?? "0") ?? 0
     }
 
     /// A standby, a read-only default, or a role that may not add receipts.

@@ -98,7 +98,8 @@ enum StoreCommand {
             let claims = try StoreSupport.attempt("reading the store") { try store.claims() }
             if !claims.isEmpty {
                 let live = claims.filter { $0.secondsLeft > 0 }
-                ctx.console.out("claims    \(claims.count) (\(live.count) held by \(Set(live.map(\.worker)).count) batch\(Set(live.map(\.worker)).count == 1 ? "" : "es") now, \(claims.count - live.count) whose lease ran out)")
+                let batches = Set(live.map(\.worker)).count
+                ctx.console.out("claims    \(claims.count) (\(live.count) held by \(batches) batch\(batches == 1 ? "" : "es") now, \(claims.count - live.count) whose lease ran out)")
                 for c in claims.prefix(20) {
                     ctx.console.out(String(format: "  %@: %@ (%@)", c.path, c.worker, c.secondsLeft > 0 ? String(format: "%.0f s left", c.secondsLeft) : "lease ran out"))
                 }
