@@ -1004,6 +1004,19 @@ def main():
             f.write(json.dumps(meta, sort_keys=True, indent=2, ensure_ascii=False) + "\n")
         print(f"{os.path.relpath(path, OUT_DIR):32s} {img.size[0]}x{img.size[1]} "
               f"{os.path.getsize(path) // 1024} KB")
+    # The Malaysian-style scans, A4 page and photos (malaysia.py).
+    import malaysia
+    for r, capture in malaysia.receipts():
+        meta = dict(r.meta)
+        meta["line_items"] = r.items
+        malaysia.check_my(meta)
+        img, ext, dpi = malaysia.render(r, capture)
+        path = os.path.join(OUT_DIR, r.name + "." + ext)
+        img.save(path, "JPEG", quality=80 if dpi < 600 else 75, optimize=True, dpi=(dpi, dpi))
+        with open(os.path.join(OUT_DIR, r.name + ".json"), "w", encoding="utf-8") as f:
+            f.write(json.dumps(meta, sort_keys=True, indent=2, ensure_ascii=False) + "\n")
+        print(f"{os.path.relpath(path, OUT_DIR):32s} {img.size[0]}x{img.size[1]} "
+              f"{os.path.getsize(path) // 1024} KB  {capture}")
 
 
 if __name__ == "__main__":

@@ -48,9 +48,10 @@ struct CompiledRules: Sendable {
         func kws(_ d: [String: Double]) -> [Keyword] {
             d.map { Keyword(raw: $0.key, normalised: WordLine.normalise($0.key), weight: $0.value) }
                 .filter { $0.normalised.count > 2 }
-                // Longest first; equal lengths by name, so ties break the same way in every process
-                // (dictionary order changes with each process's hash seed).
-                .sorted { ($0.normalised.count, $1.normalised) > ($1.normalised.count, $0.normalised) }
+                // Longest first; equal lengths by name, then by the spelling in the rules ("sub total" and
+                // "sub-total" normalise alike), so ties break the same way in every process (dictionary
+                // order changes with each process's hash seed).
+                .sorted { ($0.normalised.count, $1.normalised, $1.raw) > ($1.normalised.count, $0.normalised, $0.raw) }
         }
         func list(_ a: [String]?) -> [Keyword] { kws(Dictionary((a ?? []).map { ($0, 1.0) }, uniquingKeysWith: max)) }
         total = kws(r.total.keywords)

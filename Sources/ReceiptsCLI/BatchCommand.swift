@@ -91,7 +91,7 @@ enum BatchCommand {
         var summary = BatchSummary(counts: runner.run(args.positionals, outcome: { outcome in
             switch outcome {
             case .stored(let result, let engine, let status, let id):
-                var report = ReceiptReport(result: result, engine: engine, explain: false, includeText: false)
+                var report = ReceiptReport(result: result, engine: engine, explain: false, includeText: false, timings: true)
                 report.receiptID = id.rawValue
                 report.status = status.rawValue
                 jsonl?.write(JSONLine.encode(report))

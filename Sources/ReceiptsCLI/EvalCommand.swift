@@ -192,7 +192,6 @@ enum EvalCommand {
             OptionSpec("--spaceless", help: "Compare vendors without spaces (as score.py --spaceless; the photo set's labels glue words)."),
             OptionSpec("--month-first", help: "Read ambiguous all-digit label dates (03/04/2018) month-first (as score.py --month-first)."),
             OptionSpec("--either-order", help: "Accept either reading of an ambiguous all-digit label date (as score.py --either-order)."),
-            OptionSpec("--ocr-cache", value: "DIR", help: "Keep Tesseract's readings in DIR and reuse them: re-measuring a parser change takes seconds. Keyed by the pixels OCR sees, so image changes miss it."),
         ] + PipelineSetup.options,
         run: run)
 
@@ -202,8 +201,7 @@ enum EvalCommand {
         var receipts = try LabelledReceipt.load(dir, scoring: scoring)
         if let n = try args.int("--limit", in: 1...1_000_000) { receipts = Array(receipts.prefix(n)) }
         guard !receipts.isEmpty else { throw CLIFailure(.inputError, "\(dir): no labelled images (image + .json sidecar, or img/ + key/)") }
-        var setup = try PipelineSetup.make(args)
-        setup.ocrCache = args.value("--ocr-cache")
+        let setup = try PipelineSetup.make(args)
         let truth = args.flag("--truth-text")
         if truth, receipts.contains(where: { $0.truthPage == nil }) {
             throw CLIFailure(.usage, "\(dir): --truth-text needs the true text of every receipt (SROIE box/ folder)")

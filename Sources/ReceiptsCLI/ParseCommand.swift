@@ -27,6 +27,7 @@ enum ParseCommand {
             OptionSpec("--json", help: "One JSON object per file (JSON Lines), keys sorted; fields as {value, confidence, evidence}."),
             OptionSpec("--explain", help: "Show why each value was chosen: the line, the rule, the checks, and the candidates that lost."),
             OptionSpec("--text", help: "Also print the OCR text (in JSON: the \"text\" key)."),
+            OptionSpec("--timings", help: "In JSON, also the seconds each image and each OCR look took (left out by default, so the same file always gives the same bytes)."),
             OptionSpec("--save-image", value: "DIR", help: "Write the normalised image OCR read (PNG) into DIR, to see what Tesseract saw."),
             OptionSpec("--annotate", value: "DIR", help: "Write that image with each field's box drawn and labelled (NAME.annotated.png) into DIR."),
         ] + PipelineSetup.options,
@@ -71,7 +72,7 @@ enum ParseCommand {
                     if png.flatMap({ try? $0.write(to: URL(fileURLWithPath: path)) }) == nil { ctx.console.warning("\(path): could not write the image") }
                 }
                 if json {
-                    ctx.console.out(JSONLine.encode(ReceiptReport(result: result, engine: pipeline.engine.identity, explain: explain, includeText: showText)))
+                    ctx.console.out(JSONLine.encode(ReceiptReport(result: result, engine: pipeline.engine.identity, explain: explain, includeText: showText, timings: args.flag("--timings"))))
                 } else {
                     ctx.console.outRaw(HumanReport.render(result, explain: explain, showText: showText))
                 }

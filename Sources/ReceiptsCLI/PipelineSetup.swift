@@ -20,13 +20,14 @@ enum PipelineSetup {
         OptionSpec("--no-second-pass", help: "Never take a second OCR look, even when the first fails its checks."),
         OptionSpec("--no-reread", help: "Do not read the rows with a total, tax, payment or date again alone (single-line mode)."),
         OptionSpec("--no-orientation", help: "Do not check whether a page is turned 90/180/270°."),
+        OptionSpec("--ocr-cache", value: "DIR", help: "Keep Tesseract's readings in DIR and reuse them: re-measuring a parser change takes seconds. Keyed by the pixels OCR sees, so image changes miss it."),
     ]
 
     struct Made: Sendable {
         var ocr: OCROptions
         var pipeline: PipelineOptions
         var parser: ParserOptions
-        /// Keep what Tesseract read in this folder and reuse it (eval's `--ocr-cache`).
+        /// Keep what Tesseract read in this folder and reuse it (`--ocr-cache`).
         var ocrCache: String? = nil
         /// Makes each pipeline's engine (one per worker): Tesseract, unless a test or another
         /// front end puts its own here.
@@ -60,6 +61,7 @@ enum PipelineSetup {
             ocr.language = l
         }
         ocr.tessdataDirectory = args.value("--tessdata")
+        let ocrCache = args.value("--ocr-cache")
         if let t = try args.double("--time-limit", in: 0.1...3600) { ocr.timeLimit = t }
         var pipeline = PipelineOptions()
         if let m = try args.int("--max-pixels", in: 1...1_000_000_000) { pipeline.ingest.maxPixels = m }
@@ -81,7 +83,7 @@ enum PipelineSetup {
             guard c.count == 3, c.allSatisfy(\.isLetter) else { throw UsageError("--currency takes a 3-letter ISO code such as EUR, not '\(c)'") }
             parser.defaultCurrency = c.uppercased()
         }
-        return Made(ocr: ocr, pipeline: pipeline, parser: parser)
+        return Made(ocr: ocr, pipeline: pipeline, parser: parser, ocrCache: ocrCache)
     }
 
     /// `Name | alias | alias` per line; `#` starts a comment.

@@ -59,8 +59,17 @@ struct LineItemReport: Encodable {
     }
 }
 
+/// One OCR look as reports print it: the pipeline's `OCRPass`, its seconds only when timings are asked for.
+struct OCRPassReport: Encodable {
+    var name: String
+    var reason: String
+    var meanConfidence: Double
+    var seconds: Double?
+    enum CodingKeys: String, CodingKey { case name, reason, meanConfidence = "mean_confidence", seconds }
+}
+
 struct OCRReport: Encodable {
-    var passes: [OCRPass]
+    var passes: [OCRPassReport]
     var meanConfidence: Double
     var imageSteps: [String]
     var lineCount: Int
@@ -123,14 +132,16 @@ struct ReceiptReport: Encodable {
         needsReview = ReviewPolicy.needsReview(r)
     }
 
-    init(result: ReceiptResult, engine: String, explain: Bool, includeText: Bool) {
+    /// `timings`: the seconds each look and the whole image took. They differ from run to run, so
+    /// `parse --json` leaves them out unless asked (`--timings`): the same file gives the same bytes.
+    init(result: ReceiptResult, engine: String, explain: Bool, includeText: Bool, timings: Bool) {
         self.init(file: result.file, receipt: result.receipt, explain: explain)
-        ocr = OCRReport(passes: result.passes.map { var p = $0; p.meanConfidence = round2(p.meanConfidence); p.seconds = round2(p.seconds); return p },
+        ocr = OCRReport(passes: result.passes.map { OCRPassReport(name: $0.name, reason: $0.reason, meanConfidence: round2($0.meanConfidence), seconds: timings ? round2($0.seconds) : nil) },
                         meanConfidence: round2(result.page.meanConfidence), imageSteps: result.imageSteps,
                         lineCount: result.page.lines.count, engine: result.textLayerPages == result.pageCount ? "none" : engine,
                         pageCount: result.pageCount,
                         source: result.textLayerPages == 0 ? "ocr" : result.textLayerPages == result.pageCount ? "text-layer" : "text-layer+ocr")
-        seconds = round2(result.seconds)
+        seconds = timings ? round2(result.seconds) : nil
         if includeText { text = result.page.text }
     }
 }

@@ -89,7 +89,7 @@ struct IngestTests {
         #expect(photo.width < photo.originalWidth && photo.height < photo.originalHeight, "\(crop)")
         // The paper is most of the photo, not a sliver of it.
         #expect(photo.width * photo.height * 2 > photo.originalWidth * photo.originalHeight)
-        let scan = try Ingest.load(path: Repo.samples + "/sroie-X00016469612.jpg").pages[0]
+        let scan = try Ingest.load(path: Repo.samples + "/my-hardware-01.jpg").pages[0]
         #expect(!scan.steps.contains { $0.hasPrefix("crop") })
         var o = IngestOptions()
         o.cropToPaper = false

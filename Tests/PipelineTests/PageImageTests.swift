@@ -80,8 +80,8 @@ struct PageImageTests {
     /// Ingest makes the page image once; its hash, rotation and the image before contrast
     /// normalisation all come from it.
     @Test func ingestedPageCarriesTheDeclaredResolution() throws {
-        let scan = try Ingest.load(path: Repo.samples + "/sroie-X51005365179.jpg").pages[0]
-        #expect(scan.pageImage.resolution == (96, 96))  // JFIF density of that scan
+        let scan = try Ingest.load(path: Repo.samples + "/my-hardware-01.jpg").pages[0]
+        #expect(scan.pageImage.resolution == (200, 200))  // JFIF density of that 200-dpi scan
         #expect(scan.pageImage.bytesPerPixel == 1)
         #expect(scan.withoutContrastNormalization.pixelHash != scan.pixelHash)
         #expect(scan.rotated(quarterTurns: 1).width == scan.height)

@@ -7,7 +7,7 @@ import ReceiptStore
 /// `receipts batch` on real images, the real engine and real SQLite files.
 @Suite("batch", .serialized)
 struct BatchTests {
-    static let goodImages = ["us-hardware-01.png", "de-moebel-01.png", "fr-maison-01.png", "sroie-X51005447833.jpg"]
+    static let goodImages = ["us-hardware-01.png", "de-moebel-01.png", "fr-maison-01.png", "my-hardware-01.jpg"]
 
     /// A folder of good images (one in a subfolder) plus a truncated JPEG, an empty image and a text file.
     static func mixedFolder() throws -> TempDir {
@@ -17,7 +17,7 @@ struct BatchTests {
             let dest = i == 0 ? f.path("2024/march/" + name) : f.path(name)
             try FileManager.default.copyItem(atPath: Repo.samples + "/" + name, toPath: dest)
         }
-        let jpg = try Data(contentsOf: URL(fileURLWithPath: Repo.samples + "/sroie-X51005447833.jpg"))
+        let jpg = try Data(contentsOf: URL(fileURLWithPath: Repo.samples + "/my-hardware-01.jpg"))
         _ = FileManager.default.createFile(atPath: f.path("torn.jpg"), contents: jpg.prefix(jpg.count / 3))
         _ = FileManager.default.createFile(atPath: f.path("empty.png"), contents: Data())
         _ = FileManager.default.createFile(atPath: f.path("notes.txt"), contents: Data("not a receipt".utf8))
