@@ -7,7 +7,7 @@ import PackageDescription
 //   ReceiptParser  OCRPage -> ParsedReceipt (pure Swift, no C)
 //   ReceiptPipeline  the three above in order, with a second look when the first is doubtful;
 //                    the batch runner (folder walk, one worker pool, skip-by-hash, save) for every front end
-//   ReceiptStore   SQLite store of items, receipts, links
+//   ReceiptStore   the store of items, receipts, links: a SQLite file or a PostgreSQL database, one SQL for both
 //   ReceiptReconcile  receipts <-> inventory items
 //   ReceiptsCLI    the `receipts` command, testable in-process
 // ReceiptModel holds the value types every stage hands to the next (PageImage, OCRPage, ParsedReceipt).

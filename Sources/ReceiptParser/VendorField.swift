@@ -89,7 +89,7 @@ extension ReceiptParser {
         func solid(_ ws: ArraySlice<OCRWord>) -> Bool { ws.contains { $0.text.filter(\.isLetter).count >= 3 && $0.confidence >= 0.5 } }
         var changed = false
         while words.count >= 2, isScrap(words[0], among: words.dropFirst(), leading: true), solid(words.dropFirst()) { words.removeFirst(); changed = true }
-        // A name that ends in its legal form keeps its end ("SKCA HARDWARE & TIMBER SON. 8HD" is misread, not a scrap).
+        // A name that ends in its legal form keeps its end ("KAYU JATI HARDWARE & TIMBER SON. 8HD" is misread, not a scrap).
         let endsInForm = compiled.legalForms.contains { l.words.padded.hasSuffix($0.normalised) } || compiled.legalForms.contains { l.words.contains($0.normalised) && $0.normalised.count >= 6 }
         while !endsInForm, words.count >= 2, isScrap(words[words.count - 1], among: words.dropLast(), leading: false), solid(words.dropLast()) { words.removeLast(); changed = true }
         guard changed else { return l }
@@ -147,7 +147,7 @@ extension ReceiptParser {
 
     /// Whether line `l`, above a legal form that continues a name, is that name's start: a name-like line,
     /// or one taken for an address only for a country or place word among more words of a name
-    /// ("Nando's Chickenland Malaysia" / "Sdn Bhd"), with no digits.
+    /// ("Rasa Ayam Panggang Malaysia" / "Sdn Bhd"), with no digits.
     func namesAboveForm(_ l: ParseLine) -> Bool {
         if compiled.vendorLineKind(l) == .nameLike { return true }
         let cw = WordLine(compiled.vendorText.clean(l.text))

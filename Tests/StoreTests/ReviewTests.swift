@@ -57,7 +57,7 @@ struct ReviewTests {
             try store.saveReceipt(StoredReceiptInput(contentHash: hash, sourcePath: tmp.path("\(hash).png"), ocrText: nil, parsed: p,
                                                      engineVersion: "t", status: status))
         }
-        var unsure = receipt(vendor: "Nadeje Prestige", date: "2018-02-22", total: "26.00")
+        var unsure = receipt(vendor: "Pelita Senja Co", date: "2018-02-22", total: "26.00")
         unsure.total?.confidence = 0.4
         try put(unsure, "r1", .needsReview)
         try put(receipt(vendor: nil, date: nil, total: nil), "r2", .needsReview)
@@ -76,7 +76,7 @@ struct ReviewTests {
                                                     input: ["e total 62.00", "e date 2018-13-40", "a", "x", "s", "q"])
         #expect(code == 0, "\(screen)")
         // The first receipt: shown with its unsure total marked, the image path, then the prompt.
-        #expect(screen.contains("[1/3] receipt #1  [needs-review]\n  vendor         Nadeje Prestige"))
+        #expect(screen.contains("[1/3] receipt #1  [needs-review]\n  vendor         Pelita Senja Co"))
         #expect(screen.contains("  total          26.00 ?"))
         #expect(screen.contains("  image          \(tmp.path("r1.png")) (not there now)"))
         #expect(screen.contains("a accept · e FIELD VALUE edit · s skip · q quit > "))

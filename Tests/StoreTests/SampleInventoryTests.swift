@@ -6,7 +6,7 @@ import Testing
 
 /// The sample inventory against the sample receipts, with the receipts' true fields taken
 /// from their sidecars (what a perfect OCR + parser would store). Counts the links the
-/// reconciler gets right and wrong; the figure quoted in docs/STORE.md.
+/// reconciler gets right and wrong; the figure quoted in docs/store-schema.md.
 @Suite("Sample inventory × sample receipts")
 struct SampleInventoryTests {
     /// Which receipt proves which item (nil: the item has no receipt among the samples).
