@@ -63,6 +63,9 @@ fuzz-short:
 	CORPUS_ROOT=.build-fuzz-work/short SECONDS_EACH=20 SEED=1 RUNS_EACH=1000 bash scripts/fuzz.sh
 
 eval: build
+	@# the reader alone: each true line read by itself (character error, lines, amounts, dates exact)
+	$(BIN) eval --lines --jobs $(JOBS) $(DEV_SET) || [ $$? -eq 3 ]
+	$(BIN) eval --lines --jobs $(JOBS) --spaceless $(WILD_SET) || [ $$? -eq 3 ]
 	$(BIN) eval --truth-text $(DEV_SET)
 	@# exit 3: some scans could not be read (the dev set has one corrupt JPEG); they count as misses, score anyway
 	$(BIN) eval --jobs $(JOBS) --predictions .build/dev-predictions.jsonl $(DEV_SET) || [ $$? -eq 3 ]

@@ -185,6 +185,7 @@ enum EvalCommand {
             OptionSpec("--baseline", value: "FILE", help: "Fail (exit 1) if any field's accuracy is below the one in FILE."),
             OptionSpec("--write-baseline", value: "FILE", help: "Write this run's accuracy to FILE as the new baseline."),
             OptionSpec("--predictions", value: "FILE", help: "Write predictions as JSON Lines for ../shared/tools/score.py."),
+            OptionSpec("--lines", help: "Judge the reader alone: read each true text line (box/) by itself (psm 7, 15 % margin, the image as decoded) and print character error, lines exact, amounts exact and dates exact (case-insensitive; --spaceless drops spaces)."),
             OptionSpec("--truth-text", help: "Parse the true text lines (SROIE box/) instead of running OCR: measures the parser alone."),
             OptionSpec("--jobs", short: "-j", value: "N", help: "Parallel OCR engines (default: the number of cores)."),
             OptionSpec("--limit", value: "N", help: "Only the first N receipts (sorted by name)."),
@@ -202,6 +203,19 @@ enum EvalCommand {
         if let n = try args.int("--limit", in: 1...1_000_000) { receipts = Array(receipts.prefix(n)) }
         guard !receipts.isEmpty else { throw CLIFailure(.inputError, "\(dir): no labelled images (image + .json sidecar, or img/ + key/)") }
         let setup = try PipelineSetup.make(args)
+        let jobsForLines = try args.int("--jobs", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
+        if args.flag("--lines") {
+            guard !receipts.contains(where: { $0.truthPage == nil }) else {
+                throw CLIFailure(.usage, "\(dir): --lines needs the true text lines of every receipt (a box/ folder)")
+            }
+            let start = Date()
+            let (lines, failures) = LineEval.run(receipts, setup: setup, jobs: jobsForLines, ctx: ctx)
+            for f in failures { ctx.console.error(f) }
+            var figures = LineEval.Figures()
+            for l in lines { figures.add(l, spaceless: scoring.spaceless) }
+            ctx.console.outRaw(figures.table(source: "\(receipts.count) receipts", seconds: Date().timeIntervalSince(start)))
+            return failures.isEmpty ? .ok : .inputError
+        }
         let truth = args.flag("--truth-text")
         if truth, receipts.contains(where: { $0.truthPage == nil }) {
             throw CLIFailure(.usage, "\(dir): --truth-text needs the true text of every receipt (SROIE box/ folder)")

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import ReceiptModel
+import ReceiptTestSupport
+
+/// `receipts eval --lines`: every true line read alone with the real Tesseract, and the figures.
+@Suite("eval --lines", .serialized)
+struct LineEvalTests {
+    /// A folder in the labelled layout (img/, key/, box/) made from one sample: the true lines are the
+    /// words and boxes of its frozen reading, so a faithful reader gets them (nearly) all; `mangle` spoils
+    /// some of the true texts, which the figures must then show.
+    static func folder(mangle: Bool) throws -> TempDir {
+        let dir = try TempDir()
+        for sub in ["img", "key", "box"] { try FileManager.default.createDirectory(atPath: dir.file(sub), withIntermediateDirectories: true) }
+        try FileManager.default.copyItem(atPath: Repo.samples + "/us-hardware-01.png", toPath: dir.file("img/r1.png"))
+        try Data(#"{"company": "Harbor Lane Hardware LLC", "date": "2024-03-04", "total": "51.41"}"#.utf8).write(to: URL(fileURLWithPath: dir.file("key/r1.json")))
+        let rec = try JSONDecoder().decode(OCRRecording.self, from: Data(contentsOf: URL(fileURLWithPath: Repo.fixtures + "/ocr/us-hardware-01.json")))
+        var box = ""
+        for (i, l) in rec.first.lines.enumerated() {
+            guard let b = l.box else { continue }
+            var text = l.text
+            if mangle, i % 2 == 0 { text = String(text.reversed()) }
+            box += "\(b.x),\(b.y),\(b.maxX),\(b.y),\(b.maxX),\(b.maxY),\(b.x),\(b.maxY),\(text)\n"
+        }
+        try Data(box.utf8).write(to: URL(fileURLWithPath: dir.file("box/r1.txt")))
+        return dir
+    }
+
+    static func figure(_ out: String, _ name: String) -> Double? {
+        guard let line = out.split(separator: "\n").first(where: { $0.hasPrefix(name) }) else { return nil }
+        return line.dropFirst(name.count).split(separator: " ").first.flatMap { Double($0) }
+    }
+
+    @Test func readsEveryTrueLineAloneAndScoresIt() throws {
+        let lines = try JSONDecoder().decode(OCRRecording.self, from: Data(contentsOf: URL(fileURLWithPath: Repo.fixtures + "/ocr/us-hardware-01.json"))).first.lines.count
+        let faithful = try Self.folder(mangle: false), mangled = try Self.folder(mangle: true)  // kept until the end: removed on release
+        let good = try runExecutable("receipts", ["eval", "--lines", "--jobs", "1", faithful.path])
+        #expect(good.code == 0, "\(good.err)")
+        #expect(good.out.contains("\(lines) lines of 1 receipts"), "\(good.out)")
+        let cer = try #require(Self.figure(good.out, "character error (case-insensitive)"), "\(good.out)")
+        #expect(cer < 3, "\(good.out)")
+        #expect(try #require(Self.figure(good.out, "amounts exact")) >= 80)  // one of its ten amount lines may slip
+
+        let bad = try runExecutable("receipts", ["eval", "--lines", "--jobs", "1", mangled.path])
+        let badCER = try #require(Self.figure(bad.out, "character error (case-insensitive)"), "\(bad.out)")
+        #expect(badCER > cer + 20, "\(bad.out)")
+    }
+
+    @Test func aFolderWithoutTrueLinesIsAUsageError() throws {
+        let r = try runExecutable("receipts", ["eval", "--lines", Repo.samples])
+        #expect(r.code == 2)
+        #expect(r.err.contains("--lines needs the true text lines"))
+    }
+}
