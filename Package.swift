@@ -17,9 +17,10 @@ let package = Package(
     platforms: [.macOS(.v15)],  // Synchronization.Mutex; Linux needs nothing
     products: [
         .executable(name: "receipts", targets: ["receipts"]),
+        // The library an app or server embeds: every library module, never the command line.
         .library(name: "ReceiptKit", targets: [
             "ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser",
-            "ReceiptPipeline", "ReceiptStore", "ReceiptReconcile", "ReceiptsCLI",
+            "ReceiptPipeline", "ReceiptStore", "ReceiptReconcile", "ReceiptEval",
         ]),
     ],
     targets: [
@@ -71,8 +72,9 @@ let package = Package(
         .target(name: "ReceiptPipeline", dependencies: ["ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptStore"]),
         .target(name: "ReceiptStore", dependencies: ["CSQLite", "CLibPQ", "ReceiptModel"]),
         .target(name: "ReceiptReconcile", dependencies: ["ReceiptModel", "ReceiptStore"]),
+        .target(name: "ReceiptEval", dependencies: ["ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline"]),
         .target(name: "ReceiptsCLI", dependencies: [
-            "ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptStore", "ReceiptReconcile",
+            "ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptStore", "ReceiptReconcile", "ReceiptEval",
         ]),
         .executableTarget(name: "receipts", dependencies: ["ReceiptsCLI"]),
         .executableTarget(name: "receipts-bench", dependencies: ["ReceiptStore", "ReceiptReconcile", "ReceiptModel", "ReceiptParser"]),
@@ -80,9 +82,9 @@ let package = Package(
         .executableTarget(name: "receipts-fuzz", dependencies: ["ReceiptIngest", "ReceiptParser", "ReceiptStore", "ReceiptModel", "ReceiptTestSupport"]),
         // Test doubles (scripted and failing OCR engines) any test target may use.
         .target(name: "ReceiptTestSupport", dependencies: ["ReceiptModel", "ReceiptOCR"], path: "Tests/Support"),
-        .testTarget(name: "ParserTests", dependencies: ["ReceiptParser", "ReceiptModel"]),
+        .testTarget(name: "ParserTests", dependencies: ["ReceiptParser", "ReceiptModel", "ReceiptEval"]),
         .testTarget(name: "PipelineTests", dependencies: [
-            "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptsCLI", "ReceiptModel", "ReceiptStore", "ReceiptTestSupport",
+            "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptsCLI", "ReceiptModel", "ReceiptStore", "ReceiptEval", "ReceiptTestSupport",
         ]),
         .testTarget(name: "StoreTests", dependencies: [
             "CSQLite", "ReceiptStore", "ReceiptReconcile", "ReceiptsCLI", "ReceiptModel", "ReceiptPipeline", "ReceiptOCR", "ReceiptIngest", "ReceiptTestSupport",

@@ -1,7 +1,10 @@
 import Foundation
 import Synchronization
 import ReceiptPipeline
+import ReceiptEval
 import ReceiptModel
+import ReceiptOCR
+import ReceiptStore
 
 /// What a command gets besides its arguments.
 public struct CommandContext: Sendable {
@@ -155,15 +158,10 @@ public enum CLI {
         do {
             let parsed = try Arguments.parse(Array(rest), specs: command.options)
             return try run(parsed, context).rawValue
-        } catch let e as UsageError {
-            console.error("\(e.message) (see '\(path) --help')")
-            return ExitCode.usage.rawValue
-        } catch let e as CLIFailure {
-            console.error(e.message)
-            return e.code.rawValue
         } catch {
-            console.error("\(error)")
-            return ExitCode.inputError.rawValue
+            let code = ExitCode(for: error)
+            console.error(code == .usage ? "\(error) (see '\(path) --help')" : "\(error)")
+            return code.rawValue
         }
     }
 
@@ -190,9 +188,28 @@ public enum CLI {
 }
 
 /// An error that ends a command with a given exit code and a message for stderr.
-public struct CLIFailure: Error, Sendable, ReportableFailure {
+public struct CLIFailure: Error, Sendable, ReportableFailure, CustomStringConvertible {
     public var code: ExitCode
     public var message: String
     public init(_ code: ExitCode, _ message: String) { self.code = code; self.message = message }
     public var failureMessage: String { message }
+    public var description: String { message }
+}
+
+extension ExitCode {
+    /// The one place an error that ends a command becomes its exit code.
+    public init(for error: Error) {
+        switch error {
+        case is UsageError: self = .usage
+        case let e as CLIFailure: self = e.code
+        case let e as EvalError: self = e.kind == .usage ? .usage : .inputError
+        case let e as OCRError:
+            switch e {
+            case .missingLanguageData, .initFailed: self = .missingDependency
+            case .recognitionFailed, .timedOut: self = .inputError
+            }
+        case is StoreError: self = .storeError
+        default: self = .inputError
+        }
+    }
 }

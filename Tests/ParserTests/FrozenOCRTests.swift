@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ReceiptModel
+import ReceiptEval
 import ReceiptParser
 
 /// The parser on the frozen OCR of every sample receipt: exact and fast (no Tesseract).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ReceiptModel
+import ReceiptEval
 
 /// The eval's own reading of labels, apart from the parser's scanners: a parser bug must not hide in the score.
 @Suite("Label values")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ReceiptModel
+import ReceiptEval
 @testable import ReceiptParser
 
 /// Text in, fields out: the parser's rules on small invented receipts.

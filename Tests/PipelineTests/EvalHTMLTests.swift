@@ -3,6 +3,7 @@ import ReceiptIngest
 import ReceiptModel
 import Testing
 @testable import ReceiptsCLI
+@testable import ReceiptEval
 
 /// `receipts eval --html FILE`: one self-contained page with the accuracy against the
 /// baseline and every miss with its picture, read back as a reader would.

@@ -3,10 +3,10 @@ import ReceiptIngest
 import ReceiptModel
 
 /// One picture of a miss in the `eval --html` page: a part of the receipt, as PNG bytes.
-struct EvalPicture: Sendable {
+public struct EvalPicture: Sendable {
     /// What it shows ("found", "the label's value was read here", "top of the page").
-    var caption: String
-    var png: Data
+    public var caption: String
+    public var png: Data
 }
 
 /// A line of text on the page with the box it was read in (page pixels).
@@ -28,25 +28,26 @@ enum EvalPictures {
     /// (green); and, when neither has a box, a thumbnail of the part of the page the field is
     /// usually on (the top third for the vendor, the whole page otherwise).
     /// `image` and `lines` share one pixel space (the evidence boxes').
-    static func make(for s: Scored, image: PageImage, lines: [PlacedLine]) -> [String: [EvalPicture]] {
-        var out: [String: [EvalPicture]] = [:]
-        for miss in Miss.of(s) where miss.field != "error" {
+    static func make(for s: Scored, image: PageImage, lines: [PlacedLine]) -> [EvalField: [EvalPicture]] {
+        var out: [EvalField: [EvalPicture]] = [:]
+        for miss in Miss.of(s) {
+            guard let field = miss.field else { continue }
             var pictures: [EvalPicture] = []
             if let box = miss.evidence?.box, let png = crop(image, box, kind: .chosen) {
                 pictures.append(EvalPicture(caption: "found here", png: png))
             }
-            if let line = whereRead(miss.field, expected: s.expected, lines: lines, scoring: s.scoring),
+            if let line = whereRead(field, expected: s.expected, lines: lines),
                line.box != miss.evidence?.box, let png = crop(image, line.box, kind: .lineItem) {
                 pictures.append(EvalPicture(caption: "the label's value was read here", png: png))
             }
             if pictures.isEmpty {
-                let top = miss.field == "vendor"
+                let top = field == .vendor
                 let region = BoundingBox(x: 0, y: 0, width: image.width, height: top ? max(1, image.height / 3) : image.height)
                 if let png = Annotator.cropPNG(image, region: region, maxWidth: thumbnailSize.width, maxHeight: thumbnailSize.height) {
                     pictures.append(EvalPicture(caption: top ? "nothing found: the top of the page" : "nothing found: the page", png: png))
                 }
             }
-            out[miss.field] = pictures
+            out[field] = pictures
         }
         return out
     }
@@ -59,9 +60,9 @@ enum EvalPictures {
     }
 
     /// The first line holding the labelled value, as `MissCause` tells "read, not chosen".
-    static func whereRead(_ field: String, expected: LabelledReceipt, lines: [PlacedLine], scoring: Scoring) -> PlacedLine? {
+    static func whereRead(_ field: EvalField, expected: LabelledReceipt, lines: [PlacedLine]) -> PlacedLine? {
         switch field {
-        case "vendor":
+        case .vendor:
             guard let v = expected.vendor else { return nil }
             let want = LabelValue.vendor(v).replacingOccurrences(of: " ", with: "")
             guard !want.isEmpty else { return nil }
@@ -71,10 +72,10 @@ enum EvalPictures {
                     let have = LabelValue.vendor(l.text).replacingOccurrences(of: " ", with: "")
                     return have.count >= max(4, want.count / 3) && want.contains(have)
                 }
-        default:
+        case .date, .total:
             let holding = lines.filter { MissCause.holds(field, expected: expected, line: $0.text) }
             // A total's amount is often on an item's line too: the line that says "total" first.
-            if field == "total", let line = holding.first(where: { $0.text.lowercased().contains("total") }) { return line }
+            if field == .total, let line = holding.first(where: { $0.text.lowercased().contains("total") }) { return line }
             return holding.first
         }
     }
@@ -96,7 +97,7 @@ enum EvalPictures {
 }
 
 /// `eval --html FILE`: one self-contained page (CSS inline, pictures as data URIs).
-enum EvalHTML {
+public enum EvalHTML {
     static func escape(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.count)
@@ -113,8 +114,8 @@ enum EvalHTML {
         return out
     }
 
-    static func render(results: [Scored], summary: Summary, baseline: (path: String, values: [String: Double])?,
-                       folder: String, source: String, seconds: Double) -> String {
+    public static func render(results: [Scored], summary: Summary, baseline: Baseline?,
+                              folder: String, source: String, seconds: Double) -> String {
         let e = escape
         var h = """
         <!DOCTYPE html>
@@ -145,14 +146,13 @@ enum EvalHTML {
         h += "<table id=\"accuracy\"><tr><th>field</th><th>right</th><th>of</th><th>accuracy</th>"
         if baseline != nil { h += "<th>baseline</th><th>change</th>" }
         h += MissCause.allCases.map { "<th>\(e($0.rawValue))</th>" }.joined() + "</tr>\n"
-        let accuracies = summary.accuracies
-        for f in EvalCommand.fields {
-            guard let n = summary.labelled[f] else { continue }
-            let acc = accuracies[f] ?? 0
-            h += "<tr data-field=\"\(f)\"><td>\(f == "all" ? "all three" : f)</td><td class=\"num\">\(summary.right[f, default: 0])</td>"
+        for row in ScoreRow.allCases {
+            guard let n = summary.labelled[row] else { continue }
+            let acc = summary.accuracy(row) ?? 0
+            h += "<tr data-field=\"\(row.key)\"><td>\(row.label)</td><td class=\"num\">\(summary.right[row, default: 0])</td>"
             h += "<td class=\"num\">\(n)</td><td class=\"num accuracy\">\(fmt(acc)) %</td>"
             if let baseline {
-                if let want = baseline.values[f] {
+                if let want = baseline.values[row.key] {
                     let delta = acc - want
                     let cls = delta < -1e-9 ? "down" : delta > 1e-9 ? "up" : ""
                     h += "<td class=\"num\">\(fmt(want)) %</td><td class=\"num delta \(cls)\">\(delta >= 0 ? "+" : "−")\(fmt(abs(delta)))</td>"
@@ -160,7 +160,10 @@ enum EvalHTML {
                     h += "<td class=\"num\">—</td><td></td>"
                 }
             }
-            h += MissCause.allCases.map { c in "<td class=\"num\">\(f == "all" ? "" : String(summary.causes[f]?[c] ?? 0))</td>" }.joined()
+            h += MissCause.allCases.map { c in
+                guard case let .field(f) = row else { return "<td class=\"num\"></td>" }
+                return "<td class=\"num\">\(summary.causes[f]?[c] ?? 0)</td>"
+            }.joined()
             h += "</tr>\n"
         }
         h += "</table>\n"
@@ -169,8 +172,8 @@ enum EvalHTML {
         let misses = results.flatMap { s in Miss.of(s).map { (s, $0) } }
         h += "<h2>Misses</h2>\n"
         if misses.isEmpty { h += "<p>None.</p>\n" }
-        for field in ["error", "vendor", "date", "total"] {
-            let rows = misses.filter { $0.1.field == field }
+        for field in ["error"] + EvalField.allCases.map(\.rawValue) {
+            let rows = misses.filter { $0.1.fieldName == field }
             guard !rows.isEmpty else { continue }
             h += "<h3 id=\"misses-\(field)\">\(field == "error" ? "unreadable receipts" : field) (\(rows.count))</h3>\n"
             h += "<table class=\"misses\"><tr><th>receipt</th>"
@@ -187,14 +190,14 @@ enum EvalHTML {
                 if let ev = m.evidence {
                     if let t = ev.text { h += "<span class=\"value\">“\(e(t))”</span><br>" }
                     var at: [String] = []
-                    if let l = ev.line { at.append("line \(l)") }
+                    if let l = ev.line { at.append("line \(l + 1)") }
                     if let p = ev.page { at.append("page \(p)") }
                     if let b = ev.box { at.append("box \(b.x),\(b.y) \(b.width)×\(b.height)") }
                     h += "<small>\(e(([ev.rule] + at).joined(separator: " · ")))</small>"
-                    for n in ev.notes ?? [] { h += "<br><small>\(e(n))</small>" }
+                    for n in ev.notes { h += "<br><small>\(e(n.description))</small>" }
                 }
                 h += "</td><td>"
-                for p in s.pictures[field] ?? [] {
+                for p in m.field.flatMap({ s.pictures[$0] }) ?? [] {
                     h += "<figure><img alt=\"\(e(p.caption))\" src=\"data:image/png;base64,\(p.png.base64EncodedString())\">"
                     h += "<figcaption>\(e(p.caption))</figcaption></figure>"
                 }

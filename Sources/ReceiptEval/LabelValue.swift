@@ -1,10 +1,11 @@
 import Foundation
+import ReceiptModel
 
 /// Reading label values as people write them, for evaluation: "RM 10.60", "1.234,50", "25/12/2018",
 /// "05 MAR 2018", "24-MAR-2018", "Jul03'12", "20180304".
 ///
-/// The oracle of `receipts eval`: it shares no code with the parser it scores (it lives here, below the
-/// parser, so it cannot call the parser's date and amount scanners), and it reads only what labels hold:
+/// The oracle of `receipts eval`: it shares no code with the parser it scores (this file imports only
+/// ReceiptModel, so it cannot call the parser's date and amount scanners), and it reads only what labels hold:
 /// English month names, the separators people write in dates, a currency sign or code around an amount.
 public enum LabelValue {
     // MARK: dates

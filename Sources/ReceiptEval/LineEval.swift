@@ -8,15 +8,15 @@ import ReceiptPipeline
 /// Each ground-truth box of a labelled folder (`box/`) is read alone, as one text line (psm 7), from the
 /// image as decoded (no crop, deskew, upscaling or contrast normalisation, so the boxes stay where the
 /// labels put them), with a margin of 15 % of the box's height on every side.
-struct LineEval {
+public struct LineEval {
     /// What was read of one box.
-    struct Line: Sendable {
-        var truth: String
-        var read: String
+    public struct Line: Sendable {
+        public var truth: String
+        public var read: String
     }
 
     /// Totals over every line, and the figures they give.
-    struct Figures: Sendable {
+    public struct Figures: Sendable {
         var lines = 0
         var chars = 0
         var errors = 0
@@ -25,7 +25,9 @@ struct LineEval {
         var amountLines = 0, amountsExact = 0
         var dateLines = 0, datesExact = 0
 
-        mutating func add(_ l: Line, spaceless: Bool) {
+        public init() {}
+
+        public mutating func add(_ l: Line, spaceless: Bool) {
             let t = LineEval.normalise(l.truth, spaceless: spaceless), r = LineEval.normalise(l.read, spaceless: spaceless)
             let tc = LineEval.normalise(l.truth, spaceless: spaceless, keepCase: true), rc = LineEval.normalise(l.read, spaceless: spaceless, keepCase: true)
             lines += 1
@@ -47,7 +49,7 @@ struct LineEval {
 
         static func percent(_ a: Int, _ b: Int) -> String { b == 0 ? "—" : String(format: "%.2f %%", 100 * Double(a) / Double(b)) }
 
-        func table(source: String, seconds: Double) -> String {
+        public func table(source: String, seconds: Double) -> String {
             """
             receipts eval --lines: \(lines) lines of \(source), \(String(format: "%.1f", seconds)) s (\(String(format: "%.1f", Double(lines) / max(seconds, 0.001))) lines/s)
 
@@ -88,18 +90,17 @@ struct LineEval {
         return o
     }
 
-    /// Reads every true line of every receipt with its own engine per worker.
-    static func run(_ receipts: [LabelledReceipt], setup: PipelineSetup.Made, jobs: Int, ctx: CommandContext) -> (lines: [Line], failures: [String]) {
+    /// Reads every true line of every receipt with its own engine per worker (made by `makeEngine`).
+    public static func run(_ receipts: [LabelledReceipt], makeEngine: @escaping @Sendable () throws -> any OCREngine,
+                           jobs: Int) -> (lines: [Line], failures: [String]) {
         let out = Locked<[(Int, [Line])]>([])
         let failures = Locked<[String]>([])
-        let ocr = setup.ocr
-        let makeEngine = setup.makeEngine
         WorkerPool.run(jobs: jobs, isCancelled: { false }, produce: { put in
             for (i, r) in receipts.enumerated() where !put((i, r)) { break }
         }, work: { (item: (Int, LabelledReceipt), engine: inout (any OCREngine)?) in
             let (i, r) = item
             do {
-                if engine == nil { engine = try makeEngine(ocr) }
+                if engine == nil { engine = try makeEngine() }
                 guard let engine, let truth = r.truthPage else { return }
                 let page = try Ingest.load(path: r.image, options: ingestOptions).pages[0].pageImage
                 var lines: [Line] = []
