@@ -19,7 +19,7 @@ let package = Package(
         .executable(name: "receipts", targets: ["receipts"]),
         // The library an app or server embeds: every library module, never the command line.
         .library(name: "ReceiptKit", targets: [
-            "ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser",
+            "ReceiptSupport", "ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser",
             "ReceiptPipeline", "ReceiptStore", "ReceiptReconcile", "ReceiptEval",
         ]),
     ],
@@ -65,29 +65,30 @@ let package = Package(
         ),
         // The image libraries' messages, kept per thread instead of printed (libpng, libjpeg, Leptonica).
         .target(name: "CDecoderMessages", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("leptonica")]),
+        .target(name: "ReceiptSupport"),
         .target(name: "ReceiptModel"),
-        .target(name: "ReceiptIngest", dependencies: ["CLeptonica", "CHeif", "CPoppler", "CDecoderMessages", "ReceiptModel"]),
-        .target(name: "ReceiptOCR", dependencies: ["CTesseract", "ReceiptModel"]),
-        .target(name: "ReceiptParser", dependencies: ["ReceiptModel"]),
-        .target(name: "ReceiptPipeline", dependencies: ["ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptStore"]),
+        .target(name: "ReceiptIngest", dependencies: ["CLeptonica", "CHeif", "CPoppler", "CDecoderMessages", "ReceiptModel", "ReceiptSupport"]),
+        .target(name: "ReceiptOCR", dependencies: ["CTesseract", "ReceiptModel", "ReceiptSupport"]),
+        .target(name: "ReceiptParser", dependencies: ["ReceiptModel", "ReceiptSupport"]),
+        .target(name: "ReceiptPipeline", dependencies: ["ReceiptModel", "ReceiptSupport", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptStore"]),
         .target(name: "ReceiptStore", dependencies: ["CSQLite", "CLibPQ", "ReceiptModel"]),
-        .target(name: "ReceiptReconcile", dependencies: ["ReceiptModel", "ReceiptStore"]),
-        .target(name: "ReceiptEval", dependencies: ["ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline"]),
+        .target(name: "ReceiptReconcile", dependencies: ["ReceiptModel", "ReceiptSupport", "ReceiptParser", "ReceiptStore"]),
+        .target(name: "ReceiptEval", dependencies: ["ReceiptModel", "ReceiptSupport", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline"]),
         .target(name: "ReceiptsCLI", dependencies: [
-            "ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptStore", "ReceiptReconcile", "ReceiptEval",
+            "ReceiptModel", "ReceiptSupport", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptStore", "ReceiptReconcile", "ReceiptEval",
         ]),
         .executableTarget(name: "receipts", dependencies: ["ReceiptsCLI"]),
         .executableTarget(name: "receipts-bench", dependencies: ["ReceiptStore", "ReceiptReconcile", "ReceiptModel", "ReceiptParser"]),
         // Fuzz targets (image, parser, inventory, rules, vendors): libFuzzer under `make fuzz`, a replayer otherwise.
-        .executableTarget(name: "receipts-fuzz", dependencies: ["ReceiptIngest", "ReceiptParser", "ReceiptStore", "ReceiptModel", "ReceiptTestSupport"]),
+        .executableTarget(name: "receipts-fuzz", dependencies: ["ReceiptIngest", "ReceiptParser", "ReceiptStore", "ReceiptModel", "ReceiptSupport", "ReceiptTestSupport"]),
         // Test doubles (scripted and failing OCR engines) any test target may use.
         .target(name: "ReceiptTestSupport", dependencies: ["ReceiptModel", "ReceiptOCR"], path: "Tests/Support"),
-        .testTarget(name: "ParserTests", dependencies: ["ReceiptParser", "ReceiptModel", "ReceiptEval"]),
+        .testTarget(name: "ParserTests", dependencies: ["ReceiptParser", "ReceiptModel", "ReceiptSupport", "ReceiptEval"]),
         .testTarget(name: "PipelineTests", dependencies: [
-            "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptsCLI", "ReceiptModel", "ReceiptStore", "ReceiptEval", "ReceiptTestSupport",
+            "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptsCLI", "ReceiptModel", "ReceiptSupport", "ReceiptStore", "ReceiptEval", "ReceiptTestSupport",
         ]),
         .testTarget(name: "StoreTests", dependencies: [
-            "CSQLite", "ReceiptStore", "ReceiptReconcile", "ReceiptsCLI", "ReceiptModel", "ReceiptPipeline", "ReceiptOCR", "ReceiptIngest", "ReceiptTestSupport",
+            "CSQLite", "ReceiptStore", "ReceiptReconcile", "ReceiptsCLI", "ReceiptModel", "ReceiptSupport", "ReceiptParser", "ReceiptPipeline", "ReceiptOCR", "ReceiptIngest", "ReceiptTestSupport",
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,6 +3,7 @@ import ReceiptIngest
 import ReceiptModel
 import ReceiptOCR
 import ReceiptPipeline
+import ReceiptSupport
 
 /// `receipts eval --lines DIR`: the reader alone, judged line by line before it is judged end to end.
 /// Each ground-truth box of a labelled folder (`box/`) is read alone, as one text line (psm 7), from the

@@ -2,6 +2,7 @@ import Foundation
 import ReceiptModel
 #if canImport(Glibc)
 import Glibc
+import ReceiptSupport
 #endif
 
 /// Reading an image file's bytes: opened once and judged from the open descriptor (no

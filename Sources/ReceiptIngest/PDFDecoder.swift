@@ -1,6 +1,7 @@
 internal import CPoppler
 import Foundation
 import ReceiptModel
+import ReceiptSupport
 
 /// PDF through Poppler's GLib API. A page with a text layer (an e-receipt, a shop's emailed
 /// receipt) gives its text with a box per word, taken as it is: no OCR, exact characters;

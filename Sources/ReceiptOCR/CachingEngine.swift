@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptModel
+import ReceiptSupport
 
 /// Keeps what another engine read, on disk, keyed by the pixels it was shown, the whole request
 /// (layout and region) and the engine's identity. A parser change can then be measured on the

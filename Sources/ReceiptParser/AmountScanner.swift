@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptModel
+import ReceiptSupport
 
 /// An amount found in a line of text.
 struct FoundAmount: Hashable {

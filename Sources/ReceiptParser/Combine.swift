@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptModel
+import ReceiptSupport
 
 /// Deciding whether a reading needs a second OCR look, and combining two readings.
 /// Pure functions, so frozen OCR fixtures replay the pipeline's choices exactly.

@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptModel
+import ReceiptSupport
 
 /// A date as found in the text, before the day/month order is settled.
 struct RawDate {

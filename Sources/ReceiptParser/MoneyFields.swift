@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptModel
+import ReceiptSupport
 
 /// Total, subtotal, tax, rounding, cash and change, read from keyword lines and
 /// checked against each other by arithmetic. Here: finding the keyword lines and their amounts, the

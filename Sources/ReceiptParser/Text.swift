@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptModel
+import ReceiptSupport
 
 /// A compiled regular expression. `@unchecked Sendable`: NSRegularExpression is
 /// immutable once made and documented as safe to use from several threads.

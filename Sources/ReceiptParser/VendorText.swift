@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptModel
+import ReceiptSupport
 
 // Reading a vendor's name off a line: which top lines can be names (`vendorLineKind`), the name
 // cleaned of OCR noise and registration numbers (`VendorText`), misread letters put right (`repairName`).

@@ -1,6 +1,8 @@
 import Foundation
+import ReceiptSupport
 import ReceiptIngest
 import ReceiptModel
+import ReceiptParser
 import ReceiptStore
 
 /// What a batch is asked to do, besides its roots.

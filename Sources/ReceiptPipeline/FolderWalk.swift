@@ -3,6 +3,7 @@ import ReceiptIngest
 import ReceiptModel
 #if canImport(Glibc)
 import Glibc
+import ReceiptSupport
 #endif
 
 /// Which files under the roots a batch reads: every file that looks like a receipt, by its

@@ -1,5 +1,7 @@
 import Foundation
 import ReceiptModel
+import ReceiptParser
+import ReceiptSupport
 
 /// Normalising and fuzzy-comparing the words on receipts and in inventories.
 public enum TextMatch {

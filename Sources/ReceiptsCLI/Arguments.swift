@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptSupport
 
 /// One option a command accepts.
 public struct OptionSpec: Sendable {
@@ -89,25 +90,9 @@ public struct Arguments: Sendable {
 
     /// The closest known word within a small edit distance, or one that starts with `word`.
     public static func suggestion(for word: String, among candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, editDistance(word, $0)) }.sorted { $0.1 < $1.1 }
+        let scored = candidates.map { ($0, EditDistance.levenshtein(word, $0, transpositions: true)) }.sorted { $0.1 < $1.1 }
         if let best = scored.first, best.1 <= max(2, word.count / 3) { return best.0 }
         return candidates.first { $0.hasPrefix(word) && word.count >= 3 }
     }
 
-    /// Edit distance counting a swap of two neighbours as one edit ("--jbos" is one away from "--jobs").
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { d[i][0] = i }
-        for j in 0...b.count { d[0][j] = j }
-        for i in 1...a.count {
-            for j in 1...b.count {
-                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
-            }
-        }
-        return d[a.count][b.count]
-    }
 }

@@ -5,6 +5,7 @@ import ReceiptEval
 import ReceiptModel
 import ReceiptOCR
 import ReceiptStore
+import ReceiptSupport
 
 /// What a command gets besides its arguments.
 public struct CommandContext: Sendable {

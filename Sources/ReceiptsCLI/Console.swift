@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import ReceiptModel
+import ReceiptSupport
 
 /// Where the CLI writes: results to `out`, everything else to `err`, serialized
 /// so lines from several workers never interleave. Tests pass a capturing console.

@@ -2,6 +2,7 @@ import Foundation
 import ReceiptModel
 #if canImport(Glibc)
 import Glibc
+import ReceiptSupport
 #endif
 
 /// Process-wide setup done once by the `receipts` executable before any work.

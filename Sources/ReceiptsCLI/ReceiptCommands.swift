@@ -1,6 +1,8 @@
 import Foundation
+import ReceiptSupport
 import ReceiptIngest
 import ReceiptModel
+import ReceiptParser
 import ReceiptStore
 
 /// The filters `list` and `export` share.

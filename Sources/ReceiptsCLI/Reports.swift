@@ -1,6 +1,8 @@
 import Foundation
 import ReceiptModel
+import ReceiptParser
 import ReceiptPipeline
+import ReceiptSupport
 
 /// JSON shapes of `receipts parse --json` (one object per line). Keys are stable:
 /// scripts and the regression suite read them. Separate from the domain model.

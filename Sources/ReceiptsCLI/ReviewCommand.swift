@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptModel
+import ReceiptParser
 import ReceiptStore
 
 /// `receipts review`: the needs-review receipts one by one on a terminal.

@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptSupport
 import ReceiptModel
 import ReceiptTestSupport
 

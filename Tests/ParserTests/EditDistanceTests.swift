@@ -1,5 +1,5 @@
 import Testing
-import ReceiptModel
+import ReceiptSupport
 
 @Suite("Edit distance")
 struct EditDistanceTests {
@@ -10,6 +10,14 @@ struct EditDistanceTests {
         // Past the limit the answer only says "more than the limit".
         #expect(EditDistance.levenshtein("september", "december", limit: 1) > 1)
         #expect(EditDistance.levenshtein("septembr", "september", limit: 1) == 1)
+    }
+
+    @Test func transpositionsCountOnceWhenAsked() {
+        #expect(EditDistance.levenshtein("--jbos", "--jobs") == 2)
+        #expect(EditDistance.levenshtein("--jbos", "--jobs", transpositions: true) == 1)
+        #expect(EditDistance.levenshtein("ab", "ba", transpositions: true) == 1)
+        #expect(EditDistance.levenshtein("kitten", "sitting", transpositions: true) == 3)
+        #expect(EditDistance.levenshtein("abcdef", "badcfe", transpositions: true) == 3)
     }
 
     @Test func withinOne() {

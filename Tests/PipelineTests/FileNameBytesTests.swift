@@ -5,6 +5,7 @@ import ReceiptModel
 import ReceiptStore
 #if canImport(Glibc)
 import Glibc
+import ReceiptSupport
 #endif
 
 /// File names are bytes: one that is not UTF-8 is read, stored without loss and shown escaped.

@@ -3,6 +3,7 @@ import Testing
 import ReceiptTestSupport
 @testable import ReceiptIngest
 import ReceiptModel
+import ReceiptSupport
 
 /// Malformed images through the real `receipts` binary: each ends in exactly one `error:` line
 /// naming the file and exit 3, and nothing the image libraries say reaches stderr.

@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptModel
 import Testing
+import ReceiptSupport
 
 @Suite("SHA-256 content hash")
 struct SHA256Tests {

@@ -1,5 +1,6 @@
 import Testing
 import ReceiptModel
+import ReceiptParser
 @testable import ReceiptReconcile
 
 /// The reconciler's words that say nothing about which shop it is come from the parser's rules.

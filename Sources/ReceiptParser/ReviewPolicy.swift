@@ -1,3 +1,5 @@
+import ReceiptModel
+
 /// When a parsed receipt needs a person to look at it: one rule for every front end
 /// (the CLI marks such fields `?`, batch stores the receipt as "needs review").
 public enum ReviewPolicy {
