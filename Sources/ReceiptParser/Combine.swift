@@ -13,8 +13,8 @@ extension ReceiptParser {
     /// alone (see `rereadTargets`): only then, since a dozen line reads cost about a quarter of
     /// a page read, and on receipts the parser trusts they changed nothing.
     public func parseWithSecondLook(_ page: OCRPage, allowed: Bool = true,
-                                    rereads: (_ reason: String) throws -> [Reread],
-                                    secondLook: (_ reason: String) throws -> OCRPage?) rethrows -> (receipt: ParsedReceipt, page: OCRPage) {
+                                    rereads: (_ doubt: Doubt) throws -> [Reread],
+                                    secondLook: (_ doubt: Doubt) throws -> OCRPage?) rethrows -> (receipt: ParsedReceipt, page: OCRPage) {
         var (first, firstPage) = (parse(page), page)
         if let why = Self.doubt(first) {
             let lines = try rereads(why)
@@ -31,7 +31,7 @@ extension ReceiptParser {
 
     /// `parseWithSecondLook` without line re-reads.
     public func parseWithSecondLook(_ page: OCRPage, allowed: Bool = true,
-                                    secondLook: (_ reason: String) throws -> OCRPage?) rethrows -> (receipt: ParsedReceipt, page: OCRPage) {
+                                    secondLook: (_ doubt: Doubt) throws -> OCRPage?) rethrows -> (receipt: ParsedReceipt, page: OCRPage) {
         try parseWithSecondLook(page, allowed: allowed, rereads: { _ in [] }, secondLook: secondLook)
     }
 
@@ -82,24 +82,15 @@ extension ReceiptParser {
     }
 
     /// Why the first result is doubtful, or nil when it passes its own checks.
-    public static func doubt(_ r: ParsedReceipt) -> String? {
-        guard let total = r.total else { return "no total found" }
-        if r.date == nil { return "no date found" }
-        if r.checks.contains(.subtotalTaxMismatch) { return Check.subtotalTaxMismatch.description }
-        if total.confidence < 0.45 { return String(format: "total confidence %.2f", total.confidence) }
+    public static func doubt(_ r: ParsedReceipt) -> Doubt? {
+        guard let total = r.total else { return .noTotal }
+        if r.date == nil { return .noDate }
+        if r.checks.contains(.subtotalTaxMismatch) { return .subtotalTaxMismatch }
+        if total.confidence < 0.45 { return .unsureTotal(total.confidence) }
         // A vendor from a weak line (a scrap above the name, no legal form): another look often reads the header better.
         // Dev set end to end: vendor +1.7 points for second looks on 12 % more receipts (0.55: +0.8 for 6 %).
-        if (r.vendor?.confidence ?? 0) < 0.65 { return r.vendor.map { String(format: "\(vendorDoubt) %.2f", $0.confidence) } ?? noVendor }
+        if (r.vendor?.confidence ?? 0) < 0.65 { return r.vendor.map { .unsureVendor($0.confidence) } ?? .noVendor }
         return nil
-    }
-
-    static let vendorDoubt = "vendor confidence", noVendor = "no vendor found"
-
-    /// Where the second look should read for a doubt: only the vendor in doubt, the top third of the
-    /// page, where names are printed (a third of the cost of a page); anything else, the whole page (nil).
-    public static func secondLookRegion(for reason: String, width: Int, height: Int) -> BoundingBox? {
-        guard reason.hasPrefix(vendorDoubt) || reason == noVendor, width > 0, height > 0 else { return nil }
-        return BoundingBox(x: 0, y: 0, width: width, height: max(1, height / 3))
     }
 
     /// Two looks read the same name differently ("PENNY LANTFRN" and "PENNY LANTERN", a letter or two

@@ -59,7 +59,7 @@ struct MoneyFields {
         changeFound = Self.find(rules.change, lines, rules, exclude: rules.changeExclude, allowNegative: true).first.map { f in var f = f; f.amount = f.amount.magnitude; return f }
         totalCandidates = Self.find(rules.total, lines, rules, exclude: rules.totalDistractors, all: true)
         let totalLines = Set(totalCandidates.map(\.line.index))
-        for r in roundingLines where r.amount >= Amount(1) && !r.amount.description.hasPrefix("-") && !totalLines.contains(r.line.index) {
+        for r in roundingLines where r.amount >= Amount(1) && !totalLines.contains(r.line.index) {
             totalCandidates.append(Found(amount: r.amount, keyword: .derived("rounded total", weight: 0.75), line: r.line,
                                          score: 0.75 * r.keyword.weight, notes: r.notes + [.roundingLineHoldsTotal]))
         }

@@ -161,21 +161,21 @@ public final class ReceiptPipeline {
         // reads a line it is shown by itself better than the same line within the page.
         var rereadSeconds = 0.0
         var looks: [OCRReading.Look] = []
-        let reading = try parser.parseWithSecondLook(first, allowed: options.secondPass, rereads: { [image] reason in
+        let reading = try parser.parseWithSecondLook(first, allowed: options.secondPass, rereads: { [image] doubt in
             guard options.rereadLines else { return [] }
             let t = Date()
             defer { rereadSeconds = Date().timeIntervalSince(t) }
             return try parser.rereadTargets(first).map { target in
                 let line = try read(region: target.region, of: image)
-                looks.append(OCRReading.Look(kind: .lineReread, reason: reason, page: line, line: target.line, region: target.region))
+                looks.append(OCRReading.Look(kind: .lineReread, reason: doubt.description, page: line, line: target.line, region: target.region))
                 return Reread(line: target.line, region: target.region, page: line)
             }
-        }) { reason in
+        }) { doubt in
             let looked = options.secondLookWithoutContrastNorm ? image.withoutContrastNormalization : image
             // Only the vendor in doubt: the header alone (a third of the page's cost).
-            let region = ReceiptParser.secondLookRegion(for: reason, width: looked.pageImage.width, height: looked.pageImage.height)
-            let look = try read(looked, OCRRequest(layout: options.secondLookLayout, region: region), reason, into: &passes)
-            looks.append(OCRReading.Look(kind: .secondLook, reason: reason, page: look))
+            let region = doubt.secondLookRegion(width: looked.pageImage.width, height: looked.pageImage.height)
+            let look = try read(looked, OCRRequest(layout: options.secondLookLayout, region: region), doubt.description, into: &passes)
+            looks.append(OCRReading.Look(kind: .secondLook, reason: doubt.description, page: look))
             return look
         }
         return ReceiptResult(file: image.name, receipt: reading.receipt, page: reading.page, imageSteps: image.steps,

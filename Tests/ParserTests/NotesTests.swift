@@ -96,7 +96,8 @@ struct NotesTests {
         #expect(r.date?.evidence.notes == [.quoted("12/03/18"), .dateOrder(.dayFirst, .currency("MYR"))])
         #expect(r.checks.contains(.subtotalTaxMismatch))
         #expect(r.checks.last == .text("subtotal + tax = total: ok"))
-        #expect(ReceiptParser.doubt(r) == "subtotal + tax ≠ total")
+        #expect(ReceiptParser.doubt(r) == .subtotalTaxMismatch)
+        #expect(ReceiptParser.doubt(r)?.description == "subtotal + tax ≠ total")
         // Written back, the strings are the ones read.
         let back = try JSONSerialization.jsonObject(with: JSONEncoder().encode(r)) as? [String: Any]
         #expect(back?["checks"] as? [String] == ["subtotal 40.00 + tax 3.20 = 43.20", "subtotal + tax ≠ total", "subtotal + tax = total: ok"])
