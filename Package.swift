@@ -8,6 +8,7 @@ import PackageDescription
 //   ReceiptPipeline  the three above in order, with a second look when the first is doubtful;
 //                    the batch runner (folder walk, one worker pool, skip-by-hash, save) for every front end
 //   ReceiptStore   the store of items, receipts, links: a SQLite file or a PostgreSQL database, one SQL for both
+//   ReceiptInventory  inventory files (CSV, Homebox, Nestory) -> items for the store (pure Swift, no C)
 //   ReceiptReconcile  receipts <-> inventory items
 //   ReceiptsCLI    the `receipts` command, testable in-process
 // ReceiptModel holds the value types every stage hands to the next (PageImage, OCRPage, ParsedReceipt).
@@ -19,7 +20,7 @@ let package = Package(
         .executable(name: "receipts", targets: ["receipts"]),
         .library(name: "ReceiptKit", targets: [
             "ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser",
-            "ReceiptPipeline", "ReceiptStore", "ReceiptReconcile", "ReceiptsCLI",
+            "ReceiptPipeline", "ReceiptStore", "ReceiptInventory", "ReceiptReconcile", "ReceiptsCLI",
         ]),
     ],
     targets: [
@@ -70,14 +71,15 @@ let package = Package(
         .target(name: "ReceiptParser", dependencies: ["ReceiptModel"]),
         .target(name: "ReceiptPipeline", dependencies: ["ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptStore"]),
         .target(name: "ReceiptStore", dependencies: ["CSQLite", "CLibPQ", "ReceiptModel"]),
+        .target(name: "ReceiptInventory", dependencies: ["ReceiptModel", "ReceiptStore"]),
         .target(name: "ReceiptReconcile", dependencies: ["ReceiptModel", "ReceiptStore"]),
         .target(name: "ReceiptsCLI", dependencies: [
-            "ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptStore", "ReceiptReconcile",
+            "ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptStore", "ReceiptInventory", "ReceiptReconcile",
         ]),
         .executableTarget(name: "receipts", dependencies: ["ReceiptsCLI"]),
         .executableTarget(name: "receipts-bench", dependencies: ["ReceiptStore", "ReceiptReconcile", "ReceiptModel", "ReceiptParser"]),
         // Fuzz targets (image, parser, inventory, rules, vendors): libFuzzer under `make fuzz`, a replayer otherwise.
-        .executableTarget(name: "receipts-fuzz", dependencies: ["ReceiptIngest", "ReceiptParser", "ReceiptStore", "ReceiptModel", "ReceiptTestSupport"]),
+        .executableTarget(name: "receipts-fuzz", dependencies: ["ReceiptIngest", "ReceiptParser", "ReceiptInventory", "ReceiptModel", "ReceiptTestSupport"]),
         // Test doubles (scripted and failing OCR engines) any test target may use.
         .target(name: "ReceiptTestSupport", dependencies: ["ReceiptModel", "ReceiptOCR"], path: "Tests/Support"),
         .testTarget(name: "ParserTests", dependencies: ["ReceiptParser", "ReceiptModel"]),
@@ -85,7 +87,7 @@ let package = Package(
             "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptsCLI", "ReceiptModel", "ReceiptStore", "ReceiptTestSupport",
         ]),
         .testTarget(name: "StoreTests", dependencies: [
-            "CSQLite", "ReceiptStore", "ReceiptReconcile", "ReceiptsCLI", "ReceiptModel", "ReceiptPipeline", "ReceiptOCR", "ReceiptIngest", "ReceiptTestSupport",
+            "CSQLite", "ReceiptStore", "ReceiptInventory", "ReceiptReconcile", "ReceiptsCLI", "ReceiptModel", "ReceiptPipeline", "ReceiptOCR", "ReceiptIngest", "ReceiptTestSupport",
         ]),
     ],
     swiftLanguageModes: [.v6]

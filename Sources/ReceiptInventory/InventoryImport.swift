@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptModel
+import ReceiptStore
 
 public enum InventoryFormat: String, Sendable, CaseIterable {
     /// Our CSV: columns matched by header name (see `InventoryImporter.csvColumns`).
