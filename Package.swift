@@ -8,6 +8,7 @@ import PackageDescription
 //   ReceiptPipeline  the three above in order, with a second look when the first is doubtful;
 //                    the batch runner (folder walk, one worker pool, skip-by-hash, save) for every front end
 //   ReceiptStore   the store of items, receipts, links: a SQLite file or a PostgreSQL database, one SQL for both
+//   ReceiptInventory  inventory files (CSV, Homebox, Nestory) -> items for the store (pure Swift, no C)
 //   ReceiptReconcile  receipts <-> inventory items
 //   ReceiptsCLI    the `receipts` command, testable in-process
 // ReceiptModel holds the value types every stage hands to the next (PageImage, OCRPage, ParsedReceipt).
@@ -20,7 +21,7 @@ let package = Package(
         // The library an app or server embeds: every library module, never the command line.
         .library(name: "ReceiptKit", targets: [
             "ReceiptSupport", "ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser",
-            "ReceiptPipeline", "ReceiptStore", "ReceiptReconcile", "ReceiptEval",
+            "ReceiptPipeline", "ReceiptStore", "ReceiptInventory", "ReceiptReconcile", "ReceiptEval",
         ]),
     ],
     targets: [
@@ -72,15 +73,16 @@ let package = Package(
         .target(name: "ReceiptParser", dependencies: ["ReceiptModel", "ReceiptSupport"]),
         .target(name: "ReceiptPipeline", dependencies: ["ReceiptModel", "ReceiptSupport", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptStore"]),
         .target(name: "ReceiptStore", dependencies: ["CSQLite", "CLibPQ", "ReceiptModel"]),
+        .target(name: "ReceiptInventory", dependencies: ["ReceiptModel", "ReceiptStore"]),
         .target(name: "ReceiptReconcile", dependencies: ["ReceiptModel", "ReceiptSupport", "ReceiptParser", "ReceiptStore"]),
         .target(name: "ReceiptEval", dependencies: ["ReceiptModel", "ReceiptSupport", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline"]),
         .target(name: "ReceiptsCLI", dependencies: [
-            "ReceiptModel", "ReceiptSupport", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptStore", "ReceiptReconcile", "ReceiptEval",
+            "ReceiptModel", "ReceiptSupport", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptStore", "ReceiptInventory", "ReceiptReconcile", "ReceiptEval",
         ]),
         .executableTarget(name: "receipts", dependencies: ["ReceiptsCLI"]),
         .executableTarget(name: "receipts-bench", dependencies: ["ReceiptStore", "ReceiptReconcile", "ReceiptModel", "ReceiptParser"]),
         // Fuzz targets (image, parser, inventory, rules, vendors): libFuzzer under `make fuzz`, a replayer otherwise.
-        .executableTarget(name: "receipts-fuzz", dependencies: ["ReceiptIngest", "ReceiptParser", "ReceiptStore", "ReceiptModel", "ReceiptSupport", "ReceiptTestSupport"]),
+        .executableTarget(name: "receipts-fuzz", dependencies: ["ReceiptIngest", "ReceiptParser", "ReceiptInventory", "ReceiptModel", "ReceiptSupport", "ReceiptTestSupport"]),
         // Test doubles (scripted and failing OCR engines) any test target may use.
         .target(name: "ReceiptTestSupport", dependencies: ["ReceiptModel", "ReceiptOCR"], path: "Tests/Support"),
         .testTarget(name: "ParserTests", dependencies: ["ReceiptParser", "ReceiptModel", "ReceiptSupport", "ReceiptEval"]),
@@ -88,7 +90,7 @@ let package = Package(
             "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptsCLI", "ReceiptModel", "ReceiptSupport", "ReceiptStore", "ReceiptEval", "ReceiptTestSupport",
         ]),
         .testTarget(name: "StoreTests", dependencies: [
-            "CSQLite", "ReceiptStore", "ReceiptReconcile", "ReceiptsCLI", "ReceiptModel", "ReceiptSupport", "ReceiptParser", "ReceiptPipeline", "ReceiptOCR", "ReceiptIngest", "ReceiptTestSupport",
+            "CSQLite", "ReceiptStore", "ReceiptInventory", "ReceiptReconcile", "ReceiptsCLI", "ReceiptModel", "ReceiptSupport", "ReceiptParser", "ReceiptPipeline", "ReceiptOCR", "ReceiptIngest", "ReceiptTestSupport",
         ]),
     ],
     swiftLanguageModes: [.v6]

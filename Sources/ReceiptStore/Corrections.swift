@@ -14,7 +14,7 @@ public enum CorrectableField: String, CaseIterable, Sendable, Codable, Comparabl
     /// HH:MM, an upper-case currency code, four digits; line items as JSON), or why it cannot be.
     public func normalize(_ text: String) throws -> String {
         let t = text.trimmingCharacters(in: .whitespaces)
-        func bad(_ what: String) -> StoreError { .invalid("\(rawValue): '\(text)' is not \(what)") }
+        func bad(_ what: String) -> StoreError { StoreError(.invalid, "'\(text)' is not \(what)", context: rawValue) }
         switch self {
         case .vendor, .receiptNumber, .paymentMethod:
             guard !t.isEmpty else { throw bad("a value (use --clear \(rawValue) to remove it)") }
@@ -61,14 +61,14 @@ public struct CorrectedLine: Sendable, Hashable, Codable {
     public static func parse(_ s: String) throws -> CorrectedLine {
         guard let eq = s.lastIndex(of: "="), case let d = s[..<eq].trimmingCharacters(in: .whitespaces), !d.isEmpty,
               let a = CorrectableField.amount(s[s.index(after: eq)...].trimmingCharacters(in: .whitespaces)) else {
-            throw StoreError.invalid("line_items: '\(s)' is not DESCRIPTION=AMOUNT (e.g. \"Claw hammer=14.99\")")
+            throw StoreError(.invalid, "'\(s)' is not DESCRIPTION=AMOUNT (e.g. \"Claw hammer=14.99\")", context: "line_items")
         }
         return CorrectedLine(description: d, amount: a.description)
     }
 
     static func decode(_ json: String) throws -> [CorrectedLine] {
         do { return try JSONDecoder().decode([CorrectedLine].self, from: Data(json.utf8)) } catch {
-            throw StoreError.invalid("line_items: not a JSON list of {\"description\", \"amount\"}")
+            throw StoreError(.invalid, "not a JSON list of {\"description\", \"amount\"}", context: "line_items")
         }
     }
 

@@ -29,11 +29,11 @@ final class PostgresConnection: SQLConnection {
     init(conninfo: String) throws {
         path = PostgresConnection.redacted(conninfo)
         guard let h = PQconnectdb(conninfo) else {
-            throw StoreError.postgres(state: "", message: "out of memory", context: "connecting", location: path)
+            throw StoreError(.connection, "out of memory", location: path, context: "connecting")
         }
         handle = h  // from here on, deinit closes it, also when init throws
         guard PQstatus(h) == CONNECTION_OK else {
-            throw StoreError.postgres(state: "", message: PostgresConnection.firstLine(PQerrorMessage(h)), context: "connecting", location: path)
+            throw StoreError(.connection, PostgresConnection.firstLine(PQerrorMessage(h)), location: path, context: "connecting")
         }
         // Notices ("there is no transaction in progress", "relation exists, skipping") are not ours to print.
         PQsetNoticeProcessor(h, { _, _ in }, nil)
@@ -82,7 +82,7 @@ final class PostgresConnection: SQLConnection {
 
     /// A serialization failure (40001) or a deadlock (40P01): the other transaction won; run again.
     func shouldRetry(_ error: any Error) -> Bool {
-        guard case let StoreError.postgres(state, _, _, _) = error else { return false }
+        guard let state = (error as? StoreError)?.code.sqlState else { return false }
         return state == "40001" || state == "40P01"
     }
 
@@ -93,7 +93,7 @@ final class PostgresConnection: SQLConnection {
         PQreset(handle)
         statements = [:]
         guard PQstatus(handle) == CONNECTION_OK else {
-            throw StoreError.postgres(state: "", message: PostgresConnection.firstLine(PQerrorMessage(handle)), context: "reconnecting", location: path)
+            throw StoreError(.connection, PostgresConnection.firstLine(PQerrorMessage(handle)), location: path, context: "reconnecting")
         }
         try exec("SET client_min_messages TO warning; SET TIME ZONE 'UTC'", context: "setting up the session")
     }
@@ -104,16 +104,18 @@ final class PostgresConnection: SQLConnection {
     func exec(_ sql: String, context: String? = nil) throws {
         let r = PQexec(handle, sql)
         defer { PQclear(r) }
-        try check(r, context ?? "running \(Self.abbreviate(sql))")
+        try check(r, context ?? "running \(Self.abbreviate(sql))", statement: sql)
     }
 
-    private func check(_ r: OpaquePointer?, _ context: @autoclosure () -> String) throws {
+    /// The single place that turns a failed result into a Swift error: PostgreSQL's SQLSTATE
+    /// when the server answered, else a connection error (libpq's own message).
+    private func check(_ r: OpaquePointer?, _ context: @autoclosure () -> String, statement: String) throws {
         let status = r.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
             let state = r.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) } ?? ""
             let message = r.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "M"))) }.map { String(cString: $0) }
                 ?? Self.firstLine(PQerrorMessage(handle))
-            throw StoreError.postgres(state: state, message: message, context: context(), location: path)
+            throw StoreError(state.isEmpty ? .connection : .postgres(sqlState: state), message, location: path, context: context(), statement: statement)
         }
     }
 
@@ -144,7 +146,7 @@ final class PostgresConnection: SQLConnection {
         let name = "s\(statements.count + 1)"
         let r = PQprepare(handle, name, Self.numbered(sql), 0, nil)
         defer { PQclear(r) }
-        try check(r, "preparing \(Self.abbreviate(sql))")
+        try check(r, "preparing \(Self.abbreviate(sql))", statement: sql)
         statements[sql] = name
         return name
     }
@@ -165,7 +167,7 @@ final class PostgresConnection: SQLConnection {
         let r = pointers.withUnsafeBufferPointer { buf in
             PQexecPrepared(handle, name, Int32(params.count), buf.baseAddress, nil, nil, 0)
         }
-        do { try check(r, Self.abbreviate(sql)) } catch {
+        do { try check(r, Self.abbreviate(sql), statement: sql) } catch {
             PQclear(r)
             throw error
         }

@@ -139,7 +139,7 @@ enum PostgresSchema {
 
     /// Brings the database's store (in the current schema, `search_path`) to the latest
     /// version. Refuses a database that holds other tables and no store; without `create`,
-    /// a database with no store is `StoreError.missing` and nothing is created.
+    /// a database with no store is a `StoreError` coded `.missing` and nothing is created.
     static func migrate(_ db: Database<PostgresConnection>, create: Bool) throws {
         try db.locked { c in
             try c.exec("BEGIN", context: "locking the store to upgrade it")
@@ -153,12 +153,11 @@ enum PostgresSchema {
                 if tables.contains("receipts_meta") {
                     current = try storedVersion(c)
                 } else if !tables.isEmpty {
-                    let shown = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
-                    throw StoreError.invalid("\(c.path): not a receipts store but another program's tables (\(shown)); refused, nothing written")
+                    throw StoreError.foreignDatabase(location: c.path, owner: "another program's tables (\(StoreError.shown(tables)))")
                 } else if !create {
-                    throw StoreError.missing(path: c.path)
+                    throw StoreError.missing(location: c.path)
                 }
-                if current > Schema.latest { throw StoreError.schemaTooNew(found: current, supported: Schema.latest, path: c.path) }
+                if current > Schema.latest { throw StoreError.schemaTooNew(found: current, supported: Schema.latest, location: c.path) }
                 for m in migrations where m.version > current {
                     try c.exec(m.sql, context: "migrating the store to version \(m.version) (\(m.summary))")
                 }

@@ -70,11 +70,11 @@ public protocol ReceiptStore: AnyObject, Sendable {
     func findReceipt(path: String, contentHash: String?) throws -> ReceiptID?
     /// Records the user's corrections of one receipt in one transaction: each field takes the
     /// user's value (confidence 1, rule `user`) until undone, also across `batch --force` and
-    /// `--reparse`. `StoreError.notFound` for no such receipt. Returns the corrections recorded.
+    /// `--reparse`. A `StoreError` coded `.notFound` for no such receipt. Returns the corrections recorded.
     @discardableResult
     func correct(_ id: ReceiptID, _ changes: [FieldChange], by who: String) throws -> [Correction]
     /// Undoes the latest active correction of `field` (the one before it, if any, holds again;
-    /// else the parser's value). `StoreError.notFound` when the field has none.
+    /// else the parser's value). A `StoreError` coded `.notFound` when the field has none.
     @discardableResult
     func undoCorrection(_ id: ReceiptID, field: CorrectableField, by who: String) throws -> Correction
 
@@ -91,7 +91,7 @@ public protocol ReceiptStore: AnyObject, Sendable {
     /// Links by id; optionally only one status.
     func links(status: LinkStatus?) throws -> [Link]
     /// Confirms or rejects a link (or puts it back to proposed), recording who and when.
-    /// Other links of the item stay for the user to decide. `StoreError.notFound` for no such link.
+    /// Other links of the item stay for the user to decide. A `StoreError` coded `.notFound` for no such link.
     @discardableResult
     func decideLink(_ id: LinkID, status: LinkStatus, by who: String) throws -> Link
     /// Everything the reconciler reads, from one snapshot.
@@ -117,7 +117,7 @@ public protocol ReceiptStore: AnyObject, Sendable {
     @discardableResult
     func checkpoint() throws -> Bool
     /// Writes a consistent copy of the store to `path` (a new file), while others may be
-    /// writing. `StoreError.invalid` when `path` exists.
+    /// writing. A `StoreError` coded `.invalid` when `path` exists.
     func backup(to path: String) throws
 }
 
@@ -161,7 +161,7 @@ public enum StoreLocation {
     /// URL is a PostgreSQL database (libpq's PG* environment variables fill in what it leaves
     /// out); a file path, or a `file://` URL, is a SQLite file. With `create`
     /// (batch, items import) a missing store is made; without it a missing store is
-    /// `StoreError.missing` and nothing is created.
+    /// a `StoreError` coded `.missing` and nothing is created.
     public static func open(_ location: String, create: Bool = true) throws -> any ReceiptStore {
         guard let range = location.range(of: "://"), let head = location[..<range.lowerBound].first, head.isASCII, head.isLetter,
               location[..<range.lowerBound].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else {
@@ -172,7 +172,7 @@ public enum StoreLocation {
         case "postgres", "postgresql":
             return try SQLReceiptStore(postgres: location, create: create)
         case let scheme:
-            throw StoreError.invalid("\(location): unknown kind of store '\(scheme)://'; give a file path or a postgres:// URL")
+            throw StoreError(.invalid, "unknown kind of store '\(scheme)://'; give a file path or a postgres:// URL", location: location)
         }
     }
 }

@@ -15,7 +15,7 @@ extension SQLReceiptStore {
     }
 
     func requireClaims() throws {
-        guard schema >= 5 else { throw StoreError.invalid("\(path): claims need schema version 5") }
+        guard schema >= 5 else { throw StoreError(.unsupported, "claims need schema version 5", location: path) }
     }
 
     public func claim(contentHash: String, path: String, worker: String, lease: Double, evenIfStored: Bool) throws -> ClaimResult {

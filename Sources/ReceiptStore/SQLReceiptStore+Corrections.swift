@@ -14,7 +14,7 @@ extension SQLReceiptStore {
 
     static func correction(_ row: Row) throws -> Correction {
         guard let field = CorrectableField(rawValue: row.text(2)) else {
-            throw StoreError.invalid("correction \(row.int(0)): unknown field '\(row.text(2))' (written by a newer receipts?)")
+            throw StoreError(.unreadable, "unknown field '\(row.text(2))' (written by a newer receipts?)", context: "correction \(row.int(0))")
         }
         return Correction(id: row.int(0), receiptID: ReceiptID(row.int(1)), field: field, value: row.textOrNil(3), previous: row.textOrNil(4),
                           by: row.text(5), at: row.text(6), undoneBy: row.textOrNil(7), undoneAt: row.textOrNil(8))
@@ -26,10 +26,10 @@ extension SQLReceiptStore {
 
     static func parsed(_ id: Int64, _ db: any SQLConnection) throws -> ParsedReceipt {
         guard let json = try db.query("SELECT parsed_json FROM receipts WHERE id = ?", [.int(id)], { $0.text(0) }).first else {
-            throw StoreError.notFound("no receipt #\(id)")
+            throw StoreError(.notFound, "no receipt #\(id)")
         }
         do { return try JSONDecoder().decode(ParsedReceipt.self, from: Data(json.utf8)) } catch {
-            throw StoreError.invalid("\(db.path): receipt #\(id): the stored fields cannot be read: \(error)")
+            throw StoreError(.unreadable, "the stored fields cannot be read: \(error)", location: db.path, context: "receipt #\(id)")
         }
     }
 
@@ -171,7 +171,7 @@ extension SQLReceiptStore {
 
     @discardableResult
     public func correct(_ id: ReceiptID, _ changes: [FieldChange], by who: String) throws -> [Correction] {
-        guard schema >= 4 else { throw StoreError.invalid("\(path): corrections need schema version 4") }
+        guard schema >= 4 else { throw StoreError(.unsupported, "corrections need schema version 4", location: path) }
         let now = Self.now()
         return try write { db in
             let parsed = try Self.parsed(id.rawValue, db)
@@ -192,14 +192,14 @@ extension SQLReceiptStore {
 
     @discardableResult
     public func undoCorrection(_ id: ReceiptID, field: CorrectableField, by who: String) throws -> Correction {
-        guard schema >= 4 else { throw StoreError.invalid("\(path): corrections need schema version 4") }
+        guard schema >= 4 else { throw StoreError(.unsupported, "corrections need schema version 4", location: path) }
         let now = Self.now()
         return try write { db in
             _ = try Self.parsed(id.rawValue, db)
             guard let cid = try db.scalarInt("""
                 SELECT id FROM corrections WHERE receipt_id = ? AND field = ? AND undone_at IS NULL ORDER BY id DESC LIMIT 1
                 """, [.int(id.rawValue), .text(field.rawValue)]) else {
-                throw StoreError.notFound("receipt \(id): \(field.rawValue) has no correction to undo")
+                throw StoreError(.notFound, "\(field.rawValue) has no correction to undo", context: "receipt \(id)")
             }
             try db.run("UPDATE corrections SET undone_by = ?, undone_at = ? WHERE id = ?", [.text(who), .text(now), .int(cid)])
             try Self.writeEffective(id.rawValue, db)

@@ -26,7 +26,7 @@ public final class SQLReceiptStore: ReceiptStore {
     public let isReadOnly: Bool
 
     /// Opens (creating if needed) the SQLite store at `path` and upgrades it to the latest schema.
-    /// Without `create`, a missing file is `StoreError.missing` and nothing is created (no file, no folder).
+    /// Without `create`, a missing file is a `StoreError` coded `.missing` and nothing is created (no file, no folder).
     public convenience init(path: String, create: Bool = true) throws {
         try self.init(path: path, schemaVersion: Schema.latest, create: create)
     }
@@ -34,11 +34,11 @@ public final class SQLReceiptStore: ReceiptStore {
     /// Opens the SQLite store and migrates it only up to `schemaVersion`: for tests that
     /// need an older store to upgrade.
     public init(path: String, schemaVersion: Int, create: Bool = true) throws {
-        if !create, !FileManager.default.fileExists(atPath: path) { throw StoreError.missing(path: path) }
+        if !create, !FileManager.default.fileExists(atPath: path) { throw StoreError.missing(location: path) }
         let dir = (path as NSString).deletingLastPathComponent
         if create, !dir.isEmpty, !FileManager.default.fileExists(atPath: dir) {
             do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-                throw StoreError.invalid("\(dir): cannot create the folder for the store: \((error as NSError).localizedDescription)")
+                throw StoreError(.filesystem, "cannot create the folder for the store: \((error as NSError).localizedDescription)", location: dir)
             }
         }
         self.path = path
@@ -302,7 +302,7 @@ public final class SQLReceiptStore: ReceiptStore {
                 let id = row.int(0)
                 let reading: OCRReading?
                 do { reading = try row.textOrNil(2).map { try JSONDecoder().decode(OCRReading.self, from: Data($0.utf8)) } } catch {
-                    throw StoreError.invalid("\(db.path): receipt #\(id): the stored OCR reading cannot be read: \(error)")
+                    throw StoreError(.unreadable, "the stored OCR reading cannot be read: \(error)", location: db.path, context: "receipt #\(id)")
                 }
                 return StoredReading(id: ReceiptID(id), contentHash: row.text(1), sourcePaths: sources[id] ?? [],
                                      reading: reading, ocrText: row.textOrNil(3), engineVersion: row.text(4), parserVersion: row.text(5))
@@ -444,7 +444,7 @@ public final class SQLReceiptStore: ReceiptStore {
         let now = Self.now()
         return try write { db in
             guard try db.scalarInt("SELECT 1 FROM links WHERE id = ?", [.int(id.rawValue)]) != nil else {
-                throw StoreError.notFound("no link \(id)")
+                throw StoreError(.notFound, "no link \(id)")
             }
             if status == .proposed {
                 try db.run("UPDATE links SET status = 'proposed', decided_by = NULL, decided_at = NULL, updated_at = ? WHERE id = ?",
@@ -586,15 +586,15 @@ public final class SQLReceiptStore: ReceiptStore {
     /// each write or none). PostgreSQL: refused with the way to do it (`pg_dump`).
     public func backup(to target: String) throws {
         guard case let .sqlite(db) = backend else {
-            throw StoreError.invalid("\(path): a PostgreSQL store is backed up by the server's tools: pg_dump (a consistent copy while others write)")
+            throw StoreError(.unsupported, "a PostgreSQL store is backed up by the server's tools: pg_dump (a consistent copy while others write)", location: path)
         }
         if FileManager.default.fileExists(atPath: target) {
-            throw StoreError.invalid("\(target) exists already; give the backup a new file name")
+            throw StoreError(.invalid, "\(target) exists already; give the backup a new file name")
         }
         let dir = (target as NSString).deletingLastPathComponent
         var isDir: ObjCBool = false
         if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) || !isDir.boolValue {
-            throw StoreError.invalid("\(target): no folder \(dir)")
+            throw StoreError(.invalid, "no folder \(dir)", context: target)
         }
         try db.locked { db in try db.run("VACUUM INTO ?", [.text(target)]) }
     }

@@ -2,44 +2,6 @@ internal import CSQLite
 import Foundation
 import Synchronization
 
-/// Everything that can go wrong in the store, with enough context to act on it.
-public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
-    /// SQLite returned `code` while doing `context` on the store at `path`.
-    case sqlite(code: Int32, message: String, context: String, path: String)
-    /// The file was written by a newer `receipts` (schema `found` > `supported`).
-    case schemaTooNew(found: Int, supported: Int, path: String)
-    /// A record named by the caller does not exist.
-    case notFound(String)
-    /// The caller asked for something the store refuses (bad status change, bad value).
-    case invalid(String)
-    /// The file is another program's SQLite database (not empty, not a receipts store): refused untouched.
-    case foreignDatabase(path: String, tables: [String], applicationID: Int32)
-    /// A command that only reads (or edits what is there) was pointed at a store that does not exist.
-    case missing(path: String)
-    /// PostgreSQL answered with SQLSTATE `state` (or the connection failed: state "") while doing
-    /// `context` on the store at `location` (the URL without its password).
-    case postgres(state: String, message: String, context: String, location: String)
-
-    public var description: String {
-        switch self {
-        case let .sqlite(code, message, context, path):
-            let name = String(cString: sqlite3_errstr(code))
-            return "\(path): \(context): \(message) (SQLite \(code): \(name))"
-        case let .schemaTooNew(found, supported, path):
-            return "\(path): the store has schema version \(found), this program knows up to \(supported); upgrade receipts"
-        case let .notFound(what): return what
-        case let .invalid(what): return what
-        case let .foreignDatabase(path, tables, app):
-            let shown = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
-            let owner = app != 0 ? "application id \(app)" : tables.isEmpty ? "no tables" : "tables: \(shown)"
-            return "\(path): not a receipts store but another program's SQLite database (\(owner)); refused, nothing written"
-        case let .missing(path): return "no store at \(path)"
-        case let .postgres(state, message, context, location):
-            return "\(location): \(context): \(message)\(state.isEmpty ? "" : " (PostgreSQL \(state))")"
-        }
-    }
-}
-
 /// Reads one cell of the current row of an SQLite statement (see `Row`).
 enum SQLiteCells {
     static func isNull(_ s: OpaquePointer, _ i: Int32) -> Bool { sqlite3_column_type(s, i) == SQLITE_NULL }
@@ -62,7 +24,7 @@ final class SQLiteConnection: SQLConnection {
 
     static let busyTimeoutMilliseconds: Int32 = 15_000
 
-    /// Opens the file at `path`; without `create`, a missing file is `StoreError.missing`
+    /// Opens the file at `path`; without `create`, a missing file is a `StoreError` coded `.missing`
     /// and nothing is made (SQLite is not allowed to create it).
     init(path: String, create: Bool = true) throws {
         self.path = path
@@ -71,12 +33,12 @@ final class SQLiteConnection: SQLConnection {
         let rc = sqlite3_open_v2(path, &h, flags, nil)
         if !create, rc & 0xFF == SQLITE_CANTOPEN, !FileManager.default.fileExists(atPath: path) {
             if let h { sqlite3_close_v2(h) }
-            throw StoreError.missing(path: path)
+            throw StoreError.missing(location: path)
         }
         guard rc == SQLITE_OK, let h else {
             let message = h.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let h { sqlite3_close_v2(h) }
-            throw StoreError.sqlite(code: rc, message: message, context: "opening the store", path: path)
+            throw StoreError(.sqlite(rc), message, location: path, context: "opening the store")
         }
         handle = h
         sqlite3_extended_result_codes(h, 1)
@@ -94,18 +56,18 @@ final class SQLiteConnection: SQLConnection {
                 do {
                     mode = try query("PRAGMA journal_mode=WAL", []) { $0.text(0) }.first ?? ""
                     if mode.lowercased() == "wal" || Date() > deadline { break }
-                } catch let StoreError.sqlite(code, _, _, _) where code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED {
-                    if Date() > deadline { throw StoreError.sqlite(code: code, message: "the store stayed locked", context: "enabling WAL", path: path) }
+                } catch let e as StoreError where SQLiteConnection.isBusy(e.code) {
+                    if Date() > deadline { throw StoreError(e.code, "the store stayed locked", location: path, context: "enabling WAL") }
                 }
                 usleep(20_000)
             }
             if mode.lowercased() != "wal" {
-                throw StoreError.sqlite(code: SQLITE_ERROR, message: "journal_mode is '\(mode)', not 'wal'", context: "enabling WAL", path: path)
+                throw StoreError(.sqlite(SQLITE_ERROR), "journal_mode is '\(mode)', not 'wal'", location: path, context: "enabling WAL")
             }
             try exec("PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;")
-        } catch let StoreError.sqlite(code, _, _, _) where code == SQLITE_READONLY | (6 << 8) {  // SQLITE_READONLY_DIRECTORY
+        } catch let e as StoreError where e.code == .sqlite(SQLITE_READONLY | (6 << 8)) {  // SQLITE_READONLY_DIRECTORY
             close()
-            throw StoreError.invalid("\(path): the folder holding the store is read-only (the store needs to create its -wal and -shm files beside it)")
+            throw StoreError(.filesystem, "the folder holding the store is read-only (the store needs to create its -wal and -shm files beside it)", location: path)
         } catch {
             close()
             throw error
@@ -129,7 +91,8 @@ final class SQLiteConnection: SQLConnection {
             if version == 0 && tables.isEmpty { return }  // new (or empty): becomes a store
             if version >= 1 && Set(["items", "receipts", "receipt_sources", "line_items", "links"]).isSubset(of: tables) { return }
         }
-        throw StoreError.foreignDatabase(path: path, tables: tables, applicationID: app)
+        let owner = app != 0 ? "application id \(app)" : tables.isEmpty ? "no tables" : "tables: \(StoreError.shown(tables))"
+        throw StoreError.foreignDatabase(location: path, owner: "another program's SQLite database (\(owner))")
     }
 
     private var closed = false
@@ -158,22 +121,33 @@ final class SQLiteConnection: SQLConnection {
     // MARK: statements (call only inside read/write/locked)
 
     /// The single place that turns an SQLite return code into a Swift error.
-    func check(_ rc: Int32, _ context: @autoclosure () -> String) throws {
+    func check(_ rc: Int32, _ context: @autoclosure () -> String, statement: String? = nil) throws {
         guard rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE else {
-            throw StoreError.sqlite(code: rc, message: String(cString: sqlite3_errmsg(handle)), context: context(), path: path)
+            throw StoreError(.sqlite(rc), String(cString: sqlite3_errmsg(handle)), location: path, context: context(), statement: statement)
         }
+    }
+
+    /// SQLite's name for a result code ("database is locked"), for `StoreError.description`.
+    static func resultName(_ code: Int32) -> String { String(cString: sqlite3_errstr(code)) }
+
+    /// Another connection holds the lock (SQLITE_BUSY or SQLITE_LOCKED, any extended code).
+    static func isBusy(_ code: StoreError.Code) -> Bool {
+        guard let rc = code.sqliteResult else { return false }
+        return rc & 0xFF == SQLITE_BUSY || rc & 0xFF == SQLITE_LOCKED
     }
 
     /// Runs one or more statements without parameters.
     func exec(_ sql: String, context: String? = nil) throws {
-        try check(sqlite3_exec(handle, sql, nil, nil, nil), context ?? "running \(SQLiteConnection.abbreviate(sql))")
+        try check(sqlite3_exec(handle, sql, nil, nil, nil), context ?? "running \(SQLiteConnection.abbreviate(sql))", statement: sql)
     }
 
     private func prepared(_ sql: String) throws -> OpaquePointer {
         if let s = statements[sql] { return s }
         var s: OpaquePointer?
-        try check(sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &s, nil), "preparing \(SQLiteConnection.abbreviate(sql))")
-        guard let s else { throw StoreError.invalid("empty statement: \(sql)") }
+        try check(sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &s, nil), "preparing \(SQLiteConnection.abbreviate(sql))", statement: sql)
+        guard let s else {
+            throw StoreError(.sqlite(SQLITE_MISUSE), "no statement in the text", location: path, context: "preparing \(SQLiteConnection.abbreviate(sql))", statement: sql)
+        }
         statements[sql] = s
         return s
     }
@@ -190,7 +164,7 @@ final class SQLiteConnection: SQLConnection {
             case let .real(v): rc = sqlite3_bind_double(s, idx, v)
             case let .text(v): rc = sqlite3_bind_text(s, idx, v, -1, SQLiteConnection.transient)
             }
-            try check(rc, "binding parameter \(idx) of \(SQLiteConnection.abbreviate(sql))")
+            try check(rc, "binding parameter \(idx) of \(SQLiteConnection.abbreviate(sql))", statement: sql)
         }
     }
 
@@ -201,7 +175,7 @@ final class SQLiteConnection: SQLConnection {
         try bind(s, params, sql)
         var rc = sqlite3_step(s)
         while rc == SQLITE_ROW { rc = sqlite3_step(s) }
-        try check(rc, SQLiteConnection.abbreviate(sql))
+        try check(rc, SQLiteConnection.abbreviate(sql), statement: sql)
     }
 
     /// Runs a query and maps each row.
@@ -213,7 +187,7 @@ final class SQLiteConnection: SQLConnection {
         while true {
             let rc = sqlite3_step(s)
             if rc == SQLITE_ROW { out.append(try map(Row(source: .sqlite(s)))); continue }
-            try check(rc, SQLiteConnection.abbreviate(sql))
+            try check(rc, SQLiteConnection.abbreviate(sql), statement: sql)
             break
         }
         return out

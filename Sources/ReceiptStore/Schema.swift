@@ -165,7 +165,7 @@ enum Schema {
     static func migrate(_ db: Database<SQLiteConnection>, to target: Int = latest) throws {
         try db.locked { db in
             let current = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
-            if current > latest { throw StoreError.schemaTooNew(found: current, supported: latest, path: db.path) }
+            if current > latest { throw StoreError.schemaTooNew(found: current, supported: latest, location: db.path) }
             let stamped = try db.scalarInt("PRAGMA application_id") == Int64(SQLiteConnection.applicationID)
             if current >= target && stamped { return }
             try db.exec("BEGIN IMMEDIATE", context: "locking the store to upgrade it")

@@ -209,7 +209,12 @@ extension ExitCode {
             case .missingLanguageData, .initFailed: self = .missingDependency
             case .recognitionFailed, .timedOut: self = .inputError
             }
-        case is StoreError: self = .storeError
+        case let e as StoreError:
+            switch e.category {
+            case .request: self = .usage
+            case .notFound: self = .inputError
+            case .store: self = .storeError
+            }
         default: self = .inputError
         }
     }

@@ -73,7 +73,7 @@ enum LinksCommand {
                         let l = try store.decideLink(id, status: status, by: who)
                         ctx.console.out("link \(l.id): \(l.status.rawValue)\(l.status == .proposed ? "" : " by \(who)") (receipt \(l.receiptID) ↔ item \(l.itemID))")
                     } catch let e as StoreError {
-                        if case .notFound = e { ctx.console.error("\(e)"); missing = true; continue }
+                        if e.code == .notFound { ctx.console.error("\(e)"); missing = true; continue }
                         throw CLIFailure(.storeError, "link \(id): \(e)")
                     }
                 }

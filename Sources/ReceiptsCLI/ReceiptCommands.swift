@@ -367,7 +367,7 @@ enum EditCommand {
                     for f in undo { made.append(try store.undoCorrection(id, field: f, by: who)) }
                 }
             } catch let e as StoreError {
-                if case .notFound = e { throw CLIFailure(.inputError, e.description) }
+                if e.code == .notFound { throw CLIFailure(.inputError, e.description) }
                 throw CLIFailure(.storeError, "receipt \(id): \(e)")
             }
             if args.flag("--json") {

@@ -14,8 +14,8 @@ enum StoreSupport {
     /// fill a store (`batch`, `items import`) pass `create`; the others, on a missing store,
     /// fail and create nothing.
     static func open(_ args: Arguments, _ ctx: CommandContext, create: Bool = false) throws -> any ReceiptStore {
-        do { return try StoreLocation.open(location(args, ctx), create: create) } catch let StoreError.missing(path) {
-            throw CLIFailure(.storeError, "no store at \(path) (run `receipts batch` or `receipts items import` first)")
+        do { return try StoreLocation.open(location(args, ctx), create: create) } catch let e as StoreError where e.code == .missing {
+            throw CLIFailure(.storeError, "no store at \(e.location) (run `receipts batch` or `receipts items import` first)")
         } catch {
             throw CLIFailure(.storeError, "cannot open the store: \(error)")
         }

@@ -1,8 +1,8 @@
 import Foundation
 import ReceiptIngest
+import ReceiptInventory
 import ReceiptModel
 import ReceiptParser
-import ReceiptStore
 import ReceiptTestSupport
 
 /// The fuzz targets: one input's bytes through one entry point that takes outside data. A target

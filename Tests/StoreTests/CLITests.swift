@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptInventory
 import ReceiptModel
 import ReceiptStore
 import Testing

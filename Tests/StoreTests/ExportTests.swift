@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptInventory
 import ReceiptTestSupport
 import ReceiptModel
 import ReceiptStore

@@ -7,21 +7,21 @@ import Testing
 enum RawSQLite {
     static func exec(_ path: String, _ sql: String) throws {
         var db: OpaquePointer?
-        guard sqlite3_open(path, &db) == SQLITE_OK else { throw StoreError.invalid("cannot open \(path)") }
+        guard sqlite3_open(path, &db) == SQLITE_OK else { throw StoreError(.invalid, "cannot open \(path)") }
         defer { sqlite3_close(db) }
         var err: UnsafeMutablePointer<CChar>?
         guard sqlite3_exec(db, sql, nil, nil, &err) == SQLITE_OK else {
             defer { sqlite3_free(err) }
-            throw StoreError.invalid(err.map { String(cString: $0) } ?? "error")
+            throw StoreError(.invalid, err.map { String(cString: $0) } ?? "error")
         }
     }
 
     static func int(_ path: String, _ sql: String) throws -> Int64 {
         var db: OpaquePointer?
-        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { throw StoreError.invalid("cannot open \(path)") }
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { throw StoreError(.invalid, "cannot open \(path)") }
         defer { sqlite3_close(db) }
         var stmt: OpaquePointer?
-        guard sqlite3_prepare_v2(db, sql, -1, &stmt, nil) == SQLITE_OK else { throw StoreError.invalid("cannot prepare \(sql)") }
+        guard sqlite3_prepare_v2(db, sql, -1, &stmt, nil) == SQLITE_OK else { throw StoreError(.invalid, "cannot prepare \(sql)") }
         defer { sqlite3_finalize(stmt) }
         guard sqlite3_step(stmt) == SQLITE_ROW else { return 0 }
         return sqlite3_column_int64(stmt, 0)
@@ -56,9 +56,9 @@ struct ForeignDatabaseTests {
         do {
             _ = try SQLReceiptStore(path: path)
             Issue.record("a store with another application id was opened")
-        } catch let StoreError.foreignDatabase(p, tables, app) {
-            #expect(p == path && app == 1234)
-            #expect(tables.contains("receipts") && tables.contains("items"))  // our tables, still refused
+        } catch let e as StoreError where e.code == .foreignDatabase {
+            #expect(e.location == path && e.description.contains("application id 1234"), "\(e)")
+            #expect(try RawSQLite.int(path, "SELECT COUNT(*) FROM sqlite_master WHERE name IN ('receipts', 'items')") == 2)  // our tables, still refused
         }
     }
 

@@ -17,7 +17,7 @@ struct PostgresStoreTests {
     @Test("a new database becomes a store at the latest version; opening it again changes nothing; a read-only command makes nothing")
     func createsAndMigrates() throws {
         let (location, raw) = try fresh()
-        #expect(throws: StoreError.missing(path: location)) { try SQLReceiptStore(postgres: location, create: false) }
+        #expect(throws: StoreError.missing(location: location)) { try SQLReceiptStore(postgres: location, create: false) }
         #expect(try raw.query("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema()") { $0.int(0) } == [0],
                 "without create nothing is made")
         let store = try SQLReceiptStore(postgres: location)
@@ -36,15 +36,15 @@ struct PostgresStoreTests {
         do {
             _ = try SQLReceiptStore(postgres: location)
             Issue.record("another program's schema was taken as a store")
-        } catch let StoreError.invalid(message) {
-            #expect(message.contains("not a receipts store") && message.contains("invoices"))
+        } catch let e as StoreError where e.code == .foreignDatabase {
+            #expect(e.message.contains("not a receipts store") && e.message.contains("invoices"))
         }
         #expect(try raw.query("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema()") { $0.int(0) } == [1])
 
         let (newer, raw2) = try fresh()
         _ = try SQLReceiptStore(postgres: newer)
         try raw2.exec("UPDATE receipts_meta SET value = '99' WHERE key = 'schema_version'")
-        #expect(throws: StoreError.schemaTooNew(found: 99, supported: SQLReceiptStore.latestSchemaVersion, path: newer)) {
+        #expect(throws: StoreError.schemaTooNew(found: 99, supported: SQLReceiptStore.latestSchemaVersion, location: newer)) {
             try SQLReceiptStore(postgres: newer)
         }
     }
@@ -98,8 +98,8 @@ struct PostgresStoreTests {
         do {
             try store.backup(to: "/tmp/never.sqlite")
             Issue.record("backup of a PostgreSQL store claimed to work")
-        } catch let StoreError.invalid(message) {
-            #expect(message.contains("pg_dump"))
+        } catch let e as StoreError where e.code == .unsupported {
+            #expect(e.message.contains("pg_dump"))
         }
         #expect(!FileManager.default.fileExists(atPath: "/tmp/never.sqlite"))
         #expect(PostgresConnection.redacted("postgresql://sam:s3cret@db:5432/receipts") == "postgresql://sam:***@db:5432/receipts")

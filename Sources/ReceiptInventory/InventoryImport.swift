@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptModel
+import ReceiptStore
 
 public enum InventoryFormat: String, Sendable, CaseIterable {
     /// Our CSV: columns matched by header name (see `InventoryImporter.csvColumns`).
@@ -107,11 +108,7 @@ public enum InventoryImporter {
                 issues.append(ImportIssue(line: r.line, message: "\(r.fields.count) fields but the header has \(table.header.count) (an unquoted separator in a value?)"))
                 continue
             }
-            func v(_ f: String) -> String? {
-                guard let i = index[f], i < r.fields.count else { return nil }
-                let t = r.fields[i].trimmingCharacters(in: .whitespacesAndNewlines)
-                return t.isEmpty ? nil : t
-            }
+            func v(_ f: String) -> String? { r.value(index[f]) }
             do {
                 guard let name = v("name") else { throw RowError("no name") }
                 var item = InventoryItem(name: name, externalID: v("id"), source: "csv", brand: v("brand"), model: v("model"),
@@ -168,11 +165,7 @@ public enum InventoryImporter {
                 issues.append(ImportIssue(line: r.line, message: "\(r.fields.count) fields but the header has \(table.header.count)"))
                 continue
             }
-            func v(_ f: String) -> String? {
-                guard let i = col[f], i < r.fields.count else { return nil }
-                let t = r.fields[i].trimmingCharacters(in: .whitespacesAndNewlines)
-                return t.isEmpty ? nil : t
-            }
+            func v(_ f: String) -> String? { r.value(col[f]) }
             // The export lists locations as rows too; they are not things that were bought.
             if let url = v("hb.url"), url.hasPrefix("/location/") { locations += 1; continue }
             do {

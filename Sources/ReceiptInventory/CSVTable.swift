@@ -10,6 +10,13 @@ public struct CSVTable: Sendable {
         public var fields: [String]
         /// Set when the record is malformed (unterminated quote, stray quote).
         public var problem: String?
+
+        /// Field `index` without surrounding white space; nil when there is no such column or it is blank.
+        public func value(_ index: Int?) -> String? {
+            guard let index, index < fields.count else { return nil }
+            let t = fields[index].trimmingCharacters(in: .whitespacesAndNewlines)
+            return t.isEmpty ? nil : t
+        }
     }
 
     public var header: [String]
