@@ -2,10 +2,9 @@ import Foundation
 
 // Why the parser chose a value (`Evidence.notes`) and which arithmetic it checked (`ParsedReceipt.checks`),
 // as typed values: the parser decides on the cases, never on their wording. The text is made only for
-// output (`description`), and it is also what is stored: each note and check encodes as the one string it
-// renders to, as before they were typed, so stored receipts (`parsed_json`) and golden files read the same.
-// Decoding reads the string back into its case; a string no case renders (written by an older parser)
-// becomes `.text`, shown as it was.
+// output (`description`). Stored receipts keep the cases with their arguments (Codable as Swift
+// synthesises it: `{"keyword": {"_0": "total"}}`); a note stored as a sentence by a parser before
+// store schema 6 was migrated once to `.text`, which shows it as it was written.
 
 /// Which reading of an all-digit date like 03/04/2024 to prefer.
 public enum DateOrder: String, Sendable, Codable, CaseIterable {
@@ -16,7 +15,7 @@ public enum DateOrder: String, Sendable, Codable, CaseIterable {
 }
 
 /// An arithmetic relation between amounts read on the receipt, as its formula names them.
-public enum Sum: Sendable, Hashable, CustomStringConvertible {
+public enum Sum: Sendable, Hashable, Codable, CustomStringConvertible {
     /// "subtotal 53.85 + tax 4.32", with " + rounding -0.02" and " − discount 5.00" when the formula names them.
     case subtotalTax(subtotal: Amount, tax: Amount, rounding: Amount? = nil, discount: Amount? = nil)
     /// "line items 26.00 + tax 1.56": no subtotal printed, the items added up instead.
@@ -47,40 +46,35 @@ public enum Sum: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    init?(text s: Substring) {
-        let found: Sum?
-        if let h = Template.holes(s, "subtotal ", " + tax ", "") {
-            var rest = h[1]
-            var rounding: Amount?, discount: Amount?
-            if let r = rest.range(of: " − discount ") { discount = Amount(String(rest[r.upperBound...])); rest = rest[..<r.lowerBound] }
-            if let r = rest.range(of: " + rounding ") { rounding = Amount(String(rest[r.upperBound...])); rest = rest[..<r.lowerBound] }
-            found = Amount(h[0]).flatMap { sub in Amount(rest).map { Sum.subtotalTax(subtotal: sub, tax: $0, rounding: rounding, discount: discount) } }
-        } else if let h = Template.holes(s, "line items ", " + tax ", "") {
-            found = Amount(h[0]).flatMap { i in Amount(h[1]).map { .lineItemsTax(items: i, tax: $0) } }
-        } else if let h = Template.holes(s, "subtotal ", " + rounding ", "") {
-            found = Amount(h[0]).flatMap { sub in Amount(h[1]).map { .subtotalRounding(subtotal: sub, rounding: $0) } }
-        } else if let h = Template.holes(s, "cash ", " − change ", "") {
-            found = Amount(h[0]).flatMap { c in Amount(h[1]).map { .cashChange(cash: c, change: $0) } }
-        } else if let h = Template.holes(s, "paid ", ", no change") {
-            found = Amount(h[0]).map { .paidNoChange($0) }
-        } else {
-            found = nil
-        }
-        guard let found, found.description == s else { return nil }
-        self = found
-    }
 }
 
 /// A digit OCR read for another: "6→5".
-public struct DigitSwap: Sendable, Hashable, CustomStringConvertible {
+public struct DigitSwap: Sendable, Hashable, Codable, CustomStringConvertible {
     public var from: Character
     public var to: Character
     public init(from: Character, to: Character) { self.from = from; self.to = to }
     public var description: String { "\(from)→\(to)" }
+
+    enum CodingKeys: String, CodingKey { case from, to }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let from = try c.decode(String.self, forKey: .from), to = try c.decode(String.self, forKey: .to)
+        guard from.count == 1, to.count == 1 else {
+            throw DecodingError.dataCorruptedError(forKey: .from, in: c, debugDescription: "a digit swap is one character for one: \(from)→\(to)")
+        }
+        self.from = from.first!; self.to = to.first!
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(String(from), forKey: .from)
+        try c.encode(String(to), forKey: .to)
+    }
 }
 
 /// Why the day/month order of all-digit dates was settled the way it was.
-public enum OrderReason: Sendable, Hashable {
+public enum OrderReason: Sendable, Hashable, Codable {
     /// The user's `--date-order`.
     case given
     /// Nothing on the receipt tells: day-first by default.
@@ -192,7 +186,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     /// "read 7.30, taken as 27.30: paid 27.30, no change = 27.30, its leading digits lost": OCR dropped the first digits.
     case leadingDigitsLost(read: Amount, sum: Sum, equals: Amount)
 
-    /// A note no case renders to (one stored by an older parser), kept as written.
+    /// A note stored as a sentence before store schema 6, shown as it was written.
     case text(String)
 
     public var description: String {
@@ -253,85 +247,6 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         }
     }
 
-    /// The note that renders to `text`; `.text(text)` when none does.
-    public init(text: String) {
-        self = Self.reading(Substring(text)).flatMap { $0.description == text ? $0 : nil } ?? .text(text)
-    }
-
-    /// Notes without values, by their text.
-    private static let plain: [String: Note] = Dictionary(uniqueKeysWithValues: [
-        Note.amountOnNextLine, .spaceAroundDecimalPoint, .spaceForDecimalPoint, .gluedToWord, .dateKeyword, .expiryWording, .roundingLineHoldsTotal,
-        .printedSubtotalPlusTax, .printedCashMinusChange, .computedSubtotalPlusTax, .largestAmount, .equalsSubtotal(taxIncluded: true),
-        .equalsSubtotal(taxIncluded: false), .equalsAmountPaid, .belowRoundingLine,
-    ].map { ($0.description, $0) })
-
-    private static func reading(_ s: Substring) -> Note? {
-        typealias T = Template
-        if let n = plain[String(s)] { return n }
-        if let h = T.holes(s, "keyword '", "'") { return .keyword(String(h[0])) }
-        if let h = T.holes(s, "after rounding by ", "") { return Amount(h[0]).map { .afterRounding($0) } }
-        if let h = T.holes(s, "after '", "'") { return .afterKeyword(String(h[0])) }
-        if let h = T.holes(s, "also says '", "'") { return .alsoSays(String(h[0])) }
-        if let h = T.holes(s, "amount ", " of ", " in the column after ", " labels") {
-            guard let k = Int(h[0]), let n = Int(h[1]), let l = Int(h[2]) else { return nil }
-            return .amountInColumn(position: k, of: n, afterLabels: l)
-        }
-        if let h = T.holes(s, "one decimal read (", "): its last digit taken as 0") { return .oneDecimalRead(String(h[0])) }
-        if let h = T.holes(s, "letters read as digits (", ")") { return .lettersReadAsDigits(String(h[0])) }
-        if let h = T.holes(s, "taken as '", "' (OCR slips repaired)") { return .dateRepaired(String(h[0])) }
-        if let h = T.holes(s, "seen ", "×") { return Int(h[0]).map { .seen($0) } }
-        if let h = T.holes(s, "'$' with '", "' on the receipt") { return .dollarHint(String(h[0])) }
-        if let h = T.holes(s, "matches '", "' (", "%)") { return Int(h[1]).map { .knownVendor(alias: String(h[0]), percent: $0) } }
-        if let h = T.holes(s, "order ", " (given)") { return DateOrder(rawValue: String(h[0])).map { .dateOrder($0, .given) } }
-        if let h = T.holes(s, "order ", ": ", "") {
-            guard let order = DateOrder(rawValue: String(h[0])), let reason = orderReason(h[1]) else { return nil }
-            return .dateOrder(order, reason)
-        }
-        if let h = T.holes(s, "read ", " (only valid reading)") { return DateOrder(rawValue: String(h[0])).map { .onlyValidReading($0) } }
-        if let h = T.holes(s, "read ", ", taken as ", ": ", " = ", ", one digit apart (OCR often reads ", ")") {
-            let swap = Array(h[4])
-            guard let read = Amount(h[0]), let e = Amount(h[1]), let sum = Sum(text: h[2]), Amount(h[3]) == e, swap.count == 3, swap[1] == "→" else { return nil }
-            return .digitRepaired(read: read, sum: sum, equals: e, swap: DigitSwap(from: swap[0], to: swap[2]))
-        }
-        if let h = T.holes(s, "read ", ", taken as ", ": ", " = ", ", its leading digits lost") {
-            guard let read = Amount(h[0]), let e = Amount(h[1]), let sum = Sum(text: h[2]), Amount(h[3]) == e else { return nil }
-            return .leadingDigitsLost(read: read, sum: sum, equals: e)
-        }
-        if let h = T.holes(s, "", " is in the future; read the other way") { return CalendarDate(iso: String(h[0])).map { .inFuture($0) } }
-        if let h = T.holes(s, "", " rounded by ", "") { return Amount(h[0]).flatMap { t in Amount(h[1]).map { .roundedBy(total: t, rounding: $0) } } }
-        if let h = T.holes(s, "every total read is below the subtotal ", "") { return Amount(h[0]).map { .everyTotalBelowSubtotal($0) } }
-        if let h = T.holes(s, "paid ", ", no change given") { return Amount(h[0]).map { .paidNoChangeGiven($0) } }
-        if let h = T.holes(s, "below the subtotal ", ", and no discount") { return Amount(h[0]).map { .belowSubtotal($0) } }
-        if let h = T.holes(s, "more than the ", " paid") { return Amount(h[0]).map { .moreThanPaid($0) } }
-        if let h = T.holes(s, "before rounding: ", " is applied below") { return Amount(h[0]).map { .beforeRounding($0) } }
-        if let h = T.holes(s, "before tax: ", " below it includes a tax line") { return Amount(h[0]).map { .beforeTax($0) } }
-        if let h = T.holes(s, "in the tax breakdown table below line ", "") { return Int(h[0]).map { .inTaxTable(belowLine: $0) } }
-        if let h = T.holes(s, "line items add up to ", "") { return Amount(h[0]).map { .lineItemsAddUp($0) } }
-        if let h = T.holes(s, "printed ", "×") { return Int(h[0]).map { .printed(times: $0) } }
-        if let r = s.range(of: " = ", options: .backwards), let sum = Sum(text: s[..<r.lowerBound]), let v = Amount(s[r.upperBound...]) {
-            return .sum(sum, equals: v)
-        }
-        if s.count >= 2, s.first == "'", s.last == "'" { return .quoted(String(s.dropFirst().dropLast())) }
-        return nil
-    }
-
-    private static func orderReason(_ s: Substring) -> OrderReason? {
-        if s == "no evidence either way" { return .noEvidence }
-        if s == "evidence" { return .evidence }
-        if let h = Template.holes(s, "currency ", "") { return .currency(String(h[0])) }
-        if let h = Template.holes(s, "a document number holds '", "' as ", "") { return CalendarDate(iso: String(h[1])).map { .documentNumber(String(h[0]), $0) } }
-        if let h = Template.holes(s, "'", "' can only be read that way") { return .onlyReading(String(h[0])) }
-        return nil
-    }
-
-    public init(from decoder: Decoder) throws {
-        self.init(text: try decoder.singleValueContainer().decode(String.self))
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(description)
-    }
 }
 
 /// An arithmetic check the parser ran on the money fields, and its outcome.
@@ -346,7 +261,7 @@ public enum Check: Sendable, Hashable, CustomStringConvertible, Codable {
     case subtotalTaxMismatch
     /// "total: no candidate": nothing on the receipt could be the total.
     case noTotalCandidate
-    /// A check no case renders to (one stored by an older parser), kept as written.
+    /// A check stored as a sentence before store schema 6, shown as it was written.
     case text(String)
 
     public var description: String {
@@ -368,53 +283,4 @@ public enum Check: Sendable, Hashable, CustomStringConvertible, Codable {
         default: return nil
         }
     }
-
-    /// The check that renders to `text`; `.text(text)` when none does.
-    public init(text: String) {
-        self = Self.reading(text).flatMap { $0.description == text ? $0 : nil } ?? .text(text)
-    }
-
-    private static func reading(_ s: String) -> Check? {
-        if s == Check.subtotalTaxMismatch.description { return .subtotalTaxMismatch }
-        if s == Check.noTotalCandidate.description { return .noTotalCandidate }
-        if let h = Template.holes(Substring(s), "", " = ", " (digit repaired)"), let sum = Sum(text: h[0]), let v = Amount(h[1]) {
-            return .sumAfterDigitRepair(sum, equals: v)
-        }
-        return Check(Note(text: s))
-    }
-
-    public init(from decoder: Decoder) throws {
-        self.init(text: try decoder.singleValueContainer().decode(String.self))
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(description)
-    }
-}
-
-/// Reading rendered text back by its fixed parts: `holes("amount 2 of 3", "amount ", " of ", "")` is ["2", "3"].
-/// The first part must start the text, each next one is the first occurrence after the previous, and the
-/// last must end it. Callers re-render what they read and compare, so a text that only looks alike is refused.
-enum Template {
-    static func holes(_ s: Substring, _ parts: String...) -> [Substring]? {
-        guard let first = parts.first, s.hasPrefix(first) else { return nil }
-        var rest = s.dropFirst(first.count)
-        var out: [Substring] = []
-        for (k, part) in parts.dropFirst().enumerated() {
-            if k == parts.count - 2 {
-                guard rest.hasSuffix(part), rest.count >= part.count else { return nil }
-                out.append(rest.dropLast(part.count))
-            } else {
-                guard !part.isEmpty, let r = rest.range(of: part) else { return nil }
-                out.append(rest[..<r.lowerBound])
-                rest = rest[r.upperBound...]
-            }
-        }
-        return out
-    }
-}
-
-extension Amount {
-    init?(_ s: Substring) { self.init(String(s)) }
 }

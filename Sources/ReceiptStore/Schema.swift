@@ -5,10 +5,12 @@ import Foundation
 /// so an older file is upgraded in place (and a half-upgraded file cannot exist).
 /// Never edit a migration that has shipped: add a new one.
 enum Schema {
-    struct Migration {
+    struct Migration: Sendable {
         var version: Int
         var summary: String
         var sql: String
+        /// Rewrites stored data after `sql`, inside the same transaction (the same on both engines).
+        var data: (@Sendable (any SQLConnection) throws -> Void)? = nil
     }
 
     static var latest: Int { migrations.last!.version }
@@ -156,6 +158,8 @@ enum Schema {
             );
             CREATE INDEX claims_worker ON claims(worker);
             """),
+            Migration(version: 6, summary: "notes and checks stored as codes with their arguments, not as sentences", sql: "",
+                      data: LegacyNotes.migrate),
         ]
     }
 
@@ -173,6 +177,7 @@ enum Schema {
                 let now = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
                 for m in migrations where m.version > now && m.version <= target {
                     try db.exec(m.sql, context: "migrating the store to version \(m.version) (\(m.summary))")
+                    try m.data?(db)
                 }
                 if now < target { try db.exec("PRAGMA user_version = \(target)") }
                 // Says "receipts store" to this program (and to `file`): set on creation, and on the first

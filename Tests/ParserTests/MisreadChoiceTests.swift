@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ReceiptModel
 @testable import ReceiptParser
@@ -80,12 +81,12 @@ struct MisreadChoiceTests {
         #expect(r.total?.evidence.notes.contains(.oneDecimalRead(String(expected.dropLast()))) == true)
     }
 
-    @Test func oneDecimalReadIsNoTotalElsewhere() {
+    @Test func oneDecimalReadIsNoTotalElsewhere() throws {
         #expect(parser.parse(text: "Bayside Tacos\nTotal 3.2)\nCASH 5.00").total?.value != amount("3.20"))
         #expect(parser.parse(text: "FARM STALL\nTotal weight 2.5\nTOTAL 7.80").total?.value == amount("7.80"))
         // A total read whole beats one read with a decimal short.
         #expect(parser.parse(text: "FARM STALL\nTOTAL 7.80\nTOTAL DUE 7.8").total?.value == amount("7.80"))
-        #expect(Note(text: Note.oneDecimalRead("174.9").description) == .oneDecimalRead("174.9"))
+        #expect(try JSONDecoder().decode(Note.self, from: JSONEncoder().encode(Note.oneDecimalRead("174.9"))) == .oneDecimalRead("174.9"))
     }
 
     // MARK: vendors
@@ -256,10 +257,10 @@ struct MisreadChoiceTests {
         return ReceiptParser.surerSpelling(fa, on: pa, fb, on: pb)?.value
     }
 
-    /// The new note reads back from its text (the store keeps notes as text).
-    @Test func leadingDigitsNoteRoundTrips() {
+    /// The note says what happened, and is stored as itself.
+    @Test func leadingDigitsNoteRoundTrips() throws {
         let n = Note.leadingDigitsLost(read: amount("7.30"), sum: .paidNoChange(amount("27.30")), equals: amount("27.30"))
         #expect(n.description == "read 7.30, taken as 27.30: paid 27.30, no change = 27.30, its leading digits lost")
-        #expect(Note(text: n.description) == n)
+        #expect(try JSONDecoder().decode(Note.self, from: JSONEncoder().encode(n)) == n)
     }
 }

@@ -3,8 +3,8 @@ import Testing
 import ReceiptModel
 import ReceiptParser
 
-/// Notes and checks are typed values; their text is made for output and is also what is stored.
-/// Reading the text back must give the same value, and text no case renders (from an older parser) must load.
+/// Notes and checks are typed values: their text is made for output only, and they are stored as
+/// codes with their arguments (a store's old sentences are migrated once: MigrationTests).
 @Suite("Typed notes and checks")
 struct NotesTests {
     static func amount(_ s: String) -> Amount { Amount(s)! }
@@ -45,17 +45,17 @@ struct NotesTests {
         .subtotalTaxMismatch, .noTotalCandidate,
     ]
 
-    @Test func everyNoteReadsBackFromItsText() {
+    /// Stored as codes with their arguments: every case comes back as itself, never through its text.
+    @Test func everyNoteAndCheckRoundTripsAsACode() throws {
         for n in Self.everyNote {
-            #expect(Note(text: n.description) == n, "\(n.description)")
+            #expect(try JSONDecoder().decode(Note.self, from: JSONEncoder().encode(n)) == n, "\(n.description)")
+        }
+        for c in Self.everyCheck {
+            #expect(try JSONDecoder().decode(Check.self, from: JSONEncoder().encode(c)) == c, "\(c.description)")
         }
         #expect(Set(Self.everyNote.map(\.description)).count == Self.everyNote.count, "two notes render alike")
-    }
-
-    @Test func everyCheckReadsBackFromItsText() {
-        for c in Self.everyCheck {
-            #expect(Check(text: c.description) == c, "\(c.description)")
-        }
+        // The shape a stored note has: its case and its arguments.
+        #expect(String(decoding: try JSONEncoder().encode(Note.keyword("total")), as: UTF8.self) == #"{"keyword":{"_0":"total"}}"#)
     }
 
     /// The text is the one the parser printed before notes were typed: the CLI, golden files and stored receipts show it.
@@ -69,40 +69,6 @@ struct NotesTests {
         #expect(Self.everyNote.last?.description == "read 189.00, taken as 159.00: cash 200.00 − change 41.00 = 159.00, one digit apart (OCR often reads 8→5)")
         #expect(Check.subtotalTaxMismatch.description == "subtotal + tax ≠ total")
         #expect(Self.everyCheck[1].description == "cash 200.00 − change 41.00 = 159.00 (digit repaired)")
-    }
-
-    /// Text no case renders: kept as written, so stores written by an older (or newer) parser load.
-    @Test func unknownTextIsKept() {
-        #expect(Note(text: "a reason from another version") == .text("a reason from another version"))
-        #expect(Note(text: "keyword 'total") == .text("keyword 'total"))
-        #expect(Note(text: "amount x of 3 in the column after 4 labels") == .text("amount x of 3 in the column after 4 labels"))
-        #expect(Check(text: "subtotal + tax = total: ok") == .text("subtotal + tax = total: ok"))
-        #expect(Check(text: "keyword 'total'") == .text("keyword 'total'"))
-    }
-
-    /// A receipt as older versions stored it (`parsed_json`): notes and checks as plain strings.
-    @Test func anOldStoredReceiptLoads() throws {
-        let json = #"""
-        {"vendor":{"value":"SHOP","confidence":0.9,"evidence":{"rule":"vendor.legal-form","notes":[]},"rejected":[]},
-         "date":{"value":"2018-03-12","confidence":0.9,"evidence":{"rule":"date.numeric","notes":["'12/03/18'","order day-first: currency MYR"]},"rejected":[]},
-         "total":{"value":"43.20","confidence":0.9,"evidence":{"line":4,"text":"TOTAL 43.20","rule":"total.keyword",
-           "notes":["keyword 'total'","subtotal 40.00 + tax 3.20 = 43.20","a note an older parser wrote"]},"rejected":[]},
-         "lineItems":[],"checks":["subtotal 40.00 + tax 3.20 = 43.20","subtotal + tax ≠ total","subtotal + tax = total: ok"],
-         "parserVersion":"0.0.9"}
-        """#
-        let r = try JSONDecoder().decode(ParsedReceipt.self, from: Data(json.utf8))
-        #expect(r.total?.evidence.notes == [.keyword("total"), .sum(.subtotalTax(subtotal: Self.amount("40.00"), tax: Self.amount("3.20")), equals: Self.amount("43.20")),
-                                           .text("a note an older parser wrote")])
-        #expect(r.date?.evidence.notes == [.quoted("12/03/18"), .dateOrder(.dayFirst, .currency("MYR"))])
-        #expect(r.checks.contains(.subtotalTaxMismatch))
-        #expect(r.checks.last == .text("subtotal + tax = total: ok"))
-        #expect(ReceiptParser.doubt(r) == .subtotalTaxMismatch)
-        #expect(ReceiptParser.doubt(r)?.description == "subtotal + tax ≠ total")
-        // Written back, the strings are the ones read.
-        let back = try JSONSerialization.jsonObject(with: JSONEncoder().encode(r)) as? [String: Any]
-        #expect(back?["checks"] as? [String] == ["subtotal 40.00 + tax 3.20 = 43.20", "subtotal + tax ≠ total", "subtotal + tax = total: ok"])
-        let total = back?["total"] as? [String: Any], evidence = total?["evidence"] as? [String: Any]
-        #expect(evidence?["notes"] as? [String] == ["keyword 'total'", "subtotal 40.00 + tax 3.20 = 43.20", "a note an older parser wrote"])
     }
 
     /// Every note and check the parser writes on the sample receipts' frozen OCR reads back as itself, not as `.text`.

@@ -53,6 +53,39 @@ struct MigrationTests {
         #expect(try SQLReceiptStore(path: path).schemaVersion() == SQLReceiptStore.latestSchemaVersion)
     }
 
+    /// Before schema 6 notes and checks were stored as the sentences they render to; the upgrade
+    /// makes each a `.text` case once, which shows as it did, and leaves every other value alone.
+    @Test("a version 5 store's sentence notes and checks become codes, shown as they were")
+    func notesBecomeCodes() throws {
+        let tmp = try TempDir()
+        let path = tmp.path("v5.sqlite")
+        do {
+            let v5 = try SQLReceiptStore(path: path, schemaVersion: 5)
+            _ = try save(v5, receipt(vendor: "Shop", date: "2024-01-02", total: "43.20", lines: [("THING", "43.20", 1)]), hash: "h5")
+        }
+        // What a version 5 program wrote: notes and checks as sentences.
+        let old = #"{"checks":["subtotal 40.00 + tax 3.20 = 43.20","subtotal + tax ≠ total"],"lineItems":[],"parserVersion":"0.0.9","#
+            + #""total":{"confidence":0.9,"evidence":{"line":4,"notes":["keyword 'total'","subtotal 40.00 + tax 3.20 = 43.20"],"rule":"total.keyword","text":"TOTAL 43.20"},"#
+            + #""rejected":[{"evidence":{"notes":["printed 2×"],"rule":"total.keyword"},"score":0.4,"value":"40.00"}],"value":"43.20"}}"#
+        try RawSQLite.exec(path, "UPDATE receipts SET parsed_json = '\(old.replacingOccurrences(of: "'", with: "''"))'")
+        try RawSQLite.exec(path, #"UPDATE line_items SET evidence_json = '{"notes":["amount on the next line"],"rule":"line-item"}'"#)
+
+        let store = try SQLReceiptStore(path: path)
+        #expect(try store.schemaVersion() == SQLReceiptStore.latestSchemaVersion)
+        let r = try #require(try store.receipts().first)
+        #expect(r.parsed.total?.value == Amount("43.20") && r.parsed.total?.evidence.line == 4 && r.parsed.total?.confidence == 0.9)
+        #expect(r.parsed.total?.evidence.notes == [.text("keyword 'total'"), .text("subtotal 40.00 + tax 3.20 = 43.20")])
+        #expect(r.parsed.total?.rejected.first?.evidence.notes == [.text("printed 2×")])
+        #expect(r.parsed.checks == [.text("subtotal 40.00 + tax 3.20 = 43.20"), .text("subtotal + tax ≠ total")])
+        #expect(r.parsed.total?.evidence.notes.map(\.description) == ["keyword 'total'", "subtotal 40.00 + tax 3.20 = 43.20"])
+        // Line items' evidence is kept for SQL readers of the store: migrated the same way.
+        #expect(try RawSQLite.int(path, #"SELECT instr(evidence_json, '{"text":{"_0":"amount on the next line"}}') FROM line_items"#) > 0)
+        // Stored now as codes, not sentences: opening again reads the same, and nothing is left to migrate.
+        #expect(try RawSQLite.int(path, #"SELECT instr(parsed_json, '{"text":{"_0":"keyword ''total''"}}') FROM receipts"#) > 0)
+        #expect(try RawSQLite.int(path, #"SELECT instr(parsed_json, '["keyword') FROM receipts"#) == 0)
+        #expect(try SQLReceiptStore(path: path).receipts().first?.parsed == r.parsed)
+    }
+
     @Test("default path: --store, else RECEIPTS_STORE, else XDG_DATA_HOME, else ~/.local/share")
     func defaultPath() {
         #expect(StoreLocation.resolve(explicit: "/x/s.sqlite", environment: ["RECEIPTS_STORE": "/y"]) == "/x/s.sqlite")
