@@ -46,6 +46,15 @@ struct PageImageTests {
         #expect(a.pixelHash == h)
     }
 
+    /// The one FNV-1a 64 (pixel hashes, the traineddata checksum) gives the published values for bytes.
+    @Test func fnv1aMatchesItsPublishedTestVectors() {
+        for (text, expected): (String, UInt64) in [("", 0xcbf2_9ce4_8422_2325), ("a", 0xaf63_dc4c_8601_ec8c), ("foobar", 0x8594_4171_f739_67e8)] {
+            var h = FNV1a64()
+            Array(text.utf8).withUnsafeBytes { h.add(bytes: $0) }
+            #expect(h.value == expected, "\"\(text)\"")
+        }
+    }
+
     @Test func quarterTurnsAreClockwise() throws {
         // 3 wide, 2 high:  a b c / d e f
         let img = PageImage(width: 3, height: 2, bytesPerPixel: 1, pixels: [1, 2, 3, 4, 5, 6], resolution: (150, 150))!
