@@ -77,12 +77,16 @@ let package = Package(
         .executableTarget(name: "receipts", dependencies: ["ReceiptsCLI"]),
         .executableTarget(name: "receipts-bench", dependencies: ["ReceiptStore", "ReceiptReconcile", "ReceiptModel", "ReceiptParser"]),
         // Fuzz targets (image, parser, inventory, rules, vendors): libFuzzer under `make fuzz`, a replayer otherwise.
-        .executableTarget(name: "receipts-fuzz", dependencies: ["ReceiptIngest", "ReceiptParser", "ReceiptStore", "ReceiptModel", "ReceiptTestSupport"]),
-        // Test doubles (scripted and failing OCR engines) any test target may use.
+        .executableTarget(name: "receipts-fuzz", dependencies: ["ReceiptIngest", "ReceiptParser", "ReceiptStore", "ReceiptModel", "ReceiptHostileInputs"]),
+        // Structured damage to real image files, for the fuzzer's image mutations and the hostile-file tests
+        // (in no product: a Sources executable may depend on it, never on test support).
+        .target(name: "ReceiptHostileInputs"),
+        // Test doubles (scripted and failing OCR engines, child processes) any test target may use.
         .target(name: "ReceiptTestSupport", dependencies: ["ReceiptModel", "ReceiptOCR"], path: "Tests/Support"),
         .testTarget(name: "ParserTests", dependencies: ["ReceiptParser", "ReceiptModel"]),
         .testTarget(name: "PipelineTests", dependencies: [
             "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptsCLI", "ReceiptModel", "ReceiptStore", "ReceiptTestSupport",
+            "ReceiptHostileInputs",
         ]),
         .testTarget(name: "StoreTests", dependencies: [
             "CSQLite", "ReceiptStore", "ReceiptReconcile", "ReceiptsCLI", "ReceiptModel", "ReceiptPipeline", "ReceiptOCR", "ReceiptIngest", "ReceiptTestSupport",

@@ -1,6 +1,6 @@
 import Foundation
 import ReceiptModel
-import ReceiptTestSupport
+import ReceiptHostileInputs
 
 // Two builds of one target list:
 //  - `make fuzz` builds with -sanitize=fuzzer,address -DRECEIPTS_LIBFUZZER: libFuzzer drives the
