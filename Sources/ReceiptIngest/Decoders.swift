@@ -2,7 +2,9 @@ import Foundation
 import ReceiptModel
 
 /// An image file format: what decoders say they read, what errors name, and which file
-/// extensions a folder walk picks up.
+/// extensions a folder walk picks up. Every format and its extensions are declared here once:
+/// those a decoder reads (each decoder lists them in `formats`) and those none reads
+/// (`withoutDecoder`).
 public struct ImageFormat: Sendable, Hashable, CustomStringConvertible {
     /// Short lower-case identifier ("jpeg", "webp").
     public let rawValue: String
@@ -27,6 +29,23 @@ public struct ImageFormat: Sendable, Hashable, CustomStringConvertible {
     public static let heif = ImageFormat("heif", name: "HEIC/HEIF", fileExtensions: ["heic", "heif", "hif"])
     public static let avif = ImageFormat("avif", name: "AVIF", fileExtensions: ["avif"])
     public static let pdf = ImageFormat("pdf", name: "PDF", fileExtensions: ["pdf"])
+
+    // Formats people keep receipts (or photos and scans of them) in that no decoder here reads.
+    public static let jpegXL = ImageFormat("jxl", name: "JPEG XL", fileExtensions: ["jxl"])
+    public static let jpeg2000 = ImageFormat("jp2", name: "JPEG 2000", fileExtensions: ["jp2", "j2k", "jpf"])
+    public static let cameraRaw = ImageFormat("raw", name: "camera raw",
+                                              fileExtensions: ["dng", "cr2", "cr3", "nef", "arw", "orf", "rw2", "raf"])
+    public static let photoshop = ImageFormat("psd", name: "Photoshop", fileExtensions: ["psd"])
+    public static let svg = ImageFormat("svg", name: "SVG", fileExtensions: ["svg"])
+    public static let eps = ImageFormat("eps", name: "EPS", fileExtensions: ["eps"])
+    public static let xps = ImageFormat("xps", name: "XPS", fileExtensions: ["xps", "oxps"])
+    public static let djvu = ImageFormat("djvu", name: "DjVu", fileExtensions: ["djvu", "djv"])
+    public static let ofd = ImageFormat("ofd", name: "OFD", fileExtensions: ["ofd"])
+
+    /// The formats above that nothing here decodes. A folder walk still takes their files, so
+    /// that each fails saying why ("not an image (supported: …)") instead of vanishing among
+    /// the "other files".
+    public static let withoutDecoder: [ImageFormat] = [.jpegXL, .jpeg2000, .cameraRaw, .photoshop, .svg, .eps, .xps, .djvu, .ofd]
 }
 
 /// The limits a decoder checks before it spends memory on a page (decompression bombs,
@@ -123,7 +142,13 @@ public struct ImageDecoders: Sendable, Hashable {
         return decoders.flatMap(\.formats).filter { seen.insert($0).inserted }
     }
 
+    /// The extensions of the formats the decoders read.
     public var fileExtensions: Set<String> { Set(formats.flatMap(\.fileExtensions)) }
+
+    /// The extensions of every file worth trying as a receipt: the formats the decoders read
+    /// and those nothing here decodes (`ImageFormat.withoutDecoder`), so such a file is tried
+    /// and fails with its reason.
+    public var receiptExtensions: Set<String> { fileExtensions.union(ImageFormat.withoutDecoder.flatMap(\.fileExtensions)) }
 
     /// The first decoder that recognises the bytes, with what it found.
     public func sniff(_ data: Data) -> (decoder: any ImageDecoder, image: SniffedImage)? {

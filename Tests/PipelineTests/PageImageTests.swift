@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ReceiptModel
 @testable import ReceiptIngest
+import ReceiptPipeline
 
 /// A grey image from a function of the pixel position.
 func grayImage(_ w: Int, _ h: Int, name: String = "synthetic", _ value: (Int, Int) -> UInt8) -> PageImage {
@@ -188,6 +189,19 @@ struct DecoderRegistryTests {
         var o = IngestOptions()
         o.decoders = ImageDecoders([XYZDecoder(), LeptonicaDecoder()])
         return o
+    }
+
+    /// A folder walk takes what the decoders read and the formats nothing here decodes, each
+    /// extension declared by exactly one format.
+    @Test func receiptExtensionsAreTheDecodersAndTheFormatsWithoutADecoder() throws {
+        let standard = ImageDecoders.standard
+        #expect(standard.receiptExtensions == standard.fileExtensions.union(["jxl", "jp2", "j2k", "jpf", "dng", "cr2", "cr3", "nef", "arw",
+                                                                             "orf", "rw2", "raf", "psd", "svg", "eps", "xps", "oxps", "djvu", "djv", "ofd"]))
+        let declared = (standard.formats + ImageFormat.withoutDecoder).flatMap(\.fileExtensions)
+        #expect(declared.count == Set(declared).count, "an extension declared twice")
+        #expect(Set(standard.formats).isDisjoint(with: ImageFormat.withoutDecoder))
+        #expect(Self.withXYZ.decoders.receiptExtensions.isSuperset(of: ["xyz", "jxl", "png"]))
+        #expect(FolderWalk().extensions == standard.receiptExtensions)
     }
 
     @Test func supportedFormatsComeFromTheDecoders() throws {
