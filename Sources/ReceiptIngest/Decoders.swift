@@ -84,33 +84,26 @@ public struct SniffedImage: Sendable, Hashable {
 
 /// One decoded page, before normalisation.
 public struct DecodedPage: Sendable {
-    enum Storage: Sendable {
-        /// Leptonica's own decoding: handed on as is, no copy.
-        case leptonica(PixImage)
-        /// Any other decoder's pixels.
-        case pixels(PageImage)
-    }
-
-    let storage: Storage
+    /// The pixels, in the form the decoder made them (a decoder outside this module gives a
+    /// `PageImage`); normalisation takes them over from here (see `DecodedPixels`).
+    let pixels: any DecodedPixels
     /// What the decoder did to the pixels before handing them on ("EXIF orientation 6: rotate 90°").
     public var steps: [String] = []
-    /// The page's own text with word boxes in the pixels of `storage` (a PDF's text layer):
+    /// The page's own text with word boxes in the page's pixels (a PDF's text layer):
     /// when present, the page is parsed from it and never OCR'd.
     public var textLayer: OCRPage?
 
     /// A page another decoder made (grey or RGBA bytes).
     public init(_ image: PageImage, steps: [String] = [], textLayer: OCRPage? = nil) {
-        storage = .pixels(image); self.steps = steps; self.textLayer = textLayer
-    }
-    init(_ pix: PixImage, steps: [String] = []) { storage = .leptonica(pix); self.steps = steps }
-
-    public var width: Int {
-        switch storage { case .leptonica(let p): p.width; case .pixels(let i): i.width }
+        self.init(pixels: image, steps: steps, textLayer: textLayer)
     }
 
-    public var height: Int {
-        switch storage { case .leptonica(let p): p.height; case .pixels(let i): i.height }
+    init(pixels: any DecodedPixels, steps: [String] = [], textLayer: OCRPage? = nil) {
+        self.pixels = pixels; self.steps = steps; self.textLayer = textLayer
     }
+
+    public var width: Int { pixels.width }
+    public var height: Int { pixels.height }
 }
 
 /// Turns the bytes of an image file into pages. A file is a list of pages: one for most
