@@ -9,6 +9,7 @@ import PackageDescription
 //                    the batch runner (folder walk, one worker pool, skip-by-hash, save) for every front end
 //   ReceiptStore   the store of items, receipts, links: a SQLite file or a PostgreSQL database, one SQL for both
 //   ReceiptReconcile  receipts <-> inventory items
+//   ReceiptDrawing  boxes and labels drawn on a page (show --annotate, eval --html), pure Swift
 //   ReceiptsCLI    the `receipts` command, testable in-process
 // ReceiptModel holds the value types every stage hands to the next (PageImage, OCRPage, ParsedReceipt).
 // C stays in system-library targets: CLeptonica, CHeif, CPoppler (ingest only), CTesseract (OCR only), CSQLite and CLibPQ (store only).
@@ -19,7 +20,7 @@ let package = Package(
         .executable(name: "receipts", targets: ["receipts"]),
         .library(name: "ReceiptKit", targets: [
             "ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser",
-            "ReceiptPipeline", "ReceiptStore", "ReceiptReconcile", "ReceiptsCLI",
+            "ReceiptPipeline", "ReceiptStore", "ReceiptReconcile", "ReceiptDrawing", "ReceiptsCLI",
         ]),
     ],
     targets: [
@@ -66,13 +67,15 @@ let package = Package(
         .target(name: "CDecoderMessages", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("leptonica")]),
         .target(name: "ReceiptModel"),
         .target(name: "ReceiptIngest", dependencies: ["CLeptonica", "CHeif", "CPoppler", "CDecoderMessages", "ReceiptModel"]),
+        // Boxes, lines and labels on a page's pixels, in Swift (the fonts are data): no C library.
+        .target(name: "ReceiptDrawing", dependencies: ["ReceiptModel"], exclude: ["tools"]),
         .target(name: "ReceiptOCR", dependencies: ["CTesseract", "ReceiptModel"]),
         .target(name: "ReceiptParser", dependencies: ["ReceiptModel"]),
         .target(name: "ReceiptPipeline", dependencies: ["ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptStore"]),
         .target(name: "ReceiptStore", dependencies: ["CSQLite", "CLibPQ", "ReceiptModel"]),
         .target(name: "ReceiptReconcile", dependencies: ["ReceiptModel", "ReceiptStore"]),
         .target(name: "ReceiptsCLI", dependencies: [
-            "ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptStore", "ReceiptReconcile",
+            "ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptStore", "ReceiptReconcile", "ReceiptDrawing",
         ]),
         .executableTarget(name: "receipts", dependencies: ["ReceiptsCLI"]),
         .executableTarget(name: "receipts-bench", dependencies: ["ReceiptStore", "ReceiptReconcile", "ReceiptModel", "ReceiptParser"]),
@@ -84,12 +87,14 @@ let package = Package(
         // Test doubles (scripted and failing OCR engines, child processes) any test target may use.
         .target(name: "ReceiptTestSupport", dependencies: ["ReceiptModel", "ReceiptOCR"], path: "Tests/Support"),
         .testTarget(name: "ParserTests", dependencies: ["ReceiptParser", "ReceiptModel"]),
+        .testTarget(name: "DrawingTests", dependencies: ["ReceiptDrawing", "ReceiptModel"]),
         .testTarget(name: "PipelineTests", dependencies: [
             "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptsCLI", "ReceiptModel", "ReceiptStore", "ReceiptTestSupport",
-            "ReceiptHostileInputs",
+            "ReceiptHostileInputs", "ReceiptDrawing",
         ]),
         .testTarget(name: "StoreTests", dependencies: [
             "CSQLite", "ReceiptStore", "ReceiptReconcile", "ReceiptsCLI", "ReceiptModel", "ReceiptPipeline", "ReceiptOCR", "ReceiptIngest", "ReceiptTestSupport",
+            "ReceiptDrawing",
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -175,7 +175,7 @@ public struct IngestedImage: Sendable {
     public var pixelHash: UInt64 { pageImage.pixelHash }
 
     /// PNG bytes of the normalised image (what OCR sees), for `--save-image`.
-    public func pngData() -> Data? { PixImage(pageImage)?.pngData() }
+    public func pngData() -> Data? { PNGEncoder.encode(pageImage) }
 }
 
 /// An image file, decoded and normalised: its pages in order (at least one).
