@@ -9,7 +9,7 @@ public struct BitmapFont: Sendable {
         var advance: Int
         /// The box of its ink: from the pen's x, and from the baseline (negative: above it).
         var inkX, inkTop, inkWidth, inkHeight: Int
-        /// Where its bits start in `bits` (bit index).
+        /// Where its ink starts in `data` (a bit index).
         var firstBit: Int
     }
 
@@ -19,20 +19,23 @@ public struct BitmapFont: Sendable {
     /// capitals, which end on the baseline row).
     public let ascent: Int
     let glyphs: [Glyph]
-    /// Every glyph's ink, row by row, most significant bit first.
-    let bits: [UInt8]
+    /// The metrics, then every glyph's ink, row by row, most significant bit first.
+    let data: [UInt8]
 
-    /// `metrics`: five numbers per character from ' ' to '~' (cell width, ink x, ink top from the
-    /// baseline, ink width, ink height); `bits`: base64 of the ink boxes' bits, one after the other.
-    init(kern: Int, ascent: Int, metrics: [Int], bits: String) {
+    /// `data`: base64 of five bytes per character from ' ' to '~' (cell width, ink x, ink top
+    /// from the baseline as a signed byte, ink width, ink height), then the ink boxes' bits, one
+    /// box after the other (what `tools/make_label_font.c` writes).
+    init(kern: Int, ascent: Int, data: String) {
         self.kern = kern; self.ascent = ascent
-        self.bits = [UInt8](Data(base64Encoded: bits.filter { !$0.isWhitespace }) ?? Data())
+        self.data = [UInt8](Data(base64Encoded: data.filter { !$0.isWhitespace && $0 != "\\" }) ?? Data())
         var glyphs: [Glyph] = []
-        var next = 0
-        for m in stride(from: 0, to: metrics.count - 4, by: 5) {
-            glyphs.append(Glyph(advance: metrics[m], inkX: metrics[m + 1], inkTop: metrics[m + 2], inkWidth: metrics[m + 3],
-                                inkHeight: metrics[m + 4], firstBit: next))
-            next += metrics[m + 3] * metrics[m + 4]
+        var next = 8 * 5 * 95
+        let d = self.data
+        for m in stride(from: 0, to: min(d.count, 5 * 95), by: 5) {
+            let g = Glyph(advance: Int(d[m]), inkX: Int(d[m + 1]), inkTop: Int(Int8(bitPattern: d[m + 2])),
+                          inkWidth: Int(d[m + 3]), inkHeight: Int(d[m + 4]), firstBit: next)
+            glyphs.append(g)
+            next += g.inkWidth * g.inkHeight
         }
         self.glyphs = glyphs
     }
@@ -46,7 +49,7 @@ public struct BitmapFont: Sendable {
     /// Whether the ink of `g` is set at (`x`, `y`) of its ink box.
     func ink(_ g: Glyph, _ x: Int, _ y: Int) -> Bool {
         let b = g.firstBit + y * g.inkWidth + x
-        return bits[b >> 3] & (0x80 >> UInt8(b & 7)) != 0
+        return data[b >> 3] & (0x80 >> UInt8(b & 7)) != 0
     }
 
     /// The width of `text` drawn in this font, in pixels.

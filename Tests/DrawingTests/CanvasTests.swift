@@ -82,12 +82,12 @@ struct CanvasTests {
         #expect(BitmapFont.size6.width(of: "é€") == BitmapFont.size6.width(of: "??"))
     }
 
-    /// The generated font data adds up: 95 characters, and the bits their ink boxes need.
+    /// The generated font data adds up: 95 characters' metrics, and the bits their ink boxes need.
     @Test(arguments: [BitmapFont.size6, BitmapFont.size8])
     func fontDataIsWhole(_ font: BitmapFont) {
         #expect(font.glyphs.count == 95)
         let needed = font.glyphs.map { $0.inkWidth * $0.inkHeight }.reduce(0, +)
-        #expect(font.bits.count == (needed + 7) / 8)
+        #expect(font.data.count == 5 * 95 + (needed + 7) / 8)
         #expect(font.glyph(" ").inkWidth == 0 && font.glyph("W").inkWidth > font.glyph("i").inkWidth)
     }
 

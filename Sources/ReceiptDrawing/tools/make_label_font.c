@@ -1,7 +1,8 @@
 // Writes Sources/ReceiptDrawing/LabelFonts.swift: Leptonica's compiled-in bitmap fonts (the
 // ones `bmfCreate(NULL, size)` gives, that labels were drawn with before), sizes 6 and 8, as
 // Swift data, so that drawing needs no C library. Each character of ASCII 32-126 keeps its
-// cell width, and the box of its ink with the bits inside it, row by row.
+// cell width, and the box of its ink with the bits inside it, row by row (the layout is
+// BitmapFont's init's).
 //
 //   cc Sources/ReceiptDrawing/tools/make_label_font.c $(pkg-config --cflags --libs lept) -o /tmp/make_label_font
 //   /tmp/make_label_font > Sources/ReceiptDrawing/LabelFonts.swift
@@ -11,45 +12,53 @@
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
+// Appends one byte to the font's data.
+static unsigned char data[1 << 16];
+static long used;
+static void put(int v) { data[used++] = (unsigned char)v; }
+
 static void font(int size) {
     L_BMF *bmf = bmfCreate(NULL, size);
     if (!bmf) { fprintf(stderr, "no font of size %d\n", size); return; }
     int ascent = 0;
     bmfGetBaseline(bmf, 'X', &ascent);
-    static unsigned char bits[1 << 16];
-    memset(bits, 0, sizeof bits);
-    long nbits = 0;
-    printf("    /// Leptonica's size-%d font (%d points at 300 ppi).\n", size, size);
-    printf("    public static let size%d = BitmapFont(\n        kern: %d, ascent: %d,\n", size, bmf->kernwidth, ascent);
-    printf("        // Per character from ' ': cell width, ink x, ink top (from the baseline), ink width, ink height.\n");
-    printf("        metrics: [");
+    memset(data, 0, sizeof data);
+    used = 0;
+    PIX *glyph[95];
+    BOX *ink[95];
+    // First the metrics, five bytes a character: cell width, ink x, ink top from the baseline
+    // (a signed byte: negative above it), ink width, ink height.
     for (int c = 32; c < 127; c++) {
-        PIX *p = bmfGetPix(bmf, (char)c);
-        int baseline = 0;
+        PIX *p = glyph[c - 32] = bmfGetPix(bmf, (char)c);
+        int baseline = 0, x = 0, y = 0, w = 0, h = 0;
         bmfGetBaseline(bmf, (char)c, &baseline);
-        BOX *box = NULL;
-        int x = 0, y = 0, w = 0, h = 0;
-        if (pixClipToForeground(p, NULL, &box) == 0 && box) boxGetGeometry(box, &x, &y, &w, &h);
-        for (int yy = y; yy < y + h; yy++)
-            for (int xx = x; xx < x + w; xx++, nbits++) {
-                l_uint32 v = 0;
-                pixGetPixel(p, xx, yy, &v);
-                if (v) bits[nbits / 8] |= (unsigned char)(0x80 >> (nbits % 8));
-            }
-        printf("%s%s%d, %d, %d, %d, %d", c == 32 ? "" : ",", (c - 32) % 8 == 0 ? "\n                  " : " ",
-               pixGetWidth(p), x, y - baseline, w, h);
-        boxDestroy(&box);
-        pixDestroy(&p);
+        ink[c - 32] = NULL;
+        if (pixClipToForeground(p, NULL, &ink[c - 32]) == 0 && ink[c - 32]) boxGetGeometry(ink[c - 32], &x, &y, &w, &h);
+        put(pixGetWidth(p)); put(x); put((y - baseline) & 0xFF); put(w); put(h);
     }
-    printf("],\n        // The ink boxes' bits one after the other, row by row, most significant bit first (base64).\n");
-    printf("        bits: \"\"\"\n");
-    long nbytes = (nbits + 7) / 8, col = 0;
-    printf("            ");
-    for (long i = 0; i < nbytes; i += 3) {
-        unsigned v = (unsigned)bits[i] << 16 | (i + 1 < nbytes ? (unsigned)bits[i + 1] << 8 : 0) | (i + 2 < nbytes ? bits[i + 2] : 0);
-        char out[4] = {b64[v >> 18 & 63], b64[v >> 12 & 63], i + 1 < nbytes ? b64[v >> 6 & 63] : '=', i + 2 < nbytes ? b64[v & 63] : '='};
+    // Then the ink boxes' bits, one box after the other, row by row, most significant bit first.
+    long bit = 8 * used;
+    for (int i = 0; i < 95; i++) {
+        int x = 0, y = 0, w = 0, h = 0;
+        if (ink[i]) boxGetGeometry(ink[i], &x, &y, &w, &h);
+        for (int yy = y; yy < y + h; yy++)
+            for (int xx = x; xx < x + w; xx++, bit++) {
+                l_uint32 v = 0;
+                pixGetPixel(glyph[i], xx, yy, &v);
+                if (v) data[bit / 8] |= (unsigned char)(0x80 >> (bit % 8));
+            }
+        boxDestroy(&ink[i]);
+        pixDestroy(&glyph[i]);
+    }
+    used = (bit + 7) / 8;
+    printf("    /// Leptonica's size-%d font (%d points at 300 ppi).\n", size, size);
+    printf("    public static let size%d = BitmapFont(kern: %d, ascent: %d, data: \"\"\"\n            ", size, bmf->kernwidth, ascent);
+    long col = 0;
+    for (long i = 0; i < used; i += 3) {
+        unsigned v = (unsigned)data[i] << 16 | (i + 1 < used ? (unsigned)data[i + 1] << 8 : 0) | (i + 2 < used ? data[i + 2] : 0);
+        char out[4] = {b64[v >> 18 & 63], b64[v >> 12 & 63], i + 1 < used ? b64[v >> 6 & 63] : '=', i + 2 < used ? b64[v & 63] : '='};
         fwrite(out, 1, 4, stdout);
-        if ((col += 4) == 108 && i + 3 < nbytes) { printf("\\\n            "); col = 0; }
+        if ((col += 4) == 108 && i + 3 < used) { printf("\\\n            "); col = 0; }
     }
     printf("\n            \"\"\")\n");
     bmfDestroy(&bmf);
