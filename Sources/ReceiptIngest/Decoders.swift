@@ -106,6 +106,28 @@ public struct DecodedPage: Sendable {
     public var height: Int { pixels.height }
 }
 
+extension PageImage {
+    /// A grey page made from colour pixels (a decoder's own RGB output: libheif's, Cairo's), rows
+    /// 4-byte aligned: `rgb(x, y)` gives a pixel's red, green and blue, and its grey is
+    /// (77 R + 150 G + 29 B) / 256. Nil when the sizes do not make a page.
+    static func grey(name: String, width: Int, height: Int, resolution: (x: Int, y: Int) = (0, 0),
+                     rgb: (_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int)) -> PageImage? {
+        guard width > 0, height > 0 else { return nil }
+        let bpr = alignedBytesPerRow(width: width, bytesPerPixel: 1)
+        let grey = [UInt8](unsafeUninitializedCapacity: bpr * height) { out, count in
+            out.initialize(repeating: 255)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let (r, g, b) = rgb(x, y)
+                    out[y * bpr + x] = UInt8((r * 77 + g * 150 + b * 29) >> 8)
+                }
+            }
+            count = bpr * height
+        }
+        return PageImage(name: name, width: width, height: height, bytesPerPixel: 1, bytesPerRow: bpr, pixels: grey, resolution: resolution)
+    }
+}
+
 /// Turns the bytes of an image file into pages. A file is a list of pages: one for most
 /// formats, several for a multi-page TIFF or PDF. A new format is a new decoder added to
 /// `ImageDecoders`; nothing else in the ingest stage names formats.
