@@ -10,6 +10,7 @@ import PackageDescription
 //   ReceiptStore   the store of items, receipts, links: a SQLite file or a PostgreSQL database, one SQL for both
 //   ReceiptInventory  inventory files (CSV, Homebox, Nestory) -> items for the store (pure Swift, no C)
 //   ReceiptReconcile  receipts <-> inventory items
+//   ReceiptDrawing  boxes and labels drawn on a page (show --annotate, eval --html), pure Swift
 //   ReceiptsCLI    the `receipts` command, testable in-process
 // ReceiptModel holds the value types every stage hands to the next (PageImage, OCRPage, ParsedReceipt).
 // C stays in system-library targets: CLeptonica, CHeif, CPoppler (ingest only), CTesseract (OCR only), CSQLite and CLibPQ (store only).
@@ -21,7 +22,7 @@ let package = Package(
         // The library an app or server embeds: every library module, never the command line.
         .library(name: "ReceiptKit", targets: [
             "ReceiptSupport", "ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser",
-            "ReceiptPipeline", "ReceiptStore", "ReceiptInventory", "ReceiptReconcile", "ReceiptEval",
+            "ReceiptPipeline", "ReceiptStore", "ReceiptInventory", "ReceiptReconcile", "ReceiptDrawing", "ReceiptEval",
         ]),
     ],
     targets: [
@@ -67,30 +68,38 @@ let package = Package(
         // The image libraries' messages, kept per thread instead of printed (libpng, libjpeg, Leptonica).
         .target(name: "CDecoderMessages", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("leptonica")]),
         .target(name: "ReceiptSupport"),
-        .target(name: "ReceiptModel"),
+        .target(name: "ReceiptModel", dependencies: ["ReceiptSupport"]),
         .target(name: "ReceiptIngest", dependencies: ["CLeptonica", "CHeif", "CPoppler", "CDecoderMessages", "ReceiptModel", "ReceiptSupport"]),
+        // Boxes, lines and labels on a page's pixels, in Swift (the fonts are data): no C library.
+        .target(name: "ReceiptDrawing", dependencies: ["ReceiptModel"], exclude: ["tools"]),
         .target(name: "ReceiptOCR", dependencies: ["CTesseract", "ReceiptModel", "ReceiptSupport"]),
         .target(name: "ReceiptParser", dependencies: ["ReceiptModel", "ReceiptSupport"]),
         .target(name: "ReceiptPipeline", dependencies: ["ReceiptModel", "ReceiptSupport", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptStore"]),
         .target(name: "ReceiptStore", dependencies: ["CSQLite", "CLibPQ", "ReceiptModel"]),
         .target(name: "ReceiptInventory", dependencies: ["ReceiptModel", "ReceiptStore"]),
         .target(name: "ReceiptReconcile", dependencies: ["ReceiptModel", "ReceiptSupport", "ReceiptParser", "ReceiptStore"]),
-        .target(name: "ReceiptEval", dependencies: ["ReceiptModel", "ReceiptSupport", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline"]),
+        .target(name: "ReceiptEval", dependencies: ["ReceiptModel", "ReceiptSupport", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptDrawing"]),
         .target(name: "ReceiptsCLI", dependencies: [
-            "ReceiptModel", "ReceiptSupport", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptStore", "ReceiptInventory", "ReceiptReconcile", "ReceiptEval",
+            "ReceiptModel", "ReceiptSupport", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptStore", "ReceiptInventory", "ReceiptReconcile", "ReceiptDrawing", "ReceiptEval",
         ]),
         .executableTarget(name: "receipts", dependencies: ["ReceiptsCLI"]),
         .executableTarget(name: "receipts-bench", dependencies: ["ReceiptStore", "ReceiptReconcile", "ReceiptModel", "ReceiptParser"]),
         // Fuzz targets (image, parser, inventory, rules, vendors): libFuzzer under `make fuzz`, a replayer otherwise.
-        .executableTarget(name: "receipts-fuzz", dependencies: ["ReceiptIngest", "ReceiptParser", "ReceiptInventory", "ReceiptModel", "ReceiptSupport", "ReceiptTestSupport"]),
-        // Test doubles (scripted and failing OCR engines) any test target may use.
+        .executableTarget(name: "receipts-fuzz", dependencies: ["ReceiptIngest", "ReceiptParser", "ReceiptInventory", "ReceiptModel", "ReceiptSupport", "ReceiptHostileInputs"]),
+        // Structured damage to real image files, for the fuzzer's image mutations and the hostile-file tests
+        // (in no product: a Sources executable may depend on it, never on test support).
+        .target(name: "ReceiptHostileInputs"),
+        // Test doubles (scripted and failing OCR engines, child processes) any test target may use.
         .target(name: "ReceiptTestSupport", dependencies: ["ReceiptModel", "ReceiptOCR"], path: "Tests/Support"),
         .testTarget(name: "ParserTests", dependencies: ["ReceiptParser", "ReceiptModel", "ReceiptSupport", "ReceiptEval"]),
+        .testTarget(name: "DrawingTests", dependencies: ["ReceiptDrawing", "ReceiptModel"]),
         .testTarget(name: "PipelineTests", dependencies: [
-            "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptsCLI", "ReceiptModel", "ReceiptSupport", "ReceiptStore", "ReceiptEval", "ReceiptTestSupport",
+            "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptsCLI", "ReceiptModel", "ReceiptSupport", "ReceiptStore", "ReceiptEval",
+            "ReceiptTestSupport", "ReceiptHostileInputs", "ReceiptDrawing",
         ]),
         .testTarget(name: "StoreTests", dependencies: [
-            "CSQLite", "ReceiptStore", "ReceiptInventory", "ReceiptReconcile", "ReceiptsCLI", "ReceiptModel", "ReceiptSupport", "ReceiptParser", "ReceiptPipeline", "ReceiptOCR", "ReceiptIngest", "ReceiptTestSupport",
+            "CSQLite", "ReceiptStore", "ReceiptInventory", "ReceiptReconcile", "ReceiptsCLI", "ReceiptModel", "ReceiptSupport", "ReceiptParser", "ReceiptPipeline",
+            "ReceiptOCR", "ReceiptIngest", "ReceiptTestSupport", "ReceiptDrawing",
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -80,27 +80,4 @@ static inline int rc_boxaGeometry(rc_boxa *b, int i, int *x, int *y, int *w, int
     *x = xx; *y = yy; *w = ww; *h = hh; return rc;
 }
 static inline void rc_boxaDestroy(rc_boxa *b) { BOXA *q = (BOXA *)b; boxaDestroy(&q); }
-
-// Drawing field boxes and labels on a colour copy (ReceiptIngest/Annotator.swift).
-typedef void rc_bmf;
-static inline rc_pix *rc_pixConvertTo32(rc_pix *p) { return pixConvertTo32((PIX *)p); }
-static inline int rc_pixRenderBox(rc_pix *p, int x, int y, int w, int h, int width, int r, int g, int b) {
-    BOX *box = boxCreate(x, y, w, h); if (!box) return 1;
-    int rc = pixRenderBoxArb((PIX *)p, box, width, (l_uint8)r, (l_uint8)g, (l_uint8)b); boxDestroy(&box); return rc;
-}
-// A white margin on the right of a 32 bpp image, for the labels.
-static inline rc_pix *rc_pixAddWhiteRight(rc_pix *p, int right) { return pixAddBorderGeneral((PIX *)p, 0, right, 0, 0, 0xffffff00); }
-static inline int rc_pixRenderLine(rc_pix *p, int x1, int y1, int x2, int y2, int width, int r, int g, int b) {
-    return pixRenderLineArb((PIX *)p, x1, y1, x2, y2, width, (l_uint8)r, (l_uint8)g, (l_uint8)b);
-}
-// Leptonica's compiled-in bitmap font (no font files needed); size is one of 4, 6, …, 20.
-static inline rc_bmf *rc_bmfCreate(int size) { return bmfCreate(NULL, size); }
-static inline void rc_bmfDestroy(rc_bmf *f) { L_BMF *q = (L_BMF *)f; bmfDestroy(&q); }
-// Pixel width of a string, and the height from the top of 'X' to the baseline.
-static inline int rc_bmfWidth(rc_bmf *f, const char *text) { l_int32 w = 0; bmfGetStringWidth((L_BMF *)f, text, &w); return w; }
-static inline int rc_bmfAscent(rc_bmf *f) { l_int32 b = 0; bmfGetBaseline((L_BMF *)f, 'X', &b); return b; }
-static inline int rc_pixSetTextline(rc_pix *p, rc_bmf *f, const char *text, int r, int g, int b, int x, int baseline) {
-    l_uint32 val = 0; composeRGBPixel(r, g, b, &val);
-    return pixSetTextline((PIX *)p, (L_BMF *)f, text, val, x, baseline, NULL, NULL);
-}
 #endif

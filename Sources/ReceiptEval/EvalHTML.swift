@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptDrawing
 import ReceiptIngest
 import ReceiptModel
 
@@ -43,7 +44,8 @@ enum EvalPictures {
             if pictures.isEmpty {
                 let top = field == .vendor
                 let region = BoundingBox(x: 0, y: 0, width: image.width, height: top ? max(1, image.height / 3) : image.height)
-                if let png = Annotator.cropPNG(image, region: region, maxWidth: thumbnailSize.width, maxHeight: thumbnailSize.height) {
+                if let png = Annotator.crop(image, region: region, maxWidth: thumbnailSize.width, maxHeight: thumbnailSize.height)
+                    .flatMap(PNGEncoder.encode) {
                     pictures.append(EvalPicture(caption: top ? "nothing found: the top of the page" : "nothing found: the page", png: png))
                 }
             }
@@ -56,7 +58,8 @@ enum EvalPictures {
     static func crop(_ image: PageImage, _ box: BoundingBox, kind: Annotation.Kind) -> Data? {
         let room = max(24, box.height * 2)
         let region = BoundingBox(x: 0, y: box.y - room, width: image.width, height: box.height + 2 * room)
-        return Annotator.cropPNG(image, region: region, box: box, kind: kind, maxWidth: cropSize.width, maxHeight: cropSize.height)
+        return Annotator.crop(image, region: region, box: box, kind: kind, maxWidth: cropSize.width, maxHeight: cropSize.height)
+            .flatMap(PNGEncoder.encode)
     }
 
     /// The first line holding the labelled value, as `MissCause` tells "read, not chosen".

@@ -2,7 +2,9 @@ import Foundation
 import ReceiptModel
 
 /// An image file format: what decoders say they read, what errors name, and which file
-/// extensions a folder walk picks up.
+/// extensions a folder walk picks up. Every format and its extensions are declared here once:
+/// those a decoder reads (each decoder lists them in `formats`) and those none reads
+/// (`withoutDecoder`).
 public struct ImageFormat: Sendable, Hashable, CustomStringConvertible {
     /// Short lower-case identifier ("jpeg", "webp").
     public let rawValue: String
@@ -27,6 +29,23 @@ public struct ImageFormat: Sendable, Hashable, CustomStringConvertible {
     public static let heif = ImageFormat("heif", name: "HEIC/HEIF", fileExtensions: ["heic", "heif", "hif"])
     public static let avif = ImageFormat("avif", name: "AVIF", fileExtensions: ["avif"])
     public static let pdf = ImageFormat("pdf", name: "PDF", fileExtensions: ["pdf"])
+
+    // Formats people keep receipts (or photos and scans of them) in that no decoder here reads.
+    public static let jpegXL = ImageFormat("jxl", name: "JPEG XL", fileExtensions: ["jxl"])
+    public static let jpeg2000 = ImageFormat("jp2", name: "JPEG 2000", fileExtensions: ["jp2", "j2k", "jpf"])
+    public static let cameraRaw = ImageFormat("raw", name: "camera raw",
+                                              fileExtensions: ["dng", "cr2", "cr3", "nef", "arw", "orf", "rw2", "raf"])
+    public static let photoshop = ImageFormat("psd", name: "Photoshop", fileExtensions: ["psd"])
+    public static let svg = ImageFormat("svg", name: "SVG", fileExtensions: ["svg"])
+    public static let eps = ImageFormat("eps", name: "EPS", fileExtensions: ["eps"])
+    public static let xps = ImageFormat("xps", name: "XPS", fileExtensions: ["xps", "oxps"])
+    public static let djvu = ImageFormat("djvu", name: "DjVu", fileExtensions: ["djvu", "djv"])
+    public static let ofd = ImageFormat("ofd", name: "OFD", fileExtensions: ["ofd"])
+
+    /// The formats above that nothing here decodes. A folder walk still takes their files, so
+    /// that each fails saying why ("not an image (supported: …)") instead of vanishing among
+    /// the "other files".
+    public static let withoutDecoder: [ImageFormat] = [.jpegXL, .jpeg2000, .cameraRaw, .photoshop, .svg, .eps, .xps, .djvu, .ofd]
 }
 
 /// The limits a decoder checks before it spends memory on a page (decompression bombs,
@@ -65,32 +84,47 @@ public struct SniffedImage: Sendable, Hashable {
 
 /// One decoded page, before normalisation.
 public struct DecodedPage: Sendable {
-    enum Storage: Sendable {
-        /// Leptonica's own decoding: handed on as is, no copy.
-        case leptonica(PixImage)
-        /// Any other decoder's pixels.
-        case pixels(PageImage)
-    }
-
-    let storage: Storage
+    /// The pixels, in the form the decoder made them (a decoder outside this module gives a
+    /// `PageImage`); normalisation takes them over from here (see `DecodedPixels`).
+    let pixels: any DecodedPixels
     /// What the decoder did to the pixels before handing them on ("EXIF orientation 6: rotate 90°").
     public var steps: [String] = []
-    /// The page's own text with word boxes in the pixels of `storage` (a PDF's text layer):
+    /// The page's own text with word boxes in the page's pixels (a PDF's text layer):
     /// when present, the page is parsed from it and never OCR'd.
     public var textLayer: OCRPage?
 
     /// A page another decoder made (grey or RGBA bytes).
     public init(_ image: PageImage, steps: [String] = [], textLayer: OCRPage? = nil) {
-        storage = .pixels(image); self.steps = steps; self.textLayer = textLayer
-    }
-    init(_ pix: PixImage, steps: [String] = []) { storage = .leptonica(pix); self.steps = steps }
-
-    public var width: Int {
-        switch storage { case .leptonica(let p): p.width; case .pixels(let i): i.width }
+        self.init(pixels: image, steps: steps, textLayer: textLayer)
     }
 
-    public var height: Int {
-        switch storage { case .leptonica(let p): p.height; case .pixels(let i): i.height }
+    init(pixels: any DecodedPixels, steps: [String] = [], textLayer: OCRPage? = nil) {
+        self.pixels = pixels; self.steps = steps; self.textLayer = textLayer
+    }
+
+    public var width: Int { pixels.width }
+    public var height: Int { pixels.height }
+}
+
+extension PageImage {
+    /// A grey page made from colour pixels (a decoder's own RGB output: libheif's, Cairo's), rows
+    /// 4-byte aligned: `rgb(x, y)` gives a pixel's red, green and blue, and its grey is
+    /// (77 R + 150 G + 29 B) / 256. Nil when the sizes do not make a page.
+    static func grey(name: String, width: Int, height: Int, resolution: (x: Int, y: Int) = (0, 0),
+                     rgb: (_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int)) -> PageImage? {
+        guard width > 0, height > 0 else { return nil }
+        let bpr = alignedBytesPerRow(width: width, bytesPerPixel: 1)
+        let grey = [UInt8](unsafeUninitializedCapacity: bpr * height) { out, count in
+            out.initialize(repeating: 255)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let (r, g, b) = rgb(x, y)
+                    out[y * bpr + x] = UInt8((r * 77 + g * 150 + b * 29) >> 8)
+                }
+            }
+            count = bpr * height
+        }
+        return PageImage(name: name, width: width, height: height, bytesPerPixel: 1, bytesPerRow: bpr, pixels: grey, resolution: resolution)
     }
 }
 
@@ -123,7 +157,13 @@ public struct ImageDecoders: Sendable, Hashable {
         return decoders.flatMap(\.formats).filter { seen.insert($0).inserted }
     }
 
+    /// The extensions of the formats the decoders read.
     public var fileExtensions: Set<String> { Set(formats.flatMap(\.fileExtensions)) }
+
+    /// The extensions of every file worth trying as a receipt: the formats the decoders read
+    /// and those nothing here decodes (`ImageFormat.withoutDecoder`), so such a file is tried
+    /// and fails with its reason.
+    public var receiptExtensions: Set<String> { fileExtensions.union(ImageFormat.withoutDecoder.flatMap(\.fileExtensions)) }
 
     /// The first decoder that recognises the bytes, with what it found.
     public func sniff(_ data: Data) -> (decoder: any ImageDecoder, image: SniffedImage)? {

@@ -74,26 +74,18 @@ public struct HEIFDecoder: ImageDecoder {
         return [DecodedPage(try result.get())]
     }
 
-    /// An interleaved-RGB image as grey pixels (the same weights as the PDF renderer's).
+    /// An interleaved-RGB image as grey pixels (`PageImage.grey`, as the PDF renderer makes them).
     private static func grey(fromRGB image: OpaquePointer, name: String, format: ImageFormat) -> Result<PageImage, IngestError> {
         var stride: Int32 = 0
         let (w, h) = (Int(heif_image_get_width(image, heif_channel_interleaved)), Int(heif_image_get_height(image, heif_channel_interleaved)))
         guard w > 0, h > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride), Int(stride) >= 3 * w else {
             return .failure(IngestError(file: name, reason: .decodeFailed(format)))
         }
-        let bpr = PageImage.alignedBytesPerRow(width: w, bytesPerPixel: 1)
-        let grey = [UInt8](unsafeUninitializedCapacity: bpr * h) { out, count in
-            out.initialize(repeating: 255)
-            for y in 0..<h {
-                let row = plane + y * Int(stride)
-                for x in 0..<w {
-                    let (r, g, b) = (Int(row[3 * x]), Int(row[3 * x + 1]), Int(row[3 * x + 2]))
-                    out[y * bpr + x] = UInt8((r * 77 + g * 150 + b * 29) >> 8)
-                }
-            }
-            count = bpr * h
+        let page = PageImage.grey(name: name, width: w, height: h) { x, y in
+            let p = plane + y * Int(stride) + 3 * x
+            return (Int(p[0]), Int(p[1]), Int(p[2]))
         }
-        guard let page = PageImage(name: name, width: w, height: h, bytesPerPixel: 1, bytesPerRow: bpr, pixels: grey) else {
+        guard let page else {
             return .failure(IngestError(file: name, reason: .decodeFailed(format)))
         }
         return .success(page)

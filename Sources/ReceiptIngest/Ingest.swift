@@ -175,7 +175,7 @@ public struct IngestedImage: Sendable {
     public var pixelHash: UInt64 { pageImage.pixelHash }
 
     /// PNG bytes of the normalised image (what OCR sees), for `--save-image`.
-    public func pngData() -> Data? { PixImage(pageImage)?.pngData() }
+    public func pngData() -> Data? { PNGEncoder.encode(pageImage) }
 }
 
 /// An image file, decoded and normalised: its pages in order (at least one).
@@ -225,64 +225,5 @@ public enum Ingest {
             pages.append(image)
         }
         return IngestedFile(name: name, format: header.format, pages: pages)
-    }
-
-    /// Grayscale, crop to the paper, upscale, deskew, contrast; then the pixels are copied out
-    /// of Leptonica once (the Leptonica images are freed on return). Nil only if a copy fails.
-    static func normalise(_ page: consuming DecodedPage, name: String, format: ImageFormat, options: IngestOptions) -> IngestedImage? {
-        let (originalWidth, originalHeight) = (page.width, page.height)
-        var steps = page.steps
-        // A text layer's boxes are in the decoded page's pixels: the page is kept as it is
-        // (grey only), since nothing reads its pixels but `--save-image`.
-        if let text = page.textLayer {
-            let image: PageImage?
-            switch page.storage {
-            case .leptonica(let p): image = (options.grayscale ? p.grayscale() : p)?.pageImage(name: name)
-            case .pixels(let i): image = options.grayscale ? PixImage(i)?.grayscale()?.pageImage(name: name) : i
-            }
-            guard let image else { return nil }
-            return IngestedImage(name: name, format: format, originalWidth: originalWidth, originalHeight: originalHeight,
-                                 steps: steps, pageImage: image, textLayer: text)
-        }
-        var pix: PixImage
-        switch page.storage {
-        case .leptonica(let p): pix = p
-        case .pixels(let image):
-            guard let p = PixImage(image) else { return nil }
-            pix = p
-        }
-        _ = consume page  // from here `pix` holds the only reference to the decoded image
-        if options.grayscale, let g = pix.grayscale() {
-            pix = g
-            steps.append("grayscale")
-        }
-        // A photo of the receipt on a table: keep the paper, drop the background (its texture reads as noise).
-        if options.cropToPaper, let b = PaperFinder.paperBox(pix), let c = pix.clipped(to: b) {
-            pix = c
-            steps.append("crop to paper \(b.width)×\(b.height)")
-        }
-        var scale = 1.0
-        let longSide = max(pix.width, pix.height)
-        if options.minLongSide > 0, longSide > 0, longSide < options.minLongSide {
-            scale = Double(options.minLongSide) / Double(longSide)
-        }
-        if scale != 1, let s = pix.scaled(by: scale) {
-            pix = s
-            steps.append(String(format: "scale %.2f", scale))
-        }
-        if options.deskew, let (d, angle) = pix.deskewed(), abs(angle) >= options.minDeskewDegrees {
-            pix = d
-            steps.append(String(format: "deskew %.1f°", angle))
-        }
-        // One copy out of Leptonica at a time, so a large scan is never held three times over.
-        var beforeContrast: PageImage?
-        if options.contrastNormalize, let c = pix.contrastNormalized(tile: 20, minDiff: 130, smooth: 2) {
-            beforeContrast = pix.pageImage(name: name)
-            pix = c
-            steps.append("contrast-norm")
-        }
-        guard let pageImage = pix.pageImage(name: name) else { return nil }
-        return IngestedImage(name: name, format: format, originalWidth: originalWidth, originalHeight: originalHeight,
-                             steps: steps, pageImage: pageImage, beforeContrast: beforeContrast)
     }
 }

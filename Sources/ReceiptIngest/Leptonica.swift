@@ -209,7 +209,7 @@ public struct LeptonicaDecoder: ImageDecoder {
             pix = turned
             steps.append("EXIF orientation \(tag): \(o)")
         }
-        return [DecodedPage(pix, steps: steps)]
+        return [DecodedPage(pixels: pix, steps: steps)]
     }
 
     /// Every page of a TIFF, each checked against the limits from its own header before it is decoded.
@@ -243,7 +243,7 @@ public struct LeptonicaDecoder: ImageDecoder {
                 guard let pix = PixImage(owning: rc_pixReadMemFromMultipageTiff(base, raw.count, &offset)) else {
                     return .failure(IngestError(file: name, reason: .decodeFailed(.tiff), page: multi ? i + 1 : nil))
                 }
-                pages.append(DecodedPage(pix))
+                pages.append(DecodedPage(pixels: pix))
                 if offset == 0 { break }
             }
             if pages.isEmpty { return .failure(IngestError(file: name, reason: sniffed.width == 0 ? .truncated(.tiff) : .decodeFailed(.tiff))) }

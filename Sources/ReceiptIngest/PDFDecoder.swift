@@ -190,22 +190,11 @@ public struct PDFDecoder: ImageDecoder {
         cairo_surface_flush(surface)
         guard ok, let data = cairo_image_surface_get_data(surface) else { return nil }
         let stride = Int(cairo_image_surface_get_stride(surface))
-        let bpr = PageImage.alignedBytesPerRow(width: width, bytesPerPixel: 1)
+        let src = UnsafeRawPointer(data)
         // RGB24: one native-endian 32-bit word per pixel, x R G B from the most significant byte.
-        let grey = [UInt8](unsafeUninitializedCapacity: bpr * height) { out, count in
-            out.initialize(repeating: 255)
-            let src = UnsafeRawPointer(data)
-            for y in 0..<height {
-                let row = src + y * stride
-                for x in 0..<width {
-                    let v = row.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self)
-                    let (r, g, b) = ((v >> 16) & 0xFF, (v >> 8) & 0xFF, v & 0xFF)
-                    out[y * bpr + x] = UInt8((r * 77 + g * 150 + b * 29) >> 8)
-                }
-            }
-            count = bpr * height
+        return PageImage.grey(name: name, width: width, height: height, resolution: (Int(scale * 72), Int(scale * 72))) { x, y in
+            let v = Int(src.loadUnaligned(fromByteOffset: y * stride + 4 * x, as: UInt32.self))
+            return ((v >> 16) & 0xFF, (v >> 8) & 0xFF, v & 0xFF)
         }
-        return PageImage(name: name, width: width, height: height, bytesPerPixel: 1, bytesPerRow: bpr, pixels: grey,
-                         resolution: (Int(scale * 72), Int(scale * 72)))
     }
 }

@@ -1,3 +1,4 @@
+import ReceiptSupport
 /// One page as an OCR engine reads it: plain pixel bytes, row by row from the top, no C type.
 /// The ingest stage makes it once, at the end of normalisation; engines, the OCR cache and
 /// tests need nothing else (no Leptonica, no file).
@@ -117,24 +118,22 @@ public struct PageImage: Sendable {
     /// words as the C hash it replaces (Leptonica's 32-bit words, most significant byte first,
     /// rows padded with zeros), so OCR caches written before stay valid.
     public var pixelHash: UInt64 {
-        let prime: UInt64 = 1_099_511_628_211
-        var h: UInt64 = 1_469_598_103_934_665_603
-        for v in [UInt64(width), UInt64(height), UInt64(bytesPerPixel * 8)] { h = (h ^ v) &* prime }
+        var h = FNV1a64(basis: FNV1a64.pixelHashBasis)
+        for v in [UInt64(width), UInt64(height), UInt64(bytesPerPixel * 8)] { h.add(v) }
         let rowBytes = width * bytesPerPixel, full = rowBytes / 4, tail = rowBytes % 4
         pixels.withUnsafeBytes { raw in
             for y in 0..<height {
                 let row = y * bytesPerRow
                 for i in 0..<full {
-                    let word = UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: row + 4 * i, as: UInt32.self))
-                    h = (h ^ UInt64(word)) &* prime
+                    h.add(UInt64(UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: row + 4 * i, as: UInt32.self))))
                 }
                 if tail > 0 {
                     var word: UInt32 = 0
                     for k in 0..<4 { word = word << 8 | (k < tail ? UInt32(raw[row + 4 * full + k]) : 0) }
-                    h = (h ^ UInt64(word)) &* prime
+                    h.add(UInt64(word))
                 }
             }
         }
-        return h
+        return h.value
     }
 }

@@ -1,5 +1,6 @@
 internal import CTesseract
 import Foundation
+import ReceiptSupport
 import ReceiptModel
 
 public struct OCROptions: Sendable, Hashable {
@@ -61,11 +62,9 @@ public final class TesseractEngine: OCREngine {
         options.language.split(separator: "+").map { lang in
             let path = "\(tessdataDirectory)/\(lang).traineddata"
             guard let data = FileManager.default.contents(atPath: path) else { return "\(lang) unreadable" }
-            var h: UInt64 = 0xcbf2_9ce4_8422_2325
-            data.withUnsafeBytes { raw in
-                for b in raw.bindMemory(to: UInt8.self) { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-            }
-            return "\(lang) \(data.count) bytes fnv1a64:\(String(h, radix: 16))"
+            var h = FNV1a64()
+            data.withUnsafeBytes { h.add(bytes: $0) }
+            return "\(lang) \(data.count) bytes fnv1a64:\(String(h.value, radix: 16))"
         }.joined(separator: ", ")
     }
 

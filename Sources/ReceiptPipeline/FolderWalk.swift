@@ -7,14 +7,15 @@ import ReceiptSupport
 #endif
 
 /// Which files under the roots a batch reads: every file that looks like a receipt, by its
-/// extension (those of the formats the decoders read, and of image and document formats
-/// they do not, so such a file fails with its reason instead of vanishing) or by its first
-/// bytes (a JPEG named `.heic` or `.dat`, a PDF without extension); `--include`/`--exclude`
-/// globs on the name or the path below the root; hidden files skipped. Everything else is
-/// an "other file", reported with its extension.
+/// extension (`ImageDecoders.receiptExtensions`: those of the formats the decoders read, and
+/// of image and document formats they do not, so such a file fails with its reason instead of
+/// vanishing) or by its first bytes (a JPEG named `.heic` or `.dat`, a PDF without extension);
+/// `--include`/`--exclude` globs on the name or the path below the root; hidden files skipped.
+/// Everything else is an "other file", reported with its extension.
 public struct FolderWalk: Sendable {
     public var include: [String]
     public var exclude: [String]
+    /// The extensions taken without opening the file (from `decoders`).
     public var extensions: Set<String>
     /// Reads the first bytes of a file with another extension and says whether a decoder knows them.
     public var decoders: ImageDecoders
@@ -28,17 +29,9 @@ public struct FolderWalk: Sendable {
     public static let neverSniffed: Set<String> = ["sqlite", "sqlite3", "db", "db3", "sqlite-wal", "sqlite-shm", "sqlite-journal",
                                                    "db-wal", "db-shm", "db-journal", "wal", "shm", "journal"]
 
-    /// Extensions of image and document formats people keep receipts in, whether or not a
-    /// decoder here reads them (`.jxl`, `.dng` …): such a file is tried, and fails saying why
-    /// when nothing reads it, never counted away as an "other file".
-    public static let receiptExtensions: Set<String> = [
-        "heic", "heif", "hif", "avif", "pdf", "jxl", "jp2", "j2k", "jpf", "dng", "cr2", "cr3", "nef", "arw", "orf", "rw2",
-        "raf", "psd", "svg", "eps", "xps", "oxps", "djvu", "djv", "ofd",
-    ]
-
     public init(include: [String] = [], exclude: [String] = [], decoders: ImageDecoders = .standard) {
         self.include = include; self.exclude = exclude; self.decoders = decoders
-        extensions = decoders.fileExtensions.union(Self.receiptExtensions)
+        extensions = decoders.receiptExtensions
     }
 
     /// Calls `visit` for each receipt under `root` (or `root` itself when it is not a folder: a

@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptDrawing
 import ReceiptIngest
 import ReceiptModel
 import ReceiptParser
@@ -68,7 +69,7 @@ enum ParseCommand {
                 if let annotateDir {
                     let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension + ".annotated.png"
                     let path = (annotateDir as NSString).appendingPathComponent(name)
-                    let png = Annotator.png(result.image.pageImage, ShowCommand.annotations(result.receipt))
+                    let png = Annotator.picture(result.image.pageImage, ShowCommand.annotations(result.receipt)).flatMap(PNGEncoder.encode)
                     if png.flatMap({ try? $0.write(to: URL(fileURLWithPath: path)) }) == nil { ctx.console.warning("\(path): could not write the image") }
                 }
                 if json {

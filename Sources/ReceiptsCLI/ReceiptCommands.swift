@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptSupport
+import ReceiptDrawing
 import ReceiptIngest
 import ReceiptModel
 import ReceiptParser
@@ -205,15 +206,17 @@ enum ShowCommand {
         guard let file = d.receipt.sourcePaths.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
             throw CLIFailure(.inputError, "receipt \(d.receipt.id): none of its files is there now (\(d.receipt.sourcePaths.joined(separator: ", "))); cannot annotate")
         }
-        let page: IngestedImage
+        let page: PageImage
         do {
-            guard let first = try Ingest.load(path: file).pages.first else { throw CLIFailure(.inputError, "\(file): no page") }
+            guard let first = try Ingest.load(path: file).pages.first?.pageImage else { throw CLIFailure(.inputError, "\(file): no page") }
             page = d.reading.map { Annotator.orient(first, to: $0.first) } ?? first
         } catch let e as IngestError {
             throw CLIFailure(.inputError, e.description)
         }
         let boxes = annotations(d)
-        guard let png = Annotator.png(page.pageImage, boxes) else { throw CLIFailure(.inputError, "\(file): the annotated image could not be made") }
+        guard let png = Annotator.picture(page, boxes).flatMap(PNGEncoder.encode) else {
+            throw CLIFailure(.inputError, "\(file): the annotated image could not be made")
+        }
         do { try png.write(to: URL(fileURLWithPath: out)) } catch {
             throw CLIFailure(.inputError, "\(out): cannot write: \((error as NSError).localizedDescription)")
         }

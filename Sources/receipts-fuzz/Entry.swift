@@ -1,7 +1,7 @@
 import Foundation
 import ReceiptSupport
 import ReceiptModel
-import ReceiptTestSupport
+import ReceiptHostileInputs
 
 // Two builds of one target list:
 //  - `make fuzz` builds with -sanitize=fuzzer,address -DRECEIPTS_LIBFUZZER: libFuzzer drives the

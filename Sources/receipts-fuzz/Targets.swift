@@ -3,7 +3,7 @@ import ReceiptIngest
 import ReceiptInventory
 import ReceiptModel
 import ReceiptParser
-import ReceiptTestSupport
+import ReceiptHostileInputs
 
 /// The fuzz targets: one input's bytes through one entry point that takes outside data. A target
 /// returns normally for any input (a refusal is a thrown error, caught here); anything else (a

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ReceiptTestSupport
+import ReceiptHostileInputs
 @testable import ReceiptIngest
 import ReceiptModel
 import ReceiptSupport

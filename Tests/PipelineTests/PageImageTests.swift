@@ -1,7 +1,9 @@
 import Foundation
+import ReceiptSupport
 import Testing
 import ReceiptModel
 @testable import ReceiptIngest
+import ReceiptPipeline
 
 /// A grey image from a function of the pixel position.
 func grayImage(_ w: Int, _ h: Int, name: String = "synthetic", _ value: (Int, Int) -> UInt8) -> PageImage {
@@ -44,6 +46,15 @@ struct PageImageTests {
         var h: UInt64 = 1_469_598_103_934_665_603
         for v: UInt64 in [5, 2, 8, 0x0001_0203, 0x0400_0000, 0x0A0B_0C0D, 0x0E00_0000] { h = (h ^ v) &* 1_099_511_628_211 }
         #expect(a.pixelHash == h)
+    }
+
+    /// The one FNV-1a 64 (pixel hashes, the traineddata checksum) gives the published values for bytes.
+    @Test func fnv1aMatchesItsPublishedTestVectors() {
+        for (text, expected): (String, UInt64) in [("", 0xcbf2_9ce4_8422_2325), ("a", 0xaf63_dc4c_8601_ec8c), ("foobar", 0x8594_4171_f739_67e8)] {
+            var h = FNV1a64()
+            Array(text.utf8).withUnsafeBytes { h.add(bytes: $0) }
+            #expect(h.value == expected, "\"\(text)\"")
+        }
     }
 
     @Test func quarterTurnsAreClockwise() throws {
@@ -179,6 +190,19 @@ struct DecoderRegistryTests {
         var o = IngestOptions()
         o.decoders = ImageDecoders([XYZDecoder(), LeptonicaDecoder()])
         return o
+    }
+
+    /// A folder walk takes what the decoders read and the formats nothing here decodes, each
+    /// extension declared by exactly one format.
+    @Test func receiptExtensionsAreTheDecodersAndTheFormatsWithoutADecoder() throws {
+        let standard = ImageDecoders.standard
+        #expect(standard.receiptExtensions == standard.fileExtensions.union(["jxl", "jp2", "j2k", "jpf", "dng", "cr2", "cr3", "nef", "arw",
+                                                                             "orf", "rw2", "raf", "psd", "svg", "eps", "xps", "oxps", "djvu", "djv", "ofd"]))
+        let declared = (standard.formats + ImageFormat.withoutDecoder).flatMap(\.fileExtensions)
+        #expect(declared.count == Set(declared).count, "an extension declared twice")
+        #expect(Set(standard.formats).isDisjoint(with: ImageFormat.withoutDecoder))
+        #expect(Self.withXYZ.decoders.receiptExtensions.isSuperset(of: ["xyz", "jxl", "png"]))
+        #expect(FolderWalk().extensions == standard.receiptExtensions)
     }
 
     @Test func supportedFormatsComeFromTheDecoders() throws {

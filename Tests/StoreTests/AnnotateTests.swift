@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptDrawing
 import ReceiptIngest
 import ReceiptModel
 import ReceiptStore
