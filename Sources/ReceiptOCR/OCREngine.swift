@@ -84,9 +84,16 @@ public enum OCRError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .missingLanguageData(let lang, let searched):
-            let pkg = lang.split(separator: "+").map { "tesseract-ocr-\($0)" }.joined(separator: " ")
-            return "Tesseract language data '\(lang)' not found (looked in \(searched.joined(separator: ", "))). "
-                + "Install it with `sudo apt-get install \(pkg)`, or set TESSDATA_PREFIX to the folder holding \(lang.split(separator: "+").first ?? "eng").traineddata."
+            let langs = lang.split(separator: "+").map(String.init)
+            let looked = "looked in \(searched.joined(separator: ", "))"
+            if langs.contains(Tessdata.receiptModel) {
+                return "the receipt model (\(Tessdata.receiptModel).traineddata) was not found (\(looked)). It comes with receipts: "
+                    + "reinstall with `make install`, point --tessdata at the folder holding it (Model/ in the source tree), "
+                    + "or read with stock Tesseract: --model eng."
+            }
+            let pkg = langs.map { "tesseract-ocr-\($0)" }.joined(separator: " ")
+            return "Tesseract language data '\(lang)' not found (\(looked)). "
+                + "Install it with `sudo apt-get install \(pkg)`, or set TESSDATA_PREFIX to the folder holding \(langs.first ?? "eng").traineddata."
         case .initFailed(let lang, let dir):
             return "Tesseract could not load language '\(lang)' from \(dir) (corrupt or incompatible traineddata?)"
         case .recognitionFailed(let file), .timedOut(let file, _):

@@ -4,12 +4,13 @@ import ReceiptSupport
 import ReceiptModel
 
 public struct OCROptions: Sendable, Hashable {
-    /// Tesseract language(s), e.g. "eng" or "eng+deu".
+    /// The model(s) to read with, as Tesseract names language data: "receipt", the line model
+    /// this project trains and ships, or a stock Tesseract language ("eng", "eng+deu").
     public var language: String = "eng"
     /// The layout when a request names none: one uniform block (`--psm 6`) reads receipt
-    /// dates and totals best (see README).
+    /// dates and totals best (see docs/accuracy.md).
     public var layout: PageLayout = .singleBlock
-    /// Directory holding `<language>.traineddata`; nil searches the usual places.
+    /// Directory holding `<language>.traineddata`; nil searches the usual places (`Tessdata.candidates`).
     public var tessdataDirectory: String? = nil
     /// Give up on one image after this many seconds (Tesseract's monitor deadline).
     public var timeLimit: Double = 60
@@ -19,18 +20,47 @@ public struct OCROptions: Sendable, Hashable {
     public init() {}
 }
 
-/// Finds Tesseract's language data.
+/// Finds Tesseract's language data: the receipt model that comes with receipts, and the stock
+/// models (and `osd`, for orientation) that Tesseract's packages install.
 public enum Tessdata {
-    /// Directories searched, in order: `TESSDATA_PREFIX` (itself, then its `tessdata/`), then the standard install paths.
-    public static func candidates(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+    /// The name of the project's receipt line model (`receipt.traineddata`, see Model/README.md).
+    public static let receiptModel = "receipt"
+
+    /// Directories searched, in order: `TESSDATA_PREFIX` (itself, then its `tessdata/`); where
+    /// `make install` puts the receipt model, `share/receipts` beside the binary's `bin/`; the
+    /// source tree's `Model/` for a binary built in the tree (the first `Model` folder above
+    /// the executable); then the standard install paths of Tesseract's own models.
+    public static func candidates(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                  executable: String? = executablePath) -> [String] {
         var dirs: [String] = []
         if let prefix = environment["TESSDATA_PREFIX"], !prefix.isEmpty {
             dirs.append(prefix)
             dirs.append((prefix as NSString).appendingPathComponent("tessdata"))
         }
+        if let exe = executable {
+            let bin = (exe as NSString).deletingLastPathComponent
+            dirs.append((((bin as NSString).deletingLastPathComponent as NSString).appendingPathComponent("share") as NSString)
+                .appendingPathComponent("receipts"))
+            var dir = bin
+            for _ in 0..<8 where dir != "/" && !dir.isEmpty {
+                let model = (dir as NSString).appendingPathComponent("Model")
+                if FileManager.default.fileExists(atPath: (model as NSString).appendingPathComponent(receiptModel + ".traineddata")) {
+                    dirs.append(model)
+                    break
+                }
+                dir = (dir as NSString).deletingLastPathComponent
+            }
+        }
         dirs += ["/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata",
                  "/usr/share/tessdata", "/usr/local/share/tessdata", "/opt/homebrew/share/tessdata"]
         return dirs
+    }
+
+    /// This process's executable, links resolved (Linux: /proc/self/exe), or nil.
+    public static var executablePath: String? {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first.map {
+            URL(fileURLWithPath: $0).resolvingSymlinksInPath().path
+        }
     }
 
     /// The first directory holding every language of `language` ("eng+deu").
@@ -180,9 +210,11 @@ public final class TesseractEngine: OCREngine {
     /// Returns 0 when OSD is unavailable or not confident.
     public func uprightQuarterTurns(_ image: PageImage) throws -> Int {
         if osdAPI == nil {
-            guard FileManager.default.isReadableFile(atPath: "\(tessdataDirectory)/osd.traineddata"),
-                  let osd = TessBaseAPICreate() else { return 0 }
-            guard Self.initialise(osd, directory: tessdataDirectory, language: "osd") else {
+            // Tesseract's orientation model, wherever Tesseract's own models are (the receipt model's folder has none).
+            let dir = FileManager.default.isReadableFile(atPath: "\(tessdataDirectory)/osd.traineddata")
+                ? tessdataDirectory : try? Tessdata.locate(language: "osd")
+            guard let dir, let osd = TessBaseAPICreate() else { return 0 }
+            guard Self.initialise(osd, directory: dir, language: "osd") else {
                 TessBaseAPIDelete(osd)
                 return 0
             }

@@ -9,7 +9,8 @@ import ReceiptPipeline
 enum PipelineSetup {
     static let options: [OptionSpec] = [
         OptionSpec("--psm", value: "N", help: "Tesseract page segmentation mode: 3, 4, 6, 7, 8 or 11 (default 6: one block, best for receipts)."),
-        OptionSpec("--lang", value: "LANGS", help: "Tesseract languages, e.g. eng or eng+deu (default eng)."),
+        OptionSpec("--model", value: "NAME", help: "The OCR model: receipt (the receipt line model that comes with receipts) or a stock Tesseract language, e.g. eng (default) or eng+deu."),
+        OptionSpec("--lang", value: "LANGS", help: "The same as --model (Tesseract's name for it)."),
         OptionSpec("--tessdata", value: "DIR", help: "Folder holding the .traineddata files (default: $TESSDATA_PREFIX, then the system path)."),
         OptionSpec("--rules", value: "FILE", help: "Extra parser rules (JSON, the shape `receipts rules` prints): keywords, skip-lists, month names."),
         OptionSpec("--vendors", value: "FILE", help: "Known vendors, one a line: `Name | alias | alias`; matched fuzzily at the top of the receipt."),
@@ -56,8 +57,9 @@ enum PipelineSetup {
             guard let n = Int(p), let layout = PageLayout(psm: n) else { throw UsageError("--psm takes 3, 4, 6, 7, 8 or 11, not '\(p)'") }
             ocr.layout = layout
         }
-        if let l = args.value("--lang") {
-            guard l.range(of: #"^[A-Za-z_]+(\+[A-Za-z_]+)*$"#, options: .regularExpression) != nil else { throw UsageError("--lang takes names like eng or eng+deu, not '\(l)'") }
+        if args.value("--model") != nil, args.value("--lang") != nil { throw UsageError("--model and --lang name the same thing: give one") }
+        if let (name, l) = [("--model", args.value("--model")), ("--lang", args.value("--lang"))].first(where: { $0.1 != nil }).map({ ($0.0, $0.1!) }) {
+            guard l.range(of: #"^[A-Za-z_]+(\+[A-Za-z_]+)*$"#, options: .regularExpression) != nil else { throw UsageError("\(name) takes names like receipt, eng or eng+deu, not '\(l)'") }
             ocr.language = l
         }
         ocr.tessdataDirectory = args.value("--tessdata")
