@@ -202,7 +202,10 @@ public struct Miss: Sendable {
             let want = LabelValue.vendor(v).replacingOccurrences(of: " ", with: "")
             let have = s.texts.map { LabelValue.vendor($0).replacingOccurrences(of: " ", with: "") }.joined()
             return !want.isEmpty && have.contains(want) ? .notChosen : .notRead
-        case .date, .time:
+        case .time:
+            if let labelText, Arithmetic.scorerMisreadsTime(labelText) { return .labelDisagrees }
+            return s.texts.contains { MissCause.holds(field, expected: s.expected, line: $0) } ? .notChosen : .notRead
+        case .date:
             return s.texts.contains { MissCause.holds(field, expected: s.expected, line: $0) } ? .notChosen : .notRead
         case .total:
             guard s.texts.contains(where: { MissCause.holds(field, expected: s.expected, line: $0) }) else { return .notRead }
@@ -253,6 +256,13 @@ enum Arithmetic {
         default:
             return false
         }
+    }
+
+    /// The label writes a time with its PM as the receipt prints or OCR reads it, which the scorer takes
+    /// for no PM at all ("02:21PH", "9:28FM", "7:23:34P"): a P or F right after the time, not "pm".
+    static func scorerMisreadsTime(_ text: String) -> Bool {
+        let t = text.lowercased()
+        return t.range(of: #"\d\s?(p(?![.]?m)|f)"#, options: .regularExpression) != nil && ExtrasScorer.time(text).map { Int($0.prefix(2)) ?? 12 < 12 } == true
     }
 
     /// The scorer reads the label as another amount than the label writes: "24,000" (24000) as 24.00,

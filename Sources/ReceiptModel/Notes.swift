@@ -140,6 +140,10 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     /// letter off or a misread separator, and what it was taken as.
     case dateRepaired(String)
 
+    // Time.
+    /// "'PH' taken as PM": OCR's reading of the AM/PM printed after a time.
+    case meridiemRead(String, pm: Bool)
+
     // Total.
     /// "a rounding line holding a total-sized amount"
     case roundingLineHoldsTotal
@@ -219,6 +223,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case .dateKeyword: return "date keyword on the line"
         case .expiryWording: return "expiry/validity wording on the line"
         case let .dateRepaired(t): return "taken as '\(t)' (OCR slips repaired)"
+        case let .meridiemRead(t, pm): return "'\(t)' taken as \(pm ? "PM" : "AM")"
         case .roundingLineHoldsTotal: return "a rounding line holding a total-sized amount"
         case .printedSubtotalPlusTax: return "printed amount equal to subtotal + tax"
         case .computedSubtotalPlusTax: return "no total line read; subtotal + tax"

@@ -62,6 +62,9 @@ extension ReceiptParser {
         }
         if plain.date == nil { out.date = again.date }
         else if Self.surerRow(plain.date, on: page, again.date, on: applied) { out.date = again.date }
+        // The time is on the date's row, read again with it.
+        if plain.time == nil { out.time = again.time }
+        else if Self.surerRow(plain.time, on: page, again.time, on: applied) { out.time = again.time }
         return (out, out.total != plain.total ? applied : page)
     }
 
