@@ -240,13 +240,14 @@ enum Arithmetic {
         let sums = r.checks.compactMap { c -> (Sum, Amount)? in if case let .sum(s, v) = c { (s, v) } else { nil } }
         switch field {
         case .total:
-            guard let t = r.total?.value else { return false }
+            // A total the parser computed from the sum backs nothing: the sum made it.
+            guard let t = r.total?.value, r.total?.evidence.notes.contains(.computedSubtotalPlusTax) == false else { return false }
             return sums.contains { $0.1 == t }
         case .subtotal:
-            guard let v = r.subtotal?.value else { return false }
+            guard let v = r.subtotal?.value, r.total?.evidence.notes.contains(.computedSubtotalPlusTax) == false else { return false }
             return sums.contains { if case let .subtotalTax(s, _, _, _) = $0.0 { s == v } else { false } }
         case .tax:
-            guard let v = r.tax?.value else { return false }
+            guard let v = r.tax?.value, r.total?.evidence.notes.contains(.computedSubtotalPlusTax) == false else { return false }
             return sums.contains {
                 switch $0.0 {
                 case let .subtotalTax(_, t, _, _), let .lineItemsTax(_, t): t == v

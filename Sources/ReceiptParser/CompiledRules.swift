@@ -87,13 +87,16 @@ struct CompiledRules: Sendable {
 
     /// The best-weighted keyword matching the line, if any.
     /// Exact matches win over matches one OCR slip away ("totale" must not claim "total").
-    func best(_ set: [Keyword], in w: WordLine) -> Keyword? {
+    func best(_ set: [Keyword], in w: WordLine, loosely: Bool = false) -> Keyword? {
         let order: (Keyword, Keyword) -> Bool = { $0.weight < $1.weight || ($0.weight == $1.weight && $0.normalised.count < $1.normalised.count) }
         if let exact = set.filter({ w.has($0.normalised) }).max(by: order) { return exact }
-        return set.filter { w.contains($0.normalised) }.max(by: order)
+        return set.filter { w.contains($0.normalised, loosely: loosely) }.max(by: order)
     }
 
-    func any(_ set: [Keyword], in w: WordLine) -> Keyword? { set.first { w.contains($0.normalised) } }
+    func any(_ set: [Keyword], in w: WordLine, loosely: Bool = false) -> Keyword? { set.first { w.contains($0.normalised, loosely: loosely) } }
+
+    /// The line names the subtotal, read as loosely as OCR slips allow ("RubTota", "SUBTTL").
+    func isSubtotal(_ w: WordLine) -> Bool { any(subtotal, in: w, loosely: true) != nil }
 
     func dateKeyword(_ w: WordLine) -> Double { best(dateKeywords, in: w)?.weight ?? 0 }
     func isDateDistractor(_ w: WordLine) -> Bool { any(dateDistractors, in: w) != nil }

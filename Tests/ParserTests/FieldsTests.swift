@@ -37,6 +37,28 @@ struct FieldsTests {
         #expect(parser.parse(text: "SHOP\n05:10:PM CASHIER 2\nTOTAL 1.00").time?.value == time(17, 10))
     }
 
+    // MARK: subtotal and tax keywords
+
+    @Test("the subtotal's word two OCR slips away, or read in two pieces", arguments: ["RubTota", "SUBTTL", "Sub. Tot", "Subfetal", "Sub“Tota]"])
+    func subtotalMisread(_ word: String) {
+        let r = parser.parse(text: "DINER\nBurger 9.50\nFries 3.95\n\(word) 13.45\nTax 0.70\nTotal 14.15")
+        #expect(r.subtotal?.value == amount("13.45"))
+        #expect(r.total?.value == amount("14.15"))
+    }
+
+    @Test("tax words tills print: 'Total Taxes', 'TAX1', 'V.A.T'", arguments: ["Total Taxes", "TAX1", "V.A.T 14%", "IMPUESTO 10%"])
+    func taxWords(_ word: String) {
+        let r = parser.parse(text: "DINER\nBurger 9.50\nSubtotal 9.50\n\(word) 1.33\nTotal 10.83")
+        #expect(r.tax?.value == amount("1.33"))
+    }
+
+    /// "GST(5%): $1.30" is a label with its own amount: not the value of a label above it printed without one.
+    @Test func aShortMoneyLabelIsNotAnotherLabelsValue() {
+        let r = parser.parse(text: "SUSHI\n1 X Tuna Roll\nSUB-TOTA\nGST(5%): $1.30\nTOTAL $27.30\nCASH: 27.30")
+        #expect(r.subtotal?.value != amount("1.30"))
+        #expect(r.tax?.value == amount("1.30"))
+    }
+
     @Test("a price read with a colon on a total line is not the time")
     func notOnAMoneyLine() {
         let r = parser.parse(text: "CAFE\nSTORE 12 REG 3 12:25\nLatte 4.50\nTotal: 1:08\nPaid 5.00")
