@@ -26,11 +26,15 @@ public enum Sum: Sendable, Hashable, Codable, CustomStringConvertible {
     case cashChange(cash: Amount, change: Amount)
     /// "paid 12.35, no change"
     case paidNoChange(Amount)
+    /// "total 14.15 − subtotal 13.45": the tax as what the subtotal leaves of the total.
+    case totalLessSubtotal(total: Amount, subtotal: Amount)
+    /// "total 14.15 − tax 0.70": the subtotal as what the tax leaves of the total.
+    case totalLessTax(total: Amount, tax: Amount)
 
     /// Whether the formula has the tax in it.
     public var involvesTax: Bool {
         switch self {
-        case .subtotalTax, .lineItemsTax: return true
+        case .subtotalTax, .lineItemsTax, .totalLessSubtotal, .totalLessTax: return true
         case .subtotalRounding, .cashChange, .paidNoChange: return false
         }
     }
@@ -43,6 +47,8 @@ public enum Sum: Sendable, Hashable, Codable, CustomStringConvertible {
         case let .subtotalRounding(s, r): return "subtotal \(s) + rounding \(r)"
         case let .cashChange(c, g): return "cash \(c) − change \(g)"
         case let .paidNoChange(c): return "paid \(c), no change"
+        case let .totalLessSubtotal(t, s): return "total \(t) − subtotal \(s)"
+        case let .totalLessTax(t, x): return "total \(t) − tax \(x)"
         }
     }
 
@@ -144,6 +150,16 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     /// "'PH' taken as PM": OCR's reading of the AM/PM printed after a time.
     case meridiemRead(String, pm: Bool)
 
+    // Subtotal and tax.
+    /// "net 84.54 + tax 14.79 = gross 99.33 on one row": a tax table's row.
+    case taxTableRow(net: Amount, tax: Amount, gross: Amount)
+    /// "taxes 1.28 + 0.12 added": several rates, each on its line.
+    case taxesAdded([Amount])
+    /// "worked out: total 14.15 − subtotal 13.45 = 0.70": the line names the value, OCR could not read it.
+    case workedOut(Sum, equals: Amount)
+    /// "the total, printed above it with no tax added"
+    case equalsTotal
+
     // Total.
     /// "a rounding line holding a total-sized amount"
     case roundingLineHoldsTotal
@@ -224,6 +240,10 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case .expiryWording: return "expiry/validity wording on the line"
         case let .dateRepaired(t): return "taken as '\(t)' (OCR slips repaired)"
         case let .meridiemRead(t, pm): return "'\(t)' taken as \(pm ? "PM" : "AM")"
+        case let .taxTableRow(n, t, g): return "net \(n) + tax \(t) = gross \(g) on one row"
+        case let .taxesAdded(a): return "taxes " + a.map(\.description).joined(separator: " + ") + " added"
+        case let .workedOut(sum, v): return "worked out: \(sum) = \(v)"
+        case .equalsTotal: return "the total, printed above it with no tax added"
         case .roundingLineHoldsTotal: return "a rounding line holding a total-sized amount"
         case .printedSubtotalPlusTax: return "printed amount equal to subtotal + tax"
         case .computedSubtotalPlusTax: return "no total line read; subtotal + tax"

@@ -61,12 +61,13 @@ public struct ReceiptParser: Sendable {
         receipt.time = time(lines, dateLine: receipt.date?.evidence.line)
         receipt.vendor = vendor(lines)
         let money = MoneyFields(lines: lines, rules: compiled)
-        receipt.subtotal = money.subtotal
-        receipt.tax = money.tax
         receipt.lineItems = lineItems(lines, before: money.firstSummaryLine)
-        let (total, checks) = money.total(lineItems: receipt.lineItems)
+        let (total, checks, row) = money.total(lineItems: receipt.lineItems)
         receipt.total = total
-        receipt.checks = checks
+        let settled = money.settle(total: total, totalRow: row, checks: checks, lineItems: receipt.lineItems)
+        receipt.subtotal = settled.subtotal
+        receipt.tax = settled.tax
+        receipt.checks = settled.checks
         receipt.receiptNumber = receiptNumber(lines)
         (receipt.paymentMethod, receipt.cardLast4) = payment(lines)
         receipt.warnings = money.warnings.isEmpty ? nil : money.warnings

@@ -8,10 +8,11 @@ import ReceiptModel
 extension MoneyFields {
     typealias Scored = (found: Found, score: Double, notes: [Note])
 
-    /// The total: keyword candidates ranked, then confirmed or re-ranked by arithmetic.
-    func total(lineItems: [LineItem]) -> (Field<Amount>?, [Check]) {
+    /// The total: keyword candidates ranked, then confirmed or re-ranked by arithmetic; with the parser
+    /// row it was read on.
+    func total(lineItems: [LineItem]) -> (Field<Amount>?, [Check], row: Int?) {
         let candidates = totalCandidatesWithArithmetic()
-        guard !candidates.isEmpty else { return (nil, [.noTotalCandidate]) }
+        guard !candidates.isEmpty else { return (nil, [.noTotalCandidate], nil) }
         let maxAmount = candidates.map(\.amount).max()!
         let itemSum = lineItems.reduce(Amount(0)) { $0 + $1.amount }
         // How often each amount is printed on total lines, and on which: "printed twice" without a pass over the others per candidate.
@@ -42,7 +43,7 @@ extension MoneyFields {
         if best.found.notes.contains(.computedSubtotalPlusTax) { confidence = min(confidence, 0.4) }
         let field = Field(best.found.amount, confidence: confidence,
                           evidence: best.found.line.evidence(rule: rule, notes: best.notes), rejected: Array(rejected))
-        return (field, checks)
+        return (field, checks, best.found.line.index)
     }
 
     // MARK: candidates

@@ -33,6 +33,9 @@ struct NotesTests {
         .equalsAmountPaid, .moreThanPaid(amount("20.00")), .beforeRounding(amount("-0.02")), .afterRounding(amount("-0.02")),
         .beforeTax(amount("21.20")), .belowRoundingLine, .inTaxTable(belowLine: 31), .lineItemsAddUp(amount("593.10")),
         .printed(times: 2), .meridiemRead("PH", pm: true), .meridiemRead("AH", pm: false),
+        .taxTableRow(net: amount("84.54"), tax: amount("14.79"), gross: amount("99.33")), .taxesAdded([amount("1.28"), amount("0.12")]),
+        .workedOut(.totalLessSubtotal(total: amount("14.15"), subtotal: amount("13.45")), equals: amount("0.70")),
+        .sum(.totalLessTax(total: amount("14.15"), tax: amount("0.70")), equals: amount("13.45")), .equalsTotal,
         .digitRepaired(read: amount("189.00"), sum: .cashChange(cash: amount("200.00"), change: amount("41.00")),
                        equals: amount("159.00"), swap: DigitSwap(from: "8", to: "5")),
     ]
