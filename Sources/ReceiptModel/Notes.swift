@@ -160,6 +160,16 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     /// "the total, printed above it with no tax added"
     case equalsTotal
 
+    // Line items.
+    /// "2 × 4.80 = 9.60": the quantity and unit price printed on the line multiply to its amount.
+    case quantityTimesUnit(Decimal, Amount, equals: Amount)
+    /// "name from the line above: 'BANANAS'": the row wrapped, its price on the next line.
+    case nameFromLineAbove(String)
+    /// "discount 0.90 from the line below: 'MEMBER SAVINGS -0.90'"
+    case discountBelow(Amount, String)
+    /// "voided by 'VOID COFFEE -2.50'"
+    case voidedBy(String)
+
     // Total.
     /// "a rounding line holding a total-sized amount"
     case roundingLineHoldsTotal
@@ -244,6 +254,10 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case let .taxesAdded(a): return "taxes " + a.map(\.description).joined(separator: " + ") + " added"
         case let .workedOut(sum, v): return "worked out: \(sum) = \(v)"
         case .equalsTotal: return "the total, printed above it with no tax added"
+        case let .quantityTimesUnit(q, u, v): return "\(q) × \(u) = \(v)"
+        case let .nameFromLineAbove(t): return "name from the line above: '\(t)'"
+        case let .discountBelow(a, t): return "discount \(a) from the line below: '\(t)'"
+        case let .voidedBy(t): return "voided by '\(t)'"
         case .roundingLineHoldsTotal: return "a rounding line holding a total-sized amount"
         case .printedSubtotalPlusTax: return "printed amount equal to subtotal + tax"
         case .computedSubtotalPlusTax: return "no total line read; subtotal + tax"
@@ -274,6 +288,30 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
 
 }
 
+/// What the line items' amounts (less their discounts) are checked against.
+public enum ItemsTarget: Sendable, Hashable, Codable, CustomStringConvertible {
+    case subtotal(Amount)
+    /// The total, with tax in the prices (VAT) or none printed.
+    case total(Amount)
+    /// The total less the tax added on top.
+    case totalLessTax(total: Amount, tax: Amount)
+
+    public var amount: Amount {
+        switch self {
+        case let .subtotal(a), let .total(a): return a
+        case let .totalLessTax(t, x): return t - x
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .subtotal(a): return "the subtotal \(a)"
+        case let .total(a): return "the total \(a)"
+        case let .totalLessTax(t, x): return "the total \(t) less tax \(x)"
+        }
+    }
+}
+
 /// An arithmetic check the parser ran on the money fields, and its outcome.
 public enum Check: Sendable, Hashable, CustomStringConvertible, Codable {
     /// "subtotal 53.85 + tax 4.32 = 58.17": a sum the chosen total agrees with.
@@ -286,6 +324,10 @@ public enum Check: Sendable, Hashable, CustomStringConvertible, Codable {
     case subtotalTaxMismatch
     /// "total: no candidate": nothing on the receipt could be the total.
     case noTotalCandidate
+    /// "3 line items add up to the subtotal 26.00"
+    case lineItemsAddUp(count: Int, to: ItemsTarget)
+    /// "3 line items add up to 24.50, not the subtotal 26.00"
+    case lineItemsDoNotAddUp(count: Int, sum: Amount, target: ItemsTarget)
     /// A check stored as a sentence before store schema 6, shown as it was written.
     case text(String)
 
@@ -296,6 +338,8 @@ public enum Check: Sendable, Hashable, CustomStringConvertible, Codable {
         case let .digitRepaired(read, sum, e, swap): return Note.digitRepaired(read: read, sum: sum, equals: e, swap: swap).description
         case .subtotalTaxMismatch: return "subtotal + tax ≠ total"
         case .noTotalCandidate: return "total: no candidate"
+        case let .lineItemsAddUp(n, t): return "\(n) line item\(n == 1 ? "" : "s") add up to \(t)"
+        case let .lineItemsDoNotAddUp(n, sum, t): return "\(n) line item\(n == 1 ? "" : "s") add up to \(sum), not \(t)"
         case let .text(t): return t
         }
     }

@@ -119,6 +119,12 @@ public enum BuiltInRules {
     "card": ["visa", "mastercard", "master card", "amex", "american express", "debit", "credit", "card", "eftpos", "maestro", "discover", "girocard", "ec-karte", "cb", "carte", "contactless", "nfc", "apple pay", "google pay", "kartenzahlung"],
     "cash": ["cash", "tunai", "bar", "barzahlung", "espèces", "especes", "efectivo", "contanti", "kontant"]
   },
+  "items": {
+    "skip": ["tel", "phone", "fax", "gst reg", "gst id", "reg no", "vat no", "tax id", "cashier", "server", "table", "guests", "guest", "terminal", "auth", "approval", "approved", "acct", "account", "card no", "points", "rewards", "reward", "loyalty", "member no", "balance", "thank you", "visa", "mastercard", "amex", "debit", "credit", "tender", "tendered", "change due", "you saved", "total savings", "item count", "items sold", "no of items", "total qty", "total items", "items",
+             "regular price", "reg price", "original price", "orig price", "compare at", "price over", "you pay", "service charge", "service chg", "svc chg", "gratuity", "grat", "tip", "tips", "fee", "fees", "payment", "kaart", "pin"],
+    "discount": ["discount", "disc", "coupon", "cpn", "savings", "saving", "promo", "promotion", "markdown", "mkdn", "instant savings", "member savings", "price reduction", "reduction", "off", "rabatt", "remise", "descuento", "sconto"],
+    "void": ["void", "voided", "cancel", "cancelled", "canceled", "correction", "error corr", "storno", "annul", "annule"]
+  },
   "receipt_number": {
     "keywords": ["invoice no", "invoice #", "inv no", "inv#", "inv.no", "receipt no", "receipt #", "rcpt no", "rcpt#", "bill no", "bill #", "doc no", "document no", "trans no", "transaction no", "txn no", "order no", "order #", "ticket no", "cash bill no", "cb no", "ref no", "no. resit", "resit no", "beleg-nr", "belegnr", "bon-nr", "bon nr", "rechnungsnr", "rechnung nr", "ticket n°", "facture n°", "n° ticket", "invoice", "receipt", "bill", "trans", "slip no", "check #", "chk", "transaction #", "trx"]
   }

@@ -149,7 +149,26 @@ extension ReceiptParser {
         out.receiptNumber = pick(a.receiptNumber, b.receiptNumber)
         out.paymentMethod = pick(a.paymentMethod, b.paymentMethod)
         out.cardLast4 = pick(a.cardLast4, b.cardLast4)
-        if out.total == b.total, b.total != nil { out.checks = b.checks; out.lineItems = b.lineItems }
+        if out.total == b.total, b.total != nil { out.checks = b.checks }
+        // The line items of the look whose items add up; else of the first look (its rows are whole lines, the
+        // second look's are fragments put together), unless it found none.
+        let items = itemsAddUp(b) && !itemsAddUp(a) || a.lineItems.isEmpty ? b : a
+        out.lineItems = items.lineItems
+        out.checks = out.checks.filter { !$0.isItemsCheck } + items.checks.filter(\.isItemsCheck)
         return out
+    }
+
+    static func itemsAddUp(_ r: ParsedReceipt) -> Bool {
+        r.checks.contains { if case .lineItemsAddUp = $0 { true } else { false } }
+    }
+}
+
+extension Check {
+    /// The check of the line items' sum (either outcome).
+    var isItemsCheck: Bool {
+        switch self {
+        case .lineItemsAddUp, .lineItemsDoNotAddUp: true
+        default: false
+        }
     }
 }

@@ -65,7 +65,9 @@ extension MoneyFields {
               !total.evidence.notes.contains(.computedSubtotalPlusTax), !total.evidence.notes.contains(.largestAmount) else { return kept }
         let t = total.value
         let adj = adjustment
-        let subtotals = subtotalLines.filter { $0.amount.value > 0 && $0.line.index <= row }
+        var subtotals = subtotalLines.filter { $0.amount.value > 0 && $0.line.index <= row }
+        // No subtotal line: the row below the items that prints their sum is one, its word misread ("SubTor 50.45").
+        if subtotals.isEmpty, let s = itemsSumRow(lineItems, before: row) { subtotals = [s] }
         let options = taxOptions(below: subtotals.first?.line.index)
         func fits(_ s: Amount, _ tax: Amount) -> Bool { Self.same(s + tax + adj, t) || Self.same(s + tax, t) }
 
@@ -83,7 +85,7 @@ extension MoneyFields {
         // 1. A subtotal line and a tax that add up to the total.
         for s in subtotals {
             for o in options where o.amount < s.amount && fits(s.amount, o.amount) {
-                return settled(s, rule: "subtotal.keyword", o, total: t, checks: checks)
+                return settled(s, rule: Self.rule(s), o, total: t, checks: checks)
             }
         }
         // 2. The amount printed above the tax that is total − tax, whatever its label says.
@@ -101,7 +103,7 @@ extension MoneyFields {
                   let (l, a) = printed(want, in: lines[(s.line.index + 1)..<row].filter { !isOtherCharge($0) }) else { continue }
             let o = TaxOption(amount: a, found: Found(amount: a, keyword: .derived("total less subtotal", weight: 0.6), line: l, score: 0.6, notes: []),
                               notes: [])
-            return settled(s, rule: "subtotal.keyword", o, total: t, checks: checks, taxRule: "tax.total-less-subtotal")
+            return settled(s, rule: Self.rule(s), o, total: t, checks: checks, taxRule: "tax.total-less-subtotal")
         }
         // 3. One digit misread in the subtotal or the tax, when the total is backed by something else.
         if confirmed(total) {
@@ -112,14 +114,14 @@ extension MoneyFields {
                         var r = o
                         r.amount = wantTax
                         r.notes.append(.digitRepaired(read: o.amount, sum: .totalLessSubtotal(total: t, subtotal: s.amount), equals: wantTax, swap: swap))
-                        return settled(s, rule: "subtotal.keyword", r, total: t, checks: checks)
+                        return settled(s, rule: Self.rule(s), r, total: t, checks: checks)
                     }
                     let wantSub = t - o.amount - adj
                     if let swap = Self.digitConfusion(s.amount, wantSub) {
                         var r = s
                         r.amount = wantSub
                         r.notes.append(.digitRepaired(read: s.amount, sum: .totalLessTax(total: t, tax: o.amount), equals: wantSub, swap: swap))
-                        return settled(r, rule: "subtotal.keyword", o, total: t, checks: checks)
+                        return settled(r, rule: Self.rule(r), o, total: t, checks: checks)
                     }
                 }
             }
@@ -131,7 +133,7 @@ extension MoneyFields {
             var r = s
             r.amount = t
             r.notes.append(.digitRepaired(read: s.amount, sum: .totalLessTax(total: t, tax: Amount(0)), equals: t, swap: swap))
-            return settledWithoutTax(r, rule: "subtotal.keyword", total: t, checks: checks)
+            return settledWithoutTax(r, rule: Self.rule(r), total: t, checks: checks)
         }
         // 4. A subtotal line, and a tax line whose amount OCR could not read: the tax is what is left.
         if let s = subtotals.last, options.isEmpty, let taxLine = unreadTaxLine(after: s.line.index, before: row) {
@@ -140,8 +142,12 @@ extension MoneyFields {
                 let o = TaxOption(amount: rest, found: Found(amount: rest, keyword: .derived("total less subtotal", weight: 0.5), line: taxLine,
                                                               score: 0.5, notes: []),
                                   notes: [.workedOut(.totalLessSubtotal(total: t, subtotal: s.amount), equals: rest)])
-                return settled(s, rule: "subtotal.keyword", o, total: t, checks: checks, taxRule: "tax.total-less-subtotal")
+                return settled(s, rule: Self.rule(s), o, total: t, checks: checks, taxRule: "tax.total-less-subtotal")
             }
+        }
+        // 4b. The items' sum printed above the total, no tax added: the subtotal, the total's amount.
+        if subtotalLines.isEmpty, let s = subtotals.first, options.isEmpty, Self.same(s.amount + adj, t) {
+            return settledWithoutTax(s, rule: Self.rule(s), total: t, checks: checks)
         }
         // 5. No subtotal line, no tax added: the total printed above its own line ("Amount 152.00", "Food
         //    Total 245.00", "Net Total 105.00" over "TOTAL 105.00") is the sum before tax, which is the total.
@@ -155,6 +161,20 @@ extension MoneyFields {
         // A tax as large as half the total is no tax: a total line that names the tax ("Total Sales (Excluding GST)").
         if let x = kept.tax, x.value >= t * Decimal(0.5) { return Settled(subtotal: kept.subtotal, tax: nil, checks: kept.checks) }
         return kept
+    }
+
+    /// The subtotal's rule: its keyword line, or how it was found ("subtotal.line-items'-sum").
+    static func rule(_ s: Found) -> String {
+        s.keyword.isDerived ? "subtotal." + s.keyword.raw.replacingOccurrences(of: " ", with: "-").replacingOccurrences(of: "'", with: "") : "subtotal.keyword"
+    }
+
+    /// The row between the last item and the total's row printing the items' sum (two items at least).
+    func itemsSumRow(_ items: [LineItem], before row: Int) -> Found? {
+        guard items.count >= 2, let last = items.last?.evidence.line,
+              let lastRow = lines.first(where: { $0.source == last })?.index, lastRow + 1 < row else { return nil }
+        let sum = items.reduce(Amount(0)) { $0 + $1.net }
+        guard sum.value > 0, let (l, a) = printed(sum, in: lines[(lastRow + 1)..<row]) else { return nil }
+        return Found(amount: a, keyword: .derived("line items' sum", weight: 0.7), line: l, score: 0.7, notes: [.lineItemsAddUp(a)])
     }
 
     /// The first of `lines` printing an amount within a cent of `want`, with the amount as printed.

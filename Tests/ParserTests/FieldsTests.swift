@@ -127,9 +127,119 @@ struct FieldsTests {
 
     @Test("no tax added: the total printed above its own line is the subtotal")
     func subtotalEqualsTotal() {
-        let r = parser.parse(text: "THALI HOUSE\nThali 1 110.00\nWater 1 25.00\nFood Total 135.00\nGrand Total 135.00")
-        #expect(r.subtotal?.value == amount("135.00"))
+        // (An item OCR lost: the items do not add up to it.)
+        let r = parser.parse(text: "THALI HOUSE\nThali 1 110.00\nWater 1 25.00\nFood Total 145.00\nGrand Total 145.00")
+        #expect(r.subtotal?.value == amount("145.00"))
         #expect(r.subtotal?.evidence.notes.contains(.equalsTotal) == true)
+        // The items adding up to it say so instead.
+        let added = parser.parse(text: "THALI HOUSE\nThali 1 110.00\nWater 1 25.00\nFood Total 135.00\nGrand Total 135.00")
+        #expect(added.subtotal?.value == amount("135.00"))
+        #expect(added.subtotal?.evidence.notes.contains(.lineItemsAddUp(amount("135.00"))) == true)
+    }
+
+    // MARK: line items
+
+    @Test("quantity × unit price where printed: '2 x 4.80 9.60', columns 'Oolong Tea 2 5.00 10.00', a weight on the line under the name")
+    func quantityTimesUnitPrice() throws {
+        let r = parser.parse(text: """
+            CORNER STORE
+            Item Qty Price Subtotal
+            CABLE TIES 2 x 4.80 9.60
+            Oolong Tea 2 5.00 10.00
+            BANANAS
+            1.24 lb @ 0.59 /lb 0.73
+            1 Black Coffee 2.50
+            SUBTOTAL 22.83
+            TAX 1.37
+            TOTAL 24.20
+            """)
+        #expect(r.lineItems.map(\.description) == ["CABLE TIES", "Oolong Tea", "BANANAS", "Black Coffee"])
+        #expect(r.lineItems.map(\.amount) == [amount("9.60"), amount("10.00"), amount("0.73"), amount("2.50")])
+        #expect(r.lineItems.map(\.quantity) == [2, 2, Decimal(string: "1.24"), 1])
+        #expect(r.lineItems.map(\.unitPrice) == [amount("4.80"), amount("5.00"), amount("0.59"), nil])
+        #expect(r.lineItems[0].evidence.notes.contains(.quantityTimesUnit(2, amount("4.80"), equals: amount("9.60"))))
+        #expect(r.lineItems[2].evidence.notes.contains(.nameFromLineAbove("BANANAS")))
+        #expect(r.checks.contains(.lineItemsAddUp(count: 4, to: .subtotal(amount("22.83")))))
+    }
+
+    @Test("a row that wraps: its name on one line, its price on the next")
+    func wrappedRow() {
+        let r = parser.parse(text: "HARDWARE\nEXTENSION SOCKET 3 WAY\n24.90\nPADLOCK 40MM 18.50\nTOTAL 43.40")
+        #expect(r.lineItems.map(\.description) == ["EXTENSION SOCKET 3 WAY", "PADLOCK 40MM"])
+        #expect(r.lineItems.map(\.amount) == [amount("24.90"), amount("18.50")])
+        #expect(r.checks.contains(.lineItemsAddUp(count: 2, to: .total(amount("43.40")))))
+    }
+
+    @Test("a discount under an item is attached to it, and the sum checks with it taken off")
+    func discountAttached() throws {
+        let r = parser.parse(text: """
+            GREEN GROCER
+            MILK 2L 3.49
+            MEMBER SAVINGS -0.50
+            BREAD 2.20
+            COUPON 0.20-
+            EGGS 12 4.10
+            SUBTOTAL 9.09
+            TOTAL 9.09
+            """)
+        #expect(r.lineItems.map(\.description) == ["MILK 2L", "BREAD", "EGGS 12"])
+        #expect(r.lineItems.map(\.discount) == [amount("0.50"), amount("0.20"), nil])
+        #expect(r.lineItems[0].net == amount("2.99"))
+        #expect(r.lineItems[0].evidence.notes.contains(.discountBelow(amount("0.50"), "MEMBER SAVINGS -0.50")))
+        #expect(r.checks.contains(.lineItemsAddUp(count: 3, to: .subtotal(amount("9.09")))))
+    }
+
+    @Test("a void cancels the item it names: attached to it, its whole amount taken off")
+    func voidAttached() throws {
+        let r = parser.parse(text: "CAFE\nLATTE 4.50\nMUFFIN 3.20\nVOID LATTE -4.50\nTEA 2.80\nTOTAL 6.00\nCASH 10.00\nCHANGE 4.00")
+        #expect(r.lineItems.map(\.description) == ["LATTE", "MUFFIN", "TEA"])
+        #expect(r.lineItems[0].discount == amount("4.50") && r.lineItems[0].net == Amount(0))
+        #expect(r.lineItems[0].evidence.notes.contains(.voidedBy("VOID LATTE -4.50")))
+        #expect(r.checks.contains(.lineItemsAddUp(count: 3, to: .total(amount("6.00")))))
+    }
+
+    @Test("totals, tax, tender, change and loyalty rows are never items")
+    func notItems() {
+        let r = parser.parse(text: """
+            BOOKS & CO
+            NOVEL 12.99
+            MAP 5.00
+            SUBTOTAL 17.99
+            SALES TAX 1.44
+            TOTAL 19.43
+            VISA 19.43
+            POINTS EARNED 19.00
+            BALANCE 0.00
+            CHANGE 0.00
+            """)
+        #expect(r.lineItems.map(\.description) == ["NOVEL", "MAP"])
+        #expect(r.checks.contains(.lineItemsAddUp(count: 2, to: .subtotal(amount("17.99")))))
+    }
+
+    @Test("a row printing the sum of the items above it is their subtotal, its word misread")
+    func subtotalBySum() {
+        let r = parser.parse(text: "GRILL\n1 PLATE 40.89\n2 SODA 9.56\nSubTor » 50.45\nTAK 4.28\nTotal 54.73")
+        #expect(r.lineItems.map(\.amount) == [amount("40.89"), amount("9.56")])
+        #expect(r.lineItems.map(\.quantity) == [1, 2])
+        #expect(r.subtotal?.value == amount("50.45"))
+        #expect(r.subtotal?.evidence.rule == "subtotal.line-items-sum")
+        #expect(r.tax?.value == amount("4.28"))
+    }
+
+    @Test("items that do not add up say so")
+    func itemsDoNotAddUp() {
+        let r = parser.parse(text: "SHOP\nSOAP 2.00\nBRUSH 3.00\nSUBTOTAL 6.00\nTOTAL 6.00")
+        #expect(r.checks.contains(.lineItemsDoNotAddUp(count: 2, sum: amount("5.00"), target: .subtotal(amount("6.00")))))
+    }
+
+    @Test("item names lose what OCR and the till put around them")
+    func itemNames() {
+        #expect(parser.itemName("| PIZ MARGHTA $") == "PIZ MARGHTA")
+        #expect(parser.itemName("KS TISSUE A") == "KS TISSUE")
+        #expect(parser.itemName("HELP LASAGNA TF") == "HELP LASAGNA")
+        #expect(parser.itemName("— Ice TEA 10oz £") == "Ice TEA 10oz")
+        #expect(parser.itemName("GAS VALV <A>") == "GAS VALV")
+        #expect(parser.itemName("BLUE BURGER XL") == "BLUE BURGER XL")
     }
 
     @Test("a price read with a colon on a total line is not the time")
