@@ -165,6 +165,8 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     case quantityTimesUnit(Decimal, Amount, equals: Amount)
     /// "name from the line above: 'BANANAS'": the row wrapped, its price on the next line.
     case nameFromLineAbove(String)
+    /// "name from the column of names: 'Flower Soup'": OCR read the names, then their prices.
+    case nameFromColumn(String)
     /// "discount 0.90 from the line below: 'MEMBER SAVINGS -0.90'"
     case discountBelow(Amount, String)
     /// "voided by 'VOID COFFEE -2.50'"
@@ -256,6 +258,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case .equalsTotal: return "the total, printed above it with no tax added"
         case let .quantityTimesUnit(q, u, v): return "\(q) × \(u) = \(v)"
         case let .nameFromLineAbove(t): return "name from the line above: '\(t)'"
+        case let .nameFromColumn(t): return "name from the column of names: '\(t)'"
         case let .discountBelow(a, t): return "discount \(a) from the line below: '\(t)'"
         case let .voidedBy(t): return "voided by '\(t)'"
         case .roundingLineHoldsTotal: return "a rounding line holding a total-sized amount"

@@ -152,10 +152,21 @@ extension ReceiptParser {
         if out.total == b.total, b.total != nil { out.checks = b.checks }
         // The line items of the look whose items add up; else of the first look (its rows are whole lines, the
         // second look's are fragments put together), unless it found none.
-        let items = itemsAddUp(b) && !itemsAddUp(a) || a.lineItems.isEmpty ? b : a
+        let items = itemsAddUp(b) && !itemsAddUp(a) || a.lineItems.isEmpty || (!itemsAddUp(a) && b.lineItems.count > a.lineItems.count && itemsMiss(b) <= itemsMiss(a)) ? b : a
         out.lineItems = items.lineItems
         out.checks = out.checks.filter { !$0.isItemsCheck } + items.checks.filter(\.isItemsCheck)
         return out
+    }
+
+    /// How far the line items' sum is from what it is checked against, as a share of that (1 when unchecked).
+    static func itemsMiss(_ r: ParsedReceipt) -> Double {
+        for c in r.checks {
+            if case .lineItemsAddUp = c { return 0 }
+            if case let .lineItemsDoNotAddUp(_, sum, target) = c, target.amount.value > 0 {
+                return min(1, abs(NSDecimalNumber(decimal: ((sum - target.amount).value / target.amount.value)).doubleValue))
+            }
+        }
+        return 1
     }
 
     static func itemsAddUp(_ r: ParsedReceipt) -> Bool {

@@ -101,6 +101,11 @@ struct CompiledRules: Sendable {
 
     func any(_ set: [Keyword], in w: WordLine, loosely: Bool = false) -> Keyword? { set.first { w.contains($0.normalised, loosely: loosely) } }
 
+    /// The best-weighted keyword of `set` on the line as printed, no OCR slip allowed.
+    func bestExact(_ set: [Keyword], in w: WordLine) -> Keyword? {
+        set.filter { w.has($0.normalised) }.max { $0.weight < $1.weight || ($0.weight == $1.weight && $0.normalised.count < $1.normalised.count) }
+    }
+
     /// A keyword of `set` as printed, no OCR slip allowed (short everyday words: "table" must not claim "CABLE").
     func anyExact(_ set: [Keyword], in w: WordLine) -> Keyword? { set.first { w.has($0.normalised) } }
 

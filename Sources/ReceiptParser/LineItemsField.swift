@@ -12,6 +12,8 @@ extension ReceiptParser {
     static let quantityTimesPrice = Pattern(#"(?<![\d.,])(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:[xX×@*]|(?:lb|kg|KG|LB|Ib|kilos?|KILOS?)\s*@)\s*(?:RM|\$|€|£)?\s*(\d+[.,]\d{2})"#)
     /// A quantity first on the row: "2 Coffee", "1 x Tea" (not "2%", "3.EGG ROLL", a code "9988").
     static let leadingQuantity = Pattern(#"^\s*(\d{1,2})(?:\s*[xX×]\s*|\s+)(?=\S)"#)
+    /// A weight at the end of the name: "0.657 KILOS", "1.24 lb", "500 g" is not one (a pack size).
+    static let weightAfterName = Pattern(#"\s(\d{1,3}[.,]\d{1,3})\s*(?:kg|kgs|kilos?|lb|lbs|oz)\.?\s*$"#)
     /// A quantity before the prices: "Oolong Tea 2 5.00 10.00", "Buns 1 45.00".
     static let trailingQuantity = Pattern(#"\s(\d{1,3})\s*[xX×]?\s*$"#)
 
@@ -25,10 +27,11 @@ extension ReceiptParser {
             guard seenPrice || priced else { continue }
             // (A column heading "Qty Price Subtotal" has no amount of its own.)
             if compiled.isSubtotal(l.words), priced || MoneyFields.pairedValue(l.index, lines, compiled) != nil { return l.index }
-            if let kw = compiled.best(compiled.total, in: l.words), kw.weight >= 0.8, compiled.any(compiled.totalDistractors, in: l.words) == nil,
+            // The words as printed: one slip away, item names look like them ("SUMMER" / "summe", "Tuna" / "tunai").
+            if let kw = compiled.anyExact(compiled.total, in: l.words), kw.weight >= 0.8, compiled.any(compiled.totalDistractors, in: l.words) == nil,
                priced || MoneyFields.pairedValue(l.index, lines, compiled) != nil { return l.index }
-            if seenPrice, priced, compiled.best(compiled.tax, in: l.words) != nil, compiled.any(compiled.taxExclude, in: l.words) == nil { return l.index }
-            if seenPrice, priced, compiled.any(compiled.cash, in: l.words) != nil || compiled.any(compiled.change, in: l.words) != nil { return l.index }
+            if seenPrice, priced, compiled.anyExact(compiled.tax, in: l.words) != nil, compiled.any(compiled.taxExclude, in: l.words) == nil { return l.index }
+            if seenPrice, priced, compiled.anyExact(compiled.cash, in: l.words) != nil || compiled.anyExact(compiled.change, in: l.words) != nil { return l.index }
         }
         return lines.count
     }
@@ -37,12 +40,15 @@ extension ReceiptParser {
     func isNotAnItem(_ l: ParseLine) -> Bool {
         // A payment or total word: the row is that, unless the word is a weak one in a longer name ("CHOCOLATE BAR",
         // "CHICKEN TENDER", "NET BAG").
+        // A word one OCR slip away counts only on a short row ("TOTAI 12.00"), not in a name ("SUMMER WIT").
         let words = l.words.words.filter { $0.contains(where: \.isLetter) }.count
         for set in [compiled.total, compiled.subtotal, compiled.rounding, compiled.cash, compiled.change] {
-            if let kw = compiled.best(set, in: l.words), kw.weight >= 0.95 || words <= 2 { return true }
+            if let kw = compiled.bestExact(set, in: l.words), kw.weight >= 0.95 || words <= 2 { return true }
+            if words <= 2, compiled.any(set, in: l.words) != nil { return true }
         }
-        if compiled.isSubtotal(l.words) { return true }
-        if compiled.any(compiled.tax, in: l.words) != nil, compiled.any(compiled.taxExclude, in: l.words) == nil { return true }
+        if compiled.isSubtotal(l.words), words <= 3 || compiled.anyExact(compiled.subtotal, in: l.words) != nil { return true }
+        if compiled.anyExact(compiled.tax, in: l.words) != nil || words <= 2 && compiled.any(compiled.tax, in: l.words) != nil,
+           compiled.any(compiled.taxExclude, in: l.words) == nil { return true }
         if compiled.anyExact(compiled.itemSkip, in: l.words) != nil { return true }
         if !DateScanner.scan(l.text, months: compiled.months).isEmpty { return true }
         return false
@@ -55,6 +61,7 @@ extension ReceiptParser {
         let end = itemsEnd(lines, money: money)
         guard end > 0 else { return [] }
         var items: [LineItem] = []
+        let columnNames = self.columnNames(lines[..<end])
         /// A row with a name and no price, waiting for a row below with a price and no name.
         var pendingName: ParseLine?
         var running = Amount(0)
@@ -87,12 +94,17 @@ extension ReceiptParser {
             if isNotAnItem(l) { continue }
             guard var item = item(l, price: price, prices: prices) else { continue }
             if item.description.filter(\.isLetter).count < 2 {
-                // The name is on the row above ("BANANAS" over "1.23 lb @ 0.59/lb 0.73").
-                guard let above = pendingName, above.index == l.index - 1 else { continue }
-                let name = itemName(above.text)
-                guard name.filter(\.isLetter).count >= 2 else { continue }
-                item.description = name
-                item.evidence.notes.append(.nameFromLineAbove(above.text))
+                if let name = columnNames[l.index] {
+                    // Names in one column, prices in the next, read one after the other.
+                    item.description = itemName(name.text)
+                    item.evidence.notes.append(.nameFromColumn(name.text))
+                } else if let above = pendingName, above.index == l.index - 1, itemName(above.text).filter(\.isLetter).count >= 2 {
+                    // The name is on the row above ("BANANAS" over "1.23 lb @ 0.59/lb 0.73").
+                    item.description = itemName(above.text)
+                    item.evidence.notes.append(.nameFromLineAbove(above.text))
+                } else {
+                    continue
+                }
             }
             // A row printing the sum of the items above it (two at least) is their subtotal, its word misread ("SubTor 50.45").
             if items.count >= 2, running.value > 0, MoneyFields.same(item.amount, running), item.quantity == nil { break }
@@ -102,11 +114,44 @@ extension ReceiptParser {
         return items
     }
 
+    /// Price row → name row, where OCR read a column of names and then the column of their prices: a run of
+    /// rows with a name and no amount followed by a run of rows with an amount and no name, paired from the
+    /// last name and price up.
+    func columnNames(_ lines: ArraySlice<ParseLine>) -> [Int: ParseLine] {
+        func isName(_ l: ParseLine) -> Bool {
+            l.amounts.isEmpty && l.words.letterCount >= 3 && !isNotAnItem(l) && compiled.anyExact(compiled.itemSkip, in: l.words) == nil
+        }
+        func isPrice(_ l: ParseLine) -> Bool {
+            l.amounts.filter { !$0.isPercent }.count == 1 && l.words.letterCount <= 2
+        }
+        var out: [Int: ParseLine] = [:]
+        var i = lines.startIndex
+        while i < lines.endIndex {
+            guard isName(lines[i]) else { i += 1; continue }
+            var names: [ParseLine] = []
+            while i < lines.endIndex, isName(lines[i]) { names.append(lines[i]); i += 1 }
+            var prices: [ParseLine] = []
+            while i < lines.endIndex, isPrice(lines[i]) { prices.append(lines[i]); i += 1 }
+            // (The names nearest the prices: a heading or the shop's name may stand above them.)
+            guard prices.count >= 2, names.count >= prices.count else { continue }
+            for (n, p) in zip(names.suffix(prices.count), prices) { out[p.index] = n }
+        }
+        return out
+    }
+
     /// One priced row as an item: its name (the text before the first amount, cleaned), the quantity and
     /// unit price where printed and backed by the arithmetic, its amount (the last on the row).
     func item(_ l: ParseLine, price last: FoundAmount, prices: [FoundAmount]) -> LineItem? {
         let firstAt = prices.first?.position ?? last.position
         var desc = String(l.text.prefix(firstAt))
+        // "1,00 Ensaladilla Rusa 19,00": a quantity printed as an amount first, the name after it.
+        if desc.filter(\.isLetter).count < 2, prices.count >= 2, let lead = prices.first, lead.amount.cents % 100 == 0,
+           lead.amount.value >= 1, lead.amount.value <= 99,
+           case let between = String(l.text.prefix(last.position)).replacingOccurrences(of: #"^\W*\d+[.,]\d{2}"#, with: "", options: .regularExpression),
+           between.filter(\.isLetter).count >= 2 {
+            return LineItem(description: itemName(between), quantity: lead.amount.value, unitPrice: nil, amount: last.amount,
+                            evidence: l.evidence(rule: "item.line", notes: last.repairs))
+        }
         var qty: Decimal?
         var unit: Amount?
         var notes: [Note] = []
@@ -143,6 +188,12 @@ extension ReceiptParser {
             qty = q
             desc = String(desc[m.range.upperBound...])
         }
+        // "FILETE PECHUGA 0.657 KILOS", "APPLES 1.24 lb": a weight after the name is the quantity.
+        if qty == nil, let m = Self.weightAfterName.matches(in: desc).last,
+           let q = m.groups[1].flatMap({ Decimal(string: $0.replacingOccurrences(of: ",", with: "."), locale: Locale(identifier: "en_US_POSIX")) }), q > 0 {
+            qty = q
+            desc = String(desc[..<m.range.lowerBound])
+        }
         let name = itemName(desc)
         return LineItem(description: name, quantity: qty, unitPrice: unit, amount: amount,
                         evidence: l.evidence(rule: "item.line", notes: notes + last.repairs))
@@ -165,8 +216,7 @@ extension ReceiptParser {
     }
 
     /// The items' amounts (less their discounts) against the subtotal, else the total less the tax added
-    /// on top, else the total. A row whose amount alone stands between them and the sum, and which is a
-    /// summary amount read as an item (the subtotal, tax or total again), or the last row, is dropped.
+    /// on top, else the total.
     static func checkedItems(_ items: [LineItem], subtotal: Amount?, tax: Amount?, total: Amount?) -> ([LineItem], Check?) {
         var items = items
         // The total again as the last of several rows ("Totalesesseenet 226.60"): a total whose word OCR garbled.
@@ -181,14 +231,24 @@ extension ReceiptParser {
         guard let first = targets.first else { return (items, nil) }
         func sum(_ x: [LineItem]) -> Amount { x.reduce(Amount(0)) { $0 + $1.net } }
         if let hit = targets.first(where: { MoneyFields.same($0.amount, sum(items)) }) { return (items, .lineItemsAddUp(count: items.count, to: hit)) }
+        // One row (of three or more), or two (of five or more), that alone stand between the items and the sum:
+        // rows that are no items (a garbled summary or payment word), the sum exact to the cent without them.
         if items.count >= 3 {
-            let summary = [subtotal, tax, total].compactMap { $0 }
             for target in targets {
-                for i in items.indices.reversed() where MoneyFields.same(sum(items) - items[i].net, target.amount)
-                    && (i == items.count - 1 || summary.contains(items[i].amount)) {
+                let extra = sum(items) - target.amount
+                guard extra.value > 0 else { continue }
+                if let i = items.indices.reversed().first(where: { items[$0].net == extra }) {
                     var kept = items
                     kept.remove(at: i)
                     return (kept, .lineItemsAddUp(count: kept.count, to: target))
+                }
+                guard items.count >= 5 else { continue }
+                for i in items.indices.reversed() {
+                    for j in items.indices.reversed() where j < i && items[i].net + items[j].net == extra {
+                        var kept = items
+                        kept.remove(at: i); kept.remove(at: j)
+                        return (kept, .lineItemsAddUp(count: kept.count, to: target))
+                    }
                 }
             }
         }

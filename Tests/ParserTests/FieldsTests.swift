@@ -162,6 +162,29 @@ struct FieldsTests {
         #expect(r.checks.contains(.lineItemsAddUp(count: 4, to: .subtotal(amount("22.83")))))
     }
 
+    @Test("a weight printed after the name is the quantity")
+    func weightAfterName() {
+        let r = parser.parse(text: "MERCADO\nFILETE PECHUGA POLL 0.657 KILOS 4.44\nAGUACATE 0.185 KILOS 0.55\nTOTAL 4.99")
+        #expect(r.lineItems.map(\.description) == ["FILETE PECHUGA POLL", "AGUACATE"])
+        #expect(r.lineItems.map(\.quantity) == [Decimal(string: "0.657"), Decimal(string: "0.185")])
+    }
+
+    @Test("a quantity printed as an amount before the name ('1,00 Ensaladilla 19,00')")
+    func quantityAsAmount() {
+        let r = parser.parse(text: "BAR\n1,00 Ensaladilla Rusa 19,00 €\n2,00 Agua 5,00 €\nTOTAL 24,00")
+        #expect(r.lineItems.map(\.description) == ["Ensaladilla Rusa", "Agua"])
+        #expect(r.lineItems.map(\.quantity) == [1, 2])
+        #expect(r.lineItems.map(\.amount) == [amount("19.00"), amount("5.00")])
+    }
+
+    @Test("names in one column, then their prices: paired in order")
+    func columns() {
+        let r = parser.parse(text: "DELI\nFlower Soup\nNoodles\nOolong Tea\n3.00\n12.50\n5.00\nTOTAL 20.50")
+        #expect(r.lineItems.map(\.description) == ["Flower Soup", "Noodles", "Oolong Tea"])
+        #expect(r.lineItems.map(\.amount) == [amount("3.00"), amount("12.50"), amount("5.00")])
+        #expect(r.lineItems[0].evidence.notes.contains(.nameFromColumn("Flower Soup")))
+    }
+
     @Test("a row that wraps: its name on one line, its price on the next")
     func wrappedRow() {
         let r = parser.parse(text: "HARDWARE\nEXTENSION SOCKET 3 WAY\n24.90\nPADLOCK 40MM 18.50\nTOTAL 43.40")
