@@ -159,6 +159,8 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     case workedOut(Sum, equals: Amount)
     /// "the total, printed above it with no tax added"
     case equalsTotal
+    /// "included in the prices"
+    case taxIncluded
 
     // Line items.
     /// "2 × 4.80 = 9.60": the quantity and unit price printed on the line multiply to its amount.
@@ -256,6 +258,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case let .taxesAdded(a): return "taxes " + a.map(\.description).joined(separator: " + ") + " added"
         case let .workedOut(sum, v): return "worked out: \(sum) = \(v)"
         case .equalsTotal: return "the total, printed above it with no tax added"
+        case .taxIncluded: return "included in the prices"
         case let .quantityTimesUnit(q, u, v): return "\(q) × \(u) = \(v)"
         case let .nameFromLineAbove(t): return "name from the line above: '\(t)'"
         case let .nameFromColumn(t): return "name from the column of names: '\(t)'"

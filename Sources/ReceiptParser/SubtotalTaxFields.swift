@@ -158,9 +158,28 @@ extension MoneyFields {
             let s = Found(amount: t, keyword: .derived("total printed above", weight: 0.5), line: l, score: 0.5, notes: [.equalsTotal])
             return settledWithoutTax(s, rule: "subtotal.total-printed-above", total: t, checks: checks)
         }
+        var out = kept
         // A tax as large as half the total is no tax: a total line that names the tax ("Total Sales (Excluding GST)").
-        if let x = kept.tax, x.value >= t * Decimal(0.5) { return Settled(subtotal: kept.subtotal, tax: nil, checks: kept.checks) }
-        return kept
+        if let x = out.tax, x.value >= t * Decimal(0.5) { out.tax = nil }
+        // 6. No tax added: the tax included in the prices, as the receipt states it ("VAT 20% included 1.99",
+        //    "TOTAL INCLUDES 6% GOVT TAX OF 0.68"), a small part of the total.
+        if out.tax == nil, let (l, a) = includedTax(below: subtotals.first?.line.index, total: t) {
+            out.tax = Field(a, confidence: 0.7, evidence: l.evidence(rule: "tax.included", notes: [.taxIncluded]))
+        }
+        return out
+    }
+
+    static let inclusionWords: Set<Substring> = ["incl", "includes", "included", "including", "inclusive", "inkl", "enthalten", "inclus", "incluido", "incluso"]
+
+    /// A line naming a tax and that it is included, with an amount under 30 % of the total (not the total itself).
+    func includedTax(below first: Int?, total t: Amount) -> (ParseLine, Amount)? {
+        for l in lines where first == nil || l.index >= first! {
+            guard rules.best(rules.tax, in: l.words) != nil, l.words.words.contains(where: Self.inclusionWords.contains) else { continue }
+            if let a = l.amounts.last(where: { !$0.isPercent && !$0.negative && $0.amount.value > 0 && $0.amount < t * Decimal(0.3) }) {
+                return (l, a.amount)
+            }
+        }
+        return nil
     }
 
     /// The subtotal's rule: its keyword line, or how it was found ("subtotal.line-items'-sum").

@@ -125,6 +125,19 @@ struct FieldsTests {
         #expect(tip.tax == nil)
     }
 
+    @Test("a tax included in the prices, as the receipt states it")
+    func includedTax() throws {
+        let r = parser.parse(text: "KEBAB HOUSE\nDoner 6.50\nAyran 2.10\nTOTAL 8.60\nTOTAL INCLUDES 20% VAT OF 1.43\nCARD 8.60")
+        #expect(r.tax?.value == amount("1.43"))
+        #expect(r.total?.value == amount("8.60"))
+        // "incl. tax" keeps a line from being a tax line (it is most often a total's): its small amount still is the tax.
+        let incl = parser.parse(text: "KEBAB HOUSE\nDoner 6.50\nAyran 2.10\nTOTAL 8.60\nINCL. TAX 20% 1.43\nCARD 8.60")
+        let tax = try #require(incl.tax)
+        #expect(tax.value == amount("1.43"))
+        #expect(tax.evidence.notes.contains(.taxIncluded))
+        #expect(incl.total?.value == amount("8.60"))
+    }
+
     @Test("no tax added: the total printed above its own line is the subtotal")
     func subtotalEqualsTotal() {
         // (An item OCR lost: the items do not add up to it.)
