@@ -30,11 +30,20 @@ extension ReceiptParser {
             // The words as printed: one slip away, item names look like them ("SUMMER" / "summe", "Tuna" / "tunai").
             if let kw = compiled.anyExact(compiled.total, in: l.words), kw.weight >= 0.8, compiled.any(compiled.totalDistractors, in: l.words) == nil,
                priced || MoneyFields.pairedValue(l.index, lines, compiled) != nil { return l.index }
-            if seenPrice, priced, compiled.anyExact(compiled.tax, in: l.words) != nil, compiled.any(compiled.taxExclude, in: l.words) == nil { return l.index }
+            // A tax with its amount ends them, included or added ("Inclusive GST @6%: 3.80"); not a heading's number.
+            if seenPrice, priced, compiled.anyExact(compiled.tax, in: l.words) != nil,
+               compiled.any(compiled.taxExclude, in: l.words).map({ Self.inclusion.contains($0.normalised) }) ?? true { return l.index }
             if seenPrice, priced, compiled.anyExact(compiled.cash, in: l.words) != nil || compiled.anyExact(compiled.change, in: l.words) != nil { return l.index }
+            // A card payment ("VISA 20.00", "Master Card 63.80"); not "card" alone ("GREETING CARD").
+            if seenPrice, priced, compiled.cardWords.contains(where: { !Self.cardWordsInNames.contains($0) && l.words.has($0) }) { return l.index }
         }
         return lines.count
     }
+
+    /// Exclusions of the tax words that say the tax is in the prices: the row is still the tax's.
+    static let inclusion: Set<String> = [" incl ", " including ", " inclusive ", " inkl ", " ttc "]
+    /// Card words that are also in item names.
+    static let cardWordsInNames: Set<String> = [" card ", " cb ", " carte ", " contactless ", " nfc "]
 
     /// A row that has a price and is never an item: totals, tax, tender, change, loyalty, a header's numbers.
     func isNotAnItem(_ l: ParseLine) -> Bool {
@@ -48,7 +57,7 @@ extension ReceiptParser {
         }
         if compiled.isSubtotal(l.words), words <= 3 || compiled.anyExact(compiled.subtotal, in: l.words) != nil { return true }
         if compiled.anyExact(compiled.tax, in: l.words) != nil || words <= 2 && compiled.any(compiled.tax, in: l.words) != nil,
-           compiled.any(compiled.taxExclude, in: l.words) == nil { return true }
+           compiled.any(compiled.taxExclude, in: l.words).map({ Self.inclusion.contains($0.normalised) }) ?? true { return true }
         if compiled.anyExact(compiled.itemSkip, in: l.words) != nil { return true }
         if !DateScanner.scan(l.text, months: compiled.months).isEmpty { return true }
         return false

@@ -252,6 +252,14 @@ struct FieldsTests {
         #expect(r.checks.contains(.lineItemsAddUp(count: 2, to: .subtotal(amount("17.99")))))
     }
 
+    @Test("an included tax's row and a card payment end the items")
+    func includedTaxAndCardEndItems() {
+        let r = parser.parse(text: "PLASTICS\n1 HIPS PLATE 60PCS 63.80\nInclusive GST @6.00%: 3.61\nMaster Card 63.80\nSR 6.00% 60.19 3.61")
+        #expect(r.lineItems.map(\.amount) == [amount("63.80")])
+        let greeting = parser.parse(text: "GIFTS\nGREETING CARD 2.99\nWRAPPING 1.50\nTOTAL 4.49")
+        #expect(greeting.lineItems.map(\.description) == ["GREETING CARD", "WRAPPING"])
+    }
+
     @Test("a row printing the sum of the items above it is their subtotal, its word misread")
     func subtotalBySum() {
         let r = parser.parse(text: "GRILL\n1 PLATE 40.89\n2 SODA 9.56\nSubTor » 50.45\nTAK 4.28\nTotal 54.73")
