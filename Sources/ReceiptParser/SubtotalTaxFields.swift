@@ -38,17 +38,21 @@ extension MoneyFields {
     }
 
     /// The tax lines as options, best scored first, one per amount; then, when two or more lines print
-    /// different amounts, their sum (several rates: "FOOD TAX 1.28", "LIQUOR TAX 0.12").
+    /// different taxes, their sum (several rates: "FOOD TAX 1.28", "LIQUOR TAX 0.12"; "CGST 27.00", "SGST
+    /// 27.00"). One tax printed twice (the totals block and a summary table) is one tax.
     func taxOptions(below first: Int?) -> [TaxOption] {
-        var seen: Set<Amount> = []
-        var singles: [TaxOption] = []
-        for t in taxLines.sorted(by: { $0.score > $1.score || ($0.score == $1.score && $0.line.index < $1.line.index) })
-        where t.amount.value > 0 && seen.insert(t.amount).inserted {
-            singles.append(TaxOption(amount: t.amount, found: t, notes: t.notes))
+        var seen: Set<Amount> = [], taxes: Set<String> = []
+        var singles: [TaxOption] = [], distinct: [TaxOption] = []
+        for t in taxLines.sorted(by: { $0.score > $1.score || ($0.score == $1.score && $0.line.index < $1.line.index) }) where t.amount.value > 0 {
+            let o = TaxOption(amount: t.amount, found: t, notes: t.notes)
+            if seen.insert(t.amount).inserted { singles.append(o) }
+            if taxes.insert("\(t.amount) \(t.keyword.normalised)").inserted, !distinct.contains(where: { $0.found.line.index == t.line.index }) {
+                distinct.append(o)
+            }
         }
         var out = singles
-        // Several rates: the distinct amounts of the tax lines in the totals block, top to bottom.
-        let block = singles.filter { first == nil || $0.found.line.index >= first! }.sorted { $0.found.line.index < $1.found.line.index }
+        // Several rates: the distinct taxes of the tax lines in the totals block, top to bottom.
+        let block = distinct.filter { first == nil || $0.found.line.index >= first! }.sorted { $0.found.line.index < $1.found.line.index }
         if block.count >= 2, block.count <= 4, let last = block.last {
             let sum = block.reduce(Amount(0)) { $0 + $1.amount }
             if !seen.contains(sum) {

@@ -72,6 +72,14 @@ struct FieldsTests {
         #expect(!r.checks.contains(.subtotalTaxMismatch))
     }
 
+    @Test("two taxes of the same amount (CGST and SGST) are two taxes; one tax printed twice is one")
+    func equalRates() {
+        let r = parser.parse(text: "SALON\nGents Styling 1 300.00\nSubTotal 300.00\nCGST @9% 27.00\nSGST @9% 27.00\nTotal 354.00\nCash 354.00")
+        #expect(r.tax?.value == amount("54.00"))
+        let twice = parser.parse(text: "SHOP\nItem 10.00\nSubtotal 10.00\nVAT 20% 2.00\nTotal 12.00\nVAT 20% 2.00")
+        #expect(twice.tax?.value == amount("2.00"))
+    }
+
     @Test("one of several tax lines when it alone makes the sum (the other is a rate's base)")
     func oneOfSeveral() {
         let r = parser.parse(text: "MARKET\nBread 2.50\nMilk 1.50\nSubtotal 4.00\nTaxable 2.50\nTax 0.20\nTotal 4.20")
