@@ -27,9 +27,10 @@ enum EvalPictures {
     /// Miss → pictures, for each of `s`'s misses: where the chosen value was read (its
     /// evidence box, blue); where the labelled value was read when the parser chose otherwise
     /// (green); and, when neither has a box, a thumbnail of the part of the page the field is
-    /// usually on (the top third for the vendor, the whole page otherwise). A line item missed
-    /// gets only the green crop, for the first `itemPictures` of each measure on a receipt (a
-    /// report over hundreds of receipts would otherwise carry thousands).
+    /// usually on (the top third for the vendor, the whole page otherwise). A missed item price
+    /// gets only the green crop, the first one of a receipt; a missed item name none (its best
+    /// line item's text is in the row): a report over the photo set would otherwise carry
+    /// a thousand crops (67 MB).
     /// `image` and `lines` share one pixel space (the evidence boxes').
     static func make(for s: Scored, image: PageImage, lines: [PlacedLine]) -> [Miss.Key: [EvalPicture]] {
         var out: [Miss.Key: [EvalPicture]] = [:]
@@ -39,7 +40,7 @@ enum EvalPictures {
             var pictures: [EvalPicture] = []
             if field.isItemMeasure {
                 itemMisses[field, default: 0] += 1
-                guard itemMisses[field]! <= itemPictures else { continue }
+                guard field == .itemPrices, itemMisses[field]! <= itemPictures else { continue }
                 if let line = whereRead(miss, expected: s.expected, lines: lines), let png = crop(image, line.box, kind: .lineItem) {
                     out[key] = [EvalPicture(caption: "the label's value was read here", png: png)]
                 }
@@ -65,8 +66,8 @@ enum EvalPictures {
         return out
     }
 
-    /// Line items missed on one receipt that get a picture, per measure.
-    static let itemPictures = 3
+    /// Item prices missed on one receipt that get a picture.
+    static let itemPictures = 1
 
     /// The box's row of the page, the full width, with some room above and below.
     static func crop(_ image: PageImage, _ box: BoundingBox, kind: Annotation.Kind) -> Data? {
