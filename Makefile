@@ -2,6 +2,7 @@
 SWIFT     ?= swift
 DEV_SET   ?= ../shared/data/sroie-dev
 WILD_SET  ?= ../shared/data/wild-dev
+STREAM_SET ?= ../shared/data/sroie-stream
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 BIN        = .build/release/receipts
 # What a fresh Debian/Ubuntu machine lacks: Tesseract + Leptonica (headers and the
@@ -11,7 +12,7 @@ BIN        = .build/release/receipts
 DEB_PACKAGES = libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd libsqlite3-dev libheif-dev libpoppler-glib-dev pkg-config libpng-dev libjpeg-dev hledger libpq-dev postgresql
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build test run eval bench fuzz fuzz-short clean help
+.PHONY: setup build test run eval bench fuzz fuzz-short model model-setup clean help
 
 help:
 	@echo "make setup   install the Debian packages that are missing (apt-get)"
@@ -21,6 +22,7 @@ help:
 	@echo "make eval    accuracy on the dev sets ($(DEV_SET), $(WILD_SET)): parser alone, then end to end"
 	@echo "make bench   benchmarks that print figures (batch vs bare tesseract, reconcile, parser cost)"
 	@echo "make fuzz    libFuzzer + AddressSanitizer on every fuzz target, FUZZ_SECONDS (60) each; prints inputs, crashes, timeouts, peak memory"
+	@echo "make model   rebuild the receipt line model from $(STREAM_SET) and rendered lines (Model/README.md), then judge it line by line"
 
 # Installs only what is missing, so it is quick and quiet on a ready machine.
 setup:
@@ -77,6 +79,39 @@ eval: build
 
 bench: build
 	bash scripts/bench.sh
+
+# The receipt line model (Model/README.md): line crops of the training stream with their case repaired,
+# lines the project renders in true case, both as .lstmf; Debian's integer eng rebuilt as a float start;
+# lstmtraining on one core (resumable: run again to continue); then the reader judged line by line on
+# the dev sets, the model made here beside the committed one. Writes .build-model/ only: copy
+# .build-model/finetune/receipt/tessdata/receipt.traineddata to Model/ on purpose.
+MODEL_WORK       ?= .build-model
+MODEL_ITERATIONS ?= 40000
+MODEL_FONTS = fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-liberation2 fonts-freefont-ttf fonts-inconsolata \
+	fonts-noto-mono fonts-hack fonts-courier-prime fonts-firacode fonts-roboto-unhinted fonts-croscore fonts-open-sans \
+	fonts-jetbrains-mono fonts-anonymous-pro fonts-go fonts-3270 fonts-league-mono fonts-b612 fonts-mononoki \
+	fonts-dotgothic16 fonts-terminus-otb
+model-setup: setup
+	@missing=$$(for p in tesseract-ocr $(MODEL_FONTS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then echo "installing:" $$missing; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+	@python3 -c 'import numpy, PIL' 2>/dev/null || python3 -m pip install -q numpy Pillow
+
+model: model-setup build
+	OMP_THREAD_LIMIT=1 python3 Model/train/stream_lines.py --data $(STREAM_SET) --out $(MODEL_WORK)/lines
+	OMP_THREAD_LIMIT=1 python3 Model/train/render_lines.py --out $(MODEL_WORK)/lines
+	OMP_THREAD_LIMIT=1 python3 Model/train/make_lstmf.py --lines $(MODEL_WORK)/lines
+	mkdir -p $(MODEL_WORK)/start
+	python3 Model/train/int2float.py /usr/share/tesseract-ocr/5/tessdata/eng.traineddata $(MODEL_WORK)/start/eng_float.lstm
+	WORK=$(MODEL_WORK)/finetune/receipt Model/train/finetune.sh $(MODEL_WORK)/start/eng_float.lstm \
+		/usr/share/tesseract-ocr/5/tessdata/eng.traineddata $(MODEL_WORK)/lines/train.txt $(MODEL_WORK)/lines/stream-eval.txt \
+		$(MODEL_ITERATIONS) receipt
+	@echo "== the model made now, line by line on the dev sets"
+	$(BIN) eval --lines --jobs $(JOBS) --tessdata $(MODEL_WORK)/finetune/receipt/tessdata --model receipt $(DEV_SET) || [ $$? -eq 3 ]
+	$(BIN) eval --lines --jobs $(JOBS) --spaceless --tessdata $(MODEL_WORK)/finetune/receipt/tessdata --model receipt $(WILD_SET) || [ $$? -eq 3 ]
+	@echo "== the committed model (Model/receipt.traineddata)"
+	$(BIN) eval --lines --jobs $(JOBS) --tessdata Model --model receipt $(DEV_SET) || [ $$? -eq 3 ]
+	$(BIN) eval --lines --jobs $(JOBS) --spaceless --tessdata Model --model receipt $(WILD_SET) || [ $$? -eq 3 ]
 
 clean:
 	rm -rf .build

@@ -5,8 +5,9 @@ import ReceiptModel
 
 public struct OCROptions: Sendable, Hashable {
     /// The model(s) to read with, as Tesseract names language data: "receipt", the line model
-    /// this project trains and ships, or a stock Tesseract language ("eng", "eng+deu").
-    public var language: String = "eng"
+    /// this project trains and ships (the default: Model/README.md), or a stock Tesseract
+    /// language ("eng", "eng+deu").
+    public var language: String = Tessdata.receiptModel
     /// The layout when a request names none: one uniform block (`--psm 6`) reads receipt
     /// dates and totals best (see docs/accuracy.md).
     public var layout: PageLayout = .singleBlock

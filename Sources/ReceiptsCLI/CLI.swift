@@ -111,7 +111,7 @@ public enum CLI {
                 \(ExitCode.allCases.map { "  \($0.rawValue)".padding(toLength: 6, withPad: " ", startingAt: 0) + $0.meaning }.joined(separator: "\n"))
 
                 Environment:
-                  TESSDATA_PREFIX   folder holding Tesseract's eng.traineddata (default: the Debian path)
+                  TESSDATA_PREFIX   a folder of .traineddata files searched first (the receipt model, eng, osd)
                   RECEIPTS_STORE    the store: a SQLite file or a postgres:// URL (default: $XDG_DATA_HOME/receipts/receipts.sqlite)
                   PGHOST, PGUSER, PGPASSWORD, …  libpq fills in what a postgres:// URL leaves out
                 """,

@@ -9,9 +9,9 @@ import ReceiptPipeline
 enum PipelineSetup {
     static let options: [OptionSpec] = [
         OptionSpec("--psm", value: "N", help: "Tesseract page segmentation mode: 3, 4, 6, 7, 8 or 11 (default 6: one block, best for receipts)."),
-        OptionSpec("--model", value: "NAME", help: "The OCR model: receipt (the receipt line model that comes with receipts) or a stock Tesseract language, e.g. eng (default) or eng+deu."),
+        OptionSpec("--model", value: "NAME", help: "The OCR model: receipt (default: the receipt line model that comes with receipts) or a stock Tesseract language, e.g. eng or eng+deu."),
         OptionSpec("--lang", value: "LANGS", help: "The same as --model (Tesseract's name for it)."),
-        OptionSpec("--tessdata", value: "DIR", help: "Folder holding the .traineddata files (default: $TESSDATA_PREFIX, then the system path)."),
+        OptionSpec("--tessdata", value: "DIR", help: "Folder holding the .traineddata files (default: $TESSDATA_PREFIX, then share/receipts beside the binary or the tree's Model/, then Tesseract's system folder)."),
         OptionSpec("--rules", value: "FILE", help: "Extra parser rules (JSON, the shape `receipts rules` prints): keywords, skip-lists, month names."),
         OptionSpec("--vendors", value: "FILE", help: "Known vendors, one a line: `Name | alias | alias`; matched fuzzily at the top of the receipt."),
         OptionSpec("--date-order", value: "ORDER", help: "How to read 03/04/2024: auto (default: from evidence on the receipt), day-first or month-first."),

@@ -27,6 +27,7 @@ struct OCRTests {
         let dir = try TempDir()
         var o = OCROptions()
         o.tessdataDirectory = dir.path
+        o.language = "eng"
         do {
             _ = try TesseractEngine(options: o)
             Issue.record("an engine started without language data")
@@ -34,6 +35,18 @@ struct OCRTests {
             #expect(error.description.contains("apt-get install tesseract-ocr-eng"))
             #expect(error.description.contains(dir.path))
         }
+    }
+
+    /// The receipt model is found beside the binary: where `make install` puts it
+    /// (PREFIX/share/receipts for PREFIX/bin/receipts), or in the tree's Model/ above a binary built there.
+    @Test func theReceiptModelIsFoundBesideTheBinary() throws {
+        let tmp = try TempDir()
+        let installed = Tessdata.candidates(environment: [:], executable: tmp.path + "/usr/bin/receipts")
+        #expect(installed.first == tmp.path + "/usr/share/receipts")
+        let built = Tessdata.candidates(environment: [:], executable: Repo.path(".build/x86_64-unknown-linux-gnu/release/receipts"))
+        #expect(built.contains(Repo.path("Model")))
+        #expect(try Tessdata.locate(language: Tessdata.receiptModel, environment: [:]).hasSuffix("/Model"))
+        #expect(OCROptions().language == Tessdata.receiptModel)
     }
 
     @Test func tessdataPrefixIsSearchedFirst() {
