@@ -5,10 +5,9 @@ enum RulesCommand {
     static let command = Command(
         name: "rules",
         summary: "Print the parser's built-in rules (JSON): a starting point for a --rules file.",
-        usage: "receipts rules",
         discussion: "A --rules file has the same shape; its lists are added to the built-in ones and its weights override them.",
-        run: { args, ctx in
-            guard args.positionals.isEmpty else { throw UsageError("rules takes no arguments") }
+        arguments: Positionals<NoArgs>.none("rules takes no arguments"),
+        run: { _, ctx in
             ctx.console.outRaw(ParserRules.builtInJSON)
             return .ok
         })
