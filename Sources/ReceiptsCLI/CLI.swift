@@ -158,7 +158,7 @@ public enum CLI {
         ParseCommand.command, BatchCommand.command, EvalCommand.command, RulesCommand.command,
         ListCommand.command, ShowCommand.command, EditCommand.command, ReviewCommand.command,
         ItemsCommand.command, ReconcileCommand.command, LinksCommand.command, ExportCommand.command, StoreCommand.command,
-        ConfigCommand.command, ManCommand.command,
+        ConfigCommand.command, CompletionCommand.command, ManCommand.command,
     ]
 
     /// What `receipts --help` and the man page say about the environment.

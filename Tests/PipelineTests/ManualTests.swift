@@ -3,13 +3,6 @@ import ReceiptTestSupport
 import Testing
 @testable import ReceiptsCLI
 
-/// A program the tests run (mandoc, man, bash, zsh, fish): they fail, saying what to install, when it is missing.
-func installedTool(_ name: String, package: String) throws -> String {
-    let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") + ["/usr/bin", "/bin"]
-    let found = dirs.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    return try #require(found, "\(name) is not installed: apt-get install \(package) (make setup installs it)")
-}
-
 /// receipts(1): made from the declarations, clean for mandoc's linter, and man shows it.
 @Suite("man page")
 struct ManualTests {
@@ -23,7 +16,7 @@ struct ManualTests {
     }
 
     @Test func mandocLintFindsNothing() throws {
-        let mandoc = try installedTool("mandoc", package: "mandoc")
+        let mandoc = try requiredTool("mandoc", package: "mandoc")
         let (dir, file) = try written()
         let r = try runProcess(mandoc, ["-Tlint", file])
         withExtendedLifetime(dir) {}
@@ -31,7 +24,7 @@ struct ManualTests {
     }
 
     @Test func manShowsEverySection() throws {
-        let man = try installedTool("man", package: "man-db")
+        let man = try requiredTool("man", package: "man-db")
         let (dir, file) = try written()
         var env = ProcessInfo.processInfo.environment
         env["MANWIDTH"] = "80"; env["MANPAGER"] = "cat"; env["PAGER"] = "cat"

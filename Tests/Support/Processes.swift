@@ -23,6 +23,17 @@ public enum PackageExecutables {
     }
 }
 
+/// A program the tests run (mandoc, man, bash, zsh, fish), found on PATH or in /usr/bin or /bin.
+/// Missing, it is an error that says what to install: such a test fails, it is never skipped.
+public func requiredTool(_ name: String, package: String) throws -> String {
+    struct Missing: Error, CustomStringConvertible { var description: String }
+    let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin", "/bin"]
+    guard let path = dirs.map({ "\($0)/\(name)" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        throw Missing(description: "\(name) is not installed: apt-get install \(package) (make setup installs it)")
+    }
+    return path
+}
+
 /// What a child process printed and how it ended.
 public struct ProcessOutput: Sendable {
     public var code: Int32
