@@ -114,7 +114,10 @@ public struct Settings: Sendable {
         let (path, required) = configFile(explicit: explicitFile, environment: environment)
         s.file = path
         if let path {
-            if let data = FileManager.default.contents(atPath: path) {
+            // Read as a stream, so RECEIPTS_CONFIG=/dev/null (or a pipe) works: no settings from a file.
+            if let handle = isDirectory(path) ? nil : FileHandle(forReadingAtPath: path) {
+                defer { try? handle.close() }
+                guard let data = try? handle.readToEnd() ?? Data() else { throw ConfigError("\(path): cannot read the config file") }
                 s.fileExists = true
                 guard let text = String(data: data, encoding: .utf8) else { throw ConfigError("\(path): the config file is not UTF-8 text") }
                 for (setting, value) in try parse(text, file: path, environment: environment) { s.values[setting] = value }
@@ -128,6 +131,11 @@ public struct Settings: Sendable {
             s.values[setting] = Value(text: v, source: .environment(setting.environment))
         }
         return s
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var dir: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &dir) && dir.boolValue
     }
 
     /// `key = value` lines; `#` starts a comment line; a value may be "quoted" (TOML's basic string:

@@ -26,19 +26,9 @@ struct CompletionTests {
                    "XDG_DATA_HOME": tmp.path(".local/share"), "OMP_THREAD_LIMIT": "1", "LANG": "C.UTF-8"]
         }
 
-        /// Runs `script` in `shell` in the scene's folder.
+        /// Runs `shell` with `args` in the scene's folder.
         func run(_ shell: String, _ args: [String]) throws -> ProcessOutput {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: shell)
-            p.arguments = args
-            p.environment = env
-            p.currentDirectoryURL = tmp.url
-            let out = Pipe(), err = Pipe()
-            p.standardOutput = out; p.standardError = err
-            try p.run()
-            let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return ProcessOutput(code: p.terminationStatus, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
+            try runProcess(shell, args, environment: env, currentDirectory: tmp.url.path)
         }
     }
 

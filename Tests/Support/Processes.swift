@@ -44,11 +44,13 @@ public struct ProcessOutput: Sendable {
 
 /// Runs `executable` to the end (arguments as given, bytes as given). stderr goes into a file, so a
 /// chatty child never blocks on a full pipe while stdout is read.
-public func runProcess(_ executable: String, _ args: [String], environment: [String: String]? = nil) throws -> ProcessOutput {
+public func runProcess(_ executable: String, _ args: [String], environment: [String: String]? = nil,
+                       currentDirectory: String? = nil) throws -> ProcessOutput {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: executable)
     p.arguments = args
     if let environment { p.environment = environment }
+    if let currentDirectory { p.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
     let errPath = NSTemporaryDirectory() + "receipts-stderr-" + UUID().uuidString
     _ = FileManager.default.createFile(atPath: errPath, contents: nil)
     defer { try? FileManager.default.removeItem(atPath: errPath) }
