@@ -54,6 +54,17 @@ test: setup
 	fi; \
 	OMP_THREAD_LIMIT=1 $(SWIFT) test
 	$(MAKE) fuzz-short
+	$(MAKE) embed
+
+# An app on the library alone (Examples/embed, a package of its own that depends on this one by path):
+# built, checked not to have built the command line, and run on a sample.
+EMBED = Examples/embed/.build/debug
+embed: setup
+	$(SWIFT) build --package-path Examples/embed --product embed
+	@if [ -e $(EMBED)/Modules/ReceiptsCLI.swiftmodule ]; then echo "Examples/embed built ReceiptsCLI: ReceiptKit must not hold it"; exit 1; fi
+	OMP_THREAD_LIMIT=1 $(EMBED)/embed SampleReceipts/us-hardware-01.png > .build/embed.json
+	cat .build/embed.json
+	grep -q '"value" : "55.84"' .build/embed.json
 
 # Fuzzing: image bytes -> ingest, text/OCR pages -> parser, inventory files -> import, --rules and
 # --vendors files -> their loaders (scripts/fuzz.sh). `make test` runs a few seconds of each.
