@@ -415,7 +415,7 @@ struct CompletionArgs: ParsableArgs {
         if a.values != nil, !a.shell.isEmpty { throw UsageError("--values takes no shell") }
         if a.values == nil, a.shell.count != 1 { throw UsageError("completion takes one shell: bash, zsh or fish") }
         if let sh = a.shell.first, Completion.Shell(rawValue: sh) == nil { throw UsageError("completion takes bash, zsh or fish, not '\(sh)'") }
-    }]) + StoreArgs.group.embedded(in: \.store)
+    }]) + StoreArgs.group.embedded(in: \.store).withoutSettings()
 }
 
 /// `receipts completion bash|zsh|fish`: the completion script for a shell.
@@ -447,8 +447,12 @@ enum CompletionCommand {
             for m in Completion.models(environment: ctx.environment) { ctx.console.out(m) }
             return .ok
         }
+        // The store named, else the one the settings name (a bad config file does not stop completion:
+        // this command reads no settings up front, so that making a script never depends on them).
+        var named = args.store
+        if named.store == nil { named.store = (try? Settings.load(explicitFile: nil, environment: ctx.environment))?.values[.store]?.text }
         // Only a store that is there: completing never makes one.
-        let store = try StoreSupport.open(args.store, ctx)
+        let store = try StoreSupport.open(named, ctx)
         if kind == "receipts" {
             for r in try StoreSupport.attempt("reading receipts", { try store.listReceipts(ReceiptFilter()) }) {
                 let what = [r.date?.iso, r.vendor, r.total.map { "\($0)" + (r.currency.map { " \($0)" } ?? "") }].compactMap { $0 }

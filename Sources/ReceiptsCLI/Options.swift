@@ -182,6 +182,11 @@ public struct OptionGroup<O: ParsableArgs>: Sendable {
     }
 
     static func + (a: OptionGroup, b: OptionGroup) -> OptionGroup { OptionGroup(a.options + b.options, checks: a.checks + b.checks) }
+
+    /// The same options bound to no setting: a command that must run whatever the config file says.
+    func withoutSettings() -> OptionGroup {
+        OptionGroup(options.map { o in var o = o; o.info.setting = nil; return o }, checks: checks)
+    }
 }
 
 /// What a command takes besides options: how many, what they are, and where they go.

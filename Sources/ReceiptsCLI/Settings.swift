@@ -25,7 +25,7 @@ public enum Setting: String, CaseIterable, Sendable {
         case .rules: "the built-in rules (receipts rules)"
         case .vendors: "none"
         case .model: OCROptions().language
-        case .tessdata: "searched (TESSDATA_PREFIX, share/receipts beside the binary, Tesseract's folders)"
+        case .tessdata: "searched (see --tessdata)"
         case .psm: String(OCROptions().layout.psm)
         case .dateOrder: "auto"
         case .currency: "none (what the receipt shows)"
