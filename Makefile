@@ -95,7 +95,8 @@ bench: build
 	bash scripts/bench.sh
 
 # Installing: PREFIX (default /usr/local) and DESTDIR as usual. The binary finds the receipt model in
-# ../share/receipts beside its bin/ (Tessdata.candidates), so nothing points back into this tree.
+# ../share/receipts beside its bin/ (Tessdata.candidates), so nothing points back into this tree; it is
+# stripped (install -s), which also drops the debug information that names the tree's files.
 # The man page and the completion scripts are made by the binary itself from its option declarations.
 PREFIX  ?= /usr/local
 BINDIR   = $(PREFIX)/bin
@@ -117,7 +118,7 @@ GENERATE = env -i $(BIN)
 # `make install BIN=.build/debug/receipts` installs a binary built otherwise, without building (the tests do).
 install: $(if $(filter $(RELEASE_BIN),$(BIN)),build)
 	@test -x "$(BIN)" || { echo "no $(BIN): build it first"; exit 1; }
-	install -D -m 755 "$(BIN)" "$(DESTDIR)$(BINDIR)/receipts"
+	install -D -s -m 755 "$(BIN)" "$(DESTDIR)$(BINDIR)/receipts"
 	@if [ -f "$(MODEL)" ]; then \
 		echo install -D -m 644 "$(MODEL)" "$(DESTDIR)$(DATADIR)/receipt.traineddata"; \
 		install -D -m 644 "$(MODEL)" "$(DESTDIR)$(DATADIR)/receipt.traineddata"; \
