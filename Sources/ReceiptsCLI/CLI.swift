@@ -95,6 +95,14 @@ public struct Command: Sendable {
         }
     }
 
+    /// A command that takes nothing and prints a text (`rules`, `man`).
+    static func printing(_ name: String, summary: String, discussion: String, _ text: @escaping @Sendable () -> String) -> Command {
+        Command(name: name, summary: summary, discussion: discussion, arguments: Positionals<NoArgs>.none("\(name) takes no arguments")) { _, ctx in
+            ctx.console.outRaw(text())
+            return .ok
+        }
+    }
+
     /// `--config FILE`: read before the other options, so it sets nothing itself.
     static func configOption<O: ParsableArgs>() -> Option<O> {
         Option("--config", value: "FILE", kind: .file,

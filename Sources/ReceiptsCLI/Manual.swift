@@ -225,13 +225,8 @@ struct Roff {
 
 /// `receipts man`: the manual page.
 enum ManCommand {
-    static let command = Command(
-        name: "man",
+    static let command = Command.printing(
+        "man",
         summary: "Print the manual page, receipts(1), made from the same declarations as --help (man -l <(receipts man) shows it).",
-        discussion: "make install writes it to share/man/man1/receipts.1.",
-        arguments: Positionals<NoArgs>.none("man takes no arguments"),
-        run: { _, ctx in
-            ctx.console.outRaw(Manual.page())
-            return .ok
-        })
+        discussion: "make install writes it to share/man/man1/receipts.1.", Manual.page)
 }
