@@ -4,15 +4,17 @@ DEV_SET   ?= ../shared/data/sroie-dev
 WILD_SET  ?= ../shared/data/wild-dev
 STREAM_SET ?= ../shared/data/sroie-stream
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
-BIN        = .build/release/receipts
+RELEASE_BIN = .build/release/receipts
+BIN       ?= $(RELEASE_BIN)
 # What a fresh Debian/Ubuntu machine lacks: Tesseract + Leptonica (headers and the
 # English and orientation models), SQLite, libheif (HEIC/AVIF photos), Poppler (PDF), pkg-config;
 # libpng and libjpeg headers (CDecoderMessages keeps their messages off stderr); hledger (the test that
-# reads the exported journal); libpq (PostgreSQL stores) and the PostgreSQL server the store tests run against.
-DEB_PACKAGES = libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd libsqlite3-dev libheif-dev libpoppler-glib-dev pkg-config libpng-dev libjpeg-dev hledger libpq-dev postgresql
+# reads the exported journal); libpq (PostgreSQL stores) and the PostgreSQL server the store tests run against;
+# mandoc and man-db (the man page is linted and shown), zsh and fish (the completion scripts are loaded in each).
+DEB_PACKAGES = libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd libsqlite3-dev libheif-dev libpoppler-glib-dev pkg-config libpng-dev libjpeg-dev hledger libpq-dev postgresql mandoc man-db zsh fish
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build test run eval bench fuzz fuzz-short model model-setup clean help
+.PHONY: setup build test run eval bench fuzz fuzz-short model model-setup clean help install uninstall embed
 
 help:
 	@echo "make setup   install the Debian packages that are missing (apt-get)"
@@ -23,6 +25,9 @@ help:
 	@echo "make bench   benchmarks that print figures (batch vs bare tesseract, reconcile, parser cost)"
 	@echo "make fuzz    libFuzzer + AddressSanitizer on every fuzz target, FUZZ_SECONDS (60) each; prints inputs, crashes, timeouts, peak memory"
 	@echo "make model   rebuild the receipt line model from $(STREAM_SET) and rendered lines (Model/README.md), then judge it line by line"
+	@echo "make install    build, then install into PREFIX ($(PREFIX)) under DESTDIR: the binary, the receipt model, the man page, bash/zsh/fish completion"
+	@echo "make uninstall  remove every file make install wrote (same PREFIX and DESTDIR)"
+	@echo "make embed   build and run Examples/embed, an app that depends on the ReceiptKit library alone"
 
 # Installs only what is missing, so it is quick and quiet on a ready machine.
 setup:
@@ -51,6 +56,17 @@ test: setup
 	fi; \
 	OMP_THREAD_LIMIT=1 $(SWIFT) test
 	$(MAKE) fuzz-short
+	$(MAKE) embed
+
+# An app on the library alone (Examples/embed, a package of its own that depends on this one by path):
+# built, checked not to have built the command line, and run on a sample.
+EMBED = Examples/embed/.build/debug
+embed: setup
+	$(SWIFT) build --package-path Examples/embed --product embed
+	@if [ -e $(EMBED)/Modules/ReceiptsCLI.swiftmodule ]; then echo "Examples/embed built ReceiptsCLI: ReceiptKit must not hold it"; exit 1; fi
+	OMP_THREAD_LIMIT=1 $(EMBED)/embed SampleReceipts/us-hardware-01.png > .build/embed.json
+	cat .build/embed.json
+	grep -q '"value" : "55.84"' .build/embed.json
 
 # Fuzzing: image bytes -> ingest, text/OCR pages -> parser, inventory files -> import, --rules and
 # --vendors files -> their loaders (scripts/fuzz.sh). `make test` runs a few seconds of each.
@@ -112,6 +128,48 @@ model: model-setup build
 	@echo "== the committed model (Model/receipt.traineddata)"
 	$(BIN) eval --lines --jobs $(JOBS) --tessdata Model --model receipt $(DEV_SET) || [ $$? -eq 3 ]
 	$(BIN) eval --lines --jobs $(JOBS) --spaceless --tessdata Model --model receipt $(WILD_SET) || [ $$? -eq 3 ]
+# Installing: PREFIX (default /usr/local) and DESTDIR as usual. The binary finds the receipt model in
+# ../share/receipts beside its bin/ (Tessdata.candidates), so nothing points back into this tree; it is
+# stripped (install -s), which also drops the debug information that names the tree's files.
+# The man page and the completion scripts are made by the binary itself from its option declarations.
+PREFIX  ?= /usr/local
+BINDIR   = $(PREFIX)/bin
+DATADIR  = $(PREFIX)/share/receipts
+MANDIR   = $(PREFIX)/share/man/man1
+BASHDIR  = $(PREFIX)/share/bash-completion/completions
+# Debian's zsh reads packages' completions from /usr/share/zsh/vendor-completions, and the rest from
+# /usr/local/share/zsh/site-functions.
+ZSHDIR  ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/zsh/vendor-completions,$(PREFIX)/share/zsh/site-functions)
+FISHDIR  = $(PREFIX)/share/fish/vendor_completions.d
+# The receipt line model, installed when the tree has it (Model/README.md says how it is made).
+MODEL   ?= Model/receipt.traineddata
+# Everything make install writes, so make uninstall removes exactly that.
+INSTALLED = $(BINDIR)/receipts $(DATADIR)/receipt.traineddata $(MANDIR)/receipts.1 \
+            $(BASHDIR)/receipts $(ZSHDIR)/_receipts $(FISHDIR)/receipts.fish
+# The generated files are made in an empty environment: a user's settings are not the package's.
+GENERATE = env -i $(BIN)
+
+# `make install BIN=.build/debug/receipts` installs a binary built otherwise, without building (the tests do).
+install: $(if $(filter $(RELEASE_BIN),$(BIN)),build)
+	@test -x "$(BIN)" || { echo "no $(BIN): build it first"; exit 1; }
+	install -D -s -m 755 "$(BIN)" "$(DESTDIR)$(BINDIR)/receipts"
+	@if [ -f "$(MODEL)" ]; then \
+		echo install -D -m 644 "$(MODEL)" "$(DESTDIR)$(DATADIR)/receipt.traineddata"; \
+		install -D -m 644 "$(MODEL)" "$(DESTDIR)$(DATADIR)/receipt.traineddata"; \
+	else echo "note: no $(MODEL), so no receipt model is installed (--model eng and the other Tesseract models work)"; fi
+	mkdir -p .build/install
+	$(GENERATE) man > .build/install/receipts.1
+	$(GENERATE) completion bash > .build/install/receipts.bash
+	$(GENERATE) completion zsh > .build/install/_receipts
+	$(GENERATE) completion fish > .build/install/receipts.fish
+	install -D -m 644 .build/install/receipts.1 "$(DESTDIR)$(MANDIR)/receipts.1"
+	install -D -m 644 .build/install/receipts.bash "$(DESTDIR)$(BASHDIR)/receipts"
+	install -D -m 644 .build/install/_receipts "$(DESTDIR)$(ZSHDIR)/_receipts"
+	install -D -m 644 .build/install/receipts.fish "$(DESTDIR)$(FISHDIR)/receipts.fish"
+
+uninstall:
+	rm -f $(foreach f,$(INSTALLED),"$(DESTDIR)$(f)")
+	@rmdir "$(DESTDIR)$(DATADIR)" 2>/dev/null || true
 
 clean:
 	rm -rf .build

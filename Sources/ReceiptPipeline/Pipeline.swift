@@ -4,6 +4,7 @@ import ReceiptModel
 import ReceiptOCR
 import ReceiptParser
 
+/// What the pipeline does beyond the first read; the defaults are what `receipts parse` does.
 public struct PipelineOptions: Sendable, Hashable {
     public var ingest = IngestOptions()
     /// Ask the engine's orientation model when the first read looks like a turned page.
@@ -58,21 +59,36 @@ public struct ReceiptResult: Sendable {
     public var rereads: [Reread] { Reread.all(in: reading) }
 }
 
-/// Image → OCR → fields, with an orientation check and a second look only when needed.
-/// Owns one engine: not thread-safe; a batch makes one pipeline per worker.
+/// Image → OCR → fields, with an orientation check and a second look only when needed: the
+/// one entry point from a receipt's file to its `ParsedReceipt`.
+///
+///     let pipeline = ReceiptPipeline(engine: try TesseractEngine())
+///     let result = try pipeline.process(path: "scan.jpg")
+///     print(result.receipt.total?.value as Any)   // every field has its confidence and evidence
+///
+/// Owns one engine: not thread-safe, and blocking (a receipt takes a second or more of OCR).
+/// A batch makes one pipeline per worker (`BatchRunner`); async code awaits a `ReceiptReader`.
 public final class ReceiptPipeline {
+    /// The OCR engine: `TesseractEngine`, or any `OCREngine` (tests give scripted ones).
     public let engine: OCREngine
     public let parser: ReceiptParser
     public let options: PipelineOptions
 
+    /// A pipeline over `engine`; the parser's options (rules, known vendors, date order, the
+    /// currency to assume) come with `parser`.
     public init(engine: OCREngine, parser: ReceiptParser = ReceiptParser(), options: PipelineOptions = PipelineOptions()) {
         self.engine = engine; self.parser = parser; self.options = options
     }
 
+    /// Reads the receipt in the file at `path`: any format ingest reads (JPEG, PNG, TIFF, BMP, GIF,
+    /// WebP, PNM, HEIC/HEIF, AVIF, PDF), judged by its content. Throws `IngestError` for a file that
+    /// cannot be read as an image (with the reason), `OCRError` when the engine fails.
     public func process(path: String) throws -> ReceiptResult {
         try process(file: Ingest.load(path: path, options: options.ingest))
     }
 
+    /// Reads a receipt from bytes already in memory (an upload, standard input); `name` is how
+    /// the result and errors name it.
     public func process(data: Data, name: String) throws -> ReceiptResult {
         try process(file: Ingest.load(data: data, name: name, options: options.ingest))
     }
@@ -127,6 +143,7 @@ public final class ReceiptPipeline {
         return result
     }
 
+    /// Reads one page already decoded and normalised (`Ingest.load` makes them).
     public func process(image original: IngestedImage) throws -> ReceiptResult {
         let start = Date()
         var passes: [OCRPass] = []
