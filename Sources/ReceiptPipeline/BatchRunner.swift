@@ -84,6 +84,8 @@ public final class BatchRunner: Sendable {
     private let makePipeline: @Sendable () throws -> ReceiptPipeline
     private let isCancelled: @Sendable () -> Bool
     private let state = Locked(RunState())
+    /// Raised by `stop()`: the run ends as when `isCancelled` says so.
+    private let stopped: Locked<Bool>
 
     private struct RunState {
         var counts = BatchCounts()
@@ -98,11 +100,19 @@ public final class BatchRunner: Sendable {
         var finished = false
     }
 
-    /// `makePipeline` is called once per worker, when it first needs OCR.
+    /// A batch that stores into `store`. `makePipeline` is called once per worker, when it first
+    /// needs OCR (so a folder the store already holds costs hashing only); `isCancelled` is asked
+    /// between files (a signal handler's flag, a task's cancellation): once true, the files in
+    /// flight finish and the run returns.
     public init(store: any ReceiptStore, options: BatchOptions, makePipeline: @escaping @Sendable () throws -> ReceiptPipeline,
-                isCancelled: @escaping @Sendable () -> Bool) {
-        self.store = store; self.options = options; self.makePipeline = makePipeline; self.isCancelled = isCancelled
+                isCancelled: @escaping @Sendable () -> Bool = { false }) {
+        let stopped = Locked(false)
+        self.store = store; self.options = options; self.makePipeline = makePipeline; self.stopped = stopped
+        self.isCancelled = { stopped.value || isCancelled() }
     }
+
+    /// Stops the run as `isCancelled` would: the files in flight finish, the rest are left.
+    public func stop() { stopped.withLock { $0 = true } }
 
     /// Reads every image under `roots`. `outcome` is called once per file as it finishes (from
     /// worker threads); `progress` at most every `options.progressInterval` seconds.

@@ -31,6 +31,7 @@ public struct ReconcileOptions: Sendable {
     static let wAmount = 0.45, wDate = 0.25, wVendor = 0.15, wText = 0.15
 }
 
+/// What one reconciliation decided: the links to propose and the duplicates to mark, before they are written.
 public struct ReconcilePlan: Sendable {
     public struct Stats: Sendable, Equatable {
         public var receipts = 0
@@ -59,7 +60,13 @@ public struct ReconcileRun: Sendable {
     public var totalSeconds: Double { loadSeconds + planSeconds + writeSeconds }
 }
 
-/// Proposes links between receipts and inventory items, with reasons in words.
+/// Proposes links between receipts and inventory items, with reasons in words:
+///
+///     let run = try Reconciler().run(store: store)
+///     for p in run.plan.proposals { print(p.receiptID, p.itemID, p.score, p.reasons) }
+///
+/// A user's decisions (a confirmed or rejected link) are never changed; proposals the data no
+/// longer supports are withdrawn; two photos of one purchase are marked as duplicates, not linked twice.
 ///
 /// Candidates are found through indexes, not by comparing every receipt with every item:
 /// a sorted array of every amount a receipt shows (total, subtotal, each line, each line's

@@ -159,7 +159,9 @@ enum PostgresSchema {
                 }
                 if current > Schema.latest { throw StoreError.schemaTooNew(found: current, supported: Schema.latest, location: c.path) }
                 for m in migrations where m.version > current {
-                    try c.exec(m.sql, context: "migrating the store to version \(m.version) (\(m.summary))")
+                    // A migration of data alone has no SQL: PostgreSQL answers an empty query with
+                    // PGRES_EMPTY_QUERY, which is not a success.
+                    if !m.sql.isEmpty { try c.exec(m.sql, context: "migrating the store to version \(m.version) (\(m.summary))") }
                     try m.data?(c)
                 }
                 if current < Schema.latest {

@@ -140,7 +140,10 @@ extension ReceiptStore {
 
 }
 
-/// Where a store is, and the one place that turns a `--store` location into a store.
+/// Where a store is, and the one place that turns a `--store` location into a store:
+///
+///     let store = try StoreLocation.open("receipts.sqlite")                           // SQLite, made when missing
+///     let shared = try StoreLocation.open("postgres://scan@db.local/receipts", create: false)
 public enum StoreLocation {
     /// `--store LOCATION`, else `RECEIPTS_STORE`, else `$XDG_DATA_HOME/receipts/receipts.sqlite`
     /// (`~/.local/share/receipts/receipts.sqlite` when XDG_DATA_HOME is unset).

@@ -176,7 +176,7 @@ enum Schema {
             do {
                 let now = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
                 for m in migrations where m.version > now && m.version <= target {
-                    try db.exec(m.sql, context: "migrating the store to version \(m.version) (\(m.summary))")
+                    if !m.sql.isEmpty { try db.exec(m.sql, context: "migrating the store to version \(m.version) (\(m.summary))") }
                     try m.data?(db)
                 }
                 if now < target { try db.exec("PRAGMA user_version = \(target)") }

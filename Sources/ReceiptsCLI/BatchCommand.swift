@@ -7,12 +7,43 @@ import ReceiptParser
 import ReceiptPipeline
 import ReceiptStore
 
+/// `receipts batch` options.
+struct BatchArgs: ParsableArgs {
+    var store = StoreArgs()
+    var jobs = JobsArgs()
+    var jsonl: String?
+    var include: [String] = []
+    var exclude: [String] = []
+    var force = false
+    var lease: Int?
+    var reparse = false
+    var quiet = false
+    var pipeline = PipelineArgs()
+    var paths: [String] = []
+
+    static let options = StoreArgs.group.embedded(in: \BatchArgs.store) + JobsArgs.group.embedded(in: \.jobs) + OptionGroup<BatchArgs>([
+        .string("--jsonl", value: "FILE", \.jsonl, kind: .file, help: "Also write one JSON object per receipt as it finishes (FILE, or - for stdout)."),
+        .list("--include", value: "GLOB", \.include, kind: .glob, help: "Only files whose name matches (e.g. '*.jpg'); repeatable."),
+        .list("--exclude", value: "GLOB", \.exclude, kind: .glob, help: "Skip files or folders whose name matches; repeatable."),
+        .flag("--force", \.force, help: "Read images again even if the store has them."),
+        .int("--lease", value: "SECONDS", \.lease, in: 1...86_400,
+             help: "How long this batch's claim on an image holds without renewal (default 90): another batch takes it over after that."),
+        .flag("--reparse", \.reparse, help: "Re-parse what OCR read (kept in the store: words, boxes, every look) with this parser version, no OCR; no folders needed."),
+        .flag("--quiet", short: "-q", \.quiet, help: "No progress line."),
+    ], checks: [{ a in
+        if a.reparse, !a.paths.isEmpty { throw UsageError("--reparse works on the store alone; give no folders") }
+        if !a.reparse, a.paths.isEmpty { throw UsageError("no folders or files to read") }
+    }]) + PipelineArgs.group.embedded(in: \.pipeline)
+
+    static let arguments = Positionals<BatchArgs>("DIR|FILE", kind: .path, count: .any,
+                                                  help: "Folders (walked recursively) and image files to read; none with --reparse.", \.paths)
+}
+
 /// `receipts batch DIR|FILE…`: whole folders into the store, at the OCR engine's speed.
 enum BatchCommand {
     static let command = Command(
         name: "batch",
         summary: "Read every receipt image under folders into the store: parallel, resumable, never stopping on a bad file.",
-        usage: "receipts batch [options] DIR|FILE...",
         discussion: """
         Folders are walked recursively as they are read (not listed first). A file is read when it looks
         like a receipt, by its extension or by its first bytes (a JPEG named .heic is read as JPEG);
@@ -33,54 +64,39 @@ enum BatchCommand {
           receipts batch --reparse          # re-parse what OCR read (kept in the store) with this parser, no OCR
           receipts batch --store postgres://scan@db.local/receipts /mnt/share/receipts   # on each of several machines
         """,
-        options: [
-            StoreSupport.storeOption,
-            OptionSpec("--jobs", short: "-j", value: "N", help: "OCR engines working in parallel (default: the number of cores)."),
-            OptionSpec("--jsonl", value: "FILE", help: "Also write one JSON object per receipt as it finishes (FILE, or - for stdout)."),
-            OptionSpec("--include", value: "GLOB", repeatable: true, help: "Only files whose name matches (e.g. '*.jpg'); repeatable."),
-            OptionSpec("--exclude", value: "GLOB", repeatable: true, help: "Skip files or folders whose name matches; repeatable."),
-            OptionSpec("--force", help: "Read images again even if the store has them."),
-            OptionSpec("--lease", value: "SECONDS", help: "How long this batch's claim on an image holds without renewal (default 90): another batch takes it over after that."),
-            OptionSpec("--reparse", help: "Re-parse what OCR read (kept in the store: words, boxes, every look) with this parser version, no OCR; no folders needed."),
-            OptionSpec("--quiet", short: "-q", help: "No progress line."),
-        ] + PipelineSetup.options,
-        run: run)
+        options: BatchArgs.options, arguments: BatchArgs.arguments, run: run)
 
-    static func run(_ args: Arguments, _ ctx: CommandContext) throws -> ExitCode {
-        let setup = try PipelineSetup.make(args)
-        if !args.flag("--reparse") {
-            guard !args.positionals.isEmpty else { throw UsageError("no folders or files to read") }
-            for p in args.positionals where !FolderWalk.exists(p) {
-                throw CLIFailure(.inputError, "\(p): no such file or folder")
-            }
+    static func run(_ args: BatchArgs, _ ctx: CommandContext) throws -> ExitCode {
+        let setup = try PipelineSetup.make(args.pipeline)
+        for p in args.paths where !FolderWalk.exists(p) {
+            throw CLIFailure(.inputError, "\(p): no such file or folder")
         }
         // --reparse works on what a store holds: it does not make one.
-        return try StoreSupport.writing(args, ctx, create: !args.flag("--reparse")) { store in
+        return try StoreSupport.writing(args.store, ctx, create: !args.reparse) { store in
             try run(args, ctx, setup: setup, store: store)
         }
     }
 
-    static func run(_ args: Arguments, _ ctx: CommandContext, setup: PipelineSetup.Made, store: any ReceiptStore) throws -> ExitCode {
-        if args.flag("--reparse") {
-            guard args.positionals.isEmpty else { throw UsageError("--reparse works on the store alone; give no folders") }
-            return try reparse(store: store, setup: setup, ctx: ctx, force: args.flag("--force"))
+    static func run(_ args: BatchArgs, _ ctx: CommandContext, setup: PipelineSetup.Made, store: any ReceiptStore) throws -> ExitCode {
+        if args.reparse {
+            return try reparse(store: store, setup: setup, ctx: ctx, force: args.force)
         }
-        let jobs = try args.int("--jobs", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
+        let jobs = args.jobs.count
         // A missing language file fails before any work; the engines themselves are loaded by
         // each worker when it first needs OCR, so a folder already in the store costs only hashing.
         do { _ = try Tessdata.locate(language: setup.ocr.language, explicit: setup.ocr.tessdataDirectory) } catch {
             throw CLIFailure(.missingDependency, error.description)
         }
-        let sink = try LineSink(args.value("--jsonl"), console: ctx.console)
+        let sink = try LineSink(args.jsonl, console: ctx.console)
         defer { sink.close() }
         var options = BatchOptions(jobs: jobs)
-        options.force = args.flag("--force")
-        if let lease = try args.int("--lease", in: 1...86_400) { options.lease = Double(lease) }
-        options.walk = FolderWalk(include: args.all("--include"), exclude: args.all("--exclude"), decoders: setup.pipeline.ingest.decoders)
-        let storePath = (StoreSupport.location(args, ctx) as NSString).standardizingPath
+        options.force = args.force
+        if let lease = args.lease { options.lease = Double(lease) }
+        options.walk = FolderWalk(include: args.include, exclude: args.exclude, decoders: setup.pipeline.ingest.decoders)
+        let storePath = (args.store.location(ctx) as NSString).standardizingPath
         options.walk.neverOpen = Set(["", "-wal", "-shm", "-journal"].map { storePath + $0 })
         options.ingest = setup.pipeline.ingest
-        let showProgress = !args.flag("--quiet") && ctx.console.errIsTerminal
+        let showProgress = !args.quiet && ctx.console.errIsTerminal
         if showProgress { options.progressInterval = 0.1 }
         let interruption = ctx.interruption
         let runner = BatchRunner(store: store, options: options, makePipeline: { try setup.makePipeline() },
@@ -88,7 +104,7 @@ enum BatchCommand {
         let console = ctx.console
         let jsonl = sink.isActive ? sink : nil
         let storeCount = ThrottledCount(every: 2)
-        var summary = BatchSummary(counts: runner.run(args.positionals, outcome: { outcome in
+        var summary = BatchSummary(counts: runner.run(args.paths, outcome: { outcome in
             switch outcome {
             case .stored(let result, let engine, let status, let id):
                 var report = ReceiptReport(result: result, engine: engine, explain: false, includeText: false, timings: true)

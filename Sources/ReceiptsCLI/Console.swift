@@ -77,7 +77,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         switch self {
         case .ok: "success"
         case .checkFailed: "a check failed (eval below its baseline)"
-        case .usage: "usage error (unknown option, bad value, missing argument)"
+        case .usage: "usage error (unknown option, bad value, missing argument, a bad config file)"
         case .inputError: "one or more inputs could not be read or recognised"
         case .missingDependency: "Tesseract language data or another dependency is missing"
         case .storeError: "the store could not be opened or written"

@@ -3,12 +3,51 @@ import ReceiptEval
 import ReceiptModel
 import ReceiptParser
 
+/// `receipts eval` options.
+struct EvalArgs: ParsableArgs {
+    var json = false
+    var misses = false
+    var html: String?
+    var baseline: String?
+    var writeBaseline: String?
+    var predictions: String?
+    var lines = false
+    var truthText = false
+    var jobs = JobsArgs()
+    var limit: Int?
+    var saveReadings: String?
+    var spaceless = false
+    var monthFirst = false
+    var eitherOrder = false
+    var pipeline = PipelineArgs()
+    var folder: [String] = []
+
+    static let options = OptionGroup<EvalArgs>([
+        .flag("--json", \.json, help: "Print the figures and misses as one JSON object."),
+        .flag("--misses", \.misses, help: "List every miss: expected vs got, with the evidence (default: the first 20)."),
+        .string("--html", value: "FILE", \.html, kind: .file, help: "Write a self-contained HTML page: accuracy against the baseline, every miss with a crop of the image."),
+        .string("--baseline", value: "FILE", \.baseline, kind: .file, help: "Fail (exit 1) if any field's accuracy is below the one in FILE."),
+        .string("--write-baseline", value: "FILE", \.writeBaseline, kind: .file, help: "Write this run's accuracy to FILE as the new baseline."),
+        .string("--predictions", value: "FILE", \.predictions, kind: .file, help: "Write predictions as JSON Lines for ../shared/tools/score.py."),
+        .flag("--lines", \.lines, help: "Judge the reader alone: read each true text line (box/) by itself (psm 7, 15 % margin, the image as decoded) and print character error, lines exact, amounts exact and dates exact (case-insensitive; --spaceless drops spaces)."),
+        .flag("--truth-text", \.truthText, help: "Parse the true text lines (SROIE box/) instead of running OCR: measures the parser alone."),
+    ]) + JobsArgs.group.embedded(in: \.jobs) + OptionGroup([
+        .int("--limit", value: "N", \.limit, in: 1...1_000_000, help: "Only the first N receipts (sorted by name)."),
+        .string("--save-readings", value: "DIR", \.saveReadings, kind: .directory, help: "Write what OCR read of each receipt (every look, with boxes and confidences) to DIR/ID.json, to study the misses."),
+        .flag("--spaceless", \.spaceless, help: "Compare vendors without spaces (as score.py --spaceless; the photo set's labels glue words)."),
+        .flag("--month-first", \.monthFirst, help: "Read ambiguous all-digit label dates (03/04/2018) month-first (as score.py --month-first)."),
+        .flag("--either-order", \.eitherOrder, help: "Accept either reading of an ambiguous all-digit label date (as score.py --either-order)."),
+    ]) + PipelineArgs.group.embedded(in: \.pipeline)
+
+    static let arguments = Positionals<EvalArgs>("DIR", kind: .directory, count: .one("eval takes one folder"),
+                                                 help: "A labelled folder: images with .json sidecars, or SROIE's img/, key/ and box/.", \.folder)
+}
+
 /// `receipts eval DIR`: accuracy per field on a labelled folder.
 enum EvalCommand {
     static let command = Command(
         name: "eval",
         summary: "Run the pipeline on a labelled folder and print per-field accuracy and the misses.",
-        usage: "receipts eval [options] DIR",
         discussion: """
         DIR holds images with a .json sidecar each (our format: vendor, date, total; or SROIE's: company,
         date, total), or is in SROIE layout (img/, key/, box/). Values are compared as the reference scorer
@@ -32,33 +71,17 @@ enum EvalCommand {
           receipts eval --jobs 2 --predictions preds.jsonl ../shared/data/sroie-dev
           receipts eval --html report.html --baseline Tests/Fixtures/sample-baseline.json SampleReceipts
         """,
-        options: [
-            OptionSpec("--json", help: "Print the figures and misses as one JSON object."),
-            OptionSpec("--misses", help: "List every miss: expected vs got, with the evidence (default: the first 20)."),
-            OptionSpec("--html", value: "FILE", help: "Write a self-contained HTML page: accuracy against the baseline, every miss with a crop of the image."),
-            OptionSpec("--baseline", value: "FILE", help: "Fail (exit 1) if any field's accuracy is below the one in FILE."),
-            OptionSpec("--write-baseline", value: "FILE", help: "Write this run's accuracy to FILE as the new baseline."),
-            OptionSpec("--predictions", value: "FILE", help: "Write predictions as JSON Lines for ../shared/tools/score.py."),
-            OptionSpec("--lines", help: "Judge the reader alone: read each true text line (box/) by itself (psm 7, 15 % margin, the image as decoded) and print character error, lines exact, amounts exact and dates exact (case-insensitive; --spaceless drops spaces)."),
-            OptionSpec("--truth-text", help: "Parse the true text lines (SROIE box/) instead of running OCR: measures the parser alone."),
-            OptionSpec("--jobs", short: "-j", value: "N", help: "Parallel OCR engines (default: the number of cores)."),
-            OptionSpec("--limit", value: "N", help: "Only the first N receipts (sorted by name)."),
-            OptionSpec("--save-readings", value: "DIR", help: "Write what OCR read of each receipt (every look, with boxes and confidences) to DIR/ID.json, to study the misses."),
-            OptionSpec("--spaceless", help: "Compare vendors without spaces (as score.py --spaceless; the photo set's labels glue words)."),
-            OptionSpec("--month-first", help: "Read ambiguous all-digit label dates (03/04/2018) month-first (as score.py --month-first)."),
-            OptionSpec("--either-order", help: "Accept either reading of an ambiguous all-digit label date (as score.py --either-order)."),
-        ] + PipelineSetup.options,
-        run: run)
+        options: EvalArgs.options, arguments: EvalArgs.arguments, run: run)
 
-    static func run(_ args: Arguments, _ ctx: CommandContext) throws -> ExitCode {
-        guard args.positionals.count == 1, let dir = args.positionals.first else { throw UsageError("eval takes one folder") }
-        let scoring = Scoring(spaceless: args.flag("--spaceless"), monthFirst: args.flag("--month-first"), eitherOrder: args.flag("--either-order"))
+    static func run(_ args: EvalArgs, _ ctx: CommandContext) throws -> ExitCode {
+        let dir = args.folder[0]
+        let scoring = Scoring(spaceless: args.spaceless, monthFirst: args.monthFirst, eitherOrder: args.eitherOrder)
         var receipts = try LabelledReceipt.load(dir, scoring: scoring)
-        if let n = try args.int("--limit", in: 1...1_000_000) { receipts = Array(receipts.prefix(n)) }
+        if let n = args.limit { receipts = Array(receipts.prefix(n)) }
         guard !receipts.isEmpty else { throw CLIFailure(.inputError, "\(dir): no labelled images (image + .json sidecar, or img/ + key/)") }
-        let setup = try PipelineSetup.make(args)
-        let jobs = try args.int("--jobs", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
-        if args.flag("--lines") {
+        let setup = try PipelineSetup.make(args.pipeline)
+        let jobs = args.jobs.count
+        if args.lines {
             guard !receipts.contains(where: { $0.truthPage == nil }) else {
                 throw CLIFailure(.usage, "\(dir): --lines needs the true text lines of every receipt (a box/ folder)")
             }
@@ -71,10 +94,10 @@ enum EvalCommand {
             ctx.console.outRaw(figures.table(source: "\(receipts.count) receipts", seconds: Date().timeIntervalSince(start)))
             return failures.isEmpty ? .ok : .inputError
         }
-        let truth = args.flag("--truth-text")
+        let truth = args.truthText
         // The baseline is read before the run: a bad file fails before any work.
-        let baseline = try args.value("--baseline").map(Baseline.load)
-        let html = args.value("--html")
+        let baseline = try args.baseline.map(Baseline.load)
+        let html = args.html
         let start = Date()
         let results: [Scored]
         if truth {
@@ -84,27 +107,27 @@ enum EvalCommand {
         } else {
             let interruption = ctx.interruption
             results = try EvalRun.ocr(receipts, makePipeline: { try setup.makePipeline() }, scoring: scoring, jobs: jobs,
-                                      saveReadings: args.value("--save-readings"), pictures: html != nil, isCancelled: { interruption.isRaised })
+                                      saveReadings: args.saveReadings, pictures: html != nil, isCancelled: { interruption.isRaised })
             if interruption.isRaised { throw CLIFailure(.interrupted, "interrupted") }
         }
         let elapsed = Date().timeIntervalSince(start)
         let summary = Summary(results)
 
-        if let p = args.value("--predictions") {
+        if let p = args.predictions {
             try write(EvalRun.predictions(results).map { JSONLine.encode($0) }.joined(separator: "\n") + "\n", to: p, what: "predictions")
         }
-        if args.flag("--json") {
+        if args.json {
             ctx.console.out(JSONLine.encode(EvalReport(summary: summary, results: results, seconds: elapsed, source: truth ? "truth-text" : "ocr")))
         } else {
             ctx.console.outRaw(summary.table(n: results.count, seconds: elapsed, jobs: truth ? 0 : jobs, source: truth ? "true text (parser alone)" : "OCR"))
             let misses = results.flatMap(Miss.of)
             if !misses.isEmpty {
-                let shown = args.flag("--misses") ? misses : Array(misses.prefix(20))
+                let shown = args.misses ? misses : Array(misses.prefix(20))
                 ctx.console.out("\nmisses\(shown.count < misses.count ? " (first \(shown.count) of \(misses.count); --misses for all)" : ""):")
                 for m in shown { ctx.console.out("  " + m.line) }
             }
         }
-        if let w = args.value("--write-baseline") {
+        if let w = args.writeBaseline {
             try write(JSONLine.encode(summary.accuracies, pretty: true) + "\n", to: w, what: "the baseline")
             ctx.console.err("baseline written to \(w)")
         }

@@ -3,15 +3,40 @@ import ReceiptInventory
 import ReceiptModel
 import ReceiptStore
 
+/// `receipts export` options.
+struct ExportArgs: ParsableArgs {
+    var store = StoreArgs()
+    var format: ExportCommand.Format?
+    var filter = FilterArgs()
+    /// Empty: every status.
+    var linkStatuses: Set<LinkStatus> = []
+    var linked = false
+    var output: String?
+
+    static let options = StoreArgs.group.embedded(in: \ExportArgs.store) + OptionGroup<ExportArgs>([
+        .value("--format", value: "FORMAT", \.format, kind: .oneOf(ExportCommand.Format.allCases.map(\.rawValue)), help: "csv, json or ledger.",
+               expected: "csv, json or ledger") { ExportCommand.Format(rawValue: $0.lowercased()) },
+    ]) + FilterArgs.group.embedded(in: \.filter) + OptionGroup([
+        Option("--link-status", value: "LIST", kind: .text,
+               help: "Only links with these statuses, e.g. confirmed or confirmed,proposed (default: all).") { a, v, spelled in
+            for s in v.split(separator: ",") where s != "all" {
+                guard let status = LinkStatus(rawValue: String(s)) else { throw Option<ExportArgs>.bad(spelled, "proposed, confirmed, rejected", String(s)) }
+                a.linkStatuses.insert(status)
+            }
+        },
+        .flag("--linked", \.linked, help: "Only receipts with at least one (listed) link."),
+        .string("--output", short: "-o", value: "FILE", \.output, kind: .file, help: "Write to FILE instead of standard output."),
+    ])
+}
+
 /// `receipts export`: receipts with every field and their linked items, as CSV, JSON or an
 /// hledger/ledger journal; the same filters as `receipts list`.
 enum ExportCommand {
-    enum Format: String, CaseIterable { case csv, json, ledger }
+    enum Format: String, CaseIterable, Sendable { case csv, json, ledger }
 
     static let command = Command(
         name: "export",
         summary: "Export receipts (every field, linked items) as CSV, JSON or an hledger/ledger journal; the filters of `receipts list`.",
-        usage: "receipts export [--store PATH] [--format csv|json|ledger] [filters] [--link-status LIST] [--linked] [--output FILE]",
         discussion: """
         csv: one row per receipt and link (a receipt without links has one row, the link and item
         columns empty); columns \(csvHeader.joined(separator: ", ")).
@@ -25,35 +50,23 @@ enum ExportCommand {
         Values are as corrected (`receipts edit`). The format follows --output's extension
         (.csv, .json, .journal/.ledger) when --format is not given (default csv).
         """,
-        options: [StoreSupport.storeOption,
-                  OptionSpec("--format", value: "FORMAT", help: "csv, json or ledger.")]
-            + ReceiptFilterOptions.options
-            + [OptionSpec("--link-status", value: "LIST", help: "Only links with these statuses, e.g. confirmed or confirmed,proposed (default: all)."),
-               OptionSpec("--linked", help: "Only receipts with at least one (listed) link."),
-               OptionSpec("--output", short: "-o", value: "FILE", help: "Write to FILE instead of standard output.")],
-        run: run)
+        options: ExportArgs.options, arguments: .none("export takes no arguments (use --output FILE)"), run: run)
 
-    static func run(_ args: Arguments, _ ctx: CommandContext) throws -> ExitCode {
-        guard args.positionals.isEmpty else { throw UsageError("export takes no arguments (use --output FILE)") }
-        let output = args.value("--output")
+    static func run(_ args: ExportArgs, _ ctx: CommandContext) throws -> ExitCode {
+        let output = args.output
         let format: Format
-        if let f = args.value("--format") {
-            guard let v = Format(rawValue: f.lowercased()) else { throw UsageError("--format takes csv, json or ledger, not '\(f)'") }
-            format = v
+        if let f = args.format {
+            format = f
         } else {
             let ext = ((output ?? "") as NSString).pathExtension.lowercased()
             format = ext == "json" ? .json : ["journal", "ledger", "hledger"].contains(ext) ? .ledger : .csv
         }
-        var statuses: Set<LinkStatus> = []
-        for s in (args.value("--link-status") ?? "").split(separator: ",") where s != "all" {
-            guard let v = LinkStatus(rawValue: String(s)) else { throw UsageError("--link-status takes proposed, confirmed, rejected, not '\(s)'") }
-            statuses.insert(v)
-        }
-        let filter = try ReceiptFilterOptions.parse(args)
-        let store = try StoreSupport.open(args, ctx)
+        let statuses = args.linkStatuses
+        let filter = args.filter.filter
+        let store = try StoreSupport.open(args.store, ctx)
         let doc = try StoreSupport.attempt("reading the store") { try store.export(filter, details: format == .json) }
         var view = ExportView(doc, linkStatuses: statuses)
-        if args.flag("--linked") {
+        if args.linked {
             let linked = view.linksByReceipt.filter { !$0.value.isEmpty }
             view.receipts.removeAll { linked[$0.id] == nil }
         }

@@ -3,18 +3,29 @@ import ReceiptInventory
 import ReceiptModel
 import ReceiptStore
 
+/// `receipts items import` options.
+struct ItemsImportArgs: ParsableArgs {
+    var store = StoreArgs()
+    var format: InventoryFormat?
+    var files: [String] = []
+
+    static let options = StoreArgs.group.embedded(in: \ItemsImportArgs.store) + OptionGroup<ItemsImportArgs>([
+        .value("--format", value: "FORMAT", \.format, kind: .oneOf(InventoryFormat.allCases.map(\.rawValue)),
+               help: "csv, homebox or nestory (default: recognised from the file).",
+               expected: InventoryFormat.allCases.map(\.rawValue).joined(separator: ", ")) { InventoryFormat(rawValue: $0.lowercased()) },
+    ])
+}
+
 /// `receipts items import|list`: the household inventory.
 enum ItemsCommand {
     static let command = Command(
         name: "items",
         summary: "Import and list inventory items (what you own, what it cost, where and when you bought it).",
-        usage: "receipts items import|list [options]",
         subcommands: [importCommand, listCommand])
 
     static let importCommand = Command(
         name: "import",
         summary: "Import an inventory file: CSV, a Homebox CSV export, or a Nestory JSON backup.",
-        usage: "receipts items import [--store PATH] [--format csv|homebox|nestory] FILE...",
         discussion: """
         The format is recognised by the file: *.json is a Nestory backup
         (nestory-backup-YYYYMMDD-HHMMSS.json), a CSV whose header has HB.* columns is a
@@ -41,25 +52,17 @@ enum ItemsCommand {
         A bad row is reported as `error: FILE:LINE: reason` and skipped; the rest is imported
         and the exit code is 3.
         """,
-        options: [StoreSupport.storeOption,
-                  OptionSpec("--format", value: "FORMAT", help: "csv, homebox or nestory (default: recognised from the file).")],
+        options: ItemsImportArgs.options,
+        arguments: Positionals("FILE", kind: .file, count: .atLeastOne("no inventory file given"), help: "Inventory files to import.", \.files),
         run: runImport)
 
-    static func runImport(_ args: Arguments, _ ctx: CommandContext) throws -> ExitCode {
-        guard !args.positionals.isEmpty else { throw UsageError("no inventory file given") }
-        var format: InventoryFormat?
-        if let f = args.value("--format") {
-            guard let v = InventoryFormat(rawValue: f.lowercased()) else {
-                throw UsageError("--format takes \(InventoryFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(f)'")
-            }
-            format = v
-        }
-        return try StoreSupport.writing(args, ctx, create: true) { store in try runImport(args, ctx, format: format, store: store) }
+    static func runImport(_ args: ItemsImportArgs, _ ctx: CommandContext) throws -> ExitCode {
+        try StoreSupport.writing(args.store, ctx, create: true) { store in try runImport(args.files, ctx, format: args.format, store: store) }
     }
 
-    static func runImport(_ args: Arguments, _ ctx: CommandContext, format: InventoryFormat?, store: any ReceiptStore) throws -> ExitCode {
+    static func runImport(_ files: [String], _ ctx: CommandContext, format: InventoryFormat?, store: any ReceiptStore) throws -> ExitCode {
         var bad = false
-        for file in args.positionals {
+        for file in files {
             guard let data = FileManager.default.contents(atPath: file) else {
                 ctx.console.error("\(file): cannot read the file")
                 bad = true
@@ -85,16 +88,15 @@ enum ItemsCommand {
     static let listCommand = Command(
         name: "list",
         summary: "List inventory items with the receipt linked to each.",
-        usage: "receipts items list [--store PATH] [--json]",
-        options: [StoreSupport.storeOption, OptionSpec("--json", help: "One JSON object per item (JSON Lines), keys sorted.")],
+        options: StoreCommand.Args.storeOnly + OptionGroup([.flag("--json", \.json, help: "One JSON object per item (JSON Lines), keys sorted.")]),
+        arguments: .none("items list takes no arguments"),
         run: { args, ctx in
-            guard args.positionals.isEmpty else { throw UsageError("items list takes no arguments") }
-            let store = try StoreSupport.open(args, ctx)
+            let store = try StoreSupport.open(args.store, ctx)
             let items = try StoreSupport.attempt("reading items") { try store.items() }
             let links = try StoreSupport.attempt("reading links") { try store.links() }
             var byItem: [ItemID: [Link]] = [:]
             for l in links where l.status != .rejected { byItem[l.itemID, default: []].append(l) }
-            if args.flag("--json") {
+            if args.json {
                 for s in items { ctx.console.out(JSONLine.encode(ItemReport(s, links: byItem[s.id] ?? []))) }
                 return .ok
             }

@@ -2,31 +2,54 @@ import Foundation
 import ReceiptModel
 import ReceiptStore
 
+/// `receipts links list` options.
+struct LinksListArgs: ParsableArgs {
+    var store = StoreArgs()
+    /// Nil: every status.
+    var status: LinkStatus?
+    var json = false
+
+    static let options = StoreArgs.group.embedded(in: \LinksListArgs.store) + OptionGroup<LinksListArgs>([
+        .value("--status", value: "STATUS", kind: .oneOf(LinkStatus.allCases.map(\.rawValue) + ["all"]),
+               help: "Only links with this status (default: all).", expected: "proposed, confirmed, rejected or all",
+               parse: { s in s == "all" ? .some(nil) : LinkStatus(rawValue: s).map { .some($0) } }) { a, v in a.status = v },
+        .flag("--json", \.json, help: "One JSON object per link (JSON Lines), keys sorted."),
+    ])
+}
+
+/// `receipts links confirm|reject|undo` options.
+struct LinksDecideArgs: ParsableArgs {
+    var store = StoreArgs()
+    var by = ByArgs()
+    var given: [String] = []
+
+    /// The ids given (each checked to be one).
+    var ids: [LinkID] { given.compactMap { Int64($0).flatMap { $0 > 0 ? LinkID($0) : nil } } }
+
+    static let options = StoreArgs.group.embedded(in: \LinksDecideArgs.store) + ByArgs.group.embedded(in: \.by)
+        + OptionGroup([], checks: [{ a in
+            if let bad = a.given.first(where: { Int64($0).map { $0 <= 0 } ?? true }) {
+                throw UsageError("'\(bad)' is not a link id (a number from `receipts links list`)")
+            }
+        }])
+}
+
 /// `receipts links list|confirm|reject`: review what the reconciler proposed.
 enum LinksCommand {
     static let command = Command(
         name: "links",
         summary: "List, confirm and reject receipt ↔ item links.",
-        usage: "receipts links list|confirm|reject [options]",
         subcommands: [list, decide(.confirmed, name: "confirm"), decide(.rejected, name: "reject"), decide(.proposed, name: "undo")])
 
     static let list = Command(
         name: "list",
         summary: "List links with their score, status and reasons.",
-        usage: "receipts links list [--store PATH] [--status proposed|confirmed|rejected|all] [--json]",
-        options: [StoreSupport.storeOption,
-                  OptionSpec("--status", value: "STATUS", help: "Only links with this status (default: all)."),
-                  OptionSpec("--json", help: "One JSON object per link (JSON Lines), keys sorted.")],
+        options: LinksListArgs.options, arguments: .none("links list takes no arguments"),
         run: { args, ctx in
-            guard args.positionals.isEmpty else { throw UsageError("links list takes no arguments") }
-            var status: LinkStatus?
-            if let s = args.value("--status"), s != "all" {
-                guard let v = LinkStatus(rawValue: s) else { throw UsageError("--status takes proposed, confirmed, rejected or all, not '\(s)'") }
-                status = v
-            }
-            let store = try StoreSupport.open(args, ctx)
+            let status = args.status
+            let store = try StoreSupport.open(args.store, ctx)
             let links = try StoreSupport.attempt("reading links") { try store.links(status: status) }
-            if args.flag("--json") {
+            if args.json {
                 for l in links { ctx.console.out(JSONLine.encode(LinkReport(l))) }
                 return .ok
             }
@@ -54,19 +77,15 @@ enum LinksCommand {
         return Command(
             name: name,
             summary: "\(what) links by id (see `receipts links list`).",
-            usage: "receipts links \(name) [--store PATH] [--by NAME] ID...",
             discussion: status == .rejected ? "A rejected pair is never proposed again by `receipts reconcile`."
                 : status == .confirmed ? "A confirmed link is kept by every later `receipts reconcile`; the item gets no new proposals."
                 : "The link becomes a proposal again; the next `receipts reconcile` may refresh or withdraw it.",
-            options: [StoreSupport.storeOption, OptionSpec("--by", value: "NAME", help: "Who decided (default: $USER).")],
+            options: LinksDecideArgs.options,
+            arguments: Positionals("ID", kind: .link, count: .atLeastOne("no link id given"), help: "Link ids, as `receipts links list` shows them.", \.given),
             run: { args, ctx in
-                guard !args.positionals.isEmpty else { throw UsageError("no link id given") }
-                let ids = try args.positionals.map { p -> LinkID in
-                    guard let v = Int64(p), v > 0 else { throw UsageError("'\(p)' is not a link id (a number from `receipts links list`)") }
-                    return LinkID(v)
-                }
-                let who = args.value("--by") ?? ctx.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "user"
-                return try StoreSupport.writing(args, ctx) { store in
+                let ids = args.ids
+                let who = args.by.who(ctx)
+                return try StoreSupport.writing(args.store, ctx) { store in
                 var missing = false
                 for id in ids {
                     do {

@@ -5,12 +5,35 @@ import ReceiptModel
 import ReceiptParser
 import ReceiptPipeline
 
+/// `receipts parse` options.
+struct ParseArgs: ParsableArgs {
+    var json = false
+    var explain = false
+    var text = false
+    var timings = false
+    var saveImage: String?
+    var annotate: String?
+    var pipeline = PipelineArgs()
+    var files: [String] = []
+
+    static let options = OptionGroup<ParseArgs>([
+        .flag("--json", \.json, help: "One JSON object per file (JSON Lines), keys sorted; fields as {value, confidence, evidence}."),
+        .flag("--explain", \.explain, help: "Show why each value was chosen: the line, the rule, the checks, and the candidates that lost."),
+        .flag("--text", \.text, help: "Also print the OCR text (in JSON: the \"text\" key)."),
+        .flag("--timings", \.timings, help: "In JSON, also the seconds each image and each OCR look took (left out by default, so the same file always gives the same bytes)."),
+        .string("--save-image", value: "DIR", \.saveImage, kind: .directory, help: "Write the normalised image OCR read (PNG) into DIR, to see what Tesseract saw."),
+        .string("--annotate", value: "DIR", \.annotate, kind: .directory, help: "Write that image with each field's box drawn and labelled (NAME.annotated.png) into DIR."),
+    ]) + PipelineArgs.group.embedded(in: \.pipeline)
+
+    static let arguments = Positionals<ParseArgs>("FILE", kind: .file, count: .atLeastOne("no input files"),
+                                                  help: "Receipt images or PDFs; - reads one from standard input.", \.files)
+}
+
 /// `receipts parse FILE…`: read receipts and print what they say.
 enum ParseCommand {
     static let command = Command(
         name: "parse",
         summary: "Read receipt images and print vendor, date and total (and more).",
-        usage: "receipts parse [options] FILE...   (FILE - reads standard input)",
         discussion: """
         Each FILE is one receipt: an image (JPEG, PNG, TIFF, BMP, GIF, WebP, PNM, HEIC/HEIF, AVIF) or
         a PDF, judged by its content. Every page of a multi-page TIFF or PDF is read, in order; a PDF
@@ -24,21 +47,12 @@ enum ParseCommand {
           receipts parse --json SampleReceipts/*.png > results.jsonl
           receipts parse --explain receipt.jpg
         """,
-        options: [
-            OptionSpec("--json", help: "One JSON object per file (JSON Lines), keys sorted; fields as {value, confidence, evidence}."),
-            OptionSpec("--explain", help: "Show why each value was chosen: the line, the rule, the checks, and the candidates that lost."),
-            OptionSpec("--text", help: "Also print the OCR text (in JSON: the \"text\" key)."),
-            OptionSpec("--timings", help: "In JSON, also the seconds each image and each OCR look took (left out by default, so the same file always gives the same bytes)."),
-            OptionSpec("--save-image", value: "DIR", help: "Write the normalised image OCR read (PNG) into DIR, to see what Tesseract saw."),
-            OptionSpec("--annotate", value: "DIR", help: "Write that image with each field's box drawn and labelled (NAME.annotated.png) into DIR."),
-        ] + PipelineSetup.options,
-        run: run)
+        options: ParseArgs.options, arguments: ParseArgs.arguments, run: run)
 
-    static func run(_ args: Arguments, _ ctx: CommandContext) throws -> ExitCode {
-        guard !args.positionals.isEmpty else { throw UsageError("no input files") }
-        let setup = try PipelineSetup.make(args)
-        let json = args.flag("--json"), explain = args.flag("--explain"), showText = args.flag("--text")
-        let saveDir = args.value("--save-image"), annotateDir = args.value("--annotate")
+    static func run(_ args: ParseArgs, _ ctx: CommandContext) throws -> ExitCode {
+        let setup = try PipelineSetup.make(args.pipeline)
+        let json = args.json, explain = args.explain, showText = args.text
+        let saveDir = args.saveImage, annotateDir = args.annotate
         for dir in [saveDir, annotateDir].compactMap({ $0 }) {
             do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
                 throw CLIFailure(.usage, "\(dir): cannot create the folder: \((error as NSError).localizedDescription)")
@@ -46,7 +60,7 @@ enum ParseCommand {
         }
         let pipeline = try setup.makePipeline()
         var failures = 0
-        for file in args.positionals {
+        for file in args.files {
             if ctx.interruption.isRaised { return .interrupted }
             do {
                 let result: ReceiptResult
@@ -73,7 +87,7 @@ enum ParseCommand {
                     if png.flatMap({ try? $0.write(to: URL(fileURLWithPath: path)) }) == nil { ctx.console.warning("\(path): could not write the image") }
                 }
                 if json {
-                    ctx.console.out(JSONLine.encode(ReceiptReport(result: result, engine: pipeline.engine.identity, explain: explain, includeText: showText, timings: args.flag("--timings"))))
+                    ctx.console.out(JSONLine.encode(ReceiptReport(result: result, engine: pipeline.engine.identity, explain: explain, includeText: showText, timings: args.timings)))
                 } else {
                     ctx.console.outRaw(HumanReport.render(result, explain: explain, showText: showText))
                 }

@@ -5,25 +5,66 @@ import ReceiptOCR
 import ReceiptParser
 import ReceiptPipeline
 
-/// Options shared by every command that runs the pipeline (parse, eval, batch).
-enum PipelineSetup {
-    static let options: [OptionSpec] = [
-        OptionSpec("--psm", value: "N", help: "Tesseract page segmentation mode: 3, 4, 6, 7, 8 or 11 (default 6: one block, best for receipts)."),
-        OptionSpec("--model", value: "NAME", help: "The OCR model: receipt (the receipt line model that comes with receipts) or a stock Tesseract language, e.g. eng (default) or eng+deu."),
-        OptionSpec("--lang", value: "LANGS", help: "The same as --model (Tesseract's name for it)."),
-        OptionSpec("--tessdata", value: "DIR", help: "Folder holding the .traineddata files (default: $TESSDATA_PREFIX, then the system path)."),
-        OptionSpec("--rules", value: "FILE", help: "Extra parser rules (JSON, the shape `receipts rules` prints): keywords, skip-lists, month names."),
-        OptionSpec("--vendors", value: "FILE", help: "Known vendors, one a line: `Name | alias | alias`; matched fuzzily at the top of the receipt."),
-        OptionSpec("--date-order", value: "ORDER", help: "How to read 03/04/2024: auto (default: from evidence on the receipt), day-first or month-first."),
-        OptionSpec("--currency", value: "CODE", help: "Currency to assume when the receipt shows none (ISO code, e.g. EUR)."),
-        OptionSpec("--time-limit", value: "SECONDS", help: "Give up on one image after this long (default 60)."),
-        OptionSpec("--max-pixels", value: "N", help: "Refuse images larger than N pixels, checked before decoding (default 60000000)."),
-        OptionSpec("--no-second-pass", help: "Never take a second OCR look, even when the first fails its checks."),
-        OptionSpec("--no-reread", help: "Do not read the rows with a total, tax, payment or date again alone (single-line mode)."),
-        OptionSpec("--no-orientation", help: "Do not check whether a page is turned 90/180/270°."),
-        OptionSpec("--ocr-cache", value: "DIR", help: "Keep Tesseract's readings in DIR and reuse them: re-measuring a parser change takes seconds. Keyed by the pixels OCR sees, so image changes miss it."),
-    ]
+/// The options every command that runs the pipeline shares (parse, batch, eval), declared once.
+struct PipelineArgs: ParsableArgs {
+    var layout: PageLayout?
+    var model: String?
+    var tessdata: String?
+    var rules: String?
+    var vendors: String?
+    var dateOrder: DateOrder?
+    var currency: String?
+    var timeLimit: Double?
+    var maxPixels: Int?
+    var noSecondPass = false
+    var noReread = false
+    var noOrientation = false
+    var ocrCache: String?
 
+    static let group = OptionGroup<PipelineArgs>([
+        .value("--psm", value: "N", \.layout, kind: .oneOf(PageLayout.choices.map { String($0.psm) }), setting: .psm,
+               help: "Tesseract page segmentation mode: 3, 4, 6, 7, 8 or 11 (default 6: one block, best for receipts).",
+               expected: "3, 4, 6, 7, 8 or 11") { Int($0).flatMap(PageLayout.init(psm:)) },
+        .value("--model", value: "NAME", \.model, kind: .model, setting: .model,
+               help: "The OCR model: receipt (default: the receipt line model that comes with receipts) or a stock Tesseract language, e.g. eng or eng+deu.",
+               expected: "names like receipt, eng or eng+deu", parse: modelName),
+        .value("--lang", value: "LANGS", \.model, kind: .model, sameAs: "--model", help: "The same as --model (Tesseract's name for it).",
+               expected: "names like receipt, eng or eng+deu", parse: modelName),
+        .string("--tessdata", value: "DIR", \.tessdata, kind: .directory, setting: .tessdata,
+                help: "Folder holding the .traineddata files (default: $TESSDATA_PREFIX, then share/receipts beside the binary or the tree's Model/, then Tesseract's system folder)."),
+        .string("--rules", value: "FILE", \.rules, kind: .file, setting: .rules,
+                help: "Extra parser rules (JSON, the shape `receipts rules` prints): keywords, skip-lists, month names."),
+        .string("--vendors", value: "FILE", \.vendors, kind: .file, setting: .vendors,
+                help: "Known vendors, one a line: `Name | alias | alias`; matched fuzzily at the top of the receipt."),
+        .value("--date-order", value: "ORDER", \.dateOrder, kind: .oneOf(DateOrder.allCases.map(\.rawValue)), setting: .dateOrder,
+               help: "How to read 03/04/2024: auto (default: from evidence on the receipt), day-first or month-first.",
+               expected: "auto, day-first or month-first", parse: DateOrder.init(rawValue:)),
+        .value("--currency", value: "CODE", \.currency, setting: .currency,
+               help: "Currency to assume when the receipt shows none (ISO code, e.g. EUR).",
+               expected: "a 3-letter ISO code such as EUR") { c in c.count == 3 && c.allSatisfy(\.isLetter) ? c.uppercased() : nil },
+        .double("--time-limit", value: "SECONDS", \.timeLimit, in: 0.1...3600, setting: .timeLimit,
+                help: "Give up on one image after this long (default 60)."),
+        .int("--max-pixels", value: "N", \.maxPixels, in: 1...1_000_000_000,
+             help: "Refuse images larger than N pixels, checked before decoding (default 60000000)."),
+        .flag("--no-second-pass", \.noSecondPass, help: "Never take a second OCR look, even when the first fails its checks."),
+        .flag("--no-reread", \.noReread, help: "Do not read the rows with a total, tax, payment or date again alone (single-line mode)."),
+        .flag("--no-orientation", \.noOrientation, help: "Do not check whether a page is turned 90/180/270°."),
+        .string("--ocr-cache", value: "DIR", \.ocrCache, kind: .directory,
+                help: "Keep Tesseract's readings in DIR and reuse them: re-measuring a parser change takes seconds. Keyed by the pixels OCR sees, so image changes miss it."),
+    ])
+
+    @Sendable static func modelName(_ s: String) -> String? {
+        s.range(of: #"^[A-Za-z_]+(\+[A-Za-z_]+)*$"#, options: .regularExpression) != nil ? s : nil
+    }
+}
+
+extension PageLayout {
+    /// The layouts `--psm` takes, in Tesseract's order.
+    static var choices: [PageLayout] { allCases.sorted { $0.psm < $1.psm } }
+}
+
+/// What the pipeline options make: the OCR, pipeline and parser options, and pipelines.
+enum PipelineSetup {
     struct Made: Sendable {
         var ocr: OCROptions
         var pipeline: PipelineOptions
@@ -51,41 +92,27 @@ enum PipelineSetup {
         }
     }
 
-    static func make(_ args: Arguments) throws -> Made {
+    static func make(_ args: PipelineArgs) throws -> Made {
         var ocr = OCROptions()
-        if let p = args.value("--psm") {
-            guard let n = Int(p), let layout = PageLayout(psm: n) else { throw UsageError("--psm takes 3, 4, 6, 7, 8 or 11, not '\(p)'") }
-            ocr.layout = layout
-        }
-        if args.value("--model") != nil, args.value("--lang") != nil { throw UsageError("--model and --lang name the same thing: give one") }
-        if let (name, l) = [("--model", args.value("--model")), ("--lang", args.value("--lang"))].first(where: { $0.1 != nil }).map({ ($0.0, $0.1!) }) {
-            guard l.range(of: #"^[A-Za-z_]+(\+[A-Za-z_]+)*$"#, options: .regularExpression) != nil else { throw UsageError("\(name) takes names like receipt, eng or eng+deu, not '\(l)'") }
-            ocr.language = l
-        }
-        ocr.tessdataDirectory = args.value("--tessdata")
-        let ocrCache = args.value("--ocr-cache")
-        if let t = try args.double("--time-limit", in: 0.1...3600) { ocr.timeLimit = t }
+        if let layout = args.layout { ocr.layout = layout }
+        if let model = args.model { ocr.language = model }
+        ocr.tessdataDirectory = args.tessdata
+        if let t = args.timeLimit { ocr.timeLimit = t }
         var pipeline = PipelineOptions()
-        if let m = try args.int("--max-pixels", in: 1...1_000_000_000) { pipeline.ingest.maxPixels = m }
-        pipeline.secondPass = !args.flag("--no-second-pass")
-        pipeline.fixOrientation = !args.flag("--no-orientation")
-        pipeline.rereadLines = !args.flag("--no-reread")
+        if let m = args.maxPixels { pipeline.ingest.maxPixels = m }
+        pipeline.secondPass = !args.noSecondPass
+        pipeline.fixOrientation = !args.noOrientation
+        pipeline.rereadLines = !args.noReread
         var parser = ParserOptions()
-        if let file = args.value("--rules") {
+        if let file = args.rules {
             do { parser.rules = try ParserRules.builtIn(extendedWith: file) } catch {
                 throw CLIFailure(.usage, "\(error)")
             }
         }
-        if let file = args.value("--vendors") { parser.knownVendors = try loadVendors(file) }
-        if let o = args.value("--date-order") {
-            guard let order = DateOrder(rawValue: o) else { throw UsageError("--date-order takes auto, day-first or month-first, not '\(o)'") }
-            parser.dateOrder = order
-        }
-        if let c = args.value("--currency") {
-            guard c.count == 3, c.allSatisfy(\.isLetter) else { throw UsageError("--currency takes a 3-letter ISO code such as EUR, not '\(c)'") }
-            parser.defaultCurrency = c.uppercased()
-        }
-        return Made(ocr: ocr, pipeline: pipeline, parser: parser, ocrCache: ocrCache)
+        if let file = args.vendors { parser.knownVendors = try loadVendors(file) }
+        if let order = args.dateOrder { parser.dateOrder = order }
+        if let c = args.currency { parser.defaultCurrency = c }
+        return Made(ocr: ocr, pipeline: pipeline, parser: parser, ocrCache: args.ocrCache)
     }
 
     /// `Name | alias | alias` per line; `#` starts a comment.

@@ -6,50 +6,44 @@ import ReceiptModel
 import ReceiptParser
 import ReceiptStore
 
-/// The filters `list` and `export` share.
-enum ReceiptFilterOptions {
-    static let options: [OptionSpec] = [
-        OptionSpec("--vendor", value: "TEXT", help: "Only receipts whose vendor contains TEXT (any case)."),
-        OptionSpec("--from", value: "DATE", help: "Only receipts dated on or after DATE (YYYY-MM-DD)."),
-        OptionSpec("--to", value: "DATE", help: "Only receipts dated on or before DATE (YYYY-MM-DD)."),
-        OptionSpec("--min", value: "AMOUNT", help: "Only receipts whose total is at least AMOUNT."),
-        OptionSpec("--max", value: "AMOUNT", help: "Only receipts whose total is at most AMOUNT."),
-        OptionSpec("--currency", value: "CODE", help: "Only receipts in this currency (ISO 4217, e.g. EUR)."),
-        OptionSpec("--status", value: "STATUS", help: "Only receipts with this status: needs-review, parsed, corrected or duplicate."),
-        OptionSpec("--unlinked", help: "Only receipts without a proposed or confirmed link to an item."),
-    ]
+/// The receipt filters `list`, `export` and `review` share, declared once.
+struct FilterArgs: ParsableArgs {
+    var filter = ReceiptFilter()
 
-    static func parse(_ args: Arguments, statusOption: String = "--status") throws -> ReceiptFilter {
-        var f = ReceiptFilter()
-        f.vendor = args.value("--vendor")
-        func date(_ name: String) throws -> CalendarDate? {
-            guard let s = args.value(name) else { return nil }
-            guard let d = CalendarDate(iso: s) else { throw UsageError("\(name) takes a date YYYY-MM-DD, not '\(s)'") }
-            return d
-        }
-        func amount(_ name: String) throws -> Amount? {
-            guard let s = args.value(name) else { return nil }
-            guard let a = CorrectableField.amount(s) else { throw UsageError("\(name) takes an amount such as 12.30, not '\(s)'") }
-            return a
-        }
-        f.from = try date("--from")
-        f.to = try date("--to")
-        f.minTotal = try amount("--min")
-        f.maxTotal = try amount("--max")
-        if let c = args.value("--currency") {
-            guard c.count == 3, c.allSatisfy({ $0.isASCII && $0.isLetter }) else { throw UsageError("--currency takes a code such as EUR, not '\(c)'") }
-            f.currency = c.uppercased()
-        }
-        if let s = args.value(statusOption) {
-            guard let v = ReceiptState(argument: s) else {
-                throw UsageError("\(statusOption) takes \(ReceiptState.allCases.map(\.argument).joined(separator: ", ")), not '\(s)'")
-            }
-            f.state = v
-        }
-        f.unlinked = args.flag("--unlinked")
+    static let group = OptionGroup<FilterArgs>([
+        .string("--vendor", value: "TEXT", \.filter.vendor, help: "Only receipts whose vendor contains TEXT (any case)."),
+        .value("--from", value: "DATE", \.filter.from, help: "Only receipts dated on or after DATE (YYYY-MM-DD).",
+               expected: "a date YYYY-MM-DD", parse: CalendarDate.init(iso:)),
+        .value("--to", value: "DATE", \.filter.to, help: "Only receipts dated on or before DATE (YYYY-MM-DD).",
+               expected: "a date YYYY-MM-DD", parse: CalendarDate.init(iso:)),
+        .value("--min", value: "AMOUNT", \.filter.minTotal, help: "Only receipts whose total is at least AMOUNT.",
+               expected: "an amount such as 12.30", parse: CorrectableField.amount),
+        .value("--max", value: "AMOUNT", \.filter.maxTotal, help: "Only receipts whose total is at most AMOUNT.",
+               expected: "an amount such as 12.30", parse: CorrectableField.amount),
+        .value("--currency", value: "CODE", \.filter.currency, help: "Only receipts in this currency (ISO 4217, e.g. EUR).",
+               expected: "a code such as EUR") { c in c.count == 3 && c.allSatisfy({ $0.isASCII && $0.isLetter }) ? c.uppercased() : nil },
+        .value("--status", value: "STATUS", \.filter.state, kind: .oneOf(ReceiptState.allCases.map(\.argument)),
+               help: "Only receipts with this status: needs-review, parsed, corrected or duplicate.",
+               expected: ReceiptState.allCases.map(\.argument).joined(separator: ", "), parse: ReceiptState.init(argument:)),
+        .flag("--unlinked", \.filter.unlinked, help: "Only receipts without a proposed or confirmed link to an item."),
+    ], checks: [{ a in
+        let f = a.filter
         if let a = f.from, let b = f.to, b < a { throw UsageError("--to \(b.iso) is before --from \(a.iso)") }
         if let a = f.minTotal, let b = f.maxTotal, b < a { throw UsageError("--max \(b) is below --min \(a)") }
-        return f
+    }])
+}
+
+/// `--by NAME`, for the commands that record who decided (edit, review, links).
+struct ByArgs: ParsableArgs {
+    var by: String?
+
+    static let group = OptionGroup<ByArgs>([
+        .string("--by", value: "NAME", \.by, help: "Who decides, as recorded (default: $USER)."),
+    ])
+
+    /// The name given, else $USER, else "user".
+    func who(_ ctx: CommandContext) -> String {
+        by ?? ctx.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "user"
     }
 }
 
@@ -66,14 +60,20 @@ extension StoreSupport {
         return id
     }
 
-    static func who(_ args: Arguments, _ ctx: CommandContext) -> String {
-        args.value("--by") ?? ctx.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "user"
-    }
-
     static func money(_ a: Amount?, _ currency: String?) -> String {
         guard let a else { return "—" }
         return a.description + (currency.map { " \($0)" } ?? "")
     }
+}
+
+/// `receipts list` options.
+struct ListArgs: ParsableArgs {
+    var store = StoreArgs()
+    var filter = FilterArgs()
+    var json = false
+
+    static let options = StoreArgs.group.embedded(in: \ListArgs.store) + FilterArgs.group.embedded(in: \.filter)
+        + OptionGroup([.flag("--json", \.json, help: "One JSON object per receipt (JSON Lines), keys sorted.")])
 }
 
 /// `receipts list`: find receipts.
@@ -81,7 +81,6 @@ enum ListCommand {
     static let command = Command(
         name: "list",
         summary: "List receipts, by date, with filters (vendor, dates, amounts, currency, status, unlinked).",
-        usage: "receipts list [--store PATH] [filters] [--json]",
         discussion: """
         Values are shown as corrected (`receipts edit`). In the table, '?' marks a value the parser
         was unsure of (confidence below \(ReviewPolicy.threshold)) and '*' a corrected one.
@@ -92,13 +91,12 @@ enum ListCommand {
           receipts list --status needs-review
           receipts list --vendor hardware --from 2024-01-01 --to 2024-03-31 --min 20
         """,
-        options: [StoreSupport.storeOption] + ReceiptFilterOptions.options + [OptionSpec("--json", help: "One JSON object per receipt (JSON Lines), keys sorted.")],
+        options: ListArgs.options,
+        arguments: .none("list takes no arguments (filters are options, e.g. --vendor TEXT)"),
         run: { args, ctx in
-            guard args.positionals.isEmpty else { throw UsageError("list takes no arguments (filters are options, e.g. --vendor TEXT)") }
-            let filter = try ReceiptFilterOptions.parse(args)
-            let store = try StoreSupport.open(args, ctx)
-            let rows = try StoreSupport.attempt("reading receipts") { try store.listReceipts(filter) }
-            if args.flag("--json") {
+            let store = try StoreSupport.open(args.store, ctx)
+            let rows = try StoreSupport.attempt("reading receipts") { try store.listReceipts(args.filter.filter) }
+            if args.json {
                 for r in rows { ctx.console.out(JSONLine.encode(ListingReport(r))) }
                 return .ok
             }
@@ -144,29 +142,47 @@ enum ListCommand {
     }
 }
 
+/// `receipts show` options.
+struct ShowArgs: ParsableArgs {
+    var store = StoreArgs()
+    var json = false
+    var annotate: String?
+    var receipt: [String] = []
+
+    static let options = StoreArgs.group.embedded(in: \ShowArgs.store) + OptionGroup([
+        .flag("--json", \.json, help: "One JSON object, keys sorted."),
+        .string("--annotate", value: "OUT.png", \.annotate, kind: .file, help: "Also write the image with each field's box drawn and labelled."),
+    ])
+}
+
+/// The one receipt `show` and `edit` take: an id, or an image that was read.
+extension Positionals {
+    static func receipt(_ command: String, _ path: WritableKeyPath<O, [String]> & Sendable) -> Positionals {
+        Positionals("ID|FILE", kind: .receipt, count: .one("\(command) takes one receipt: an ID or an image FILE"),
+                    help: "The receipt: its id (`receipts list`), or an image file that was read.", path)
+    }
+}
+
 /// `receipts show ID|FILE`: everything about one receipt.
 enum ShowCommand {
     static let command = Command(
         name: "show",
         summary: "Show one receipt: every field with its confidence and evidence, the OCR readings, files, links, corrections.",
-        usage: "receipts show [--store PATH] [--json] [--annotate OUT.png] ID|FILE",
         discussion: """
         ID is the number `receipts list` shows; FILE an image that was read (found by its content, else by its path).
         --annotate draws on the image the parser read (the receipt's file, prepared again as `batch` prepares
         it with the default options): each field's box and value in blue, line items in green, the
         candidates the parser rejected in red.
         """,
-        options: [StoreSupport.storeOption, OptionSpec("--json", help: "One JSON object, keys sorted."),
-                  OptionSpec("--annotate", value: "OUT.png", help: "Also write the image with each field's box drawn and labelled.")],
+        options: ShowArgs.options, arguments: .receipt("show", \.receipt),
         run: { args, ctx in
-            guard args.positionals.count == 1 else { throw UsageError("show takes one receipt: an ID or an image FILE") }
-            let store = try StoreSupport.open(args, ctx)
-            let id = try StoreSupport.receiptID(args.positionals[0], in: store)
+            let store = try StoreSupport.open(args.store, ctx)
+            let id = try StoreSupport.receiptID(args.receipt[0], in: store)
             guard let d = try StoreSupport.attempt("reading receipt \(id)", { try store.receiptDetail(id) }) else {
                 throw CLIFailure(.inputError, "no receipt \(id) in the store")
             }
-            if let out = args.value("--annotate") { try annotate(d, to: out, ctx) }
-            if args.flag("--json") { ctx.console.out(JSONLine.encode(ShowReport(d))); return .ok }
+            if let out = args.annotate { try annotate(d, to: out, ctx) }
+            if args.json { ctx.console.out(JSONLine.encode(ShowReport(d))); return .ok }
             ctx.console.outRaw(render(d))
             return .ok
         })
@@ -295,8 +311,17 @@ enum ShowCommand {
     }
 }
 
-/// `receipts edit ID|FILE --total 12.30 …`: correct fields; `--undo FIELD`.
-enum EditCommand {
+/// `receipts edit` options.
+struct EditArgs: ParsableArgs {
+    var store = StoreArgs()
+    var values: [CorrectableField: FieldChange] = [:]
+    var lines: [CorrectedLine] = []
+    var clear: [CorrectableField] = []
+    var undo: [CorrectableField] = []
+    var by = ByArgs()
+    var json = false
+    var receipt: [String] = []
+
     /// Option → field, in `--help` order.
     static let fieldOptions: [(option: String, field: CorrectableField, value: String, help: String)] = [
         ("--vendor", .vendor, "NAME", "The shop's name."),
@@ -311,10 +336,50 @@ enum EditCommand {
         ("--card", .cardLast4, "DIGITS", "The card's last four digits."),
     ]
 
+    /// A field's value, checked as the store will take it.
+    static func fieldValue(_ field: CorrectableField, _ o: (option: String, value: String, help: String)) -> Option<EditArgs> {
+        Option(o.option, value: o.value, kind: .text, help: o.help) { a, v, _ in
+            do { a.values[field] = try .set(field, v) } catch let e as StoreError { throw UsageError(e.description) }
+        }
+    }
+
+    /// `--clear FIELD`, `--undo FIELD`: a field's name.
+    static func fieldName(_ name: String, _ path: WritableKeyPath<EditArgs, [CorrectableField]> & Sendable, help: String) -> Option<EditArgs> {
+        Option(name, value: "FIELD", kind: .oneOf(CorrectableField.allCases.map(\.rawValue)), repeatable: true, help: help) { a, v, spelled in
+            a[keyPath: path].append(try EditCommand.field(v, option: spelled))
+        }
+    }
+
+    static let options = StoreArgs.group.embedded(in: \EditArgs.store)
+        + OptionGroup(fieldOptions.map { fieldValue($0.field, ($0.option, $0.value, $0.help)) } + [
+            Option("--line", value: "DESC=AMOUNT", kind: .text, repeatable: true, help: "A line item; repeat for each (replaces the list).") { a, v, _ in
+                do { a.lines.append(try CorrectedLine.parse(v)) } catch let e as StoreError { throw UsageError(e.description) }
+            },
+            fieldName("--clear", \.clear, help: "Remove a field's value."),
+            fieldName("--undo", \.undo, help: "Undo the field's latest correction."),
+        ], checks: [{ a in
+            for f in a.clear where a.changes.contains(where: { $0.field == f && $0.value != nil }) {
+                throw UsageError("--clear \(f.rawValue) and a new \(f.rawValue) value: give one")
+            }
+            if a.changes.isEmpty && a.undo.isEmpty { throw UsageError("nothing to change: give a field (e.g. --total 12.30) or --undo FIELD") }
+            if !a.changes.isEmpty && !a.undo.isEmpty { throw UsageError("--undo cannot be combined with new values; run edit twice") }
+        }])
+        + ByArgs.group.embedded(in: \.by)
+        + OptionGroup([.flag("--json", \.json, help: "The corrections made, one JSON object each (JSON Lines).")])
+
+    /// The changes asked for: new values in `--help` order, the line items, then the fields cleared.
+    var changes: [FieldChange] {
+        var out = Self.fieldOptions.compactMap { values[$0.field] }
+        if !lines.isEmpty, let json = try? CorrectedLine.encode(lines) { out.append(FieldChange(field: .lineItems, value: json)) }
+        return out + clear.map { FieldChange(field: $0, value: nil) }
+    }
+}
+
+/// `receipts edit ID|FILE --total 12.30 …`: correct fields; `--undo FIELD`.
+enum EditCommand {
     static let command = Command(
         name: "edit",
         summary: "Correct a receipt's fields (kept over later re-reads), or undo a correction.",
-        usage: "receipts edit [--store PATH] [--by NAME] ID|FILE [--total 12.30] [--date 2024-03-04] [--vendor NAME] … | --undo FIELD",
         discussion: """
         A corrected field holds the user's value (confidence 1, rule `user`), recorded with who and
         when. `batch --force` and `batch --reparse` read the receipt again but keep the corrected
@@ -325,14 +390,7 @@ enum EditCommand {
         --undo FIELD undoes the field's latest correction (an earlier one, else the parser's value, holds again).
         Fields: \(CorrectableField.allCases.map(\.rawValue).joined(separator: ", ")).
         """,
-        options: [StoreSupport.storeOption]
-            + fieldOptions.map { OptionSpec($0.option, value: $0.value, help: $0.help) }
-            + [OptionSpec("--line", value: "DESC=AMOUNT", repeatable: true, help: "A line item; repeat for each (replaces the list)."),
-               OptionSpec("--clear", value: "FIELD", repeatable: true, help: "Remove a field's value."),
-               OptionSpec("--undo", value: "FIELD", repeatable: true, help: "Undo the field's latest correction."),
-               OptionSpec("--by", value: "NAME", help: "Who corrects (default: $USER)."),
-               OptionSpec("--json", help: "The corrections made, one JSON object each (JSON Lines).")],
-        run: run)
+        options: EditArgs.options, arguments: .receipt("edit", \.receipt), run: run)
 
     static func field(_ name: String, option: String) throws -> CorrectableField {
         let key = name.lowercased().replacingOccurrences(of: "-", with: "_")
@@ -343,25 +401,11 @@ enum EditCommand {
         return f
     }
 
-    static func run(_ args: Arguments, _ ctx: CommandContext) throws -> ExitCode {
-        guard args.positionals.count == 1 else { throw UsageError("edit takes one receipt: an ID or an image FILE") }
-        var changes: [FieldChange] = []
-        do {
-            for o in fieldOptions { if let v = args.value(o.option) { changes.append(try .set(o.field, v)) } }
-            let lines = args.all("--line")
-            if !lines.isEmpty { changes.append(FieldChange(field: .lineItems, value: try CorrectedLine.encode(lines.map(CorrectedLine.parse)))) }
-        } catch let e as StoreError { throw UsageError(e.description) }
-        for c in args.all("--clear") {
-            let f = try field(c, option: "--clear")
-            if changes.contains(where: { $0.field == f }) { throw UsageError("--clear \(f.rawValue) and a new \(f.rawValue) value: give one") }
-            changes.append(FieldChange(field: f, value: nil))
-        }
-        let undo = try args.all("--undo").map { try field($0, option: "--undo") }
-        if changes.isEmpty && undo.isEmpty { throw UsageError("nothing to change: give a field (e.g. --total 12.30) or --undo FIELD") }
-        if !changes.isEmpty && !undo.isEmpty { throw UsageError("--undo cannot be combined with new values; run edit twice") }
-        let who = StoreSupport.who(args, ctx)
-        return try StoreSupport.writing(args, ctx) { store in
-            let id = try StoreSupport.receiptID(args.positionals[0], in: store)
+    static func run(_ args: EditArgs, _ ctx: CommandContext) throws -> ExitCode {
+        let changes = args.changes, undo = args.undo
+        let who = args.by.who(ctx)
+        return try StoreSupport.writing(args.store, ctx) { store in
+            let id = try StoreSupport.receiptID(args.receipt[0], in: store)
             var made: [Correction] = []
             do {
                 if undo.isEmpty {
@@ -373,7 +417,7 @@ enum EditCommand {
                 if e.code == .notFound { throw CLIFailure(.inputError, e.description) }
                 throw CLIFailure(.storeError, "receipt \(id): \(e)")
             }
-            if args.flag("--json") {
+            if args.json {
                 for c in made { ctx.console.out(JSONLine.encode(CorrectionReport(c))) }
                 return .ok
             }

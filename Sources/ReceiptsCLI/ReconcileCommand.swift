@@ -3,12 +3,35 @@ import ReceiptModel
 import ReceiptReconcile
 import ReceiptStore
 
+/// `receipts reconcile` options: the reconciler's own, set where given.
+struct ReconcileArgs: ParsableArgs {
+    var store = StoreArgs()
+    var options = ReconcileOptions()
+    var json = false
+
+    static let declared = StoreArgs.group.embedded(in: \ReconcileArgs.store) + OptionGroup<ReconcileArgs>([
+        .flag("--auto-confirm", \.options.autoConfirm, help: "Confirm confident, unambiguous links automatically."),
+        .double("--auto-threshold", value: "SCORE", in: 0...1, help: "Lowest score --auto-confirm confirms (default 0.90).") { a, v in
+            a.options.autoConfirmThreshold = v
+        },
+        .double("--threshold", value: "SCORE", in: 0...1, help: "Lowest score that is proposed (default 0.60).") { a, v in a.options.proposeThreshold = v },
+        .int("--date-window", value: "DAYS", in: 0...365, help: "Days apart that still count as the same purchase (default 3).") { a, v in
+            a.options.dateWindowDays = v
+            a.options.maxDateGapDays = max(a.options.maxDateGapDays, v)
+        },
+        .value("--tolerance", value: "PERCENT", kind: .number(0...50), help: "Amount tolerance in percent (default 1; never below 0.05).",
+               expected: "a percentage between 0 and 50", parse: { s in
+            Decimal(string: s, locale: Locale(identifier: "en_US_POSIX")).flatMap { $0 >= 0 && $0 <= 50 ? $0 : nil }
+        }) { a, v in a.options.amountTolerance = v / 100 },
+        .flag("--json", \.json, help: "Print the result as one JSON object (keys sorted)."),
+    ])
+}
+
 /// `receipts reconcile`: propose links between receipts and inventory items.
 enum ReconcileCommand {
     static let command = Command(
         name: "reconcile",
         summary: "Propose links between stored receipts and inventory items, with the reasons.",
-        usage: "receipts reconcile [--store PATH] [options]",
         discussion: """
         Each item is compared with the receipts whose amounts are near its price (the total,
         the subtotal, a line's amount or unit price, a line with the receipt's tax added or
@@ -31,34 +54,13 @@ enum ReconcileCommand {
         ambiguous are confirmed (decided by 'auto'). Off by default: review with
         `receipts links list`, then `receipts links confirm|reject ID...`.
         """,
-        options: [
-            StoreSupport.storeOption,
-            OptionSpec("--auto-confirm", help: "Confirm confident, unambiguous links automatically."),
-            OptionSpec("--auto-threshold", value: "SCORE", help: "Lowest score --auto-confirm confirms (default 0.90)."),
-            OptionSpec("--threshold", value: "SCORE", help: "Lowest score that is proposed (default 0.60)."),
-            OptionSpec("--date-window", value: "DAYS", help: "Days apart that still count as the same purchase (default 3)."),
-            OptionSpec("--tolerance", value: "PERCENT", help: "Amount tolerance in percent (default 1; never below 0.05)."),
-            OptionSpec("--json", help: "Print the result as one JSON object (keys sorted)."),
-        ],
-        run: run)
+        options: ReconcileArgs.declared, arguments: .none("reconcile takes no arguments"), run: run)
 
-    static func run(_ args: Arguments, _ ctx: CommandContext) throws -> ExitCode {
-        guard args.positionals.isEmpty else { throw UsageError("reconcile takes no arguments") }
-        var o = ReconcileOptions()
-        o.autoConfirm = args.flag("--auto-confirm")
-        if let v = try args.double("--auto-threshold", in: 0...1) { o.autoConfirmThreshold = v }
-        if let v = try args.double("--threshold", in: 0...1) { o.proposeThreshold = v }
-        if let v = try args.int("--date-window", in: 0...365) { o.dateWindowDays = v; o.maxDateGapDays = max(o.maxDateGapDays, v) }
-        if let s = args.value("--tolerance") {
-            guard let d = Decimal(string: s, locale: Locale(identifier: "en_US_POSIX")), d >= 0, d <= 50 else {
-                throw UsageError("--tolerance takes a percentage between 0 and 50, not '\(s)'")
-            }
-            o.amountTolerance = d / 100
-        }
-        return try StoreSupport.writing(args, ctx) { store in try run(args, ctx, options: o, store: store) }
+    static func run(_ args: ReconcileArgs, _ ctx: CommandContext) throws -> ExitCode {
+        try StoreSupport.writing(args.store, ctx) { store in try run(args, ctx, options: args.options, store: store) }
     }
 
-    static func run(_ args: Arguments, _ ctx: CommandContext, options o: ReconcileOptions, store: any ReceiptStore) throws -> ExitCode {
+    static func run(_ args: ReconcileArgs, _ ctx: CommandContext, options o: ReconcileOptions, store: any ReceiptStore) throws -> ExitCode {
         let run = try StoreSupport.attempt("reconciling") { try Reconciler(options: o).run(store: store) }
         let links = try StoreSupport.attempt("reading links") { try store.links() }
         let receipts = try StoreSupport.attempt("reading receipts") { try store.receiptSummaries() }
@@ -69,7 +71,7 @@ enum ReconcileCommand {
         let linkByPair = Dictionary(links.map { (Pair(r: $0.receiptID, i: $0.itemID), $0) }, uniquingKeysWith: { a, _ in a })
         let shown = run.plan.proposals.compactMap { linkByPair[Pair(r: $0.receiptID, i: $0.itemID)] }
 
-        if args.flag("--json") {
+        if args.json {
             struct Out: Encodable {
                 var receiptCount: Int; var itemCount: Int; var proposedCount: Int; var refreshedCount: Int; var autoConfirmedCount: Int
                 var keptDecisionCount: Int; var withdrawnCount: Int; var duplicates: [Dup]; var links: [LinkReport]; var seconds: Double

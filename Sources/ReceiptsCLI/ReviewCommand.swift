@@ -3,12 +3,21 @@ import ReceiptModel
 import ReceiptParser
 import ReceiptStore
 
+/// `receipts review` options.
+struct ReviewArgs: ParsableArgs {
+    var store = StoreArgs()
+    var by = ByArgs()
+    var filter = FilterArgs()
+
+    static let options = StoreArgs.group.embedded(in: \ReviewArgs.store) + ByArgs.group.embedded(in: \.by)
+        + FilterArgs.group.embedded(in: \.filter, where: { $0.name != "--status" })
+}
+
 /// `receipts review`: the needs-review receipts one by one on a terminal.
 enum ReviewCommand {
     static let command = Command(
         name: "review",
         summary: "Walk the receipts that need review on a terminal: accept, edit a field, skip, quit.",
-        usage: "receipts review [--store PATH] [--by NAME] [filters]",
         discussion: """
         Shows each receipt that needs review (oldest first) with its fields, the unsure ones
         marked '?', and its image file, then asks:
@@ -19,20 +28,17 @@ enum ReviewCommand {
         Fields: vendor, date, time, total, subtotal, tax, currency, receipt_number, payment_method, card_last4.
         Needs a terminal; from a script use `receipts edit ID --total 12.30 …` (`receipts list --status needs-review` lists them).
         """,
-        options: [StoreSupport.storeOption, OptionSpec("--by", value: "NAME", help: "Who reviews (default: $USER).")]
-            + ReceiptFilterOptions.options.filter { $0.name != "--status" },
-        run: run)
+        options: ReviewArgs.options, arguments: .none("review takes no arguments"), run: run)
 
-    static func run(_ args: Arguments, _ ctx: CommandContext) throws -> ExitCode {
-        guard args.positionals.isEmpty else { throw UsageError("review takes no arguments") }
+    static func run(_ args: ReviewArgs, _ ctx: CommandContext) throws -> ExitCode {
         guard ctx.input.isTerminal else {
             throw CLIFailure(.usage, "review needs a terminal (standard input is not one); from a script use "
                              + "`receipts edit ID --total 12.30 …` on the receipts `receipts list --status needs-review` shows")
         }
-        var filter = try ReceiptFilterOptions.parse(args)
+        var filter = args.filter.filter
         filter.state = .needsReview
-        let who = StoreSupport.who(args, ctx)
-        return try StoreSupport.writing(args, ctx) { store in
+        let who = args.by.who(ctx)
+        return try StoreSupport.writing(args.store, ctx) { store in
             let queue = try StoreSupport.attempt("reading receipts") { try store.listReceipts(filter) }
             if queue.isEmpty { ctx.console.out("nothing needs review"); return .ok }
             var accepted = 0, edited = 0, skipped = 0

@@ -2,14 +2,10 @@ import ReceiptParser
 
 /// `receipts rules`: print the parser's rules, to copy and extend.
 enum RulesCommand {
-    static let command = Command(
-        name: "rules",
+    static let command = Command.printing(
+        "rules",
         summary: "Print the parser's built-in rules (JSON): a starting point for a --rules file.",
-        usage: "receipts rules",
-        discussion: "A --rules file has the same shape; its lists are added to the built-in ones and its weights override them.",
-        run: { args, ctx in
-            guard args.positionals.isEmpty else { throw UsageError("rules takes no arguments") }
-            ctx.console.outRaw(ParserRules.builtInJSON)
-            return .ok
-        })
+        discussion: "A --rules file has the same shape; its lists are added to the built-in ones and its weights override them.") {
+        ParserRules.builtInJSON
+    }
 }

@@ -1,20 +1,41 @@
 import Foundation
 import ReceiptStore
 
-/// What the store commands share: the `--store` option and opening the file.
-enum StoreSupport {
-    static let storeOption = OptionSpec("--store", value: "PATH|URL",
-                                        help: "The store: a SQLite file, or a postgres://user@host/db URL (default: $RECEIPTS_STORE, else $XDG_DATA_HOME/receipts/receipts.sqlite).")
+/// `--store`, which every command that reads or writes the store takes, declared once.
+struct StoreArgs: ParsableArgs {
+    var store: String?
 
-    static func location(_ args: Arguments, _ ctx: CommandContext) -> String {
-        StoreLocation.resolve(explicit: args.value("--store"), environment: ctx.environment)
+    static let group = OptionGroup<StoreArgs>([
+        .string("--store", value: "PATH|URL", \.store, kind: .store, setting: .store,
+                help: "The store: a SQLite file, or a postgres://user@host/db URL (default: $RECEIPTS_STORE, else the config file's store, else $XDG_DATA_HOME/receipts/receipts.sqlite)."),
+    ])
+
+    /// Where the store is: the option (or its setting), else the built-in place.
+    func location(_ ctx: CommandContext) -> String {
+        StoreLocation.resolve(explicit: store, environment: ctx.environment)
     }
+}
+
+/// `--jobs`, for the commands that read images in parallel (batch, eval).
+struct JobsArgs: ParsableArgs {
+    var jobs: Int?
+
+    static let group = OptionGroup<JobsArgs>([
+        .int("--jobs", short: "-j", value: "N", \.jobs, in: 1...64, setting: .jobs,
+             help: "OCR engines working in parallel (default: the number of cores)."),
+    ])
+
+    var count: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
+}
+
+/// What the store commands share: opening the store, writing to it, and table layout.
+enum StoreSupport {
 
     /// Opens (upgrading as needed) the store, or fails with exit code 5. Only the commands that
     /// fill a store (`batch`, `items import`) pass `create`; the others, on a missing store,
     /// fail and create nothing.
-    static func open(_ args: Arguments, _ ctx: CommandContext, create: Bool = false) throws -> any ReceiptStore {
-        do { return try StoreLocation.open(location(args, ctx), create: create) } catch let e as StoreError where e.code == .missing {
+    static func open(_ args: StoreArgs, _ ctx: CommandContext, create: Bool = false) throws -> any ReceiptStore {
+        do { return try StoreLocation.open(args.location(ctx), create: create) } catch let e as StoreError where e.code == .missing {
             throw CLIFailure(.storeError, "no store at \(e.location) (run `receipts batch` or `receipts items import` first)")
         } catch {
             throw CLIFailure(.storeError, "cannot open the store: \(error)")
@@ -23,7 +44,7 @@ enum StoreSupport {
 
     /// Runs a command that writes to the store, then checkpoints it, so the store file alone is
     /// a complete copy once the command ends (also when it fails half-way: what was committed is kept).
-    static func writing<T>(_ args: Arguments, _ ctx: CommandContext, create: Bool = false, _ body: (any ReceiptStore) throws -> T) throws -> T {
+    static func writing<T>(_ args: StoreArgs, _ ctx: CommandContext, create: Bool = false, _ body: (any ReceiptStore) throws -> T) throws -> T {
         let store = try open(args, ctx, create: create)
         if store.isReadOnly {
             throw CLIFailure(.storeError, "\(store.location): the store is read-only (no permission to write the file); nothing was changed")
@@ -52,21 +73,31 @@ enum StoreCommand {
     static let command = Command(
         name: "store",
         summary: "Show the store (file, schema version, counts, failed files) or back it up.",
-        usage: "receipts store info|backup [--store PATH] ...",
         subcommands: [info, backup])
+
+    /// `--store`, `--json` (for the commands that print JSON) and the files named.
+    struct Args: ParsableArgs {
+        var store = StoreArgs()
+        var json = false
+        var files: [String] = []
+
+        static let storeOnly = StoreArgs.group.embedded(in: \Args.store)
+        static let storeAndJSON = storeOnly + OptionGroup([.flag("--json", \.json, help: "One JSON object, keys sorted.")])
+    }
 
     static let backup = Command(
         name: "backup",
         summary: "Write a consistent copy of the store to a new file, also while other commands write to it.",
-        usage: "receipts store backup [--store PATH] FILE",
         discussion: """
         The copy is one SQLite file holding everything committed when the backup started
         (SQLite's VACUUM INTO); it opens with --store FILE like the original. FILE must not exist.
         """,
-        options: [StoreSupport.storeOption],
+        options: Args.storeOnly,
+        arguments: Positionals("FILE", kind: .file, count: .one("store backup takes one FILE (a new file)"),
+                               help: "The copy to make: a new file.", \.files),
         run: { args, ctx in
-            guard args.positionals.count == 1, let target = args.positionals.first else { throw UsageError("store backup takes one FILE (a new file)") }
-            let store = try StoreSupport.open(args, ctx)
+            let target = args.files[0]
+            let store = try StoreSupport.open(args.store, ctx)
             try StoreSupport.attempt("backing up the store") { try store.backup(to: target) }
             let size = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int).flatMap { $0 } ?? 0
             ctx.console.err("backed up \(store.location) to \(target) (\(size / 1024) KB)")
@@ -76,15 +107,14 @@ enum StoreCommand {
     static let info = Command(
         name: "info",
         summary: "Show the store's file, schema version and what it holds (and which images batches are reading now).",
-        usage: "receipts store info [--store PATH] [--json]",
         discussion: "Opening a store made by an older receipts upgrades it in place (the migrations run in one transaction).",
-        options: [StoreSupport.storeOption, OptionSpec("--json", help: "One JSON object, keys sorted.")],
+        options: Args.storeAndJSON,
+        arguments: .none("store info takes no arguments"),
         run: { args, ctx in
-            guard args.positionals.isEmpty else { throw UsageError("store info takes no arguments") }
-            let store = try StoreSupport.open(args, ctx)
+            let store = try StoreSupport.open(args.store, ctx)
             let s = try StoreSupport.attempt("reading the store") { try store.stats() }
             let failures = try StoreSupport.attempt("reading the store") { try store.failures() }
-            if args.flag("--json") {
+            if args.json {
                 ctx.console.out(JSONLine.encode(StoreInfoReport(s, failures: failures)))
                 return .ok
             }

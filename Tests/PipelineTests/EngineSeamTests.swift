@@ -137,7 +137,7 @@ struct EngineFailureTests {
 @Suite("CLI pipeline setup: the engine is injected")
 struct EngineFactoryTests {
     @Test func setupTakesAnyEngine() throws {
-        var made = try PipelineSetup.make(Arguments())
+        var made = try PipelineSetup.make(PipelineArgs())
         made.makeEngine = { _ in ScriptedEngine(identity: "fake 1.0") }
         let pipeline = try made.makePipeline()
         #expect(pipeline.engine.identity == "fake 1.0")
@@ -145,7 +145,7 @@ struct EngineFactoryTests {
     }
 
     @Test func engineThatCannotStartIsAMissingDependency() throws {
-        var made = try PipelineSetup.make(Arguments())
+        var made = try PipelineSetup.make(PipelineArgs())
         made.makeEngine = { _ in throw OCRError.missingLanguageData(language: "eng", searched: ["/nowhere"]) }
         do {
             _ = try made.makePipeline()
@@ -158,12 +158,12 @@ struct EngineFactoryTests {
 
     @Test func psmNumbersMapToLayouts() throws {
         for (n, layout) in [(3, PageLayout.auto), (4, .singleColumn), (6, .singleBlock), (7, .singleLine), (8, .singleWord), (11, .sparse)] {
-            let made = try PipelineSetup.make(Arguments(values: ["--psm": [String(n)]]))
+            let made = try PipelineSetup.make(PipelineArgs.group.parse(["--psm", String(n)]))
             #expect(made.ocr.layout == layout)
             #expect(layout.psm == n)
         }
-        #expect(try PipelineSetup.make(Arguments()).ocr.layout == .singleBlock)
-        #expect(throws: UsageError.self) { try PipelineSetup.make(Arguments(values: ["--psm": ["5"]])) }
+        #expect(try PipelineSetup.make(PipelineArgs()).ocr.layout == .singleBlock)
+        #expect(throws: UsageError.self) { try PipelineArgs.group.parse(["--psm", "5"]) }
     }
 }
 

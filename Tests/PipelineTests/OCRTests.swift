@@ -23,10 +23,34 @@ struct OCRTests {
         #expect(y1 > y0)
     }
 
+    /// The engine keeps the LSTM's other readings of each digit it reads: every word with a digit says
+    /// which (an empty list when none), and a faded scan has some; words without digits, and an engine
+    /// told not to, keep none.
+    @Test func digitWordsKeepTheReadersAlternatives() throws {
+        let image = try Ingest.load(path: Repo.samples + "/my-faded-mart-03.jpg").pages[0].pageImage
+        let words = try TesseractEngine().recognize(image).lines.flatMap(\.words)
+        let digitWords = words.filter { $0.text.contains(where: \.isNumber) }
+        #expect(digitWords.count > 10)
+        #expect(digitWords.allSatisfy { $0.alternatives != nil })
+        #expect(words.filter { !$0.text.contains(where: \.isNumber) }.allSatisfy { $0.alternatives == nil })
+        let kept = digitWords.flatMap { $0.alternatives ?? [] }
+        #expect(!kept.isEmpty)
+        for w in digitWords {
+            for a in w.alternatives ?? [] {
+                #expect(a.at < w.text.count && Array(w.text)[a.at].isNumber, "\(w.text): \(a)")
+                #expect(!a.characters.isEmpty && (0.2...1).contains(a.confidence), "\(w.text): \(a)")
+            }
+        }
+        var off = OCROptions()
+        off.digitAlternatives = false
+        #expect(try TesseractEngine(options: off).recognize(image).lines.flatMap(\.words).allSatisfy { $0.alternatives == nil })
+    }
+
     @Test func missingLanguageDataNamesThePackage() throws {
         let dir = try TempDir()
         var o = OCROptions()
         o.tessdataDirectory = dir.path
+        o.language = "eng"
         do {
             _ = try TesseractEngine(options: o)
             Issue.record("an engine started without language data")
@@ -34,6 +58,18 @@ struct OCRTests {
             #expect(error.description.contains("apt-get install tesseract-ocr-eng"))
             #expect(error.description.contains(dir.path))
         }
+    }
+
+    /// The receipt model is found beside the binary: where `make install` puts it
+    /// (PREFIX/share/receipts for PREFIX/bin/receipts), or in the tree's Model/ above a binary built there.
+    @Test func theReceiptModelIsFoundBesideTheBinary() throws {
+        let tmp = try TempDir()
+        let installed = Tessdata.candidates(environment: [:], executable: tmp.path + "/usr/bin/receipts")
+        #expect(installed.first == tmp.path + "/usr/share/receipts")
+        let built = Tessdata.candidates(environment: [:], executable: Repo.path(".build/x86_64-unknown-linux-gnu/release/receipts"))
+        #expect(built.contains(Repo.path("Model")))
+        #expect(try Tessdata.locate(language: Tessdata.receiptModel, environment: [:]).hasSuffix("/Model"))
+        #expect(OCROptions().language == Tessdata.receiptModel)
     }
 
     @Test func tessdataPrefixIsSearchedFirst() {

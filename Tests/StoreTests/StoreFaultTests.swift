@@ -138,17 +138,24 @@ struct StoreFaultTests {
             exe = copy
         }
         let command = prefix + [exe] + args
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: command[0])
-        p.arguments = Array(command.dropFirst())
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return CLIResult(code: p.terminationStatus, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
+        // A copy just written may be briefly "busy" (ETXTBSY): a child another test thread forked
+        // meanwhile can hold the write descriptor open. That is the test's race, not the tool's: try again.
+        for attempt in 1...5 {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: command[0])
+            p.arguments = Array(command.dropFirst())
+            let out = Pipe(), err = Pipe()
+            p.standardOutput = out
+            p.standardError = err
+            try p.run()
+            let o = out.fileHandleForReading.readDataToEndOfFile()
+            let e = err.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            let r = CLIResult(code: p.terminationStatus, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
+            if r.code == 126, r.err.contains("Text file busy"), attempt < 5 { usleep(200_000); continue }
+            return r
+        }
+        fatalError("unreachable")
     }
 
     /// A store file without write permission (its folder writable): every writing command fails at

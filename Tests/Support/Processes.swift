@@ -23,6 +23,17 @@ public enum PackageExecutables {
     }
 }
 
+/// A program the tests run (mandoc, man, bash, zsh, fish), found on PATH or in /usr/bin or /bin.
+/// Missing, it is an error that says what to install: such a test fails, it is never skipped.
+public func requiredTool(_ name: String, package: String) throws -> String {
+    struct Missing: Error, CustomStringConvertible { var description: String }
+    let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin", "/bin"]
+    guard let path = dirs.map({ "\($0)/\(name)" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        throw Missing(description: "\(name) is not installed: apt-get install \(package) (make setup installs it)")
+    }
+    return path
+}
+
 /// What a child process printed and how it ended.
 public struct ProcessOutput: Sendable {
     public var code: Int32
@@ -33,11 +44,13 @@ public struct ProcessOutput: Sendable {
 
 /// Runs `executable` to the end (arguments as given, bytes as given). stderr goes into a file, so a
 /// chatty child never blocks on a full pipe while stdout is read.
-public func runProcess(_ executable: String, _ args: [String], environment: [String: String]? = nil) throws -> ProcessOutput {
+public func runProcess(_ executable: String, _ args: [String], environment: [String: String]? = nil,
+                       currentDirectory: String? = nil) throws -> ProcessOutput {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: executable)
     p.arguments = args
     if let environment { p.environment = environment }
+    if let currentDirectory { p.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
     let errPath = NSTemporaryDirectory() + "receipts-stderr-" + UUID().uuidString
     _ = FileManager.default.createFile(atPath: errPath, contents: nil)
     defer { try? FileManager.default.removeItem(atPath: errPath) }
