@@ -114,17 +114,19 @@ extension MoneyFields {
             for s in subtotals {
                 for o in options where o.amount < s.amount {
                     let wantTax = t - s.amount - adj
-                    if let swap = Self.digitConfusion(o.amount, wantTax), wantTax.value > 0 {
+                    if let (swap, byEngine) = Self.digitConfusion(o.amount, wantTax, readFrom: o.found.line.ocrWords), wantTax.value > 0 {
                         var r = o
                         r.amount = wantTax
                         r.notes.append(.digitRepaired(read: o.amount, sum: .totalLessSubtotal(total: t, subtotal: s.amount), equals: wantTax, swap: swap))
+                        if byEngine { r.notes.append(.engineWeighedDigit(String(swap.to))) }
                         return settled(s, rule: Self.rule(s), r, total: t, checks: checks)
                     }
                     let wantSub = t - o.amount - adj
-                    if let swap = Self.digitConfusion(s.amount, wantSub) {
+                    if let (swap, byEngine) = Self.digitConfusion(s.amount, wantSub, readFrom: s.line.ocrWords) {
                         var r = s
                         r.amount = wantSub
                         r.notes.append(.digitRepaired(read: s.amount, sum: .totalLessTax(total: t, tax: o.amount), equals: wantSub, swap: swap))
+                        if byEngine { r.notes.append(.engineWeighedDigit(String(swap.to))) }
                         return settled(r, rule: Self.rule(r), o, total: t, checks: checks)
                     }
                 }
@@ -133,10 +135,11 @@ extension MoneyFields {
         // 3b. No tax on the receipt, nothing between the subtotal and the total: they are the same amount, one
         //     digit of the subtotal misread ("SUBTOTAL $16.94" above "TOTAL $18.94").
         if options.isEmpty, adj.value == 0, let s = subtotals.last, s.line.index < row, onlyTaxBetween(s.line.index, row),
-           unreadTaxLine(after: s.line.index, before: row) == nil, let swap = Self.digitConfusion(s.amount, t), confirmed(total) {
+           unreadTaxLine(after: s.line.index, before: row) == nil, let (swap, byEngine) = Self.digitConfusion(s.amount, t, readFrom: s.line.ocrWords), confirmed(total) {
             var r = s
             r.amount = t
             r.notes.append(.digitRepaired(read: s.amount, sum: .totalLessTax(total: t, tax: Amount(0)), equals: t, swap: swap))
+            if byEngine { r.notes.append(.engineWeighedDigit(String(swap.to))) }
             return settledWithoutTax(r, rule: Self.rule(r), total: t, checks: checks)
         }
         // 4. A subtotal line, and a tax line whose amount OCR could not read: the tax is what is left.
