@@ -53,10 +53,8 @@ enum ReviewCommand {
                     let words = answer.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 2).map(String.init)
                     switch words.first?.lowercased() ?? "" {
                     case "a", "accept":
-                        let fields: [(CorrectableField, String?)] = [(.vendor, d.effective.vendor?.value), (.date, d.effective.date?.value.iso),
-                                                                     (.total, d.effective.total?.value.description)]
                         let corrected = Set(d.corrections.filter(\.isActive).map(\.field))
-                        let changes = fields.compactMap { f, v in v.flatMap { corrected.contains(f) ? nil : FieldChange(field: f, value: $0) } }
+                        let changes = FieldChange.accepting(d.effective, corrected: corrected)
                         if changes.isEmpty && corrected.isEmpty {
                             ctx.console.out("nothing to accept: no vendor, date or total was found; set one with e FIELD VALUE, or s to skip")
                             continue
