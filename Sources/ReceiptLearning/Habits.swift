@@ -13,10 +13,14 @@ public enum Habits {
     static let shortLabel = 5
 
     /// The kind of line among `rows` that holds `value`, where `values` reads a row's values: the first
-    /// row the parser's rules give the field's keyword, else the first row that holds it.
-    static func kind<T: Equatable>(of value: T, field: String, in rows: [ReadRow], values: (ReadRow) -> [T]) -> LineKind? {
+    /// row the parser's rules give the field's keyword, or that follows such a row (a value printed
+    /// under its label); else, with `anyRow` (dates: a date is seldom anything else), the first row
+    /// that holds it. A total on an item's line or a payment line says nothing of where the shop
+    /// prints its totals.
+    static func kind<T: Equatable>(of value: T, field: String, in rows: [ReadRow], anyRow: Bool, values: (ReadRow) -> [T]) -> LineKind? {
         let holding = rows.filter { values($0).contains(value) }
-        guard let row = holding.first(where: { $0.keyword == field }) ?? holding.first else { return nil }
+        let labelled = holding.first { $0.keyword == field || ($0.label.isEmpty && $0.index > 0 && rows[$0.index - 1].keyword == field) }
+        guard let row = labelled ?? (anyRow ? holding.first : nil) else { return nil }
         let vs = values(row)
         let fromRight = vs.count - 1 - (vs.lastIndex(of: value) ?? vs.count - 1)
         return LineKind(label: row.label, above: label(above: row.index, in: rows), fromRight: fromRight)

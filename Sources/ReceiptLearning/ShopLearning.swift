@@ -154,8 +154,8 @@ struct Teacher: ShopTeacher {
             for c in changed {
                 let kind: LineKind?
                 switch c.field {
-                case .total: kind = c.value.flatMap(Amount.init).flatMap { v in Habits.kind(of: v, field: "total", in: rows, values: \.amounts) }
-                default: kind = c.value.flatMap { CalendarDate(iso: $0) }.flatMap { v in Habits.kind(of: v, field: "date", in: rows, values: \.dates) }
+                case .total: kind = c.value.flatMap(Amount.init).flatMap { v in Habits.kind(of: v, field: "total", in: rows, anyRow: false, values: \.amounts) }
+                default: kind = c.value.flatMap { CalendarDate(iso: $0) }.flatMap { v in Habits.kind(of: v, field: "date", in: rows, anyRow: true, values: \.dates) }
                 }
                 if let kind { habits.append(ShopLesson.Habit(field: c.field, line: kind, correctionID: c.id)) }
             }
