@@ -125,6 +125,10 @@ public struct ShopLearning: Sendable {
 
     /// What a corrected or confirmed receipt teaches (the store asks inside the correction's transaction).
     public var teacher: any ShopTeacher { Teacher(parser: parser) }
+
+    /// The teacher alone, for a front end that corrects receipts and reads none (`edit`, `review`):
+    /// `parser` reads the rows a habit is learned on.
+    public static func teacher(parser: ReceiptParser = ReceiptParser()) -> any ShopTeacher { Teacher(parser: parser) }
 }
 
 /// What one receipt teaches: its fingerprint, to the shop the user named (or confirmed by leaving

@@ -149,6 +149,10 @@ enum BatchCommand {
             try Reparse.run(store: store, parser: ReceiptParser(options: setup.parser), force: force, learn: learn, isCancelled: { interruption.isRaised })
         }
         ctx.console.err("re-parsed \(n) receipt\(n == 1 ? "" : "s") with parser \(ReceiptParser.version) (no OCR)")
+        // Without --force only receipts an older parser read are parsed again: say how to read the rest with what the shops learned since.
+        if !force, learn, (try? store.stats().shops) ?? 0 > 0 {
+            ctx.console.err("receipts this parser read already are left as they were; --reparse --force reads them again with what your shops learned since")
+        }
         return ctx.interruption.isRaised ? .interrupted : .ok
     }
 }
