@@ -64,14 +64,16 @@ enum NumberReader {
         }
         let joined = " " + words.joined(separator: " ") + " "
         let registrationLine = registrationPhrases.contains { joined.contains(" \($0) ") }
+        let phoneLine = words.contains { phoneWords.contains($0) }
         for run in Runs.digits(chars, separators: [" "]) where (5...12).contains(run.digits.count) && !run.hasDecimalPoint {
-            // "(519537-X)", "(139386 X)", "002043319-W", or any number after "Co. Reg." / "Company No".
-            let closed = run.checkLetter != nil && (run.bracketed || run.endsLine || run.hyphenLetter)
+            // "(519537-X)", "(139386 X)", "002043319-W", or any number after "Co. Reg." / "Company No"; on a
+            // phone line only in brackets or after its keyword ("TEL: 07-556 239l" ends in a misread 1, not a check letter).
+            let closed = run.checkLetter != nil && (run.bracketed || (!phoneLine && (run.endsLine || run.hyphenLetter)))
             if registrationLine || closed {
                 out.append(ShopKey(.registration, String(run.digits.drop { $0 == "0" }) + (run.checkLetter.map(String.init) ?? "")))
             }
         }
-        if words.contains(where: { phoneWords.contains($0) }) {
+        if phoneLine {
             // After each phone word, the numbers of seven digits or more ("TEL: 03-5542 3228 FAX: 03-5542 3213").
             for run in Runs.digits(chars, separators: [" ", "-", "(", ")", "+", "."]) where (7...15).contains(run.digits.count) && !run.hasDecimalPoint {
                 out.append(ShopKey(.phone, String(run.digits.suffix(9))))
