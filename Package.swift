@@ -104,7 +104,7 @@ let package = Package(
         ]),
         .testTarget(name: "StoreTests", dependencies: [
             "CSQLite", "ReceiptStore", "ReceiptInventory", "ReceiptReconcile", "ReceiptsCLI", "ReceiptModel", "ReceiptSupport", "ReceiptParser", "ReceiptPipeline",
-            "ReceiptOCR", "ReceiptIngest", "ReceiptTestSupport", "ReceiptDrawing",
+            "ReceiptOCR", "ReceiptIngest", "ReceiptTestSupport", "ReceiptDrawing", "ReceiptLearning",
         ]),
     ],
     swiftLanguageModes: [.v6]
