@@ -102,7 +102,7 @@ bench: build
 # the dev sets, the model made here beside the committed one. Writes .build-model/ only: copy
 # .build-model/finetune/receipt/tessdata/receipt.traineddata to Model/ on purpose.
 MODEL_WORK       ?= .build-model
-MODEL_ITERATIONS ?= 40000
+MODEL_ITERATIONS ?= 80000
 MODEL_FONTS = fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-liberation2 fonts-freefont-ttf fonts-inconsolata \
 	fonts-noto-mono fonts-hack fonts-courier-prime fonts-firacode fonts-roboto-unhinted fonts-croscore fonts-open-sans \
 	fonts-jetbrains-mono fonts-anonymous-pro fonts-go fonts-3270 fonts-league-mono fonts-b612 fonts-mononoki \

@@ -192,6 +192,8 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     case printed(times: Int)
     /// "read 65.15, taken as 64.15: cash 100.00 − change 35.85 = 64.15, one digit apart (OCR often reads 5→4)"
     case digitRepaired(read: Amount, sum: Sum, equals: Amount, swap: DigitSwap)
+    /// "the reader weighed a 4 there too": the OCR engine itself considered the digit the sum asks for.
+    case engineWeighedDigit(String)
     /// "read 7.30, taken as 27.30: paid 27.30, no change = 27.30, its leading digits lost": OCR dropped the first digits.
     case leadingDigitsLost(read: Amount, sum: Sum, equals: Amount)
 
@@ -253,6 +255,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case let .printed(n): return "printed \(n)×"
         case let .digitRepaired(read, sum, e, swap):
             return "read \(read), taken as \(e): \(sum) = \(e), one digit apart (OCR often reads \(swap))"
+        case let .engineWeighedDigit(d): return "the reader weighed a \(d) there too"
         case let .leadingDigitsLost(read, sum, e):
             return "read \(read), taken as \(e): \(sum) = \(e), its leading digits lost"
         case let .text(t): return t

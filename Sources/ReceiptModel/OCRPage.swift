@@ -27,9 +27,26 @@ public struct OCRWord: Sendable, Hashable, Codable {
     public var box: BoundingBox?
     /// 0...1
     public var confidence: Double
+    /// The other readings the engine weighed for the word's digits (Tesseract's per-character
+    /// choices): the receipt's arithmetic may settle a digit with them. Empty: the engine weighed
+    /// nothing else for any digit. Nil: not recorded (no digits, or an engine or reading without them).
+    public var alternatives: [OCRAlternative]?
 
-    public init(text: String, box: BoundingBox? = nil, confidence: Double = 1) {
-        self.text = text; self.box = box; self.confidence = confidence
+    public init(text: String, box: BoundingBox? = nil, confidence: Double = 1, alternatives: [OCRAlternative]? = nil) {
+        self.text = text; self.box = box; self.confidence = confidence; self.alternatives = alternatives
+    }
+}
+
+/// What else the engine read one character of a word as: at character `at` of the word's text
+/// (a digit as read), `characters` in the order the engine preferred them, the first with
+/// `confidence` (0...1).
+public struct OCRAlternative: Sendable, Hashable, Codable {
+    public var at: Int
+    public var characters: String
+    public var confidence: Double
+
+    public init(at: Int, characters: String, confidence: Double) {
+        self.at = at; self.characters = characters; self.confidence = confidence
     }
 }
 
@@ -94,8 +111,9 @@ extension OCRPage {
             starts.append(top)
             for line in p.lines {
                 let words = line.words.map { w in
-                    OCRWord(text: w.text, box: w.box.map { BoundingBox(x: $0.x, y: $0.y + top, width: $0.width, height: $0.height) },
-                            confidence: w.confidence)
+                    var moved = w
+                    moved.box = w.box.map { BoundingBox(x: $0.x, y: $0.y + top, width: $0.width, height: $0.height) }
+                    return moved
                 }
                 lines.append(OCRLine(words: words, box: line.box.map { BoundingBox(x: $0.x, y: $0.y + top, width: $0.width, height: $0.height) }))
             }

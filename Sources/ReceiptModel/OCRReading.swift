@@ -25,6 +25,10 @@ public struct OCRReading: Sendable, Hashable, Codable {
         }
 
         enum CodingKeys: String, CodingKey { case first, looks, textLayer = "text_layer" }
+
+        /// The page as the parser reads it: `first` with each missed row's line where it stands
+        /// (before the first line below its middle).
+        public var read: OCRPage { first.inserting(looks.filter { $0.kind == .missedRow }.flatMap(\.page.lines)) }
     }
 
     /// Another OCR look at a page, and why it was taken.
@@ -37,6 +41,9 @@ public struct OCRReading: Sendable, Hashable, Codable {
             public static let secondLook = Kind(rawValue: "second-look")
             /// One row of the first read, read again alone (single-line mode) in `region`.
             public static let lineReread = Kind(rawValue: "line-reread")
+            /// A band of ink the first read returned no line for, read alone in `region`: its line
+            /// joins the page where it stands (`Page.read`).
+            public static let missedRow = Kind(rawValue: "missed-row")
             public var description: String { rawValue }
             public init(from decoder: Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
             public func encode(to encoder: Encoder) throws { var c = encoder.singleValueContainer(); try c.encode(rawValue) }
@@ -66,11 +73,12 @@ public struct OCRReading: Sendable, Hashable, Codable {
         self.init(pages: Page(first: first, looks: secondLook.map { [Look(kind: .secondLook, reason: reason ?? "", page: $0)] } ?? []))
     }
 
-    /// What the parser reads first: the one page, or every page joined top to bottom.
-    public var first: OCRPage { pages.count == 1 ? pages[0].first : OCRPage.joined(pages.map(\.first)).page }
+    /// What the parser reads first: the one page, or every page joined top to bottom, each with
+    /// the rows its first read missed in place (`Page.read`).
+    public var first: OCRPage { pages.count == 1 ? pages[0].read : OCRPage.joined(pages.map(\.read)).page }
 
     /// Where each page starts in `first` (y, in its pixels); [0] for one page.
-    public var pageStarts: [Int] { pages.count == 1 ? [0] : OCRPage.joined(pages.map(\.first)).starts }
+    public var pageStarts: [Int] { pages.count == 1 ? [0] : OCRPage.joined(pages.map(\.read)).starts }
 
     /// True when every page was read from its own text (a PDF's text layer): no OCR at all.
     public var isTextLayer: Bool { pages.allSatisfy { $0.textLayer == true } }
@@ -95,6 +103,22 @@ public struct OCRReading: Sendable, Hashable, Codable {
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(pages, forKey: .pages)
+    }
+}
+
+extension OCRPage {
+    /// The page with `extra` lines put in reading order: each before the first line whose box's
+    /// middle lies below its own (at the end when none does, or when it has no box).
+    public func inserting(_ extra: [OCRLine]) -> OCRPage {
+        guard !extra.isEmpty else { return self }
+        var out = lines
+        for line in extra {
+            guard let b = line.box else { out.append(line); continue }
+            let mid = b.y + b.height / 2
+            let at = out.firstIndex { l in l.box.map { $0.y + $0.height / 2 > mid } ?? false } ?? out.count
+            out.insert(line, at: at)
+        }
+        return OCRPage(lines: out, width: width, height: height)
     }
 }
 

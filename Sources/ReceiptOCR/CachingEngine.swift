@@ -19,6 +19,9 @@ public final class CachingEngine: OCREngine {
     }
 
     public var identity: String { inner.identity }
+    public var cacheKey: String { inner.cacheKey }
+    /// The inner engine's key, read once: a checksum of the model is not free.
+    private lazy var key = inner.cacheKey
 
     public func recognize(_ image: PageImage, request: OCRRequest) throws -> OCRPage {
         // "default" and "psm11" name the same entries as before regions existed, so older caches stay valid.
@@ -47,7 +50,7 @@ public final class CachingEngine: OCREngine {
 
     private func entry(_ image: PageImage, _ kind: String) -> URL {
         var h = SHA256()
-        h.update(Data(inner.identity.utf8))
+        h.update(Data(key.utf8))
         h.update(Data(kind.utf8))
         return directory.appendingPathComponent(String(h.hexDigest().prefix(16)) + String(format: "%016llx", image.pixelHash) + ".\(kind).json")
     }

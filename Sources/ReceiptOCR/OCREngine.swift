@@ -113,6 +113,12 @@ public protocol OCREngine: AnyObject {
     func uprightQuarterTurns(_ image: PageImage) throws -> Int
     /// Name and version, stored with each result ("tesseract 5.3.0 eng psm6").
     var identity: String { get }
+    /// What a cache of this engine's readings is keyed by: everything that changes what it reads.
+    var cacheKey: String { get }
+}
+
+public extension OCREngine {
+    var cacheKey: String { identity }
 }
 
 public extension OCREngine {

@@ -17,6 +17,9 @@ public struct OCROptions: Sendable, Hashable {
     public var timeLimit: Double = 60
     /// The resolution to tell Tesseract when the image does not say (receipt scans often do not).
     public var assumedDPI: Int = 300
+    /// Keep the LSTM's other readings of each digit it reads (`OCRWord.alternatives`), for the
+    /// parser's arithmetic to settle a misread digit with (Tesseract's `lstm_choice_mode` 2).
+    public var digitAlternatives = true
 
     public init() {}
 }
@@ -110,7 +113,14 @@ public final class TesseractEngine: OCREngine {
             throw .initFailed(language: options.language, directory: dir)
         }
         self.api = api
+        if options.digitAlternatives { _ = TessBaseAPISetVariable(api, "lstm_choice_mode", "2") }
         identity = "tesseract \(Self.version) \(options.language) psm\(options.layout.psm)"
+    }
+
+    /// What the OCR cache keys readings by: the identity, the model file's checksum (a retrained
+    /// model of the same name reads otherwise) and whether digit alternatives are kept.
+    public var cacheKey: String {
+        identity + " " + traineddataChecksum() + (options.digitAlternatives ? " alternatives" : "")
     }
 
     deinit {
@@ -147,7 +157,7 @@ public final class TesseractEngine: OCREngine {
             return OCRPage(lines: read.lines.map { line in
                 OCRLine(words: line.words.map { w in
                     OCRWord(text: w.text, box: w.box.map { BoundingBox(x: $0.x + inside.x, y: $0.y + inside.y, width: $0.width, height: $0.height) },
-                            confidence: w.confidence)
+                            confidence: w.confidence, alternatives: w.alternatives)
                 })
             }, width: image.width, height: image.height)
         }
@@ -201,10 +211,47 @@ public final class TesseractEngine: OCREngine {
             let box: BoundingBox? = TessPageIteratorBoundingBox(pageIt, RIL_WORD, &l, &t, &r, &b) != 0
                 ? BoundingBox(x: Int(l), y: Int(t), width: Int(r - l), height: Int(b - t)) : nil
             let conf = Double(TessResultIteratorConfidence(it, RIL_WORD)) / 100
-            words.append(OCRWord(text: text, box: box, confidence: max(0, min(1, conf))))
+            let alternatives = options.digitAlternatives && text.contains(where: \.isNumber) ? Self.digitAlternatives(it) : nil
+            words.append(OCRWord(text: text, box: box, confidence: max(0, min(1, conf)), alternatives: alternatives))
         } while TessResultIteratorNext(it, RIL_WORD) != 0
         if !words.isEmpty { lines.append(OCRLine(words: words)) }
         return OCRPage(lines: lines, width: width, height: height)
+    }
+
+    /// Below this confidence (Tesseract's 0...100) a choice is noise: the LSTM lists up to six
+    /// characters for every position, most at 0.
+    static let alternativeFloor: Float = 20
+
+    /// The word at `it`: for each character read as a digit, the other characters the LSTM weighed
+    /// there with some confidence, best first; empty when it weighed none (nil only on failure).
+    private static func digitAlternatives(_ it: OpaquePointer) -> [OCRAlternative]? {
+        guard let sym = TessResultIteratorCopy(it) else { return nil }
+        defer { TessResultIteratorDelete(sym) }
+        let page = TessResultIteratorGetPageIterator(sym)
+        var out: [OCRAlternative] = []
+        var at = 0
+        while true {
+            if let cText = TessResultIteratorGetUTF8Text(sym, RIL_SYMBOL) {
+                let best = String(cString: cText)
+                TessDeleteText(cText)
+                if best.count == 1, best.first!.isNumber, let choices = TessResultIteratorGetChoiceIterator(sym) {
+                    var others: [(Character, Float)] = []
+                    repeat {
+                        guard let t = TessChoiceIteratorGetUTF8Text(choices) else { continue }
+                        let c = String(cString: t), conf = TessChoiceIteratorConfidence(choices)
+                        if c.count == 1, c != best, conf >= alternativeFloor, !others.contains(where: { $0.0 == c.first! }) { others.append((c.first!, conf)) }
+                    } while TessChoiceIteratorNext(choices) != 0
+                    TessChoiceIteratorDelete(choices)
+                    if !others.isEmpty {
+                        others.sort { $0.1 > $1.1 }
+                        out.append(OCRAlternative(at: at, characters: String(others.map(\.0)), confidence: Double(others[0].1) / 100))
+                    }
+                }
+                at += best.count
+            }
+            if TessPageIteratorIsAtFinalElement(page, RIL_WORD, RIL_SYMBOL) != 0 || TessResultIteratorNext(sym, RIL_SYMBOL) == 0 { break }
+        }
+        return out
     }
 
     /// Orientation from Tesseract's OSD model (`osd.traineddata`), loaded on first use.

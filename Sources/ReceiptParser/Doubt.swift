@@ -9,7 +9,7 @@ public enum Doubt: Sendable, Hashable, CustomStringConvertible {
     case noDate
     /// A subtotal and a tax were read and the total agrees with no sum of them.
     case subtotalTaxMismatch
-    /// The total was chosen with this confidence, under 0.45.
+    /// The total was chosen with this confidence, under 0.6.
     case unsureTotal(Double)
     /// The vendor was chosen with this confidence, under 0.65.
     case unsureVendor(Double)

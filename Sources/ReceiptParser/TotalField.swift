@@ -257,9 +257,26 @@ extension MoneyFields {
     /// Digits OCR takes for one another.
     static let confusable: Set<String> = ["05", "50", "08", "80", "06", "60", "56", "65", "68", "86", "38", "83", "58", "85", "17", "71", "89", "98", "09", "90"]
 
-    /// "6→5" when `a` and `b` are written with the same digits but one, and that one is a common OCR confusion.
-    static func digitConfusion(_ a: Amount, _ b: Amount) -> DigitSwap? {
-        ReceiptParser.digitSlip(a.description.filter(\.isNumber), b.description.filter(\.isNumber))
+    /// "6→5" when `a` and `b` are written with the same digits but one, and OCR may have read that
+    /// one for the other. Where the engine kept its other readings of the digits of the word `a`
+    /// was read from (`OCRWord.alternatives`), they decide: the swap stands only if the engine
+    /// weighed `b`'s digit there (`byEngine`); without them, a digit pair OCR often confuses
+    /// (`confusable`) does.
+    static func digitConfusion(_ a: Amount, _ b: Amount, readFrom words: [OCRWord] = []) -> (swap: DigitSwap, byEngine: Bool)? {
+        let x = Array(a.description.filter(\.isNumber)), y = Array(b.description.filter(\.isNumber))
+        guard x.count == y.count, x != y else { return nil }
+        let diff = zip(x, y).enumerated().filter { $0.element.0 != $0.element.1 }
+        guard diff.count == 1, let d = diff.first else { return nil }
+        let swap = DigitSwap(from: d.element.0, to: d.element.1)
+        if let word = words.first(where: { $0.alternatives != nil && $0.text.filter(\.isNumber).hasSuffix(String(x)) }),
+           let alternatives = word.alternatives {
+            // The word's digits end with the amount's ("RM47.05", "47.05"): the k-th digit of the amount is this character of the word.
+            let digitOffsets = word.text.enumerated().filter { $0.element.isNumber }.map(\.offset)
+            let at = digitOffsets[digitOffsets.count - x.count + d.offset]
+            guard let alt = alternatives.first(where: { $0.at == at }), alt.characters.contains(swap.to) else { return nil }
+            return (swap, true)
+        }
+        return confusable.contains("\(swap.from)\(swap.to)") ? (swap, false) : nil
     }
 }
 
@@ -284,10 +301,11 @@ extension MoneyFields {
         let sums = expectedTotals(lineItems: lineItems)
         // Only when two independent sums agree: a sum's own inputs may be misread too.
         for (formula, e) in sums.sorted(by: { a, b in sums.filter { $0.1 == a.1 }.count > sums.filter { $0.1 == b.1 }.count }) {
-            guard let swap = Self.digitConfusion(scored[0].found.amount, e) else { continue }
+            guard let (swap, byEngine) = Self.digitConfusion(scored[0].found.amount, e, readFrom: scored[0].found.line.ocrWords) else { continue }
             var f = scored[0].found
             f.amount = e
             let notes = scored[0].notes + [.digitRepaired(read: scored[0].found.amount, sum: formula, equals: e, swap: swap)]
+                + (byEngine ? [.engineWeighedDigit(String(swap.to))] : [])
             scored[0] = (f, scored[0].score - 0.05, notes)
             return [.sumAfterDigitRepair(formula, equals: e)]
         }

@@ -104,7 +104,8 @@ extension CompiledRules {
         if l.confidence < 0.3 { return nil }
         // Address and digit checks without a trailing registration number ("NAME MALAYSIA (308282-A)").
         let cDigits = cw.digitCount
-        if any(addressWords, in: cw) != nil, cDigits > 0 || cw.words.count > 3 { return nil }
+        // Address words as printed only: one letter off is a name's word as often ("KANDAR" is no "BANDAR").
+        if addressWords.contains(where: { cw.has($0.normalised) }), cDigits > 0 || cw.words.count > 3 { return nil }
         if cDigits > 4 || Double(cDigits) > Double(letters) * 0.5 { return nil }
         if !l.amounts.isEmpty { return nil }
         if letters < 3 { return nil }

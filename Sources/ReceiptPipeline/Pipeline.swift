@@ -20,6 +20,8 @@ public struct PipelineOptions: Sendable, Hashable {
     public var secondLookLayout: PageLayout = .sparse
     /// Take the second look at the image before contrast normalisation.
     public var secondLookWithoutContrastNorm = true
+    /// Read alone the bands of ink the first read returned no line for (`MissedRows`).
+    public var readMissedRows = true
 
     public init() {}
 }
@@ -116,12 +118,12 @@ public final class ReceiptPipeline {
                 firsts.append(OCRReading.Page(first: text, textLayer: true))
                 continue
             }
-            let (image, page) = try firstRead(original, into: &passes, label: file.pages.count > 1 ? "page \(i + 1)" : nil)
+            let (image, page, missed) = try firstRead(original, into: &passes, label: file.pages.count > 1 ? "page \(i + 1)" : nil)
             images.append(image)
-            firsts.append(OCRReading.Page(first: page))
+            firsts.append(OCRReading.Page(first: page, looks: missed))
         }
         guard let stacked = IngestedImage.stacked(images) else { throw IngestError(file: file.name, reason: .decodeFailed(file.format)) }
-        let joined = OCRPage.joined(firsts.map(\.first))
+        let joined = OCRPage.joined(firsts.map(\.read))
         var result: ReceiptResult
         if firsts.contains(where: { $0.textLayer == true }) {
             // Exact text: nothing to re-read or look at again (and a text page's pixels are not at OCR resolution).
@@ -132,7 +134,7 @@ public final class ReceiptPipeline {
         } else {
             result = try finish(stacked, page: joined.page, passes: passes, start: start, reading: { _, looks in
                 var pages = firsts
-                pages[0].looks = looks
+                pages[0].looks += looks
                 return OCRReading(pages: pages[0], Array(pages.dropFirst()))
             })
             result.receipt = result.receipt.namingPages(starts: joined.starts)
@@ -151,14 +153,16 @@ public final class ReceiptPipeline {
     public func process(image original: IngestedImage) throws -> ReceiptResult {
         let start = Date()
         var passes: [OCRPass] = []
-        let (image, page) = try firstRead(original, into: &passes, label: nil)
-        return try finish(image, page: page, passes: passes, start: start) { first, looks in
-            OCRReading(pages: OCRReading.Page(first: first, looks: looks))
+        let (image, page, missed) = try firstRead(original, into: &passes, label: nil)
+        let read = OCRReading.Page(first: page, looks: missed)
+        return try finish(image, page: read.read, passes: passes, start: start) { _, looks in
+            OCRReading(pages: OCRReading.Page(first: page, looks: missed + looks))
         }
     }
 
-    /// The first read of one page, turned upright first when it reads like a turned page.
-    private func firstRead(_ original: IngestedImage, into passes: inout [OCRPass], label: String?) throws -> (IngestedImage, OCRPage) {
+    /// The first read of one page, turned upright first when it reads like a turned page, and the
+    /// rows of ink it missed read alone (looks of kind `.missedRow`).
+    private func firstRead(_ original: IngestedImage, into passes: inout [OCRPass], label: String?) throws -> (IngestedImage, OCRPage, [OCRReading.Look]) {
         var image = original
         let prefix = label.map { "\($0): " } ?? ""
         var page = try read(image, .page, prefix + "first", into: &passes)
@@ -170,7 +174,25 @@ public final class ReceiptPipeline {
                 if second.meanConfidence > page.meanConfidence { image = turned; page = second }
             }
         }
-        return (image, page)
+        return (image, page, options.readMissedRows ? try missedRows(of: image, read: page) : [])
+    }
+
+    /// The bands of ink `page` has no line for, each read alone as one line; kept where the read
+    /// has a word of three letters or digits, is mostly letters and digits (a dotted rule reads as
+    /// "i i i _ _"), no one of them over 40 % of them, and was read with some confidence (mean word
+    /// confidence 0.5).
+    private func missedRows(of image: IngestedImage, read page: OCRPage) throws -> [OCRReading.Look] {
+        try MissedRows.regions(image.pageImage, read: page).compactMap { region in
+            let row = try read(region: region, of: image)
+            let words = row.lines.flatMap(\.words)
+            let text = words.map(\.text).joined()
+            let alnum = text.filter { $0.isLetter || $0.isNumber }.count
+            // A barcode or a rule reads as one character over and over ("OOOOOO TTTTT i i i").
+            let commonest = Dictionary(grouping: text.uppercased().filter { $0.isLetter || $0.isNumber }, by: { $0 }).values.map(\.count).max() ?? 0
+            guard words.contains(where: { $0.text.filter { $0.isLetter || $0.isNumber }.count >= 3 }),
+                  alnum * 10 >= text.count * 7, commonest * 10 <= alnum * 4, row.meanConfidence >= 0.5 else { return nil }
+            return OCRReading.Look(kind: .missedRow, reason: "no line read in this band of ink", page: row, region: region)
+        }
     }
 
     /// Row re-reads and the second look when the parse is doubtful, on `image`, whose pixels

@@ -82,11 +82,22 @@ final class SQLiteConnection: SQLConnection {
     /// Refuses another program's database: ours carries our application id; an older store of
     /// ours (before the id was set) has our schema version and tables; a new file has nothing.
     /// Only reads, so a refused file is left exactly as it was.
+    /// The three reads are one read transaction: another process creating the store commits its
+    /// tables, version and id at once, and reads spread over that commit would see tables
+    /// without the id and refuse a store of ours.
     private func checkIdentity() throws {
-        let app = Int32(truncatingIfNeeded: try scalarInt("PRAGMA application_id") ?? 0)
+        try exec("BEGIN DEFERRED", context: "checking what the file is")
+        let app: Int32, version: Int64, tables: [String]
+        do {
+            app = Int32(truncatingIfNeeded: try scalarInt("PRAGMA application_id") ?? 0)
+            version = try scalarInt("PRAGMA user_version") ?? 0
+            tables = try query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name") { $0.text(0) }
+            try exec("COMMIT", context: "checking what the file is")
+        } catch {
+            try? exec("ROLLBACK")
+            throw error
+        }
         if app == Self.applicationID { return }
-        let version = try scalarInt("PRAGMA user_version") ?? 0
-        let tables = try query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name") { $0.text(0) }
         if app == 0 {
             if version == 0 && tables.isEmpty { return }  // new (or empty): becomes a store
             if version >= 1 && Set(["items", "receipts", "receipt_sources", "line_items", "links"]).isSubset(of: tables) { return }

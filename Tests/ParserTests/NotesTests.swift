@@ -32,7 +32,7 @@ struct NotesTests {
         .equalsSubtotal(taxIncluded: true), .equalsSubtotal(taxIncluded: false), .belowSubtotal(amount("25.00")),
         .equalsAmountPaid, .moreThanPaid(amount("20.00")), .beforeRounding(amount("-0.02")), .afterRounding(amount("-0.02")),
         .beforeTax(amount("21.20")), .belowRoundingLine, .inTaxTable(belowLine: 31), .lineItemsAddUp(amount("593.10")),
-        .printed(times: 2),
+        .printed(times: 2), .engineWeighedDigit("4"),
         .digitRepaired(read: amount("189.00"), sum: .cashChange(cash: amount("200.00"), change: amount("41.00")),
                        equals: amount("159.00"), swap: DigitSwap(from: "8", to: "5")),
     ]

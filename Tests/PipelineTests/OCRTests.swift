@@ -23,6 +23,29 @@ struct OCRTests {
         #expect(y1 > y0)
     }
 
+    /// The engine keeps the LSTM's other readings of each digit it reads: every word with a digit says
+    /// which (an empty list when none), and a faded scan has some; words without digits, and an engine
+    /// told not to, keep none.
+    @Test func digitWordsKeepTheReadersAlternatives() throws {
+        let image = try Ingest.load(path: Repo.samples + "/my-faded-mart-03.jpg").pages[0].pageImage
+        let words = try TesseractEngine().recognize(image).lines.flatMap(\.words)
+        let digitWords = words.filter { $0.text.contains(where: \.isNumber) }
+        #expect(digitWords.count > 10)
+        #expect(digitWords.allSatisfy { $0.alternatives != nil })
+        #expect(words.filter { !$0.text.contains(where: \.isNumber) }.allSatisfy { $0.alternatives == nil })
+        let kept = digitWords.flatMap { $0.alternatives ?? [] }
+        #expect(!kept.isEmpty)
+        for w in digitWords {
+            for a in w.alternatives ?? [] {
+                #expect(a.at < w.text.count && Array(w.text)[a.at].isNumber, "\(w.text): \(a)")
+                #expect(!a.characters.isEmpty && (0.2...1).contains(a.confidence), "\(w.text): \(a)")
+            }
+        }
+        var off = OCROptions()
+        off.digitAlternatives = false
+        #expect(try TesseractEngine(options: off).recognize(image).lines.flatMap(\.words).allSatisfy { $0.alternatives == nil })
+    }
+
     @Test func missingLanguageDataNamesThePackage() throws {
         let dir = try TempDir()
         var o = OCROptions()

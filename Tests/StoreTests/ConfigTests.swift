@@ -40,7 +40,7 @@ struct ConfigTests {
         var s = try settings(env: home.env)
         #expect(s["store"]?.value == inFile && s["store"]?.from == "\(home.file):2")
         #expect(s["date-order"]?.value == "day-first" && s["date-order"]?.from == "\(home.file):3")
-        #expect(s["model"]?.value == "eng" && s["model"]?.from == "built-in")
+        #expect(s["model"]?.value == "receipt" && s["model"]?.from == "built-in")
         #expect(s.count == Setting.allCases.count)
 
         // The file's store is the one a command uses.
