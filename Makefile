@@ -92,6 +92,11 @@ eval: build
 	$(BIN) eval --truth-text --spaceless --month-first --either-order $(WILD_SET)
 	$(BIN) eval --jobs $(JOBS) --spaceless --month-first --either-order --predictions .build/wild-predictions.jsonl $(WILD_SET) || [ $$? -eq 3 ]
 	python3 ../shared/tools/score.py $(WILD_SET)/key .build/wild-predictions.jsonl --spaceless --month-first --either-order
+	@# subtotal, tax, time and line items (only the photos' keys label them): eval printed them above; the reference
+	@# scorer reads them from a store that batch writes over the same photos
+	rm -f .build/wild-extras.sqlite
+	$(BIN) batch --jobs $(JOBS) --quiet --store .build/wild-extras.sqlite $(WILD_SET)/img || [ $$? -eq 3 ]
+	python3 ../shared/tools/extras.py .build/wild-extras.sqlite $(WILD_SET)/key
 
 bench: build
 	bash scripts/bench.sh

@@ -24,20 +24,32 @@ enum EvalPictures {
     static let cropSize = (width: 640, height: 200)
     static let thumbnailSize = (width: 280, height: 640)
 
-    /// Field → pictures, for each of `s`'s misses: where the chosen value was read (its
+    /// Miss → pictures, for each of `s`'s misses: where the chosen value was read (its
     /// evidence box, blue); where the labelled value was read when the parser chose otherwise
     /// (green); and, when neither has a box, a thumbnail of the part of the page the field is
-    /// usually on (the top third for the vendor, the whole page otherwise).
+    /// usually on (the top third for the vendor, the whole page otherwise). A missed item price
+    /// gets only the green crop, the first one of a receipt; a missed item name none (its best
+    /// line item's text is in the row): a report over the photo set would otherwise carry
+    /// a thousand crops (67 MB).
     /// `image` and `lines` share one pixel space (the evidence boxes').
-    static func make(for s: Scored, image: PageImage, lines: [PlacedLine]) -> [EvalField: [EvalPicture]] {
-        var out: [EvalField: [EvalPicture]] = [:]
+    static func make(for s: Scored, image: PageImage, lines: [PlacedLine]) -> [Miss.Key: [EvalPicture]] {
+        var out: [Miss.Key: [EvalPicture]] = [:]
+        var itemMisses: [EvalField: Int] = [:]
         for miss in Miss.of(s) {
-            guard let field = miss.field else { continue }
+            guard let field = miss.field, let key = miss.key, out[key] == nil else { continue }
             var pictures: [EvalPicture] = []
+            if field.isItemMeasure {
+                itemMisses[field, default: 0] += 1
+                guard field == .itemPrices, itemMisses[field]! <= itemPictures else { continue }
+                if let line = whereRead(miss, expected: s.expected, lines: lines), let png = crop(image, line.box, kind: .lineItem) {
+                    out[key] = [EvalPicture(caption: "the label's value was read here", png: png)]
+                }
+                continue
+            }
             if let box = miss.evidence?.box, let png = crop(image, box, kind: .chosen) {
                 pictures.append(EvalPicture(caption: "found here", png: png))
             }
-            if let line = whereRead(field, expected: s.expected, lines: lines),
+            if let line = whereRead(miss, expected: s.expected, lines: lines),
                line.box != miss.evidence?.box, let png = crop(image, line.box, kind: .lineItem) {
                 pictures.append(EvalPicture(caption: "the label's value was read here", png: png))
             }
@@ -49,10 +61,13 @@ enum EvalPictures {
                     pictures.append(EvalPicture(caption: top ? "nothing found: the top of the page" : "nothing found: the page", png: png))
                 }
             }
-            out[field] = pictures
+            out[key] = pictures
         }
         return out
     }
+
+    /// Item prices missed on one receipt that get a picture.
+    static let itemPictures = 1
 
     /// The box's row of the page, the full width, with some room above and below.
     static func crop(_ image: PageImage, _ box: BoundingBox, kind: Annotation.Kind) -> Data? {
@@ -63,7 +78,8 @@ enum EvalPictures {
     }
 
     /// The first line holding the labelled value, as `MissCause` tells "read, not chosen".
-    static func whereRead(_ field: EvalField, expected: LabelledReceipt, lines: [PlacedLine]) -> PlacedLine? {
+    static func whereRead(_ miss: Miss, expected: LabelledReceipt, lines: [PlacedLine]) -> PlacedLine? {
+        guard let field = miss.field else { return nil }
         switch field {
         case .vendor:
             guard let v = expected.vendor else { return nil }
@@ -75,10 +91,13 @@ enum EvalPictures {
                     let have = LabelValue.vendor(l.text).replacingOccurrences(of: " ", with: "")
                     return have.count >= max(4, want.count / 3) && want.contains(have)
                 }
-        case .date, .total:
-            let holding = lines.filter { MissCause.holds(field, expected: expected, line: $0.text) }
-            // A total's amount is often on an item's line too: the line that says "total" first.
-            if field == .total, let line = holding.first(where: { $0.text.lowercased().contains("total") }) { return line }
+        case .itemNames:
+            return lines.first { MissCause.holdsName(miss.expected, $0.text) }
+        case .date, .total, .subtotal, .tax, .time, .itemPrices:
+            let holding = lines.filter { MissCause.holds(field, expected: expected, line: $0.text, money: miss.scored) }
+            // An amount is often on an item's line too: the line that names the field first.
+            let word = field == .total ? "total" : field == .subtotal ? "sub" : field == .tax ? "tax" : nil
+            if let word, let line = holding.first(where: { $0.text.lowercased().contains(word) }) { return line }
             return holding.first
         }
     }
@@ -170,6 +189,7 @@ public enum EvalHTML {
             h += "</tr>\n"
         }
         h += "</table>\n"
+        if let extra = summary.extraPricesLine { h += "<p id=\"extra-prices\">\(e(extra)).</p>\n" }
         if summary.errors > 0 { h += "<p>\(summary.errors) receipts could not be read.</p>\n" }
 
         let misses = results.flatMap { s in Miss.of(s).map { (s, $0) } }
@@ -178,7 +198,8 @@ public enum EvalHTML {
         for field in ["error"] + EvalField.allCases.map(\.rawValue) {
             let rows = misses.filter { $0.1.fieldName == field }
             guard !rows.isEmpty else { continue }
-            h += "<h3 id=\"misses-\(field)\">\(field == "error" ? "unreadable receipts" : field) (\(rows.count))</h3>\n"
+            let title = field == "error" ? "unreadable receipts" : EvalField(rawValue: field)?.label ?? field
+            h += "<h3 id=\"misses-\(field)\">\(title) (\(rows.count))</h3>\n"
             h += "<table class=\"misses\"><tr><th>receipt</th>"
             h += field == "error" ? "<th>error</th></tr>\n" : "<th>expected</th><th>found</th><th>why</th><th>evidence</th><th>picture</th></tr>\n"
             for (s, m) in rows {
@@ -200,7 +221,7 @@ public enum EvalHTML {
                     for n in ev.notes { h += "<br><small>\(e(n.description))</small>" }
                 }
                 h += "</td><td>"
-                for p in m.field.flatMap({ s.pictures[$0] }) ?? [] {
+                for p in m.key.flatMap({ s.pictures[$0] }) ?? [] {
                     h += "<figure><img alt=\"\(e(p.caption))\" src=\"data:image/png;base64,\(p.png.base64EncodedString())\">"
                     h += "<figcaption>\(e(p.caption))</figcaption></figure>"
                 }

@@ -88,7 +88,7 @@ public enum EvalRun {
     /// With `--truth-text` no image went through the pipeline: the evidence boxes are the true
     /// text's, in the original image's pixels, so the pictures come from the file as it is
     /// (decoded, in grey, nothing else done to it). Only for receipts with a miss.
-    static func truthPictures(_ s: Scored) -> [EvalField: [EvalPicture]] {
+    static func truthPictures(_ s: Scored) -> [Miss.Key: [EvalPicture]] {
         guard !Miss.of(s).isEmpty else { return [:] }
         guard let image = (try? Ingest.load(path: s.expected.image, options: LineEval.ingestOptions))?.pages.first?.pageImage else { return [:] }
         let lines = (s.expected.truthPage?.lines ?? []).compactMap { l in l.box.map { PlacedLine(text: l.text, box: $0) } }

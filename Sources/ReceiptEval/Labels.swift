@@ -18,9 +18,30 @@ public struct EvalError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// The fields an evaluation scores.
+/// The fields an evaluation scores: vendor, date and total on every labelled receipt; subtotal, tax,
+/// time and the line items where the label gives them (wild-dev's keys, our sidecars), scored as
+/// `../shared/tools/extras.py` scores them (`ExtrasScorer`).
 public enum EvalField: String, Sendable, CaseIterable, Codable {
-    case vendor, date, total
+    case vendor, date, total, subtotal, tax, time
+    /// The labelled item prices found among the line items' amounts (each amount used once).
+    case itemPrices = "item_prices"
+    /// The labelled item names with a line item at least 0.8 alike (`ExtrasScorer.likeness`).
+    case itemNames = "item_names"
+
+    /// The three of the "all three" row.
+    public static let headline: [EvalField] = [.vendor, .date, .total]
+
+    /// Scored item by item (a receipt has several), not once a receipt.
+    public var isItemMeasure: Bool { self == .itemPrices || self == .itemNames }
+
+    /// As tables show it.
+    public var label: String {
+        switch self {
+        case .itemPrices: "item prices"
+        case .itemNames: "item names"
+        default: rawValue
+        }
+    }
 }
 
 /// One labelled receipt: an image and what it should read as.
@@ -34,6 +55,8 @@ public struct LabelledReceipt: Sendable {
     public var totals: [Amount]
     /// The true text lines with their boxes, when the data set has them (SROIE `box/`).
     public var truthPage: OCRPage?
+    /// Subtotal, tax, time and line items, where the label gives them.
+    public var extras = ExtraLabels()
 
     public init(id: String, image: String, vendor: String? = nil, dates: [CalendarDate] = [], totals: [Amount] = [], truthPage: OCRPage? = nil) {
         self.id = id; self.image = image; self.vendor = vendor; self.dates = dates; self.totals = totals; self.truthPage = truthPage
@@ -68,6 +91,7 @@ public struct LabelledReceipt: Sendable {
             } else if let t = obj["total"] as? NSNumber {
                 r.totals = Amount(t.stringValue).map { [$0] } ?? []
             }
+            r.extras = ExtraLabels(obj)
             if sroie {
                 let box = ((dir as NSString).appendingPathComponent("box") as NSString).appendingPathComponent(id + ".txt")
                 if let text = try? String(contentsOfFile: box, encoding: .utf8) { r.truthPage = truthPage(text) }

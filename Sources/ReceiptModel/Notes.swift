@@ -26,11 +26,15 @@ public enum Sum: Sendable, Hashable, Codable, CustomStringConvertible {
     case cashChange(cash: Amount, change: Amount)
     /// "paid 12.35, no change"
     case paidNoChange(Amount)
+    /// "total 14.15 − subtotal 13.45": the tax as what the subtotal leaves of the total.
+    case totalLessSubtotal(total: Amount, subtotal: Amount)
+    /// "total 14.15 − tax 0.70": the subtotal as what the tax leaves of the total.
+    case totalLessTax(total: Amount, tax: Amount)
 
     /// Whether the formula has the tax in it.
     public var involvesTax: Bool {
         switch self {
-        case .subtotalTax, .lineItemsTax: return true
+        case .subtotalTax, .lineItemsTax, .totalLessSubtotal, .totalLessTax: return true
         case .subtotalRounding, .cashChange, .paidNoChange: return false
         }
     }
@@ -43,6 +47,8 @@ public enum Sum: Sendable, Hashable, Codable, CustomStringConvertible {
         case let .subtotalRounding(s, r): return "subtotal \(s) + rounding \(r)"
         case let .cashChange(c, g): return "cash \(c) − change \(g)"
         case let .paidNoChange(c): return "paid \(c), no change"
+        case let .totalLessSubtotal(t, s): return "total \(t) − subtotal \(s)"
+        case let .totalLessTax(t, x): return "total \(t) − tax \(x)"
         }
     }
 
@@ -149,6 +155,34 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     /// letter off or a misread separator, and what it was taken as.
     case dateRepaired(String)
 
+    // Time.
+    /// "'PH' taken as PM": OCR's reading of the AM/PM printed after a time.
+    case meridiemRead(String, pm: Bool)
+
+    // Subtotal and tax.
+    /// "net 84.54 + tax 14.79 = gross 99.33 on one row": a tax table's row.
+    case taxTableRow(net: Amount, tax: Amount, gross: Amount)
+    /// "taxes 1.28 + 0.12 added": several rates, each on its line.
+    case taxesAdded([Amount])
+    /// "worked out: total 14.15 − subtotal 13.45 = 0.70": the line names the value, OCR could not read it.
+    case workedOut(Sum, equals: Amount)
+    /// "the total, printed above it with no tax added"
+    case equalsTotal
+    /// "included in the prices"
+    case taxIncluded
+
+    // Line items.
+    /// "2 × 4.80 = 9.60": the quantity and unit price printed on the line multiply to its amount.
+    case quantityTimesUnit(Decimal, Amount, equals: Amount)
+    /// "name from the line above: 'BANANAS'": the row wrapped, its price on the next line.
+    case nameFromLineAbove(String)
+    /// "name from the column of names: 'Flower Soup'": OCR read the names, then their prices.
+    case nameFromColumn(String)
+    /// "discount 0.90 from the line below: 'MEMBER SAVINGS -0.90'"
+    case discountBelow(Amount, String)
+    /// "voided by 'VOID COFFEE -2.50'"
+    case voidedBy(String)
+
     // Total.
     /// "a rounding line holding a total-sized amount"
     case roundingLineHoldsTotal
@@ -233,6 +267,17 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case .dateKeyword: return "date keyword on the line"
         case .expiryWording: return "expiry/validity wording on the line"
         case let .dateRepaired(t): return "taken as '\(t)' (OCR slips repaired)"
+        case let .meridiemRead(t, pm): return "'\(t)' taken as \(pm ? "PM" : "AM")"
+        case let .taxTableRow(n, t, g): return "net \(n) + tax \(t) = gross \(g) on one row"
+        case let .taxesAdded(a): return "taxes " + a.map(\.description).joined(separator: " + ") + " added"
+        case let .workedOut(sum, v): return "worked out: \(sum) = \(v)"
+        case .equalsTotal: return "the total, printed above it with no tax added"
+        case .taxIncluded: return "included in the prices"
+        case let .quantityTimesUnit(q, u, v): return "\(q) × \(u) = \(v)"
+        case let .nameFromLineAbove(t): return "name from the line above: '\(t)'"
+        case let .nameFromColumn(t): return "name from the column of names: '\(t)'"
+        case let .discountBelow(a, t): return "discount \(a) from the line below: '\(t)'"
+        case let .voidedBy(t): return "voided by '\(t)'"
         case .roundingLineHoldsTotal: return "a rounding line holding a total-sized amount"
         case .printedSubtotalPlusTax: return "printed amount equal to subtotal + tax"
         case .computedSubtotalPlusTax: return "no total line read; subtotal + tax"
@@ -264,6 +309,30 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
 
 }
 
+/// What the line items' amounts (less their discounts) are checked against.
+public enum ItemsTarget: Sendable, Hashable, Codable, CustomStringConvertible {
+    case subtotal(Amount)
+    /// The total, with tax in the prices (VAT) or none printed.
+    case total(Amount)
+    /// The total less the tax added on top.
+    case totalLessTax(total: Amount, tax: Amount)
+
+    public var amount: Amount {
+        switch self {
+        case let .subtotal(a), let .total(a): return a
+        case let .totalLessTax(t, x): return t - x
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .subtotal(a): return "the subtotal \(a)"
+        case let .total(a): return "the total \(a)"
+        case let .totalLessTax(t, x): return "the total \(t) less tax \(x)"
+        }
+    }
+}
+
 /// An arithmetic check the parser ran on the money fields, and its outcome.
 public enum Check: Sendable, Hashable, CustomStringConvertible, Codable {
     /// "subtotal 53.85 + tax 4.32 = 58.17": a sum the chosen total agrees with.
@@ -276,6 +345,10 @@ public enum Check: Sendable, Hashable, CustomStringConvertible, Codable {
     case subtotalTaxMismatch
     /// "total: no candidate": nothing on the receipt could be the total.
     case noTotalCandidate
+    /// "3 line items add up to the subtotal 26.00"
+    case lineItemsAddUp(count: Int, to: ItemsTarget)
+    /// "3 line items add up to 24.50, not the subtotal 26.00"
+    case lineItemsDoNotAddUp(count: Int, sum: Amount, target: ItemsTarget)
     /// A check stored as a sentence before store schema 6, shown as it was written.
     case text(String)
 
@@ -286,6 +359,8 @@ public enum Check: Sendable, Hashable, CustomStringConvertible, Codable {
         case let .digitRepaired(read, sum, e, swap): return Note.digitRepaired(read: read, sum: sum, equals: e, swap: swap).description
         case .subtotalTaxMismatch: return "subtotal + tax ≠ total"
         case .noTotalCandidate: return "total: no candidate"
+        case let .lineItemsAddUp(n, t): return "\(n) line item\(n == 1 ? "" : "s") add up to \(t)"
+        case let .lineItemsDoNotAddUp(n, sum, t): return "\(n) line item\(n == 1 ? "" : "s") add up to \(sum), not \(t)"
         case let .text(t): return t
         }
     }

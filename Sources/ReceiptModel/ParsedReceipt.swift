@@ -57,16 +57,25 @@ public struct Field<Value: Sendable & Hashable & Codable>: Sendable, Hashable, C
     }
 }
 
+/// One line of what was bought, as the receipt prints it: a name, the quantity and unit price where
+/// printed, the amount; a discount or void printed under it attached to it.
 public struct LineItem: Sendable, Hashable, Codable {
     public var description: String
     public var quantity: Decimal?
     public var unitPrice: Amount?
+    /// As printed on the item's line (before any discount).
     public var amount: Amount
+    /// What discounts and voids printed under the item take off it (positive; the whole amount when voided).
+    public var discount: Amount?
     public var evidence: Evidence
 
-    public init(description: String, quantity: Decimal? = nil, unitPrice: Amount? = nil, amount: Amount, evidence: Evidence) {
-        self.description = description; self.quantity = quantity; self.unitPrice = unitPrice; self.amount = amount; self.evidence = evidence
+    public init(description: String, quantity: Decimal? = nil, unitPrice: Amount? = nil, amount: Amount, discount: Amount? = nil, evidence: Evidence) {
+        self.description = description; self.quantity = quantity; self.unitPrice = unitPrice; self.amount = amount; self.discount = discount
+        self.evidence = evidence
     }
+
+    /// What the item cost: its amount less what was taken off it.
+    public var net: Amount { amount - (discount ?? Amount(0)) }
 }
 
 /// A time of day as printed (24-hour).

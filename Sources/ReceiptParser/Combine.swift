@@ -62,6 +62,9 @@ extension ReceiptParser {
         }
         if plain.date == nil { out.date = again.date }
         else if Self.surerRow(plain.date, on: page, again.date, on: applied) { out.date = again.date }
+        // The time is on the date's row, read again with it.
+        if plain.time == nil { out.time = again.time }
+        else if Self.surerRow(plain.time, on: page, again.time, on: applied) { out.time = again.time }
         return (out, out.total != plain.total ? applied : page)
     }
 
@@ -150,7 +153,37 @@ extension ReceiptParser {
         out.receiptNumber = pick(a.receiptNumber, b.receiptNumber)
         out.paymentMethod = pick(a.paymentMethod, b.paymentMethod)
         out.cardLast4 = pick(a.cardLast4, b.cardLast4)
-        if out.total == b.total, b.total != nil { out.checks = b.checks; out.lineItems = b.lineItems }
+        if out.total == b.total, b.total != nil { out.checks = b.checks }
+        // The line items of the look whose items add up; else of the first look (its rows are whole lines, the
+        // second look's are fragments put together), unless it found none.
+        let items = itemsAddUp(b) && !itemsAddUp(a) || a.lineItems.isEmpty || (!itemsAddUp(a) && b.lineItems.count > a.lineItems.count && itemsMiss(b) <= itemsMiss(a)) ? b : a
+        out.lineItems = items.lineItems
+        out.checks = out.checks.filter { !$0.isItemsCheck } + items.checks.filter(\.isItemsCheck)
         return out
+    }
+
+    /// How far the line items' sum is from what it is checked against, as a share of that (1 when unchecked).
+    static func itemsMiss(_ r: ParsedReceipt) -> Double {
+        for c in r.checks {
+            if case .lineItemsAddUp = c { return 0 }
+            if case let .lineItemsDoNotAddUp(_, sum, target) = c, target.amount.value > 0 {
+                return min(1, abs(NSDecimalNumber(decimal: ((sum - target.amount).value / target.amount.value)).doubleValue))
+            }
+        }
+        return 1
+    }
+
+    static func itemsAddUp(_ r: ParsedReceipt) -> Bool {
+        r.checks.contains { if case .lineItemsAddUp = $0 { true } else { false } }
+    }
+}
+
+extension Check {
+    /// The check of the line items' sum (either outcome).
+    var isItemsCheck: Bool {
+        switch self {
+        case .lineItemsAddUp, .lineItemsDoNotAddUp: true
+        default: false
+        }
     }
 }

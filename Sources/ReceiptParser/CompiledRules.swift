@@ -43,6 +43,9 @@ struct CompiledRules: Sendable {
     let cardWords: [String]
     let cashWords: [String]
     let receiptNumberKeywords: [(Keyword, Double)]
+    let itemSkip: [Keyword]
+    let itemDiscount: [Keyword]
+    let itemVoid: [Keyword]
 
     init(_ r: ParserRules) {
         func kws(_ d: [String: Double]) -> [Keyword] {
@@ -80,6 +83,9 @@ struct CompiledRules: Sendable {
         dollarHints = (r.currency.dollarHints ?? [:]).map { (WordLine.normalise($0.key), $0.value) }.sorted { $0.0 < $1.0 }
         cardWords = r.payment.card.map(WordLine.normalise)
         cashWords = r.payment.cash.map(WordLine.normalise)
+        itemSkip = list(r.items?.skip)
+        itemDiscount = list(r.items?.discount)
+        itemVoid = list(r.items?.void)
         receiptNumberKeywords = r.receiptNumber.keywords.enumerated().map { i, k in
             (Keyword(raw: k, normalised: WordLine.normalise(k), weight: 1), 1 - Double(i) / Double(max(1, r.receiptNumber.keywords.count)) * 0.5)
         }.filter { $0.0.normalised.count > 2 }
@@ -87,13 +93,24 @@ struct CompiledRules: Sendable {
 
     /// The best-weighted keyword matching the line, if any.
     /// Exact matches win over matches one OCR slip away ("totale" must not claim "total").
-    func best(_ set: [Keyword], in w: WordLine) -> Keyword? {
+    func best(_ set: [Keyword], in w: WordLine, loosely: Bool = false) -> Keyword? {
         let order: (Keyword, Keyword) -> Bool = { $0.weight < $1.weight || ($0.weight == $1.weight && $0.normalised.count < $1.normalised.count) }
         if let exact = set.filter({ w.has($0.normalised) }).max(by: order) { return exact }
-        return set.filter { w.contains($0.normalised) }.max(by: order)
+        return set.filter { w.contains($0.normalised, loosely: loosely) }.max(by: order)
     }
 
-    func any(_ set: [Keyword], in w: WordLine) -> Keyword? { set.first { w.contains($0.normalised) } }
+    func any(_ set: [Keyword], in w: WordLine, loosely: Bool = false) -> Keyword? { set.first { w.contains($0.normalised, loosely: loosely) } }
+
+    /// The best-weighted keyword of `set` on the line as printed, no OCR slip allowed.
+    func bestExact(_ set: [Keyword], in w: WordLine) -> Keyword? {
+        set.filter { w.has($0.normalised) }.max { $0.weight < $1.weight || ($0.weight == $1.weight && $0.normalised.count < $1.normalised.count) }
+    }
+
+    /// A keyword of `set` as printed, no OCR slip allowed (short everyday words: "table" must not claim "CABLE").
+    func anyExact(_ set: [Keyword], in w: WordLine) -> Keyword? { set.first { w.has($0.normalised) } }
+
+    /// The line names the subtotal, read as loosely as OCR slips allow ("RubTota", "SUBTTL").
+    func isSubtotal(_ w: WordLine) -> Bool { any(subtotal, in: w, loosely: true) != nil }
 
     func dateKeyword(_ w: WordLine) -> Double { best(dateKeywords, in: w)?.weight ?? 0 }
     func isDateDistractor(_ w: WordLine) -> Bool { any(dateDistractors, in: w) != nil }

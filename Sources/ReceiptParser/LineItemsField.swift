@@ -1,38 +1,266 @@
 import Foundation
 import ReceiptModel
 
-// Line items: the priced lines above the totals block, with a quantity when one is printed.
+// Line items as a receipt prints them: the priced rows above the totals block, each a name, the quantity
+// and unit price where printed, and an amount; a name printed on its own row above its price joined to it;
+// a discount or a void printed under an item attached to it; totals, tax, tender, change and loyalty rows
+// never taken; their sum checked against the subtotal (or the total) once those are settled
+// (`itemsCheck`).
 
 extension ReceiptParser {
     static let quantityPrefix = Pattern(#"^\s*(\d{1,3})\s*[xX×@*]\s+"#)
-    static let quantityTimesPrice = Pattern(#"(?<![\d.,])(\d{1,3})\s*[xX×@*]\s*(?:RM|\$|€|£)?\s*(\d+[.,]\d{2})"#)
+    static let quantityTimesPrice = Pattern(#"(?<![\d.,])(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:[xX×@*]|(?:lb|kg|KG|LB|Ib|kilos?|KILOS?)\s*@)\s*(?:RM|\$|€|£)?\s*(\d+[.,]\d{2})"#)
+    /// A quantity first on the row: "2 Coffee", "1 x Tea" (not "2%", "3.EGG ROLL", a code "9988").
+    static let leadingQuantity = Pattern(#"^\s*(\d{1,2})(?:\s*[xX×]\s*|\s+)(?=\S)"#)
+    /// A weight at the end of the name: "0.657 KILOS", "1.24 lb", "500 g" is not one (a pack size).
+    static let weightAfterName = Pattern(#"\s(\d{1,3}[.,]\d{1,3})\s*(?:kg|kgs|kilos?|lb|lbs|oz)\.?\s*$"#)
+    /// A quantity before the prices: "Oolong Tea 2 5.00 10.00", "Buns 1 45.00".
+    static let trailingQuantity = Pattern(#"\s(\d{1,3})\s*[xX×]?\s*$"#)
 
-    func lineItems(_ lines: [ParseLine], before summaryLine: Int?) -> [LineItem] {
-        let end = summaryLine ?? lines.count
+    /// Where the items end: the first row of the totals block (a subtotal, a strong total, a tax with
+    /// its amount, a payment), or the first row that prints the sum of the priced rows above it.
+    func itemsEnd(_ lines: [ParseLine], money: MoneyFields) -> Int {
+        var seenPrice = false
+        for l in lines {
+            let priced = l.amounts.contains { !$0.isPercent }
+            defer { if priced { seenPrice = true } }
+            guard seenPrice || priced else { continue }
+            // (A column heading "Qty Price Subtotal" has no amount of its own.)
+            if compiled.isSubtotal(l.words), priced || MoneyFields.pairedValue(l.index, lines, compiled) != nil { return l.index }
+            // The words as printed: one slip away, item names look like them ("SUMMER" / "summe", "Tuna" / "tunai").
+            if let kw = compiled.anyExact(compiled.total, in: l.words), kw.weight >= 0.8, compiled.any(compiled.totalDistractors, in: l.words) == nil,
+               priced || MoneyFields.pairedValue(l.index, lines, compiled) != nil { return l.index }
+            // A tax with its amount ends them, included or added ("Inclusive GST @6%: 3.80"); not a heading's number.
+            if seenPrice, priced, compiled.anyExact(compiled.tax, in: l.words) != nil,
+               compiled.any(compiled.taxExclude, in: l.words).map({ Self.inclusion.contains($0.normalised) }) ?? true { return l.index }
+            if seenPrice, priced, compiled.anyExact(compiled.cash, in: l.words) != nil || compiled.anyExact(compiled.change, in: l.words) != nil { return l.index }
+            // A card payment ("VISA 20.00", "Master Card 63.80"); not "card" alone ("GREETING CARD").
+            if seenPrice, priced, compiled.cardWords.contains(where: { !Self.cardWordsInNames.contains($0) && l.words.has($0) }) { return l.index }
+        }
+        return lines.count
+    }
+
+    /// Exclusions of the tax words that say the tax is in the prices: the row is still the tax's.
+    static let inclusion: Set<String> = [" incl ", " including ", " inclusive ", " inkl ", " ttc "]
+    /// Card words that are also in item names.
+    static let cardWordsInNames: Set<String> = [" card ", " cb ", " carte ", " contactless ", " nfc "]
+
+    /// A row that has a price and is never an item: totals, tax, tender, change, loyalty, a header's numbers.
+    func isNotAnItem(_ l: ParseLine) -> Bool {
+        // A payment or total word: the row is that, unless the word is a weak one in a longer name ("CHOCOLATE BAR",
+        // "CHICKEN TENDER", "NET BAG").
+        // A word one OCR slip away counts only on a short row ("TOTAI 12.00"), not in a name ("SUMMER WIT").
+        let words = l.words.words.filter { $0.contains(where: \.isLetter) }.count
+        for set in [compiled.total, compiled.subtotal, compiled.rounding, compiled.cash, compiled.change] {
+            if let kw = compiled.bestExact(set, in: l.words), kw.weight >= 0.95 || words <= 2 { return true }
+            if words <= 2, compiled.any(set, in: l.words) != nil { return true }
+        }
+        if compiled.isSubtotal(l.words), words <= 3 || compiled.anyExact(compiled.subtotal, in: l.words) != nil { return true }
+        if compiled.anyExact(compiled.tax, in: l.words) != nil || words <= 2 && compiled.any(compiled.tax, in: l.words) != nil,
+           compiled.any(compiled.taxExclude, in: l.words).map({ Self.inclusion.contains($0.normalised) }) ?? true { return true }
+        if compiled.anyExact(compiled.itemSkip, in: l.words) != nil { return true }
+        if !DateScanner.scan(l.text, months: compiled.months).isEmpty { return true }
+        return false
+    }
+
+    func isDiscount(_ l: ParseLine) -> Bool { compiled.anyExact(compiled.itemDiscount, in: l.words) != nil || compiled.any(compiled.discount, in: l.words) != nil }
+    func isVoid(_ l: ParseLine) -> Bool { compiled.anyExact(compiled.itemVoid, in: l.words) != nil }
+
+    func lineItems(_ lines: [ParseLine], money: MoneyFields) -> [LineItem] {
+        let end = itemsEnd(lines, money: money)
         guard end > 0 else { return [] }
         var items: [LineItem] = []
+        let columnNames = self.columnNames(lines[..<end])
+        /// A row with a name and no price, waiting for a row below with a price and no name.
+        var pendingName: ParseLine?
+        var running = Amount(0)
         for l in lines[..<end] {
-            guard let last = l.amounts.last(where: { !$0.isPercent }), l.words.letterCount >= 3 else { continue }
-            if compiled.isSummaryOrMeta(l.words) { continue }
-            if !DateScanner.scan(l.text, months: compiled.months).isEmpty { continue }
-            let descEnd = l.text.index(l.text.startIndex, offsetBy: min(l.text.count, l.amounts.first?.position ?? last.position))
-            var desc = String(l.text[..<descEnd])
-            var qty: Decimal?
-            var unit: Amount?
-            if let m = Self.quantityTimesPrice.matches(in: l.text).first, let q = m.groups[1].flatMap({ Decimal(string: $0) }),
-               let p = m.groups[2].flatMap({ Amount($0.replacingOccurrences(of: ",", with: ".")) }) {
-                qty = q; unit = p
-                desc = String(l.text[..<m.range.lowerBound])
-            } else if let m = Self.quantityPrefix.matches(in: desc).first, let q = m.groups[1].flatMap({ Decimal(string: $0) }) {
-                qty = q
-                desc = String(desc[m.range.upperBound...])
+            let prices = l.amounts.filter { !$0.isPercent }
+            guard let price = prices.last else {
+                pendingName = l.words.letterCount >= 3 && compiled.anyExact(compiled.itemSkip, in: l.words) == nil && !isNotAnItem(l) ? l : nil
+                continue
             }
-            desc = compiled.vendorText.clean(desc)
-            guard desc.filter(\.isLetter).count >= 2 else { continue }
-            let amount = last.negative ? Amount(0) - last.amount : last.amount
-            items.append(LineItem(description: desc, quantity: qty, unitPrice: unit, amount: amount,
-                                  evidence: l.evidence(rule: "item.line")))
+            defer { pendingName = nil }
+            // A discount or void printed under an item belongs to it.
+            if !items.isEmpty, isVoid(l) {
+                let v = price.amount.magnitude
+                if let i = items.lastIndex(where: { $0.amount == v && $0.discount == nil }) {
+                    items[i].discount = v
+                    items[i].evidence.notes.append(.voidedBy(l.text))
+                    running = running - v
+                }
+                continue
+            }
+            if price.negative || isDiscount(l) {
+                let d = price.amount.magnitude
+                if !items.isEmpty, d < items[items.count - 1].net || items[items.count - 1].net == d {
+                    items[items.count - 1].discount = (items[items.count - 1].discount ?? Amount(0)) + d
+                    items[items.count - 1].evidence.notes.append(.discountBelow(d, l.text))
+                    running = running - d
+                }
+                continue
+            }
+            if isNotAnItem(l) { continue }
+            guard var item = item(l, price: price, prices: prices) else { continue }
+            if item.description.filter(\.isLetter).count < 2 {
+                if let name = columnNames[l.index] {
+                    // Names in one column, prices in the next, read one after the other.
+                    item.description = itemName(name.text)
+                    item.evidence.notes.append(.nameFromColumn(name.text))
+                } else if let above = pendingName, above.index == l.index - 1, itemName(above.text).filter(\.isLetter).count >= 2 {
+                    // The name is on the row above ("BANANAS" over "1.23 lb @ 0.59/lb 0.73").
+                    item.description = itemName(above.text)
+                    item.evidence.notes.append(.nameFromLineAbove(above.text))
+                } else {
+                    continue
+                }
+            }
+            // A row printing the sum of the items above it (two at least) is their subtotal, its word misread ("SubTor 50.45").
+            if items.count >= 2, running.value > 0, MoneyFields.same(item.amount, running), item.quantity == nil { break }
+            running = running + item.amount
+            items.append(item)
         }
         return items
+    }
+
+    /// Price row → name row, where OCR read a column of names and then the column of their prices: a run of
+    /// rows with a name and no amount followed by a run of rows with an amount and no name, paired from the
+    /// last name and price up.
+    func columnNames(_ lines: ArraySlice<ParseLine>) -> [Int: ParseLine] {
+        func isName(_ l: ParseLine) -> Bool {
+            l.amounts.isEmpty && l.words.letterCount >= 3 && !isNotAnItem(l) && compiled.anyExact(compiled.itemSkip, in: l.words) == nil
+        }
+        func isPrice(_ l: ParseLine) -> Bool {
+            l.amounts.filter { !$0.isPercent }.count == 1 && l.words.letterCount <= 2
+        }
+        var out: [Int: ParseLine] = [:]
+        var i = lines.startIndex
+        while i < lines.endIndex {
+            guard isName(lines[i]) else { i += 1; continue }
+            var names: [ParseLine] = []
+            while i < lines.endIndex, isName(lines[i]) { names.append(lines[i]); i += 1 }
+            var prices: [ParseLine] = []
+            while i < lines.endIndex, isPrice(lines[i]) { prices.append(lines[i]); i += 1 }
+            // (The names nearest the prices: a heading or the shop's name may stand above them.)
+            guard prices.count >= 2, names.count >= prices.count else { continue }
+            for (n, p) in zip(names.suffix(prices.count), prices) { out[p.index] = n }
+        }
+        return out
+    }
+
+    /// One priced row as an item: its name (the text before the first amount, cleaned), the quantity and
+    /// unit price where printed and backed by the arithmetic, its amount (the last on the row).
+    func item(_ l: ParseLine, price last: FoundAmount, prices: [FoundAmount]) -> LineItem? {
+        let firstAt = prices.first?.position ?? last.position
+        var desc = String(l.text.prefix(firstAt))
+        // "1,00 Ensaladilla Rusa 19,00": a quantity printed as an amount first, the name after it.
+        if desc.filter(\.isLetter).count < 2, prices.count >= 2, let lead = prices.first, lead.amount.cents % 100 == 0,
+           lead.amount.value >= 1, lead.amount.value <= 99,
+           case let between = String(l.text.prefix(last.position)).replacingOccurrences(of: #"^\W*\d+[.,]\d{2}"#, with: "", options: .regularExpression),
+           between.filter(\.isLetter).count >= 2 {
+            return LineItem(description: itemName(between), quantity: lead.amount.value, unitPrice: nil, amount: last.amount,
+                            evidence: l.evidence(rule: "item.line", notes: last.repairs))
+        }
+        var qty: Decimal?
+        var unit: Amount?
+        var notes: [Note] = []
+        let amount = last.amount
+        func confirm(_ q: Decimal, _ u: Amount) -> Bool { MoneyFields.same(u * q, amount) }
+        if let m = Self.quantityTimesPrice.matches(in: l.text).first,
+           let q = m.groups[1].flatMap({ Decimal(string: $0.replacingOccurrences(of: ",", with: "."), locale: Locale(identifier: "en_US_POSIX")) }),
+           let u = m.groups[2].flatMap({ Amount($0.replacingOccurrences(of: ",", with: ".")) }), q > 0 {
+            // "2 x 4.80 9.60", "1.23 lb @ 0.59": the unit price and quantity; the name is before them.
+            desc = String(l.text[..<m.range.lowerBound])
+            if confirm(q, u) || prices.count == 1 {
+                qty = q; unit = u
+                if confirm(q, u) { notes.append(.quantityTimesUnit(q, u, equals: amount)) }
+            }
+        } else if prices.count >= 2 {
+            // Columns: [qty] name [qty] unit amount, the unit times the quantity the amount.
+            let u = prices[prices.count - 2].amount
+            let lead = Self.leadingQuantity.matches(in: desc).first
+            let trail = Self.trailingQuantity.matches(in: desc).last
+            for (m, leading) in [(trail, false), (lead, true)] {
+                guard let m, let q = m.groups[1].flatMap({ Decimal(string: $0) }), q > 0, confirm(q, u) else { continue }
+                qty = q; unit = u
+                desc = leading ? String(desc[m.range.upperBound...]) : String(desc[..<m.range.lowerBound])
+                notes.append(.quantityTimesUnit(q, u, equals: amount))
+                break
+            }
+        }
+        if qty == nil, let m = Self.quantityPrefix.matches(in: desc).first, let q = m.groups[1].flatMap({ Decimal(string: $0) }) {
+            qty = q
+            desc = String(desc[m.range.upperBound...])
+        } else if qty == nil, let m = Self.leadingQuantity.matches(in: desc).first, let q = m.groups[1].flatMap({ Decimal(string: $0) }),
+                  q > 0, q <= 20, !desc[m.range.upperBound...].hasPrefix(".") {
+            // "1 Black & Blue 7.39": a small number first, then a name, is how many.
+            qty = q
+            desc = String(desc[m.range.upperBound...])
+        }
+        // "FILETE PECHUGA 0.657 KILOS", "APPLES 1.24 lb": a weight after the name is the quantity.
+        if qty == nil, let m = Self.weightAfterName.matches(in: desc).last,
+           let q = m.groups[1].flatMap({ Decimal(string: $0.replacingOccurrences(of: ",", with: "."), locale: Locale(identifier: "en_US_POSIX")) }), q > 0 {
+            qty = q
+            desc = String(desc[..<m.range.lowerBound])
+        }
+        let name = itemName(desc)
+        return LineItem(description: name, quantity: qty, unitPrice: unit, amount: amount,
+                        evidence: l.evidence(rule: "item.line", notes: notes + last.repairs))
+    }
+
+    /// An item's name as printed, without what OCR and the till put around it: leading marks ("| ", "— ",
+    /// "* "), a currency sign or word and a tax flag at the end ("$", "£", "RM", " A", " TF", "<A>").
+    func itemName(_ s: String) -> String {
+        var t = s.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
+        t = t.replacingOccurrences(of: #"^[^\p{L}\p{N}]+"#, with: "", options: .regularExpression)
+        for _ in 0..<3 {
+            let before = t
+            t = t.replacingOccurrences(of: #"[\s@=~:;,_\-—–|*'"‘’“”.]+$"#, with: "", options: .regularExpression)
+            t = t.replacingOccurrences(of: #"\s+(?:[$£€¥]|RM|Rs\.?|USD|EUR|GBP|MYR|SGD|CAD|AUD|kr)$"#, with: "", options: [.regularExpression, .caseInsensitive])
+            t = t.replacingOccurrences(of: #"\s*[$£€¥]$"#, with: "", options: .regularExpression)
+            t = t.replacingOccurrences(of: #"\s+(?:[A-Z]|TF|TX|FT|NT|SR|ZR|<[A-Z]>?)$"#, with: "", options: .regularExpression)
+            if t == before { break }
+        }
+        return t.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The items' amounts (less their discounts) against the subtotal, else the total less the tax added
+    /// on top, else the total.
+    static func checkedItems(_ items: [LineItem], subtotal: Amount?, tax: Amount?, total: Amount?) -> ([LineItem], Check?) {
+        var items = items
+        // The total again as the last of several rows ("Totalesesseenet 226.60"): a total whose word OCR garbled.
+        if items.count >= 2, let t = total, let last = items.last, last.amount == t { items.removeLast() }
+        guard !items.isEmpty else { return (items, nil) }
+        var targets: [ItemsTarget] = []
+        if let s = subtotal { targets.append(.subtotal(s)) }
+        if let t = total {
+            if let x = tax, x.value > 0, x < t, !targets.contains(where: { MoneyFields.same($0.amount, t - x) }) { targets.append(.totalLessTax(total: t, tax: x)) }
+            targets.append(.total(t))
+        }
+        guard let first = targets.first else { return (items, nil) }
+        func sum(_ x: [LineItem]) -> Amount { x.reduce(Amount(0)) { $0 + $1.net } }
+        if let hit = targets.first(where: { MoneyFields.same($0.amount, sum(items)) }) { return (items, .lineItemsAddUp(count: items.count, to: hit)) }
+        // One row (of three or more), or two (of five or more), that alone stand between the items and the sum:
+        // rows that are no items (a garbled summary or payment word), the sum exact to the cent without them.
+        if items.count >= 3 {
+            for target in targets {
+                let extra = sum(items) - target.amount
+                guard extra.value > 0 else { continue }
+                if let i = items.indices.reversed().first(where: { items[$0].net == extra }) {
+                    var kept = items
+                    kept.remove(at: i)
+                    return (kept, .lineItemsAddUp(count: kept.count, to: target))
+                }
+                guard items.count >= 5 else { continue }
+                for i in items.indices.reversed() {
+                    for j in items.indices.reversed() where j < i && items[i].net + items[j].net == extra {
+                        var kept = items
+                        kept.remove(at: i); kept.remove(at: j)
+                        return (kept, .lineItemsAddUp(count: kept.count, to: target))
+                    }
+                }
+            }
+        }
+        return (items, .lineItemsDoNotAddUp(count: items.count, sum: sum(items), target: first))
     }
 }

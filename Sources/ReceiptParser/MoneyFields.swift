@@ -18,6 +18,9 @@ struct MoneyFields {
     let rules: CompiledRules
     var subtotalFound: Found?
     var taxFound: Found?
+    /// Every subtotal line and every tax line with an amount, top to bottom (the settled subtotal and tax are chosen among them).
+    var subtotalLines: [Found] = []
+    var taxLines: [Found] = []
     var roundingFound: Found?
     /// The rounding line: `roundingFound`'s, or a line saying "rounding" whose adjustment OCR could not read
     /// ("Rounding Adj: ~0.0)"): it still parts the total before rounding from the one paid.
@@ -43,13 +46,15 @@ struct MoneyFields {
     init(lines: [ParseLine], rules: CompiledRules) {
         self.lines = lines
         self.rules = rules
-        subtotalFound = Self.find(rules.subtotal, lines, rules).first
+        subtotalLines = Self.find(rules.subtotal, lines, rules, all: true, loosely: true)
+        subtotalFound = subtotalLines.first
         // The best tax line, not the first: "Total (incl. GST) 31.47" says GST too, but is a total.
-        let taxLines = Self.find(rules.tax, lines, rules, exclude: rules.taxExclude, all: true)
+        let taxLines = Self.find(rules.tax, lines, rules, exclude: rules.taxExclude, all: true).map(Self.taxTableRow)
         // A line that is also a strong total ("Total Amt incl. GST @ 6%") is the total, not the tax.
         let taxScored = taxLines.map { t in (t, t.score - ((rules.best(rules.total, in: t.line.words)?.weight ?? 0) >= 0.9 ? 0.5 : 0)) }
         let bestTax = taxScored.map(\.1).max()
         taxFound = taxScored.first { $0.1 == bestTax }?.0
+        self.taxLines = taxScored.map { var t = $0.0; t.score = $0.1; return t }
         // A rounding adjustment is less than the smallest note; "Rounding RM 177.20" is the rounded total.
         let roundingLines = Self.find(rules.rounding, lines, rules, allowNegative: true, all: true)
         roundingFound = roundingLines.first { $0.amount.magnitude < Amount(1) }
@@ -90,8 +95,10 @@ struct MoneyFields {
         return words.count == 1 && (rules.currencyWords.contains(String(words[0])) || words[0].count <= 1) && l.words.digitCount == 0
     }
 
-    static func isAmountOnly(_ l: ParseLine) -> Bool {
-        (!l.amounts.filter { !$0.isPercent }.isEmpty && l.words.letterCount <= 3) || isBareNumber(l)
+    /// A value with at most a currency's letters beside it; not a short label with its own amount ("GST 1.30", "Tip 2.00").
+    static func isAmountOnly(_ l: ParseLine, _ rules: CompiledRules) -> Bool {
+        (!l.amounts.filter { !$0.isPercent }.isEmpty && l.words.letterCount <= 3 && !rules.isMoneyLabel(l.words)
+            && rules.any(rules.totalDistractors, in: l.words) == nil) || isBareNumber(l)
     }
 
     /// "0" on its own line: a value printed without decimals; it holds a place in a column of values.
@@ -124,7 +131,7 @@ struct MoneyFields {
         var values: [Int] = []
         while j < lines.count, values.count < labels.count {
             if isFiller(lines[j], rules) { j += 1; continue }
-            guard isAmountOnly(lines[j]) else { break }
+            guard isAmountOnly(lines[j], rules) else { break }
             values.append(j); j += 1
         }
         guard !values.isEmpty, var k = labels.firstIndex(of: i) else { return nil }
@@ -147,10 +154,10 @@ struct MoneyFields {
 
     /// Lines carrying one of `keywords` (and none of `exclude` that contains it), with the amount on the line or paired with it.
     static func find(_ keywords: [CompiledRules.Keyword], _ lines: [ParseLine], _ rules: CompiledRules,
-                     exclude: [CompiledRules.Keyword] = [], allowNegative: Bool = false, all: Bool = false) -> [Found] {
+                     exclude: [CompiledRules.Keyword] = [], allowNegative: Bool = false, all: Bool = false, loosely: Bool = false) -> [Found] {
         var out: [Found] = []
         for (i, l) in lines.enumerated() {
-            guard let kw = rules.best(keywords, in: l.words) else { continue }
+            guard let kw = rules.best(keywords, in: l.words, loosely: loosely) else { continue }
             // Matched one letter off ("change" in "charge") on a line that has an excluded word as printed: it is that word.
             if !l.words.has(kw.normalised), exclude.contains(where: { l.words.has($0.normalised) && EditDistance.levenshtein($0.normalised, kw.normalised, limit: 2) <= 1 }) { continue }
             // A distractor that includes the keyword ("sub total" ⊃ "total") takes the line away.

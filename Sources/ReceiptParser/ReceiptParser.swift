@@ -58,12 +58,29 @@ public struct ReceiptParser: Sendable {
         receipt.time = time(lines, dateLine: receipt.date?.evidence.line)
         receipt.vendor = vendor(lines)
         let money = MoneyFields(lines: lines, rules: compiled)
-        receipt.subtotal = money.subtotal
-        receipt.tax = money.tax
-        receipt.lineItems = lineItems(lines, before: money.firstSummaryLine)
-        let (total, checks) = money.total(lineItems: receipt.lineItems)
+        let items = lineItems(lines, money: money)
+        let (total, checks, row, trusted) = money.total(lineItems: items)
         receipt.total = total
-        receipt.checks = checks
+        let settled = money.settle(total: total, totalRow: row, checks: checks, lineItems: items)
+        receipt.subtotal = settled.subtotal
+        receipt.tax = settled.tax
+        // Items stop above the rows the subtotal, tax and total were read on (a subtotal found by its sum, its word misread).
+        let rowOf = Dictionary(lines.map { ($0.source, $0.index) }, uniquingKeysWith: { a, _ in a })
+        let firstItemRow = items.first.flatMap { $0.evidence.line.flatMap { rowOf[$0] } } ?? 0
+        // A total that is only the largest amount on the receipt may be an item's: it ends the items when the
+        // items above it (two at least) add up to it, or to it less a tax or tip of up to a third.
+        let read = total.flatMap { t -> Field<Amount>? in
+            guard t.evidence.notes.contains(.largestAmount) else { return trusted ? t : nil }
+            guard let row = t.evidence.line.flatMap({ rowOf[$0] }) else { return nil }
+            let before = items.filter { ($0.evidence.line.flatMap { rowOf[$0] } ?? 0) < row }
+            let sum = before.reduce(Amount(0)) { $0 + $1.net }
+            return before.count >= 2 && sum.value > 0 && sum <= t.value && t.value <= sum * Decimal(1.35) ? t : nil
+        }
+        let stop = [settled.subtotal, settled.tax, read].compactMap { $0?.evidence.line.flatMap { rowOf[$0] } }.filter { $0 > firstItemRow }.min()
+        let above = stop.map { s in items.filter { ($0.evidence.line.flatMap { rowOf[$0] } ?? 0) < s } } ?? items
+        let (kept, itemsCheck) = Self.checkedItems(above, subtotal: settled.subtotal?.value, tax: settled.tax?.value, total: read?.value)
+        receipt.lineItems = kept
+        receipt.checks = settled.checks + (itemsCheck.map { [$0] } ?? [])
         receipt.receiptNumber = receiptNumber(lines)
         (receipt.paymentMethod, receipt.cardLast4) = payment(lines)
         receipt.warnings = money.warnings.isEmpty ? nil : money.warnings

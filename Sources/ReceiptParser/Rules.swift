@@ -43,6 +43,14 @@ public struct ReceiptNumberRules: Sendable, Codable, Hashable {
     public var keywords: [String]
 }
 
+/// Words of the item lines: lines with a price that are never an item, and the discounts and voids
+/// printed under an item.
+public struct ItemRules: Sendable, Codable, Hashable {
+    public var skip: [String]
+    public var discount: [String]
+    public var void: [String]
+}
+
 /// Everything the parser matches words against. Built in (`BuiltInRules.json`, in ReceiptModel),
 /// extended by a user's rules file of the same shape.
 public struct ParserRules: Sendable, Codable, Hashable {
@@ -58,10 +66,12 @@ public struct ParserRules: Sendable, Codable, Hashable {
     public var currency: CurrencyRules
     public var payment: PaymentRules
     public var receiptNumber: ReceiptNumberRules
+    /// Nil in rules made before line items had rules of their own: then no item-specific words.
+    public var items: ItemRules?
 
     enum CodingKeys: String, CodingKey {
         case total, subtotal, tax, rounding, discount, cash, change, date, vendor, currency, payment
-        case receiptNumber = "receipt_number"
+        case receiptNumber = "receipt_number", items
     }
 
     public static let builtIn: ParserRules = {

@@ -69,15 +69,24 @@ struct WordLine {
     }
 
     /// True when the keyword (normalised the same way) occurs as whole words.
-    /// Single-word keywords of 5+ letters also match one OCR slip away ("TOTAI", "T0TAL").
-    func contains(_ normalisedKeyword: String) -> Bool {
+    /// Single-word keywords of 5+ letters also match one OCR slip away ("TOTAI", "T0TAL"); `loosely`, those
+    /// of 8+ letters also two slips away, in one word or two neighbours read apart ("RubTota", "SUBTTL",
+    /// "Sub. Tot": the subtotal's word, which nothing else on a receipt resembles).
+    func contains(_ normalisedKeyword: String, loosely: Bool = false) -> Bool {
         if has(normalisedKeyword) { return true }
         let n = normalisedKeyword.utf8.count - 2
-        guard n >= 5, wordBytes.contains(where: { abs($0.count - n) <= 1 }) else { return false }
+        guard n >= 5 else { return false }
         let kw = Array(normalisedKeyword.utf8.dropFirst().dropLast())
         guard !kw.contains(32) else { return false }
-        return wordBytes.contains { w in abs(w.count - n) <= 1 && EditDistance.withinOne(w, kw) }
+        if wordBytes.contains(where: { abs($0.count - n) <= 1 && EditDistance.withinOne($0, kw) }) { return true }
+        guard loosely, n >= Self.twoSlipsFrom else { return false }
+        func near(_ w: [UInt8]) -> Bool { abs(w.count - n) <= 2 && EditDistance.levenshtein(w, kw, limit: 3) <= 2 }
+        if wordBytes.contains(where: near) { return true }
+        return zip(wordBytes, wordBytes.dropFirst()).contains { a, b in near(a + b) }
     }
+
+    /// Keywords this long match two OCR slips away.
+    static let twoSlipsFrom = 8
 
     var letterCount: Int { padded.filter(\.isLetter).count }
     var digitCount: Int { padded.filter(\.isNumber).count }

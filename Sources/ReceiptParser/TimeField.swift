@@ -1,36 +1,58 @@
 import Foundation
 import ReceiptModel
 
-// The time of day: an hh:mm[:ss] on the line, best on the date's line or after "time".
+// The time of day: an hh:mm[:ss] on the line, best on the date's line or after "time"; not an amount
+// misread on a total or payment line.
 
 extension ReceiptParser {
     func time(_ lines: [ParseLine], dateLine: Int?) -> Field<TimeOfDay>? {
-        var best: (TimeOfDay, Double, ParseLine)?
+        var best: (TimeOfDay, Double, ParseLine, [Note])?
         for l in lines {
             let times = TimeScanner.scan(l.text)
             guard !times.isEmpty else { continue }
             // Once per line, not once per time on it.
             let labelled = l.words.has(" time ") || l.words.has(" masa ") || l.words.has(" zeit ") || l.words.has(" heure ")
-            for (t, _) in times {
+            // "Total: 1:08": a price with its decimal point read as a colon, on a line that names money and no date.
+            let moneyLine = l.source != dateLine && !labelled && compiled.isMoneyLabel(l.words)
+            for t in times {
                 var score = 0.6
+                var notes: [Note] = []
                 if l.source == dateLine { score += 0.3 }
                 if labelled { score += 0.2 }
-                if best == nil || score > best!.1 { best = (t, score, l) }
+                if moneyLine { score -= 0.3 }
+                if let read = t.meridiemRead { notes.append(.meridiemRead(read, pm: t.time.hour >= 12)) }
+                if best == nil || score > best!.1 { best = (t.time, score, l, notes) }
             }
         }
-        return best.map { Field($0.0, confidence: $0.1, evidence: $0.2.evidence(rule: "time.hh:mm")) }
+        return best.map { Field($0.0, confidence: $0.1, evidence: $0.2.evidence(rule: "time.hh:mm", notes: $0.3)) }
     }
 }
 
 enum TimeScanner {
-    static let time = Pattern(#"(?<![\d.,:])([01]?\d|2[0-3])\s?:\s?([0-5]\d)(?:\s?:\s?([0-5]\d))?(?:\s*([AaPp])\.?\s?[Mm]\.?)?(?![\d]|\.\d)"#)
+    static let time = Pattern(#"(?<![\d.,])(?<!\d:)([01]?\d|2[0-3])\s?:\s?([0-5]\d)(?:\s?:\s?([0-5]\d))?(?:\s*:?\s*([AaPp])\.?\s?[Mm]\.?)?(?![\d]|\.\d)"#)
+    /// What OCR makes of a printed "PM" or "AM" after a time: a word of one or two letters that starts
+    /// like it ("PH", "Pw", "pa", "P|") or ends like it ("em", "FM"). Photos lose the M's middle strokes.
+    static let meridiemAfter = Pattern(#"^\s*["'’‘]?\s*([A-Za-z4][A-Za-z|]?)\.?(?![A-Za-z0-9])"#, caseInsensitive: false)
 
-    static func scan(_ line: String) -> [(TimeOfDay, Int)] {
+    /// A time found on a line: the time, where it starts (characters), and the text taken for "PM"/"AM"
+    /// when it was not printed (read) as one.
+    struct Found {
+        var time: TimeOfDay
+        var offset: Int
+        var meridiemRead: String?
+    }
+
+    static func scan(_ line: String) -> [Found] {
         // Character offsets counted on from the previous match (matches come in order): one walk of the line.
         var last = line.startIndex, offset = 0
         return time.matches(in: line).compactMap { m in
             guard var h = m.groups[1].flatMap({ Int($0) }), let mi = m.groups[2].flatMap({ Int($0) }) else { return nil }
-            if let ap = m.groups[4]?.lowercased() {
+            var read: String?
+            var meridiem = m.groups[4]?.lowercased()
+            if meridiem == nil, (1...12).contains(h), let (word, am) = misreadMeridiem(line[m.range.upperBound...]) {
+                meridiem = am ? "a" : "p"; read = word
+            }
+            if let ap = meridiem {
                 guard (1...12).contains(h) else { return nil }
                 if ap == "p", h < 12 { h += 12 }
                 if ap == "a", h == 12 { h = 0 }
@@ -38,7 +60,21 @@ enum TimeScanner {
             guard let t = TimeOfDay(hour: h, minute: mi, second: m.groups[3].flatMap { Int($0) }) else { return nil }
             offset += line.distance(from: last, to: m.range.lowerBound)
             last = m.range.lowerBound
-            return (t, offset)
+            return Found(time: t, offset: offset, meridiemRead: read)
         }
+    }
+
+    /// The word after a time, when it is a misread "PM" (true: "AM"): P or F first ("PH", "Py", "FA"),
+    /// or a second letter M ("em"); A or 4 first with a second letter is "AM" ("AH", "4M").
+    static func misreadMeridiem(_ rest: Substring) -> (String, Bool)? {
+        guard let m = meridiemAfter.matches(in: String(rest)).first, let word = m.groups[1] else { return nil }
+        let chars = Array(word)
+        let first = chars[0], second = chars.count > 1 ? chars[1] : nil
+        if "PpFf".contains(first) { return (word, false) }
+        if let second {
+            if "Aa4".contains(first) { return (word, true) }
+            if "Mm".contains(second) { return (word, false) }
+        }
+        return nil
     }
 }

@@ -8,10 +8,11 @@ import ReceiptModel
 extension MoneyFields {
     typealias Scored = (found: Found, score: Double, notes: [Note])
 
-    /// The total: keyword candidates ranked, then confirmed or re-ranked by arithmetic.
-    func total(lineItems: [LineItem]) -> (Field<Amount>?, [Check]) {
+    /// The total: keyword candidates ranked, then confirmed or re-ranked by arithmetic; with the parser
+    /// row it was read on.
+    func total(lineItems: [LineItem]) -> (Field<Amount>?, [Check], row: Int?, trusted: Bool) {
         let candidates = totalCandidatesWithArithmetic()
-        guard !candidates.isEmpty else { return (nil, [.noTotalCandidate]) }
+        guard !candidates.isEmpty else { return (nil, [.noTotalCandidate], nil, false) }
         let maxAmount = candidates.map(\.amount).max()!
         let itemSum = lineItems.reduce(Amount(0)) { $0 + $1.amount }
         // How often each amount is printed on total lines, and on which: "printed twice" without a pass over the others per candidate.
@@ -42,7 +43,9 @@ extension MoneyFields {
         if best.found.notes.contains(.computedSubtotalPlusTax) { confidence = min(confidence, 0.4) }
         let field = Field(best.found.amount, confidence: confidence,
                           evidence: best.found.line.evidence(rule: rule, notes: best.notes), rejected: Array(rejected))
-        return (field, checks)
+        // Its row ends the line items when its word was read as printed and is a strong one, or a sum backs it.
+        let exact = !keyword.isDerived && keyword.weight >= 0.8 && best.found.line.words.has(keyword.normalised)
+        return (field, checks, best.found.line.index, exact || best.notes.contains(where: \.agreesWithArithmetic))
     }
 
     // MARK: candidates
@@ -342,10 +345,11 @@ extension Note {
         }
     }
 
-    /// The value agrees with a sum, the line items or the subtotal or amount paid: no digit repair needed.
+    /// The value agrees with a sum, the subtotal or amount paid: no digit repair needed. (Not the line items
+    /// adding up to it: their amounts are OCR's readings too, and a misread one can add up to a misread total.)
     var agreesWithArithmetic: Bool {
         switch self {
-        case .sum, .digitRepaired, .leadingDigitsLost, .lineItemsAddUp, .equalsSubtotal, .equalsAmountPaid: return true
+        case .sum, .digitRepaired, .leadingDigitsLost, .equalsSubtotal, .equalsAmountPaid: return true
         default: return false
         }
     }

@@ -66,7 +66,9 @@ enum EvalCommand {
         discussion: """
         DIR holds images with a .json sidecar each (our format: vendor, date, total; or SROIE's: company,
         date, total), or is in SROIE layout (img/, key/, box/). Values are compared as the reference scorer
-        does: vendor upper-cased without punctuation, date as a calendar day, total to the cent.
+        does: vendor upper-cased without punctuation, date as a calendar day, total to the cent. Where the
+        labels give them (the photo set's keys, our sidecars), subtotal, tax, time and the line items are
+        scored as ../shared/tools/extras.py scores them.
 
         --baseline FILE fails (exit 1) when any field is below the accuracy FILE records; raise the
         baseline on purpose with --write-baseline FILE.
@@ -214,11 +216,12 @@ struct EvalReport: Encodable {
     var labelled: [String: Int]
     var secondLookCount: Int
     var errorCount: Int
+    var extraItemPriceCount: Int?
     var misses: [MissReport]
 
     enum CodingKeys: String, CodingKey {
         case receiptCount = "receipt_count", source, seconds, accuracy, right, labelled, secondLookCount = "second_look_count"
-        case errorCount = "error_count", misses
+        case errorCount = "error_count", extraItemPriceCount = "extra_item_price_count", misses
     }
 
     init(summary: Summary, results: [Scored], seconds: Double, source: String) {
@@ -230,6 +233,7 @@ struct EvalReport: Encodable {
         labelled = Dictionary(uniqueKeysWithValues: summary.labelled.map { ($0.key.key, $0.value) })
         secondLookCount = summary.secondPasses
         errorCount = summary.errors
+        extraItemPriceCount = summary.labelled[.field(.itemPrices)] != nil ? summary.extraPrices : nil
         misses = results.flatMap(Miss.of).map(MissReport.init)
     }
 }

@@ -51,13 +51,15 @@ struct LineItemReport: Encodable {
     var quantity: Decimal?
     var unitPrice: String?
     var amount: String
+    /// What a discount or void printed under it takes off.
+    var discount: String?
     /// The OCR line it was read from (1-based).
     var line: Int?
-    enum CodingKeys: String, CodingKey { case lineItem = "line_item", description, quantity, unitPrice = "unit_price", amount, line }
+    enum CodingKeys: String, CodingKey { case lineItem = "line_item", description, quantity, unitPrice = "unit_price", amount, discount, line }
 
     init(_ l: LineItem, position: Int) {
         lineItem = position + 1; description = l.description; quantity = l.quantity; unitPrice = l.unitPrice?.description
-        amount = l.amount.description; line = l.evidence.line.map { $0 + 1 }
+        amount = l.amount.description; discount = l.discount?.description; line = l.evidence.line.map { $0 + 1 }
     }
 }
 

@@ -32,7 +32,12 @@ struct NotesTests {
         .equalsSubtotal(taxIncluded: true), .equalsSubtotal(taxIncluded: false), .belowSubtotal(amount("25.00")),
         .equalsAmountPaid, .moreThanPaid(amount("20.00")), .beforeRounding(amount("-0.02")), .afterRounding(amount("-0.02")),
         .beforeTax(amount("21.20")), .belowRoundingLine, .inTaxTable(belowLine: 31), .lineItemsAddUp(amount("593.10")),
-        .printed(times: 2), .engineWeighedDigit("4"),
+        .printed(times: 2), .engineWeighedDigit("4"), .meridiemRead("PH", pm: true), .meridiemRead("AH", pm: false),
+        .taxTableRow(net: amount("84.54"), tax: amount("14.79"), gross: amount("99.33")), .taxesAdded([amount("1.28"), amount("0.12")]),
+        .workedOut(.totalLessSubtotal(total: amount("14.15"), subtotal: amount("13.45")), equals: amount("0.70")),
+        .sum(.totalLessTax(total: amount("14.15"), tax: amount("0.70")), equals: amount("13.45")), .equalsTotal, .taxIncluded,
+        .quantityTimesUnit(2, amount("4.80"), equals: amount("9.60")), .nameFromLineAbove("BANANAS"), .nameFromColumn("Flower Soup"),
+        .discountBelow(amount("0.50"), "MEMBER SAVINGS -0.50"), .voidedBy("VOID LATTE -4.50"),
         .digitRepaired(read: amount("189.00"), sum: .cashChange(cash: amount("200.00"), change: amount("41.00")),
                        equals: amount("159.00"), swap: DigitSwap(from: "8", to: "5")),
     ]
@@ -43,6 +48,9 @@ struct NotesTests {
         .digitRepaired(read: amount("189.00"), sum: .lineItemsTax(items: amount("180.00"), tax: amount("10.80")),
                        equals: amount("190.80"), swap: DigitSwap(from: "9", to: "0")),
         .subtotalTaxMismatch, .noTotalCandidate,
+        .lineItemsAddUp(count: 3, to: .subtotal(amount("26.00"))), .lineItemsAddUp(count: 1, to: .total(amount("4.50"))),
+        .lineItemsAddUp(count: 2, to: .totalLessTax(total: amount("10.70"), tax: amount("0.70"))),
+        .lineItemsDoNotAddUp(count: 2, sum: amount("5.00"), target: .subtotal(amount("6.00"))),
     ]
 
     /// Stored as codes with their arguments: every case comes back as itself, never through its text.

@@ -78,7 +78,7 @@ struct EvalHTMLTests {
 
     /// Two clean samples read by OCR, their labels changed so that three fields are missed: the
     /// vendor (a label holding HTML), a total no line holds, and a total that is on the receipt
-    /// (the subtotal) but was not chosen.
+    /// (the subtotal) but not chosen, since the receipt's own sum (subtotal + tax) gives another.
     @Test func theReportShowsAccuracyAgainstTheBaselineAndEveryMissWithItsPicture() throws {
         let dir = try TempDir()
         let folder = dir.file("labelled")
@@ -120,10 +120,14 @@ struct EvalHTMLTests {
         #expect(try field("date").prefix(6) == ["date", "2", "2", "100.0 %", "100.0 %", "+0.0"])
         #expect(try field("total").prefix(6) == ["total", "0", "2", "0.0 %", "25.0 %", "−25.0"])
         #expect(try field("all").prefix(6) == ["all three", "0", "2", "0.0 %", "0.0 %", "+0.0"])
-        #expect(try field("total")[6...] == ["1", "1"])  // one not read, one read and not chosen
+        #expect(try field("total")[6...] == ["1", "0", "1"])  // one not read, one where the label disagrees with the receipt's sum
+        // The sidecars label subtotal, tax, time and the line items too: each has its row.
+        for f in ["subtotal", "tax", "time", "item_prices", "item_names"] { #expect(try field(f).count == 9, "\(f)") }
+        #expect(try field("item_prices")[0] == "item prices")
+        #expect(html.contains("id=\"extra-prices\""))
 
         // One row per miss: expected, found, why, the evidence, pictures that decode as PNG.
-        let misses = rows.filter { $0.attributes.contains("class=\"miss\"") }
+        let misses = rows.filter { r in r.attributes.contains("class=\"miss\"") && ["vendor", "date", "total"].contains { r.attributes.contains("data-field=\"\($0)\"") } }
         #expect(misses.count == 3)
         let vendor = try #require(misses.first { $0.attributes.contains("data-field=\"vendor\"") })
         #expect(vendor.cells[0].hasPrefix("de-moebel-01"))
@@ -142,10 +146,10 @@ struct EvalHTMLTests {
         #expect(crop.width > 300 && crop.height > 30)
         #expect(Self.count(crop, Self.blue) > 200)
 
-        let notChosen = try #require(misses.first { $0.attributes.contains("data-field=\"total\"") && $0.cells[0].hasPrefix("us-hardware-01") })
-        #expect(notChosen.cells[1...3] == ["51.41", "55.84", "read, not chosen"])
-        #expect(notChosen.cells[5].contains("found here") && notChosen.cells[5].contains("the label's value was read here"))
-        let two = try Self.pictures(notChosen.raw[5]).map(Self.decode)
+        let disagrees = try #require(misses.first { $0.attributes.contains("data-field=\"total\"") && $0.cells[0].hasPrefix("us-hardware-01") })
+        #expect(disagrees.cells[1...3] == ["51.41", "55.84", "label disagrees"])
+        #expect(disagrees.cells[5].contains("found here") && disagrees.cells[5].contains("the label's value was read here"))
+        let two = try Self.pictures(disagrees.raw[5]).map(Self.decode)
         #expect(two.count == 2)
         #expect(Self.count(two[0], Self.blue) > 200)
         #expect(Self.count(two[1], Self.green) > 200)

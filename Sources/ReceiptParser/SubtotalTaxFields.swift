@@ -1,0 +1,266 @@
+import Foundation
+import ReceiptModel
+
+// Subtotal and tax, settled against the chosen total by the receipt's own arithmetic: among the subtotal
+// and tax lines (several tax rates added up, a tax table's row, a tax included in the prices) the pair
+// whose sum is the total; else the amount printed above the tax that is total − tax (whatever its label
+// says: "Net Sales", "Food Total", "Amount"); else one misread digit put right, or a value the receipt
+// labels but OCR could not read worked out from the other two. Nothing the sums do not back replaces
+// what the keyword lines gave.
+
+extension MoneyFields {
+    /// The subtotal and tax as settled, and the checks (the total's, with the sum that now holds or no longer fails).
+    struct Settled {
+        var subtotal: Field<Amount>?
+        var tax: Field<Amount>?
+        var checks: [Check]
+    }
+
+    /// "A=VAT@ 17.5 84.54 14.79 99.33", "10% 50.98 5.10 56.08": a tax table's row prints net, tax and gross;
+    /// the tax is the middle one (the line's last amount, its gross, is what `find` took).
+    static func taxTableRow(_ f: Found) -> Found {
+        let a = f.line.amounts.filter { !$0.isPercent && !$0.negative }.map(\.amount)
+        guard a.count >= 3 else { return f }
+        for i in stride(from: a.count - 3, through: 0, by: -1) where a[i + 1] < a[i] && same(a[i] + a[i + 1], a[i + 2]) && a[i + 1].value > 0 {
+            var out = f
+            out.amount = a[i + 1]
+            out.notes.append(.taxTableRow(net: a[i], tax: a[i + 1], gross: a[i + 2]))
+            return out
+        }
+        return f
+    }
+
+    /// A tax the receipt may have charged: one line, or several rates added up.
+    struct TaxOption {
+        var amount: Amount
+        var found: Found
+        var notes: [Note]
+    }
+
+    /// The tax lines as options, best scored first, one per amount; then, when two or more lines print
+    /// different taxes, their sum (several rates: "FOOD TAX 1.28", "LIQUOR TAX 0.12"; "CGST 27.00", "SGST
+    /// 27.00"). One tax printed twice (the totals block and a summary table) is one tax.
+    func taxOptions(below first: Int?) -> [TaxOption] {
+        var seen: Set<Amount> = [], taxes: Set<String> = []
+        var singles: [TaxOption] = [], distinct: [TaxOption] = []
+        for t in taxLines.sorted(by: { $0.score > $1.score || ($0.score == $1.score && $0.line.index < $1.line.index) }) where t.amount.value > 0 {
+            let o = TaxOption(amount: t.amount, found: t, notes: t.notes)
+            if seen.insert(t.amount).inserted { singles.append(o) }
+            if taxes.insert("\(t.amount) \(t.keyword.normalised)").inserted, !distinct.contains(where: { $0.found.line.index == t.line.index }) {
+                distinct.append(o)
+            }
+        }
+        var out = singles
+        // Several rates: the distinct taxes of the tax lines in the totals block, top to bottom.
+        let block = distinct.filter { first == nil || $0.found.line.index >= first! }.sorted { $0.found.line.index < $1.found.line.index }
+        if block.count >= 2, block.count <= 4, let last = block.last {
+            let sum = block.reduce(Amount(0)) { $0 + $1.amount }
+            if !seen.contains(sum) {
+                out.append(TaxOption(amount: sum, found: last.found, notes: [.taxesAdded(block.map(\.amount))]))
+            }
+        }
+        return out
+    }
+
+    /// The subtotal and tax that the total `total` (read on parser row `totalRow`) backs.
+    func settle(total: Field<Amount>?, totalRow: Int?, checks: [Check], lineItems: [LineItem]) -> Settled {
+        let kept = Settled(subtotal: subtotal, tax: tax, checks: checks)
+        guard let total, let row = totalRow, total.value.value > 0,
+              !total.evidence.notes.contains(.computedSubtotalPlusTax), !total.evidence.notes.contains(.largestAmount) else { return kept }
+        let t = total.value
+        let adj = adjustment
+        var subtotals = subtotalLines.filter { $0.amount.value > 0 && $0.line.index <= row }
+        // No subtotal line: the row below the items that prints their sum is one, its word misread ("SubTor 50.45").
+        if subtotals.isEmpty, let s = itemsSumRow(lineItems, before: row) { subtotals = [s] }
+        let options = taxOptions(below: subtotals.first?.line.index)
+        func fits(_ s: Amount, _ tax: Amount) -> Bool { Self.same(s + tax + adj, t) || Self.same(s + tax, t) }
+
+        // 0. A tax table's row whose gross is the total: its net is the subtotal, its middle amount the tax
+        //    ("10% 50.98 5.10 56.08", a row with no tax word on it; often printed below the total).
+        for l in lines.reversed() {
+            let a = l.amounts.filter { !$0.isPercent && !$0.negative }.map(\.amount)
+            guard a.count >= 3, let i = (0...(a.count - 3)).last(where: { a[$0 + 1] < a[$0] && Self.same(a[$0] + a[$0 + 1], a[$0 + 2]) && Self.same(a[$0 + 2], t) }) else { continue }
+            let note = Note.taxTableRow(net: a[i], tax: a[i + 1], gross: a[i + 2])
+            let s = Found(amount: a[i], keyword: .derived("tax table net", weight: 0.7), line: l, score: 0.7, notes: [note])
+            let o = TaxOption(amount: a[i + 1], found: Found(amount: a[i + 1], keyword: .derived("tax table tax", weight: 0.7), line: l, score: 0.7, notes: [note]), notes: [note])
+            if subtotals.contains(where: { fits($0.amount, o.amount) }) || options.contains(where: { fits(a[i], $0.amount) }) { break }
+            return settled(s, rule: "subtotal.tax-table", o, total: t, checks: checks, taxRule: "tax.tax-table")
+        }
+        // 1. A subtotal line and a tax that add up to the total.
+        for s in subtotals {
+            for o in options where o.amount < s.amount && fits(s.amount, o.amount) {
+                return settled(s, rule: Self.rule(s), o, total: t, checks: checks)
+            }
+        }
+        // 2. The amount printed above the tax that is total − tax, whatever its label says.
+        for o in options {
+            let want = t - o.amount - adj
+            guard want > o.amount, let (l, a) = printed(want, in: lines[..<min(row, o.found.line.index)].reversed()) else { continue }
+            let s = Found(amount: a, keyword: .derived("total less tax", weight: 0.6), line: l, score: 0.6, notes: [])
+            return settled(s, rule: "subtotal.total-less-tax", o, total: t, checks: checks)
+        }
+        // 2b. The amount printed between the subtotal and the total that is total − subtotal, whatever its
+        //     label says ("V.A.T", "Cuota", a tax word OCR garbled): the tax.
+        for s in subtotals where s.line.index + 1 < row {
+            let want = t - s.amount - adj
+            guard want.value > 0, want < s.amount * Decimal(0.3),
+                  let (l, a) = printed(want, in: lines[(s.line.index + 1)..<row].filter { !isOtherCharge($0) }) else { continue }
+            let o = TaxOption(amount: a, found: Found(amount: a, keyword: .derived("total less subtotal", weight: 0.6), line: l, score: 0.6, notes: []),
+                              notes: [])
+            return settled(s, rule: Self.rule(s), o, total: t, checks: checks, taxRule: "tax.total-less-subtotal")
+        }
+        // 3. One digit misread in the subtotal or the tax, when the total is backed by something else.
+        if confirmed(total) {
+            for s in subtotals {
+                for o in options where o.amount < s.amount {
+                    let wantTax = t - s.amount - adj
+                    if let (swap, byEngine) = Self.digitConfusion(o.amount, wantTax, readFrom: o.found.line.ocrWords), wantTax.value > 0 {
+                        var r = o
+                        r.amount = wantTax
+                        r.notes.append(.digitRepaired(read: o.amount, sum: .totalLessSubtotal(total: t, subtotal: s.amount), equals: wantTax, swap: swap))
+                        if byEngine { r.notes.append(.engineWeighedDigit(String(swap.to))) }
+                        return settled(s, rule: Self.rule(s), r, total: t, checks: checks)
+                    }
+                    let wantSub = t - o.amount - adj
+                    if let (swap, byEngine) = Self.digitConfusion(s.amount, wantSub, readFrom: s.line.ocrWords) {
+                        var r = s
+                        r.amount = wantSub
+                        r.notes.append(.digitRepaired(read: s.amount, sum: .totalLessTax(total: t, tax: o.amount), equals: wantSub, swap: swap))
+                        if byEngine { r.notes.append(.engineWeighedDigit(String(swap.to))) }
+                        return settled(r, rule: Self.rule(r), o, total: t, checks: checks)
+                    }
+                }
+            }
+        }
+        // 3b. No tax on the receipt, nothing between the subtotal and the total: they are the same amount, one
+        //     digit of the subtotal misread ("SUBTOTAL $16.94" above "TOTAL $18.94").
+        if options.isEmpty, adj.value == 0, let s = subtotals.last, s.line.index < row, onlyTaxBetween(s.line.index, row),
+           unreadTaxLine(after: s.line.index, before: row) == nil, let (swap, byEngine) = Self.digitConfusion(s.amount, t, readFrom: s.line.ocrWords), confirmed(total) {
+            var r = s
+            r.amount = t
+            r.notes.append(.digitRepaired(read: s.amount, sum: .totalLessTax(total: t, tax: Amount(0)), equals: t, swap: swap))
+            if byEngine { r.notes.append(.engineWeighedDigit(String(swap.to))) }
+            return settledWithoutTax(r, rule: Self.rule(r), total: t, checks: checks)
+        }
+        // 4. A subtotal line, and a tax line whose amount OCR could not read: the tax is what is left.
+        if let s = subtotals.last, options.isEmpty, let taxLine = unreadTaxLine(after: s.line.index, before: row) {
+            let rest = t - s.amount - adj
+            if rest.value > 0, rest < s.amount * Decimal(0.25), onlyTaxBetween(s.line.index, row) {
+                let o = TaxOption(amount: rest, found: Found(amount: rest, keyword: .derived("total less subtotal", weight: 0.5), line: taxLine,
+                                                              score: 0.5, notes: []),
+                                  notes: [.workedOut(.totalLessSubtotal(total: t, subtotal: s.amount), equals: rest)])
+                return settled(s, rule: Self.rule(s), o, total: t, checks: checks, taxRule: "tax.total-less-subtotal")
+            }
+        }
+        // 4b. The items' sum printed above the total, no tax added: the subtotal, the total's amount.
+        if subtotalLines.isEmpty, let s = subtotals.first, options.isEmpty, Self.same(s.amount + adj, t) {
+            return settledWithoutTax(s, rule: Self.rule(s), total: t, checks: checks)
+        }
+        // 5. No subtotal line, no tax added: the total printed above its own line ("Amount 152.00", "Food
+        //    Total 245.00", "Net Total 105.00" over "TOTAL 105.00") is the sum before tax, which is the total.
+        if subtotals.isEmpty, !options.contains(where: { fits(t - $0.amount - adj, $0.amount) }), adj.value == 0,
+           let l = lines[..<row].last(where: { l in
+               l.amounts.contains { !$0.isPercent && !$0.negative && $0.amount == t } && !isOtherCharge(l) && rules.best(rules.total, in: l.words) != nil
+           }) {
+            let s = Found(amount: t, keyword: .derived("total printed above", weight: 0.5), line: l, score: 0.5, notes: [.equalsTotal])
+            return settledWithoutTax(s, rule: "subtotal.total-printed-above", total: t, checks: checks)
+        }
+        var out = kept
+        // A tax as large as half the total is no tax: a total line that names the tax ("Total Sales (Excluding GST)").
+        if let x = out.tax, x.value >= t * Decimal(0.5) { out.tax = nil }
+        // 6. No tax added: the tax included in the prices, as the receipt states it ("VAT 20% included 1.99",
+        //    "TOTAL INCLUDES 6% GOVT TAX OF 0.68"), a small part of the total.
+        if out.tax == nil, let (l, a) = includedTax(below: subtotals.first?.line.index, total: t) {
+            out.tax = Field(a, confidence: 0.7, evidence: l.evidence(rule: "tax.included", notes: [.taxIncluded]))
+        }
+        return out
+    }
+
+    static let inclusionWords: Set<Substring> = ["incl", "includes", "included", "including", "inclusive", "inkl", "enthalten", "inclus", "incluido", "incluso"]
+
+    /// A line naming a tax and that it is included, with an amount under 30 % of the total (not the total itself).
+    func includedTax(below first: Int?, total t: Amount) -> (ParseLine, Amount)? {
+        for l in lines where first == nil || l.index >= first! {
+            guard rules.best(rules.tax, in: l.words) != nil, l.words.words.contains(where: Self.inclusionWords.contains) else { continue }
+            if let a = l.amounts.last(where: { !$0.isPercent && !$0.negative && $0.amount.value > 0 && $0.amount < t * Decimal(0.3) }) {
+                return (l, a.amount)
+            }
+        }
+        return nil
+    }
+
+    /// The subtotal's rule: its keyword line, or how it was found ("subtotal.line-items'-sum").
+    static func rule(_ s: Found) -> String {
+        s.keyword.isDerived ? "subtotal." + s.keyword.raw.replacingOccurrences(of: " ", with: "-").replacingOccurrences(of: "'", with: "") : "subtotal.keyword"
+    }
+
+    /// The row between the last item and the total's row printing the items' sum (two items at least).
+    func itemsSumRow(_ items: [LineItem], before row: Int) -> Found? {
+        guard items.count >= 2, let last = items.last?.evidence.line,
+              let lastRow = lines.first(where: { $0.source == last })?.index, lastRow + 1 < row else { return nil }
+        let sum = items.reduce(Amount(0)) { $0 + $1.net }
+        guard sum.value > 0, let (l, a) = printed(sum, in: lines[(lastRow + 1)..<row]) else { return nil }
+        return Found(amount: a, keyword: .derived("line items' sum", weight: 0.7), line: l, score: 0.7, notes: [.lineItemsAddUp(a)])
+    }
+
+    /// The first of `lines` printing an amount within a cent of `want`, with the amount as printed.
+    func printed<S: Sequence>(_ want: Amount, in lines: S) -> (ParseLine, Amount)? where S.Element == ParseLine {
+        for l in lines {
+            if let a = l.amounts.first(where: { !$0.isPercent && !$0.negative && Self.same($0.amount, want) }) { return (l, a.amount) }
+        }
+        return nil
+    }
+
+    /// A subtotal with no tax added (the tax field is left as the keyword lines gave it).
+    func settledWithoutTax(_ s: Found, rule: String, total t: Amount, checks: [Check]) -> Settled {
+        Settled(subtotal: Field(s.amount, confidence: min(0.99, 0.5 + 0.3 * s.score), evidence: s.line.evidence(rule: rule, notes: s.notes)),
+                tax: tax, checks: checks)
+    }
+
+    /// The subtotal and tax fields of a pair that adds up, with the sum in their evidence and among the checks.
+    func settled(_ s: Found, rule: String, _ o: TaxOption, total t: Amount, checks: [Check], taxRule: String = "tax.keyword") -> Settled {
+        let sum = Sum.subtotalTax(subtotal: s.amount, tax: o.amount, rounding: Self.same(s.amount + o.amount, t) ? nil : roundingFound?.amount,
+                                  discount: Self.same(s.amount + o.amount, t) ? nil : discountFound?.amount.magnitude)
+        let agree = Note.sum(sum, equals: t)
+        let sub = Field(s.amount, confidence: min(0.99, 0.6 + 0.3 * s.score), evidence: s.line.evidence(rule: rule, notes: s.notes + [agree]))
+        let tax = Field(o.amount, confidence: min(0.99, 0.6 + 0.3 * o.found.score), evidence: o.found.line.evidence(rule: taxRule, notes: o.notes + [agree]))
+        var out = checks.filter { $0 != .subtotalTaxMismatch }
+        if !out.contains(.sum(sum, equals: t)) { out.append(.sum(sum, equals: t)) }
+        return Settled(subtotal: sub, tax: tax, checks: out)
+    }
+
+    /// The total is backed by more than its own line: a sum, the line items, what was paid, or printed twice.
+    func confirmed(_ total: Field<Amount>) -> Bool {
+        total.evidence.notes.contains { n in
+            switch n {
+            case .sum, .lineItemsAddUp, .equalsAmountPaid, .printed: true
+            default: false
+            }
+        }
+    }
+
+    /// A line of the totals block that is some other money than tax: a tip, a service charge, a discount, a payment.
+    func isOtherCharge(_ l: ParseLine) -> Bool {
+        if rules.best(rules.tax, in: l.words) != nil { return false }
+        for set in [rules.rounding, rules.discount, rules.cash, rules.change] where rules.any(set, in: l.words) != nil { return true }
+        return [" tip ", " tips ", " gratuity ", " service ", " svc ", " charge ", " deposit ", " fee "].contains { l.words.padded.contains($0) }
+    }
+
+    /// A tax line between the subtotal's row and the total's with no amount OCR could read.
+    func unreadTaxLine(after s: Int, before t: Int) -> ParseLine? {
+        guard s + 1 < t else { return nil }
+        return lines[(s + 1)..<t].first { l in
+            rules.best(rules.tax, in: l.words) != nil && rules.any(rules.taxExclude, in: l.words) == nil
+                && !l.amounts.contains { !$0.isPercent && $0.amount.value > 0 }
+        }
+    }
+
+    /// Between the subtotal and the total, nothing but tax, blank or unreadable lines: no tip, service
+    /// charge, discount or deposit whose amount would be taken for the tax.
+    func onlyTaxBetween(_ s: Int, _ t: Int) -> Bool {
+        guard s + 1 < t else { return true }
+        return lines[(s + 1)..<t].allSatisfy { l in
+            rules.best(rules.tax, in: l.words) != nil || !rules.isMoneyLabel(l.words) && !rules.isSummaryOrMeta(l.words) && l.amounts.isEmpty
+        }
+    }
+}

@@ -1,0 +1,302 @@
+import Foundation
+import Testing
+import ReceiptModel
+@testable import ReceiptParser
+
+/// Text in, fields out: time, subtotal, tax and line items on small invented receipts.
+@Suite("Parser: time, subtotal, tax, line items")
+struct FieldsTests {
+    let parser = ReceiptParser()
+    func amount(_ s: String) -> Amount { Amount(s)! }
+    func time(_ h: Int, _ m: Int, _ s: Int? = nil) -> TimeOfDay { TimeOfDay(hour: h, minute: m, second: s)! }
+
+    // MARK: time
+
+    /// A photo's "PM" comes out of OCR as "PH", "Pw", "pa", "P|" or "em"; its "AM" as "AH".
+    @Test("a misread PM or AM after a time", arguments: [
+        ("9/14/2017 2:21 PH", 14, 21), ("Guests 2 3:02\" PW", 15, 2), ("TABLE 4 7:51 pa", 19, 51), ("10/28/2014 3:21:56 Py", 15, 21),
+        ("SERVER 8 4:53 em", 16, 53), ("12:11P CHK 31", 12, 11), ("11/02/2016 9:05 AH", 9, 5), ("12:40 AN", 0, 40),
+    ])
+    func misreadMeridiem(_ line: String, _ h: Int, _ m: Int) throws {
+        let r = parser.parse(text: "DINER\n\(line)\nTOTAL 12.00")
+        let t = try #require(r.time)
+        #expect(t.value.hour == h && t.value.minute == m)
+        #expect(t.evidence.notes.contains { if case .meridiemRead = $0 { true } else { false } })
+    }
+
+    @Test("no meridiem read into a 24-hour time or a longer word")
+    func notAMeridiem() {
+        #expect(parser.parse(text: "SHOP\n18/03/2018 14:35 PH\nTOTAL 1.00").time?.value == time(14, 35))
+        #expect(parser.parse(text: "SHOP\n18/03/2018 10:35 POS 3\nTOTAL 1.00").time?.value == time(10, 35))
+        #expect(parser.parse(text: "SHOP\n18/03/2018 10:35 Pos3\nTOTAL 1.00").time?.value == time(10, 35))
+    }
+
+    @Test("a time right after 'Time:' with no space")
+    func afterALabelColon() {
+        #expect(parser.parse(text: "SHOP\nDate :9/24/2016 Time:2:35 pm\nTOTAL 1.00").time?.value == time(14, 35))
+        #expect(parser.parse(text: "SHOP\n05:10:PM CASHIER 2\nTOTAL 1.00").time?.value == time(17, 10))
+    }
+
+    // MARK: subtotal and tax keywords
+
+    @Test("the subtotal's word two OCR slips away, or read in two pieces", arguments: ["RubTota", "SUBTTL", "Sub. Tot", "Subfetal", "Sub“Tota]"])
+    func subtotalMisread(_ word: String) {
+        let r = parser.parse(text: "DINER\nBurger 9.50\nFries 3.95\n\(word) 13.45\nTax 0.70\nTotal 14.15")
+        #expect(r.subtotal?.value == amount("13.45"))
+        #expect(r.total?.value == amount("14.15"))
+    }
+
+    @Test("tax words tills print: 'Total Taxes', 'TAX1', 'V.A.T'", arguments: ["Total Taxes", "TAX1", "V.A.T 14%", "IMPUESTO 10%"])
+    func taxWords(_ word: String) {
+        let r = parser.parse(text: "DINER\nBurger 9.50\nSubtotal 9.50\n\(word) 1.33\nTotal 10.83")
+        #expect(r.tax?.value == amount("1.33"))
+    }
+
+    /// "GST(5%): $1.30" is a label with its own amount: not the value of a label above it printed without one.
+    @Test func aShortMoneyLabelIsNotAnotherLabelsValue() {
+        let r = parser.parse(text: "SUSHI\n1 X Tuna Roll\nSUB-TOTA\nGST(5%): $1.30\nTOTAL $27.30\nCASH: 27.30")
+        #expect(r.subtotal?.value != amount("1.30"))
+        #expect(r.tax?.value == amount("1.30"))
+    }
+
+    // MARK: subtotal and tax settled by the total
+
+    @Test("several tax rates, each on its line: the tax is their sum when subtotal + sum = total")
+    func severalRates() throws {
+        let r = parser.parse(text: "BISTRO\nSteak 24.00\nWine 9.00\nSubtotal 33.00\nGST 5% 1.65\nQST 9.975% 3.29\nTotal 37.94\nVisa 37.94")
+        #expect(r.subtotal?.value == amount("33.00"))
+        let tax = try #require(r.tax)
+        #expect(tax.value == amount("4.94"))
+        #expect(tax.evidence.notes.contains(.taxesAdded([amount("1.65"), amount("3.29")])))
+        #expect(r.checks.contains(.sum(.subtotalTax(subtotal: amount("33.00"), tax: amount("4.94")), equals: amount("37.94"))))
+        #expect(!r.checks.contains(.subtotalTaxMismatch))
+    }
+
+    @Test("two taxes of the same amount (CGST and SGST) are two taxes; one tax printed twice is one")
+    func equalRates() {
+        let r = parser.parse(text: "SALON\nGents Styling 1 300.00\nSubTotal 300.00\nCGST @9% 27.00\nSGST @9% 27.00\nTotal 354.00\nCash 354.00")
+        #expect(r.tax?.value == amount("54.00"))
+        let twice = parser.parse(text: "SHOP\nItem 10.00\nSubtotal 10.00\nVAT 20% 2.00\nTotal 12.00\nVAT 20% 2.00")
+        #expect(twice.tax?.value == amount("2.00"))
+    }
+
+    @Test("one of several tax lines when it alone makes the sum (the other is a rate's base)")
+    func oneOfSeveral() {
+        let r = parser.parse(text: "MARKET\nBread 2.50\nMilk 1.50\nSubtotal 4.00\nTaxable 2.50\nTax 0.20\nTotal 4.20")
+        #expect(r.tax?.value == amount("0.20"))
+    }
+
+    @Test("a tax table's row: net + tax = gross, the gross the total")
+    func taxTableRow() {
+        let r = parser.parse(text: "CAFE\nCroissant 1.80\nCoffee 2.40\nTOTAL EUR 4.20\nVAT 20% 3.50 0.70 4.20\nCARD 4.20")
+        #expect(r.total?.value == amount("4.20"))
+        #expect(r.tax?.value == amount("0.70"))
+        #expect(r.tax?.evidence.notes.contains(.taxTableRow(net: amount("3.50"), tax: amount("0.70"), gross: amount("4.20"))) == true)
+        let noWord = parser.parse(text: "BRASSERIE\nPlat 50.98\nTotal 56.08\n10% 50.98 5.10 56.08\nCB 56.08")
+        #expect(noWord.subtotal?.value == amount("50.98"))
+        #expect(noWord.tax?.value == amount("5.10"))
+    }
+
+    @Test("the amount above the tax that is total − tax is the subtotal, whatever its label ('Net Sales')")
+    func subtotalByArithmetic() throws {
+        let r = parser.parse(text: "DELI\nSandwich 7.50\nNet Sales $7.50\nTax $0.53\nTotal $8.03\nCash $10.00\nChange $1.97")
+        let s = try #require(r.subtotal)
+        #expect(s.value == amount("7.50"))
+        #expect(s.evidence.rule == "subtotal.total-less-tax")
+        #expect(r.tax?.value == amount("0.53"))
+    }
+
+    @Test("the amount between subtotal and total that is their difference is the tax, its word garbled ('TAK')")
+    func taxByArithmetic() {
+        let r = parser.parse(text: "GRILL\nPlate 40.89\nSoda 9.56\nSubTotal 50.45\nTAK 4.28\nTotal 54.73\nVisa 54.73")
+        #expect(r.subtotal?.value == amount("50.45"))
+        #expect(r.tax?.value == amount("4.28"))
+        #expect(r.tax?.evidence.rule == "tax.total-less-subtotal")
+    }
+
+    @Test("a tax misread one digit off, put right when the total is backed by the payment")
+    func taxDigitRepaired() throws {
+        let r = parser.parse(text: "SIAM\nCurry 12.95\nSUBTOTAL 159.55\nTAX 12,82\nTOTAL 172.47\nCASH 180.00\nCHANGE 7.53")
+        let tax = try #require(r.tax)
+        #expect(tax.value == amount("12.92"))
+        #expect(tax.evidence.notes.contains { if case .digitRepaired = $0 { true } else { false } })
+    }
+
+    @Test("a tax line OCR could not read the amount of: worked out as total − subtotal")
+    func taxWorkedOut() throws {
+        let r = parser.parse(text: "DINER\nBurger 9.50\nSubtotal 9.50\nSales Tax —— ~~\nTotal 10.26\nCash 20.00\nChange 9.74")
+        let tax = try #require(r.tax)
+        #expect(tax.value == amount("0.76"))
+        #expect(tax.evidence.notes.contains(.workedOut(.totalLessSubtotal(total: amount("10.26"), subtotal: amount("9.50")), equals: amount("0.76"))))
+        // Not when a tip stands between them.
+        let tip = parser.parse(text: "DINER\nBurger 9.50\nSubtotal 9.50\nSales Tax —— ~~\nTip 2.00\nTotal 12.26\nCash 20.00\nChange 7.74")
+        #expect(tip.tax == nil)
+    }
+
+    @Test("a tax included in the prices, as the receipt states it")
+    func includedTax() throws {
+        let r = parser.parse(text: "KEBAB HOUSE\nDoner 6.50\nAyran 2.10\nTOTAL 8.60\nTOTAL INCLUDES 20% VAT OF 1.43\nCARD 8.60")
+        #expect(r.tax?.value == amount("1.43"))
+        #expect(r.total?.value == amount("8.60"))
+        // "incl. tax" keeps a line from being a tax line (it is most often a total's): its small amount still is the tax.
+        let incl = parser.parse(text: "KEBAB HOUSE\nDoner 6.50\nAyran 2.10\nTOTAL 8.60\nINCL. TAX 20% 1.43\nCARD 8.60")
+        let tax = try #require(incl.tax)
+        #expect(tax.value == amount("1.43"))
+        #expect(tax.evidence.notes.contains(.taxIncluded))
+        #expect(incl.total?.value == amount("8.60"))
+    }
+
+    @Test("no tax added: the total printed above its own line is the subtotal")
+    func subtotalEqualsTotal() {
+        // (An item OCR lost: the items do not add up to it.)
+        let r = parser.parse(text: "THALI HOUSE\nThali 1 110.00\nWater 1 25.00\nFood Total 145.00\nGrand Total 145.00")
+        #expect(r.subtotal?.value == amount("145.00"))
+        #expect(r.subtotal?.evidence.notes.contains(.equalsTotal) == true)
+        // The items adding up to it say so instead.
+        let added = parser.parse(text: "THALI HOUSE\nThali 1 110.00\nWater 1 25.00\nFood Total 135.00\nGrand Total 135.00")
+        #expect(added.subtotal?.value == amount("135.00"))
+        #expect(added.subtotal?.evidence.notes.contains(.lineItemsAddUp(amount("135.00"))) == true)
+    }
+
+    // MARK: line items
+
+    @Test("quantity × unit price where printed: '2 x 4.80 9.60', columns 'Oolong Tea 2 5.00 10.00', a weight on the line under the name")
+    func quantityTimesUnitPrice() throws {
+        let r = parser.parse(text: """
+            CORNER STORE
+            Item Qty Price Subtotal
+            CABLE TIES 2 x 4.80 9.60
+            Oolong Tea 2 5.00 10.00
+            BANANAS
+            1.24 lb @ 0.59 /lb 0.73
+            1 Black Coffee 2.50
+            SUBTOTAL 22.83
+            TAX 1.37
+            TOTAL 24.20
+            """)
+        #expect(r.lineItems.map(\.description) == ["CABLE TIES", "Oolong Tea", "BANANAS", "Black Coffee"])
+        #expect(r.lineItems.map(\.amount) == [amount("9.60"), amount("10.00"), amount("0.73"), amount("2.50")])
+        #expect(r.lineItems.map(\.quantity) == [2, 2, Decimal(string: "1.24"), 1])
+        #expect(r.lineItems.map(\.unitPrice) == [amount("4.80"), amount("5.00"), amount("0.59"), nil])
+        #expect(r.lineItems[0].evidence.notes.contains(.quantityTimesUnit(2, amount("4.80"), equals: amount("9.60"))))
+        #expect(r.lineItems[2].evidence.notes.contains(.nameFromLineAbove("BANANAS")))
+        #expect(r.checks.contains(.lineItemsAddUp(count: 4, to: .subtotal(amount("22.83")))))
+    }
+
+    @Test("a weight printed after the name is the quantity")
+    func weightAfterName() {
+        let r = parser.parse(text: "MERCADO\nFILETE PECHUGA POLL 0.657 KILOS 4.44\nAGUACATE 0.185 KILOS 0.55\nTOTAL 4.99")
+        #expect(r.lineItems.map(\.description) == ["FILETE PECHUGA POLL", "AGUACATE"])
+        #expect(r.lineItems.map(\.quantity) == [Decimal(string: "0.657"), Decimal(string: "0.185")])
+    }
+
+    @Test("a quantity printed as an amount before the name ('1,00 Ensaladilla 19,00')")
+    func quantityAsAmount() {
+        let r = parser.parse(text: "BAR\n1,00 Ensaladilla Rusa 19,00 €\n2,00 Agua 5,00 €\nTOTAL 24,00")
+        #expect(r.lineItems.map(\.description) == ["Ensaladilla Rusa", "Agua"])
+        #expect(r.lineItems.map(\.quantity) == [1, 2])
+        #expect(r.lineItems.map(\.amount) == [amount("19.00"), amount("5.00")])
+    }
+
+    @Test("names in one column, then their prices: paired in order")
+    func columns() {
+        let r = parser.parse(text: "DELI\nFlower Soup\nNoodles\nOolong Tea\n3.00\n12.50\n5.00\nTOTAL 20.50")
+        #expect(r.lineItems.map(\.description) == ["Flower Soup", "Noodles", "Oolong Tea"])
+        #expect(r.lineItems.map(\.amount) == [amount("3.00"), amount("12.50"), amount("5.00")])
+        #expect(r.lineItems[0].evidence.notes.contains(.nameFromColumn("Flower Soup")))
+    }
+
+    @Test("a row that wraps: its name on one line, its price on the next")
+    func wrappedRow() {
+        let r = parser.parse(text: "HARDWARE\nEXTENSION SOCKET 3 WAY\n24.90\nPADLOCK 40MM 18.50\nTOTAL 43.40")
+        #expect(r.lineItems.map(\.description) == ["EXTENSION SOCKET 3 WAY", "PADLOCK 40MM"])
+        #expect(r.lineItems.map(\.amount) == [amount("24.90"), amount("18.50")])
+        #expect(r.checks.contains(.lineItemsAddUp(count: 2, to: .total(amount("43.40")))))
+    }
+
+    @Test("a discount under an item is attached to it, and the sum checks with it taken off")
+    func discountAttached() throws {
+        let r = parser.parse(text: """
+            GREEN GROCER
+            MILK 2L 3.49
+            MEMBER SAVINGS -0.50
+            BREAD 2.20
+            COUPON 0.20-
+            EGGS 12 4.10
+            SUBTOTAL 9.09
+            TOTAL 9.09
+            """)
+        #expect(r.lineItems.map(\.description) == ["MILK 2L", "BREAD", "EGGS 12"])
+        #expect(r.lineItems.map(\.discount) == [amount("0.50"), amount("0.20"), nil])
+        #expect(r.lineItems[0].net == amount("2.99"))
+        #expect(r.lineItems[0].evidence.notes.contains(.discountBelow(amount("0.50"), "MEMBER SAVINGS -0.50")))
+        #expect(r.checks.contains(.lineItemsAddUp(count: 3, to: .subtotal(amount("9.09")))))
+    }
+
+    @Test("a void cancels the item it names: attached to it, its whole amount taken off")
+    func voidAttached() throws {
+        let r = parser.parse(text: "CAFE\nLATTE 4.50\nMUFFIN 3.20\nVOID LATTE -4.50\nTEA 2.80\nTOTAL 6.00\nCASH 10.00\nCHANGE 4.00")
+        #expect(r.lineItems.map(\.description) == ["LATTE", "MUFFIN", "TEA"])
+        #expect(r.lineItems[0].discount == amount("4.50") && r.lineItems[0].net == Amount(0))
+        #expect(r.lineItems[0].evidence.notes.contains(.voidedBy("VOID LATTE -4.50")))
+        #expect(r.checks.contains(.lineItemsAddUp(count: 3, to: .total(amount("6.00")))))
+    }
+
+    @Test("totals, tax, tender, change and loyalty rows are never items")
+    func notItems() {
+        let r = parser.parse(text: """
+            BOOKS & CO
+            NOVEL 12.99
+            MAP 5.00
+            SUBTOTAL 17.99
+            SALES TAX 1.44
+            TOTAL 19.43
+            VISA 19.43
+            POINTS EARNED 19.00
+            BALANCE 0.00
+            CHANGE 0.00
+            """)
+        #expect(r.lineItems.map(\.description) == ["NOVEL", "MAP"])
+        #expect(r.checks.contains(.lineItemsAddUp(count: 2, to: .subtotal(amount("17.99")))))
+    }
+
+    @Test("an included tax's row and a card payment end the items")
+    func includedTaxAndCardEndItems() {
+        let r = parser.parse(text: "PLASTICS\n1 HIPS PLATE 60PCS 63.80\nInclusive GST @6.00%: 3.61\nMaster Card 63.80\nSR 6.00% 60.19 3.61")
+        #expect(r.lineItems.map(\.amount) == [amount("63.80")])
+        let greeting = parser.parse(text: "GIFTS\nGREETING CARD 2.99\nWRAPPING 1.50\nTOTAL 4.49")
+        #expect(greeting.lineItems.map(\.description) == ["GREETING CARD", "WRAPPING"])
+    }
+
+    @Test("a row printing the sum of the items above it is their subtotal, its word misread")
+    func subtotalBySum() {
+        let r = parser.parse(text: "GRILL\n1 PLATE 40.89\n2 SODA 9.56\nSubTor » 50.45\nTAK 4.28\nTotal 54.73")
+        #expect(r.lineItems.map(\.amount) == [amount("40.89"), amount("9.56")])
+        #expect(r.lineItems.map(\.quantity) == [1, 2])
+        #expect(r.subtotal?.value == amount("50.45"))
+        #expect(r.subtotal?.evidence.rule == "subtotal.line-items-sum")
+        #expect(r.tax?.value == amount("4.28"))
+    }
+
+    @Test("items that do not add up say so")
+    func itemsDoNotAddUp() {
+        let r = parser.parse(text: "SHOP\nSOAP 2.00\nBRUSH 3.00\nSUBTOTAL 6.00\nTOTAL 6.00")
+        #expect(r.checks.contains(.lineItemsDoNotAddUp(count: 2, sum: amount("5.00"), target: .subtotal(amount("6.00")))))
+    }
+
+    @Test("item names lose what OCR and the till put around them")
+    func itemNames() {
+        #expect(parser.itemName("| PIZ MARGHTA $") == "PIZ MARGHTA")
+        #expect(parser.itemName("KS TISSUE A") == "KS TISSUE")
+        #expect(parser.itemName("HELP LASAGNA TF") == "HELP LASAGNA")
+        #expect(parser.itemName("— Ice TEA 10oz £") == "Ice TEA 10oz")
+        #expect(parser.itemName("GAS VALV <A>") == "GAS VALV")
+        #expect(parser.itemName("BLUE BURGER XL") == "BLUE BURGER XL")
+    }
+
+    @Test("a price read with a colon on a total line is not the time")
+    func notOnAMoneyLine() {
+        let r = parser.parse(text: "CAFE\nSTORE 12 REG 3 12:25\nLatte 4.50\nTotal: 1:08\nPaid 5.00")
+        #expect(r.time?.value == time(12, 25))
+    }
+}
