@@ -122,14 +122,19 @@ public enum LearnRun {
         return steps
     }
 
+    /// The fields a user corrects as they live with the receipts, and a shop can learn: vendor, date, total
+    /// (subtotal, tax, time and line items are scored by `eval`, but a shop learns nothing from them).
+    static let correctedFields: [EvalField] = [.vendor, .date, .total]
+
     /// The labelled values of the fields `wrong` got wrong (or missed), as a user would type them.
     static func corrections(_ r: LabelledReceipt, wrong s: Scored) -> [(EvalField, FieldChange)] {
-        EvalField.allCases.compactMap { f -> (EvalField, FieldChange)? in
+        correctedFields.compactMap { f -> (EvalField, FieldChange)? in
             guard s.right[f] == false else { return nil }
             switch f {
             case .vendor: return r.vendor.flatMap { try? FieldChange.set(.vendor, $0) }.map { (f, $0) }
             case .date: return r.dates.first.map { (f, FieldChange(field: .date, value: $0.iso)) }
             case .total: return r.totals.first.map { (f, FieldChange(field: .total, value: $0.description)) }
+            default: return nil
             }
         }
     }
