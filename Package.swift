@@ -8,6 +8,7 @@ import PackageDescription
 //   ReceiptPipeline  the three above in order, with a second look when the first is doubtful;
 //                    the batch runner (folder walk, one worker pool, skip-by-hash, save) for every front end
 //   ReceiptStore   the store of items, receipts, links: a SQLite file or a PostgreSQL database, one SQL for both
+//   ReceiptLearning  the shop directory's logic: fingerprints, matching, habits, what a correction teaches
 //   ReceiptInventory  inventory files (CSV, Homebox, Nestory) -> items for the store (pure Swift, no C)
 //   ReceiptReconcile  receipts <-> inventory items
 //   ReceiptDrawing  boxes and labels drawn on a page (show --annotate, eval --html), pure Swift
@@ -22,7 +23,7 @@ let package = Package(
         // The library an app or server embeds: every library module, never the command line.
         .library(name: "ReceiptKit", targets: [
             "ReceiptSupport", "ReceiptModel", "ReceiptIngest", "ReceiptOCR", "ReceiptParser",
-            "ReceiptPipeline", "ReceiptStore", "ReceiptInventory", "ReceiptReconcile", "ReceiptDrawing", "ReceiptEval",
+            "ReceiptPipeline", "ReceiptStore", "ReceiptInventory", "ReceiptReconcile", "ReceiptDrawing", "ReceiptEval", "ReceiptLearning",
         ]),
     ],
     targets: [
@@ -74,13 +75,17 @@ let package = Package(
         .target(name: "ReceiptDrawing", dependencies: ["ReceiptModel"], exclude: ["tools"]),
         .target(name: "ReceiptOCR", dependencies: ["CTesseract", "ReceiptModel", "ReceiptSupport"]),
         .target(name: "ReceiptParser", dependencies: ["ReceiptModel", "ReceiptSupport"]),
-        .target(name: "ReceiptPipeline", dependencies: ["ReceiptModel", "ReceiptSupport", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptStore"]),
+        .target(name: "ReceiptPipeline", dependencies: ["ReceiptModel", "ReceiptSupport", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptStore", "ReceiptLearning"]),
         .target(name: "ReceiptStore", dependencies: ["CSQLite", "CLibPQ", "ReceiptModel"]),
+        // The shop directory's logic: fingerprints, matching, habits, what a correction teaches (pure Swift).
+        .target(name: "ReceiptLearning", dependencies: ["ReceiptModel", "ReceiptSupport", "ReceiptParser", "ReceiptStore"]),
         .target(name: "ReceiptInventory", dependencies: ["ReceiptModel", "ReceiptStore"]),
         .target(name: "ReceiptReconcile", dependencies: ["ReceiptModel", "ReceiptSupport", "ReceiptParser", "ReceiptStore"]),
-        .target(name: "ReceiptEval", dependencies: ["ReceiptModel", "ReceiptSupport", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptDrawing"]),
+        .target(name: "ReceiptEval", dependencies: ["ReceiptModel", "ReceiptSupport", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptDrawing",
+                                                   "ReceiptStore", "ReceiptLearning"]),
         .target(name: "ReceiptsCLI", dependencies: [
             "ReceiptModel", "ReceiptSupport", "ReceiptIngest", "ReceiptOCR", "ReceiptParser", "ReceiptPipeline", "ReceiptStore", "ReceiptInventory", "ReceiptReconcile", "ReceiptDrawing", "ReceiptEval",
+            "ReceiptLearning",
         ]),
         .executableTarget(name: "receipts", dependencies: ["ReceiptsCLI"]),
         .executableTarget(name: "receipts-bench", dependencies: ["ReceiptStore", "ReceiptReconcile", "ReceiptModel", "ReceiptParser"]),
@@ -99,7 +104,7 @@ let package = Package(
         ]),
         .testTarget(name: "StoreTests", dependencies: [
             "CSQLite", "ReceiptStore", "ReceiptInventory", "ReceiptReconcile", "ReceiptsCLI", "ReceiptModel", "ReceiptSupport", "ReceiptParser", "ReceiptPipeline",
-            "ReceiptOCR", "ReceiptIngest", "ReceiptTestSupport", "ReceiptDrawing",
+            "ReceiptOCR", "ReceiptIngest", "ReceiptTestSupport", "ReceiptDrawing", "ReceiptLearning",
         ]),
     ],
     swiftLanguageModes: [.v6]

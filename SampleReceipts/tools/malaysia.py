@@ -196,7 +196,7 @@ def malaysian(shop, index):
         r.title(shop["brand"])
         # Most print the company's name plainly under the brand; some bracket it (the parser
         # still joins a bracketed name to the brand above: a known miss these samples keep).
-        r.center(f"({shop['vendor']})" if shop["key"] in ("restoran-01", "florist-01") else shop["vendor"])
+        r.center(f"({shop['vendor']})" if shop.get("bracket") or shop["key"] in ("restoran-01", "florist-01") else shop["vendor"])
     else:
         r.title(shop["vendor"])
     r.center(f"CO. REG: {shop['reg']}" if rnd.random() < 0.5 else f"(CO. NO. {shop['reg']})")
@@ -206,7 +206,9 @@ def malaysian(shop, index):
     if tax_kind == "gst":
         r.center("GST ID: " + "00" + "".join(str(rnd.randint(0, 9)) for _ in range(10)))
     elif tax_kind == "sst":
-        r.center("SST REG: W10-" + "".join(str(rnd.randint(0, 9)) for _ in range(4)) + "-3200" + str(rnd.randint(1000, 9999)))
+        # A shop's own number when it has one (the shop fixtures' repeat visits), else drawn per receipt.
+        sst = "W10-" + "".join(str(rnd.randint(0, 9)) for _ in range(4)) + "-3200" + str(rnd.randint(1000, 9999))
+        r.center("SST REG: " + shop.get("sst", sst))
     r.gap(12)
     r.center("TAX INVOICE" if tax_kind == "gst" else ("INVOICE" if tax_kind == "sst" else "CASH BILL"), "bold")
     r.rule()

@@ -18,7 +18,40 @@ public enum EvalRun {
                 throw EvalError(.input, "\(dir): cannot make the folder: \((error as NSError).localizedDescription)")
             }
         }
-        let results = Locked([Scored?](repeating: nil, count: receipts.count))
+        return try read(receipts, makePipeline: makePipeline, jobs: jobs, isCancelled: isCancelled) { r, outcome in
+            switch outcome {
+            case let .success(out):
+                var s = Scored(r, got: out.receipt, scoring: scoring)
+                if let dir = saveReadings, let data = try? JSONEncoder().encode(out.reading) {
+                    _ = FileManager.default.createFile(atPath: (dir as NSString).appendingPathComponent(r.id + ".json"), contents: data)
+                }
+                s.texts = texts(out)
+                s.secondPass = out.passes.count > 1
+                s.seconds = out.seconds
+                if pictures {
+                    // The page as the parser read it (before contrast normalisation, easier on the eye: same pixels' places).
+                    s.pictures = EvalPictures.make(for: s, image: out.image.withoutContrastNormalization.pageImage,
+                                                   lines: EvalPictures.lines(page: out.page, reading: out.reading))
+                }
+                return s
+            case let .failure(error):
+                return Scored(r, got: nil, error: FailureReport(error).message, scoring: scoring)
+            }
+        }
+    }
+
+    /// Every line of text the parser had (page, second look, re-read rows).
+    static func texts(_ out: ReceiptResult) -> [String] {
+        out.reading.pages.flatMap { [$0.first] + $0.looks.map(\.page) }.flatMap { $0.lines.map(\.text) }
+    }
+
+    /// Every receipt through the whole pipeline, `jobs` at a time, one pipeline per worker (made by
+    /// `makePipeline`; an error making one stops the run and is rethrown); `body` makes each
+    /// receipt's outcome into a `T` on the worker. The results come in the receipts' order.
+    static func read<T: Sendable>(_ receipts: [LabelledReceipt], makePipeline: @escaping @Sendable () throws -> ReceiptPipeline, jobs: Int,
+                                  isCancelled: @escaping @Sendable () -> Bool,
+                                  _ body: @escaping @Sendable (LabelledReceipt, Result<ReceiptResult, any Error>) -> T) throws -> [T] {
+        let results = Locked([T?](repeating: nil, count: receipts.count))
         let failure = Locked<Error?>(nil)  // no pipeline could be made: stop
         WorkerPool.run(jobs: min(jobs, receipts.count), isCancelled: { isCancelled() || failure.value != nil },
                        produce: { put in for i in receipts.indices where !put(i) { break } },
@@ -30,25 +63,10 @@ public enum EvalRun {
                 failure.withLock { $0 = $0 ?? error }
                 return
             }
-            var s: Scored
-            do {
-                let out = try pipeline!.process(path: r.image)
-                s = Scored(r, got: out.receipt, scoring: scoring)
-                if let dir = saveReadings, let data = try? JSONEncoder().encode(out.reading) {
-                    _ = FileManager.default.createFile(atPath: (dir as NSString).appendingPathComponent(r.id + ".json"), contents: data)
-                }
-                s.texts = out.reading.pages.flatMap { [$0.first] + $0.looks.map(\.page) }.flatMap { $0.lines.map(\.text) }
-                s.secondPass = out.passes.count > 1
-                s.seconds = out.seconds
-                if pictures {
-                    // The page as the parser read it (before contrast normalisation, easier on the eye: same pixels' places).
-                    s.pictures = EvalPictures.make(for: s, image: out.image.withoutContrastNormalization.pageImage,
-                                                   lines: EvalPictures.lines(page: out.page, reading: out.reading))
-                }
-            } catch {
-                s = Scored(r, got: nil, error: FailureReport(error).message, scoring: scoring)
-            }
-            results.withLock { $0[i] = s }
+            let outcome: Result<ReceiptResult, any Error>
+            do { outcome = .success(try pipeline!.process(path: r.image)) } catch { outcome = .failure(error) }
+            let t = body(r, outcome)
+            results.withLock { $0[i] = t }
         })
         if let failure = failure.value { throw failure }
         return results.value.compactMap { $0 }

@@ -128,6 +128,15 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     // Vendor.
     /// "matches 'Best Buy' (92%)": one of the user's known vendors, fuzzily.
     case knownVendor(alias: String, percent: Int)
+    /// "shop you taught: tax number 000306020352 and header 0.86 alike: your correction of #12": the receipt
+    /// was taken for a shop the user's corrections taught (docs/learning.md).
+    case matchedShop(ShopMatch)
+
+    // Learned from the user's corrections (total, date).
+    /// "learned habit: the line 'nett total' holds it: your correction of #12".
+    case learnedHabit(LearnedHabit)
+    /// "learned year: read 2016-04-04; the shop's receipts you confirmed are from 2018 (4), one digit apart: …".
+    case learnedYear(LearnedYear)
 
     // Date.
     /// "order day-first: currency MYR": how an ambiguous all-digit date was read.
@@ -240,6 +249,9 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case let .seen(n): return "seen \(n)×"
         case let .dollarHint(w): return "'$' with '\(w)' on the receipt"
         case let .knownVendor(alias, percent): return "matches '\(alias)' (\(percent)%)"
+        case let .matchedShop(m): return "shop you taught: \(m)"
+        case let .learnedHabit(h): return "learned habit: \(h)"
+        case let .learnedYear(y): return "learned year: \(y)"
         case let .dateOrder(order, reason):
             switch reason {
             case .given: return "order \(order.rawValue) (given)"

@@ -8,16 +8,9 @@ import ReceiptModel
 extension ReceiptParser {
     func date(_ lines: [ParseLine], currency: String?) -> Field<CalendarDate>? {
         let latest = options.latestDate ?? Self.tomorrow()
-        var found: [(RawDate, ParseLine)] = []
-        for l in lines { for d in DateScanner.scan(l.text, months: compiled.months) { found.append((d, l)) } }
+        let (found, words) = datesFound(lines)
         guard !found.isEmpty else { return nil }
-        // The date words of each line that has a date, read once per line (not once per date on it).
-        var words: [Int: LineDateWords] = [:]
-        for (_, l) in found where words[l.index] == nil {
-            words[l.index] = LineDateWords(keyword: compiled.dateKeyword(l.words), distractor: compiled.isDateDistractor(l.words))
-        }
-        let (order, reason) = options.dateOrder != .auto ? (options.dateOrder, OrderReason.given)
-            : dateOrder(found, lines: lines, currency: currency, latest: latest, words: words)
+        let (order, reason) = settledOrder(found, lines: lines, currency: currency, latest: latest, words: words)
         let candidates = found.compactMap { raw, line in
             dateCandidate(raw, on: line, words: words[line.index]!, order: order, reason: reason, lineCount: lines.count, latest: latest)
         }
@@ -30,6 +23,23 @@ extension ReceiptParser {
         let best = ranked[0]
         let rejected = ranked.dropFirst().filter { $0.0 != best.0 }.prefix(5).map { Candidate(value: $0.0.iso, score: $0.1, evidence: $0.2) }
         return Field(best.0, confidence: min(0.99, max(0.02, best.1)), evidence: best.2, rejected: Array(rejected))
+    }
+
+    /// Every date on the lines, and the date words of each line that has one (read once per line, not once per date on it).
+    func datesFound(_ lines: [ParseLine]) -> (found: [(RawDate, ParseLine)], words: [Int: LineDateWords]) {
+        var found: [(RawDate, ParseLine)] = []
+        for l in lines { for d in DateScanner.scan(l.text, months: compiled.months) { found.append((d, l)) } }
+        var words: [Int: LineDateWords] = [:]
+        for (_, l) in found where words[l.index] == nil {
+            words[l.index] = LineDateWords(keyword: compiled.dateKeyword(l.words), distractor: compiled.isDateDistractor(l.words))
+        }
+        return (found, words)
+    }
+
+    /// The order the receipt's all-digit dates are read in: the user's `--date-order`, else the receipt's evidence.
+    func settledOrder(_ found: [(RawDate, ParseLine)], lines: [ParseLine], currency: String?, latest: CalendarDate,
+                      words: [Int: LineDateWords]) -> (DateOrder, OrderReason) {
+        options.dateOrder != .auto ? (options.dateOrder, .given) : dateOrder(found, lines: lines, currency: currency, latest: latest, words: words)
     }
 
     /// The day/month order of ambiguous all-digit dates, from the evidence on the receipt weighed: dates

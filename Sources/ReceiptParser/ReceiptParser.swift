@@ -51,12 +51,9 @@ public struct ReceiptParser: Sendable {
     }
 
     public func parse(_ page: OCRPage) -> ParsedReceipt {
-        let rows = RowBuilder.rows(page)
-        let lines = rows.enumerated().map { ParseLine(index: $0.offset, source: $0.element.source, line: $0.element.line, rules: compiled) }
+        let (lines, currency) = read(page)
         var receipt = ParsedReceipt(parserVersion: Self.version)
-        // Currency symbols are counted line by line as read: a row of "Amt (RM)" "Tax (RM)" shows RM twice.
-        let merged = rows.count != page.lines.count
-        receipt.currency = currency(merged ? page.lines.enumerated().map { ParseLine(index: $0.offset, line: $0.element, rules: compiled, scanAmounts: false) } : lines)
+        receipt.currency = currency
         receipt.date = date(lines, currency: receipt.currency?.value)
         receipt.time = time(lines, dateLine: receipt.date?.evidence.line)
         receipt.vendor = vendor(lines)
@@ -88,6 +85,15 @@ public struct ReceiptParser: Sendable {
         (receipt.paymentMethod, receipt.cardLast4) = payment(lines)
         receipt.warnings = money.warnings.isEmpty ? nil : money.warnings
         return receipt
+    }
+
+    /// The page's rows as the parser reads them, and its currency.
+    func read(_ page: OCRPage) -> (lines: [ParseLine], currency: Field<String>?) {
+        let rows = RowBuilder.rows(page)
+        let lines = rows.enumerated().map { ParseLine(index: $0.offset, source: $0.element.source, line: $0.element.line, rules: compiled) }
+        // Currency symbols are counted line by line as read: a row of "Amt (RM)" "Tax (RM)" shows RM twice.
+        let merged = rows.count != page.lines.count
+        return (lines, currency(merged ? page.lines.enumerated().map { ParseLine(index: $0.offset, line: $0.element, rules: compiled, scanAmounts: false) } : lines))
     }
 
     /// Convenience for plain text (one receipt line per text line).

@@ -281,6 +281,21 @@ extension MoneyFields {
         }
         return confusable.contains("\(swap.from)\(swap.to)") ? (swap, false) : nil
     }
+}
+
+extension ReceiptParser {
+    /// "6→8" when `read` and `printed` are the same digits but one, and that one is a slip OCR often
+    /// makes (5↔6, 0↔8, 3↔8, …); nil otherwise.
+    public static func digitSlip(_ read: String, _ printed: String) -> DigitSwap? {
+        let x = Array(read), y = Array(printed)
+        guard x.count == y.count, x != y else { return nil }
+        let diff = zip(x, y).filter { $0 != $1 }
+        guard diff.count == 1, let d = diff.first, MoneyFields.confusable.contains("\(d.0)\(d.1)") else { return nil }
+        return DigitSwap(from: d.0, to: d.1)
+    }
+}
+
+extension MoneyFields {
 
     /// The winner agrees with no sum, but one sum differs from it by a single digit OCR often confuses
     /// (5↔6, 0↔8, …): the digit was misread; take the sum. Returns the check it records.

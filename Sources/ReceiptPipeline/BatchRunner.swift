@@ -4,6 +4,7 @@ import ReceiptIngest
 import ReceiptModel
 import ReceiptParser
 import ReceiptStore
+import ReceiptLearning
 
 /// What a batch is asked to do, besides its roots.
 public struct BatchOptions: Sendable {
@@ -22,6 +23,9 @@ public struct BatchOptions: Sendable {
     /// How long a claim holds without renewal (seconds). The batch renews its claims every
     /// third of it while it reads; a batch that dies loses them that long after its last renewal.
     public var lease: Double = 90
+    /// Read each receipt with the shops the store's directory learned from the user's corrections
+    /// (loaded when the run starts); false reads as a stranger would (`--no-learn`).
+    public var learn = true
 
     /// `host:pid:random`: unique among the workers on one store.
     public static func workerName() -> String {
@@ -86,6 +90,8 @@ public final class BatchRunner: Sendable {
     private let state = Locked(RunState())
     /// Raised by `stop()`: the run ends as when `isCancelled` says so.
     private let stopped: Locked<Bool>
+    /// The store's shop directory as the run started (`options.learn`).
+    private let directory = Locked<ShopDirectory?>(nil)
 
     private struct RunState {
         var counts = BatchCounts()
@@ -119,6 +125,8 @@ public final class BatchRunner: Sendable {
     public func run(_ roots: [String], outcome: @escaping @Sendable (BatchOutcome) -> Void = { _ in },
                     progress: @escaping @Sendable (BatchProgress) -> Void = { _ in }) -> BatchCounts {
         let start = Date()
+        // A store that cannot be read fails each receipt's save too, with the reason.
+        if options.learn, let shops = try? store.shops(), !shops.isEmpty { directory.withLock { $0 = ShopDirectory(shops) } }
         if options.progressInterval != nil { startCountingWalk(roots) }
         startRenewing()
         defer { state.withLock { $0.finished = true } }
@@ -224,12 +232,15 @@ public final class BatchRunner: Sendable {
             let file = try Ingest.load(data: data, name: path, options: options.ingest)
             if pipeline == nil { pipeline = try makePipeline() }
             guard let pipeline else { throw FailureReport(code: "failed", message: "no pipeline") }
-            let result = try pipeline.process(file: file)
-            let status: ReceiptStatus = ReviewPolicy.needsReview(result.receipt) ? .needsReview : .parsed
+            var result = try pipeline.process(file: file)
+            if let directory = directory.value {
+                result.learned = ShopLearning(directory: directory, parser: pipeline.parser).read(result.receipt, reading: result.reading, page: result.page)
+            }
+            let status: ReceiptStatus = ReviewPolicy.needsReview(result.shown) ? .needsReview : .parsed
             // A PDF read from its text layer alone was never seen by the engine.
             let engine = result.textLayerPages == result.pageCount ? "pdf-text-layer" : pipeline.engine.identity
             let id = try store.saveReceipt(StoredReceiptInput(contentHash: h, sourcePath: path, ocrText: result.page.text, reading: result.reading, parsed: result.receipt,
-                                                     engineVersion: engine, status: status))
+                                                     learned: result.learned, engineVersion: engine, status: status))
             return .stored(result, engine: engine, status: status, id: id)
         } catch let e as StoreError {
             if claimed, let hash { try? store.releaseClaim(contentHash: hash, worker: options.worker) }

@@ -59,6 +59,10 @@ public struct ReceiptResult: Sendable {
     public var rereadSeconds = 0.0
     /// Rows of the first read that were read again alone (from `reading`).
     public var rereads: [Reread] { Reread.all(in: reading) }
+    /// What a shop the user taught set on the receipt (`ShopLearning.read`), when it was read with a store.
+    public var learned: LearnedFields?
+    /// The receipt as read: the parser's values with what a shop set in place.
+    public var shown: ParsedReceipt { receipt.applying(learned) }
 }
 
 /// Image → OCR → fields, with an orientation check and a second look only when needed: the

@@ -90,6 +90,15 @@ public struct FieldChange: Sendable, Hashable {
     public static func set(_ field: CorrectableField, _ text: String) throws -> FieldChange {
         FieldChange(field: field, value: try field.normalize(text))
     }
+
+    /// The fields a user accepting a receipt confirms (`review`'s accept): its vendor, date and total
+    /// as shown, each one that has a value and no correction in `corrected`.
+    public static func accepting(_ shown: ParsedReceipt, corrected: Set<CorrectableField>) -> [FieldChange] {
+        [CorrectableField.vendor, .date, .total].compactMap { f in
+            guard !corrected.contains(f), let v = shown.text(of: f) else { return nil }
+            return FieldChange(field: f, value: v)
+        }
+    }
 }
 
 /// A correction as recorded: never deleted, only marked undone, so the store keeps the
@@ -253,8 +262,12 @@ public struct ReceiptDetail: Sendable {
     /// As stored: `parsed` is the parser's latest reading, untouched by corrections.
     public var receipt: StoredReceipt
     public var state: ReceiptState
-    /// The parser's reading with the user's corrections in place.
+    /// The parser's reading with what a shop set (`learned`) and the user's corrections in place.
     public var effective: ParsedReceipt
+    /// What a shop of the directory set when the receipt was read.
+    public var learned: LearnedFields?
+    /// The shop the directory puts the receipt at: the one it was taken for when read, else the one it taught.
+    public var shop: (id: ShopID, name: String)?
     /// What OCR read (every look), when stored.
     public var reading: OCRReading?
     /// Every correction ever made, oldest first (undone ones included).
@@ -263,9 +276,9 @@ public struct ReceiptDetail: Sendable {
     /// The items of `links`.
     public var items: [StoredItem]
 
-    public init(receipt: StoredReceipt, state: ReceiptState, effective: ParsedReceipt, reading: OCRReading?, corrections: [Correction],
-                links: [Link], items: [StoredItem]) {
-        self.receipt = receipt; self.state = state; self.effective = effective; self.reading = reading
+    public init(receipt: StoredReceipt, state: ReceiptState, effective: ParsedReceipt, learned: LearnedFields? = nil, shop: (id: ShopID, name: String)? = nil,
+                reading: OCRReading?, corrections: [Correction], links: [Link], items: [StoredItem]) {
+        self.receipt = receipt; self.state = state; self.effective = effective; self.learned = learned; self.shop = shop; self.reading = reading
         self.corrections = corrections; self.links = links; self.items = items
     }
 }

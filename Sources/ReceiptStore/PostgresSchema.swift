@@ -207,6 +207,14 @@ enum PostgresSchema {
                   OR NOT EXISTS (SELECT 1 FROM items i WHERE i.id = x.item_id)
                 """),
             ("corrections without a receipt", "SELECT COUNT(*) FROM corrections x WHERE NOT EXISTS (SELECT 1 FROM receipts r WHERE r.id = x.receipt_id)"),
+            ("shop keys without a shop or receipt", """
+                SELECT COUNT(*) FROM shop_keys x WHERE NOT EXISTS (SELECT 1 FROM shops s WHERE s.id = x.shop_id)
+                  OR NOT EXISTS (SELECT 1 FROM receipts r WHERE r.id = x.receipt_id)
+                """),
+            ("shop habits without a shop or correction", """
+                SELECT COUNT(*) FROM shop_habits x WHERE NOT EXISTS (SELECT 1 FROM shops s WHERE s.id = x.shop_id)
+                  OR NOT EXISTS (SELECT 1 FROM corrections c WHERE c.id = x.correction_id)
+                """),
         ]
         var problems: [String] = []
         for (what, sql) in checks {

@@ -71,12 +71,33 @@ public protocol ReceiptStore: AnyObject, Sendable {
     /// Records the user's corrections of one receipt in one transaction: each field takes the
     /// user's value (confidence 1, rule `user`) until undone, also across `batch --force` and
     /// `--reparse`. A `StoreError` coded `.notFound` for no such receipt. Returns the corrections recorded.
+    /// With a `teacher`, what the receipt teaches the shop directory is replaced by its lesson in the
+    /// same transaction; without one, the directory is left as it is.
     @discardableResult
-    func correct(_ id: ReceiptID, _ changes: [FieldChange], by who: String) throws -> [Correction]
+    func correct(_ id: ReceiptID, _ changes: [FieldChange], by who: String, teacher: (any ShopTeacher)?) throws -> [Correction]
     /// Undoes the latest active correction of `field` (the one before it, if any, holds again;
     /// else the parser's value). A `StoreError` coded `.notFound` when the field has none.
+    /// What the receipt taught is replaced by the `teacher`'s lesson; a receipt left with no
+    /// correction in force teaches nothing, with or without a teacher.
     @discardableResult
-    func undoCorrection(_ id: ReceiptID, field: CorrectableField, by who: String) throws -> Correction
+    func undoCorrection(_ id: ReceiptID, field: CorrectableField, by who: String, teacher: (any ShopTeacher)?) throws -> Correction
+
+    // MARK: shops (the directory learned from corrections)
+
+    /// Every shop with its keys, habits and receipts, by id.
+    func shops() throws -> [StoredShop]
+    /// Gives a shop another name; the receipts taken for it show the new name. A `StoreError`
+    /// coded `.invalid` when another shop has that name (merge them instead), `.notFound` for no such shop.
+    @discardableResult
+    func renameShop(_ id: ShopID, to name: String) throws -> StoredShop
+    /// Makes two shops one (two branches of a chain, say): `other`'s keys, habits and receipts
+    /// go to `id`, which keeps its name; `other` is no more.
+    @discardableResult
+    func mergeShop(_ other: ShopID, into id: ShopID) throws -> StoredShop
+    /// Forgets a shop and everything it learned: the receipts taken for it go back to the
+    /// parser's values (corrections stay). Returns the shop as it was.
+    @discardableResult
+    func forgetShop(_ id: ShopID) throws -> StoredShop
 
     // MARK: items (import)
 
@@ -137,6 +158,20 @@ extension ReceiptStore {
     public func readings() throws -> [StoredReading] { try readings(parserVersionOtherThan: nil) }
 
     public func links() throws -> [Link] { try links(status: nil) }
+
+    /// `correct` without a teacher: the shop directory learns nothing from it.
+    @discardableResult
+    public func correct(_ id: ReceiptID, _ changes: [FieldChange], by who: String) throws -> [Correction] {
+        try correct(id, changes, by: who, teacher: nil)
+    }
+
+    /// `undoCorrection` without a teacher.
+    @discardableResult
+    public func undoCorrection(_ id: ReceiptID, field: CorrectableField, by who: String) throws -> Correction {
+        try undoCorrection(id, field: field, by: who, teacher: nil)
+    }
+
+    public func shop(_ id: ShopID) throws -> StoredShop? { try shops().first { $0.id == id } }
 
 }
 

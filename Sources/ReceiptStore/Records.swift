@@ -91,16 +91,22 @@ public struct StoredReceiptInput: Sendable {
     public var ocrText: String?
     /// Everything OCR read, as the parser used it: `batch --reparse` replays it.
     public var reading: OCRReading?
+    /// The parser's reading.
     public var parsed: ParsedReceipt
+    /// What a shop of the directory set on it (module ReceiptLearning), laid over `parsed`; nil when
+    /// no shop matched or the receipt was read as a stranger would (`--no-learn`).
+    public var learned: LearnedFields?
     /// OCR engine identity, e.g. "tesseract 5.3.0 eng psm6".
     public var engineVersion: String
     public var parserVersion: String
+    /// The review status of the receipt as read (learned fields in place).
     public var status: ReceiptStatus
     public var processedAt: Date
 
     public init(contentHash: String, sourcePath: String, ocrText: String?, reading: OCRReading? = nil, parsed: ParsedReceipt,
-                engineVersion: String, parserVersion: String? = nil, status: ReceiptStatus, processedAt: Date = Date()) {
+                learned: LearnedFields? = nil, engineVersion: String, parserVersion: String? = nil, status: ReceiptStatus, processedAt: Date = Date()) {
         self.contentHash = contentHash; self.sourcePath = sourcePath; self.ocrText = ocrText; self.reading = reading; self.parsed = parsed
+        self.learned = learned
         self.engineVersion = engineVersion; self.parserVersion = parserVersion ?? parsed.parserVersion
         self.status = status; self.processedAt = processedAt
     }
@@ -297,12 +303,16 @@ public struct StoreStats: Sendable, Codable, Equatable {
     public var lineItems: Int
     public var failures: Int
     public var links: [String: Int]
+    /// Shops in the directory (schema version 7), and receipts read with a shop's values.
+    public var shops: Int
+    public var learnedReceipts: Int
 
     public init(path: String, schemaVersion: Int, items: Int, receipts: Int, needsReview: Int, corrected: Int = 0, duplicates: Int, lineItems: Int,
-                failures: Int, links: [String: Int]) {
+                failures: Int, links: [String: Int], shops: Int = 0, learnedReceipts: Int = 0) {
         self.path = path; self.schemaVersion = schemaVersion; self.items = items; self.receipts = receipts; self.needsReview = needsReview
         self.corrected = corrected
         self.duplicates = duplicates; self.lineItems = lineItems; self.failures = failures; self.links = links
+        self.shops = shops; self.learnedReceipts = learnedReceipts
     }
 }
 

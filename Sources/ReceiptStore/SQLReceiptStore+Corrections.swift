@@ -33,10 +33,24 @@ extension SQLReceiptStore {
         }
     }
 
+    /// What a shop set on the receipt when it was read (nil before schema version 7).
+    static func learned(_ id: Int64, _ db: any SQLConnection) throws -> LearnedFields? {
+        guard try hasShops(db) else { return nil }
+        guard let json = try db.query("SELECT learned_json FROM receipts WHERE id = ?", [.int(id)], { $0.textOrNil(0) }).first ?? nil else { return nil }
+        do { return try JSONDecoder().decode(LearnedFields.self, from: Data(json.utf8)) } catch {
+            throw StoreError(.unreadable, "what a shop set on it cannot be read: \(error)", location: db.path, context: "receipt #\(id)")
+        }
+    }
+
+    /// The receipt as read: the parser's reading with what a shop set in place.
+    static func shown(_ id: Int64, _ db: any SQLConnection) throws -> ParsedReceipt {
+        try parsed(id, db).applying(try learned(id, db))
+    }
+
     /// Writes the receipt's field columns and line items as the user sees them: the parser's
-    /// reading with the active corrections in place.
+    /// reading with what a shop set and the active corrections in place.
     static func writeEffective(_ id: Int64, _ db: any SQLConnection) throws {
-        let effective = try parsed(id, db).applying(try corrections(of: id, db))
+        let effective = try shown(id, db).applying(try corrections(of: id, db))
         try db.run("UPDATE receipts SET \(fieldColumns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?",
                    fieldValues(effective) + [.int(id)])
         try db.run("DELETE FROM line_items WHERE receipt_id = ?", [.int(id)])
@@ -129,8 +143,10 @@ extension SQLReceiptStore {
             let items = try db.query("""
                 SELECT \(Self.itemColumns) FROM items WHERE id IN (SELECT item_id FROM links WHERE receipt_id = ?) ORDER BY id
                 """, [.int(id.rawValue)], Self.storedItem)
-            return ReceiptDetail(receipt: stored, state: state, effective: stored.parsed.applying(corrections), reading: reading,
-                                 corrections: corrections, links: links, items: items)
+            let learned = try Self.learned(id.rawValue, db)
+            let shop = try Self.shopOf(id.rawValue, db)
+            return ReceiptDetail(receipt: stored, state: state, effective: stored.parsed.applying(learned).applying(corrections), learned: learned,
+                                 shop: shop, reading: reading, corrections: corrections, links: links, items: items)
         }
     }
 
@@ -170,11 +186,11 @@ extension SQLReceiptStore {
     // MARK: - edit
 
     @discardableResult
-    public func correct(_ id: ReceiptID, _ changes: [FieldChange], by who: String) throws -> [Correction] {
+    public func correct(_ id: ReceiptID, _ changes: [FieldChange], by who: String, teacher: (any ShopTeacher)?) throws -> [Correction] {
         guard schema >= 4 else { throw StoreError(.unsupported, "corrections need schema version 4", location: path) }
         let now = Self.now()
         return try write { db in
-            let parsed = try Self.parsed(id.rawValue, db)
+            let parsed = try Self.shown(id.rawValue, db)
             var out: [Correction] = []
             for change in changes {
                 let before = parsed.applying(try Self.corrections(of: id.rawValue, db)).text(of: change.field)
@@ -186,12 +202,13 @@ extension SQLReceiptStore {
                                       by: who, at: now))
             }
             try Self.writeEffective(id.rawValue, db)
+            try Self.reteach(id.rawValue, changed: Set(changes.map(\.field)), teacher: teacher, db, now)
             return out
         }
     }
 
     @discardableResult
-    public func undoCorrection(_ id: ReceiptID, field: CorrectableField, by who: String) throws -> Correction {
+    public func undoCorrection(_ id: ReceiptID, field: CorrectableField, by who: String, teacher: (any ShopTeacher)?) throws -> Correction {
         guard schema >= 4 else { throw StoreError(.unsupported, "corrections need schema version 4", location: path) }
         let now = Self.now()
         return try write { db in
@@ -203,6 +220,7 @@ extension SQLReceiptStore {
             }
             try db.run("UPDATE corrections SET undone_by = ?, undone_at = ? WHERE id = ?", [.text(who), .text(now), .int(cid)])
             try Self.writeEffective(id.rawValue, db)
+            try Self.reteach(id.rawValue, changed: [field], teacher: teacher, db, now)
             return try db.query("SELECT \(Self.correctionColumns) FROM corrections WHERE id = ?", [.int(cid)], Self.correction)[0]
         }
     }

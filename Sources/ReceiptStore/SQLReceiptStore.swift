@@ -114,9 +114,11 @@ public final class SQLReceiptStore: ReceiptStore {
         let clearFailures = schema >= 2
         let withCorrections = schema >= 4
         let withClaims = schema >= 5
+        let withShops = schema >= 7
         let sql = withReading ? Self.receiptSQL : Self.receiptSQLBeforeReading
         return try write { db in
-            try rows.map { try Self.save($0, db, sql, now, clearFailures: clearFailures, withCorrections: withCorrections, withClaims: withClaims) }
+            try rows.map { try Self.save($0, db, sql, now, clearFailures: clearFailures, withCorrections: withCorrections, withClaims: withClaims,
+                                         withShops: withShops) }
         }
     }
 
@@ -184,29 +186,45 @@ public final class SQLReceiptStore: ReceiptStore {
         var path: String
         var fields: [SQLValue]
         var lines: [[SQLValue]]
+        /// What a shop set, and `fields` as they are without it (the shop may be forgotten before the write).
+        var learned: (shop: Int64, json: String)?
+        var fieldsWithoutLearned: [SQLValue]
 
         init(_ r: StoredReceiptInput, withReading: Bool) throws {
             let p = r.parsed
             hash = r.contentHash
             path = r.sourcePath
-            fields = [.text(r.status.rawValue), .of(r.ocrText)] + SQLReceiptStore.fieldValues(p) + [
-                .text(try SQLReceiptStore.encodeJSON(p)), .text(r.engineVersion), .text(r.parserVersion),
-                .text(SQLReceiptStore.timestamp(r.processedAt)),
-            ]
-            if withReading { fields.append(.of(try r.reading.map(SQLReceiptStore.encodeJSON))) }
+            func fields(_ shown: ParsedReceipt) throws -> [SQLValue] {
+                var f = [.text(r.status.rawValue), .of(r.ocrText)] + SQLReceiptStore.fieldValues(shown) + [
+                    .text(try SQLReceiptStore.encodeJSON(p)), .text(r.engineVersion), .text(r.parserVersion),
+                    .text(SQLReceiptStore.timestamp(r.processedAt)),
+                ]
+                if withReading { f.append(.of(try r.reading.map(SQLReceiptStore.encodeJSON))) }
+                return f
+            }
+            self.fields = try fields(p.applying(r.learned))
+            fieldsWithoutLearned = r.learned == nil ? self.fields : try fields(p)
+            learned = try r.learned.map { ($0.shop, try SQLReceiptStore.encodeJSON($0)) }
             lines = try SQLReceiptStore.lineRows(p)
         }
     }
 
     static func save(_ r: ReceiptRow, _ db: any SQLConnection, _ sql: ReceiptSQL, _ now: String, clearFailures: Bool, withCorrections: Bool,
-                     withClaims: Bool) throws -> ReceiptID {
+                     withClaims: Bool, withShops: Bool) throws -> ReceiptID {
         let id: Int64
+        // A shop forgotten since the batch read the directory sets nothing.
+        var learned = withShops ? r.learned : nil
+        if let l = learned, try db.scalarInt("SELECT 1 FROM shops WHERE id = ?", [.int(l.shop)]) == nil { learned = nil }
+        let fields = learned == nil ? r.fieldsWithoutLearned : r.fields
         if let existing = try db.scalarInt("SELECT id FROM receipts WHERE content_hash = ?", [.text(r.hash)]) {
             id = existing
-            try db.run(sql.update, r.fields + [.int(id)])
+            try db.run(sql.update, fields + [.int(id)])
             try db.run("DELETE FROM line_items WHERE receipt_id = ?", [.int(id)])
         } else {
-            id = try db.scalarInt(sql.insert, [.text(r.hash)] + r.fields) ?? 0
+            id = try db.scalarInt(sql.insert, [.text(r.hash)] + fields) ?? 0
+        }
+        if withShops {
+            try db.run("UPDATE receipts SET shop_id = ?, learned_json = ? WHERE id = ?", [.of(learned?.shop), .of(learned?.json), .int(id)])
         }
         try insertLines(id, r.lines, db)
         // A re-read (batch --force, --reparse) replaced the parser's reading; the user's corrections hold over it.
@@ -558,7 +576,9 @@ public final class SQLReceiptStore: ReceiptStore {
                               duplicates: try count("SELECT COUNT(*) FROM receipts WHERE duplicate_of IS NOT NULL"),
                               lineItems: try count("SELECT COUNT(*) FROM line_items"),
                               failures: try count("SELECT COUNT(*) FROM failures"),
-                              links: links)
+                              links: links,
+                              shops: schema >= 7 ? try count("SELECT COUNT(*) FROM shops") : 0,
+                              learnedReceipts: schema >= 7 ? try count("SELECT COUNT(*) FROM receipts WHERE learned_json IS NOT NULL") : 0)
         }
     }
 

@@ -18,6 +18,7 @@ struct BatchArgs: ParsableArgs {
     var lease: Int?
     var reparse = false
     var quiet = false
+    var noLearn = false
     var pipeline = PipelineArgs()
     var paths: [String] = []
 
@@ -30,6 +31,7 @@ struct BatchArgs: ParsableArgs {
              help: "How long this batch's claim on an image holds without renewal (default 90): another batch takes it over after that."),
         .flag("--reparse", \.reparse, help: "Re-parse what OCR read (kept in the store: words, boxes, every look) with this parser version, no OCR; no folders needed."),
         .flag("--quiet", short: "-q", \.quiet, help: "No progress line."),
+        .flag("--no-learn", \.noLearn, help: "Read as a stranger would: without the shops the store learned from your corrections (`receipts shops`)."),
     ], checks: [{ a in
         if a.reparse, !a.paths.isEmpty { throw UsageError("--reparse works on the store alone; give no folders") }
         if !a.reparse, a.paths.isEmpty { throw UsageError("no folders or files to read") }
@@ -52,6 +54,10 @@ enum BatchCommand {
         Ctrl-C finishes the receipts in flight, keeps what is done and says how to resume.
         Files that cannot be read are recorded in the store with the reason and listed at the end;
         the exit code is then 3.
+
+        Each receipt is read with the shops the store learned from your corrections (`receipts shops`,
+        docs/learning.md): a receipt of a known shop takes its name, and the total and date its habits
+        point at, with evidence saying so. --no-learn reads as a stranger would.
 
         Several batches may share one store (a PostgreSQL store across machines, a SQLite file on one
         host) over the same folder or files: each image is claimed in the store before it is read, with
@@ -79,7 +85,7 @@ enum BatchCommand {
 
     static func run(_ args: BatchArgs, _ ctx: CommandContext, setup: PipelineSetup.Made, store: any ReceiptStore) throws -> ExitCode {
         if args.reparse {
-            return try reparse(store: store, setup: setup, ctx: ctx, force: args.force)
+            return try reparse(store: store, setup: setup, ctx: ctx, force: args.force, learn: !args.noLearn)
         }
         let jobs = args.jobs.count
         // A missing language file fails before any work; the engines themselves are loaded by
@@ -91,6 +97,7 @@ enum BatchCommand {
         defer { sink.close() }
         var options = BatchOptions(jobs: jobs)
         options.force = args.force
+        options.learn = !args.noLearn
         if let lease = args.lease { options.lease = Double(lease) }
         options.walk = FolderWalk(include: args.include, exclude: args.exclude, decoders: setup.pipeline.ingest.decoders)
         let storePath = (args.store.location(ctx) as NSString).standardizingPath
@@ -136,12 +143,16 @@ enum BatchCommand {
         return summary.counts.failed.isEmpty ? .ok : .inputError
     }
 
-    static func reparse(store: any ReceiptStore, setup: PipelineSetup.Made, ctx: CommandContext, force: Bool) throws -> ExitCode {
+    static func reparse(store: any ReceiptStore, setup: PipelineSetup.Made, ctx: CommandContext, force: Bool, learn: Bool) throws -> ExitCode {
         let interruption = ctx.interruption
         let n = try StoreSupport.attempt("re-parsing the store") {
-            try Reparse.run(store: store, parser: ReceiptParser(options: setup.parser), force: force, isCancelled: { interruption.isRaised })
+            try Reparse.run(store: store, parser: ReceiptParser(options: setup.parser), force: force, learn: learn, isCancelled: { interruption.isRaised })
         }
         ctx.console.err("re-parsed \(n) receipt\(n == 1 ? "" : "s") with parser \(ReceiptParser.version) (no OCR)")
+        // Without --force only receipts an older parser read are parsed again: say how to read the rest with what the shops learned since.
+        if !force, learn, (try? store.stats().shops) ?? 0 > 0 {
+            ctx.console.err("receipts this parser read already are left as they were; --reparse --force reads them again with what your shops learned since")
+        }
         return ctx.interruption.isRaised ? .interrupted : .ok
     }
 }

@@ -164,7 +164,7 @@ public enum CLI {
 
     public static let commands: [Command] = [
         ParseCommand.command, BatchCommand.command, EvalCommand.command, RulesCommand.command,
-        ListCommand.command, ShowCommand.command, EditCommand.command, ReviewCommand.command,
+        ListCommand.command, ShowCommand.command, EditCommand.command, ReviewCommand.command, ShopsCommand.command,
         ItemsCommand.command, ReconcileCommand.command, LinksCommand.command, ExportCommand.command, StoreCommand.command,
         ConfigCommand.command, CompletionCommand.command, ManCommand.command,
     ]

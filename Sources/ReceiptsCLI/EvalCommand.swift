@@ -2,6 +2,7 @@ import Foundation
 import ReceiptEval
 import ReceiptModel
 import ReceiptParser
+import ReceiptStore
 
 /// `receipts eval` options.
 struct EvalArgs: ParsableArgs {
@@ -19,6 +20,9 @@ struct EvalArgs: ParsableArgs {
     var spaceless = false
     var monthFirst = false
     var eitherOrder = false
+    var learn = false
+    var learnStore: String?
+    var noAccept = false
     var pipeline = PipelineArgs()
     var folder: [String] = []
 
@@ -37,7 +41,18 @@ struct EvalArgs: ParsableArgs {
         .flag("--spaceless", \.spaceless, help: "Compare vendors without spaces (as score.py --spaceless; the photo set's labels glue words)."),
         .flag("--month-first", \.monthFirst, help: "Read ambiguous all-digit label dates (03/04/2018) month-first (as score.py --month-first)."),
         .flag("--either-order", \.eitherOrder, help: "Accept either reading of an ambiguous all-digit label date (as score.py --either-order)."),
-    ]) + PipelineArgs.group.embedded(in: \.pipeline)
+        .flag("--learn", \.learn, help: "Live with the receipts in file-name order: read each with what a store learned so far, then correct its wrong fields as `receipts edit` does and accept the rest; print accuracy and corrections without and with learning."),
+        .string("--learn-store", value: "FILE", \.learnStore, kind: .file, help: "With --learn: learn in this new SQLite store and keep it (see what was learned with `receipts shops --store FILE`), instead of a temporary one."),
+        .flag("--no-accept", \.noAccept, help: "With --learn: the user corrects the wrong fields and accepts nothing (receipts with nothing wrong teach nothing)."),
+    ], checks: [{ a in
+        if a.learnStore != nil, !a.learn { throw UsageError("--learn-store goes with --learn") }
+        if a.noAccept, !a.learn { throw UsageError("--no-accept goes with --learn") }
+        guard a.learn else { return }
+        for (given, name) in [(a.lines, "--lines"), (a.truthText, "--truth-text"), (a.html != nil, "--html"), (a.baseline != nil, "--baseline"),
+                              (a.writeBaseline != nil, "--write-baseline"), (a.saveReadings != nil, "--save-readings")] where given {
+            throw UsageError("--learn cannot be combined with \(name)")
+        }
+    }]) + PipelineArgs.group.embedded(in: \.pipeline)
 
     static let arguments = Positionals<EvalArgs>("DIR", kind: .directory, count: .one("eval takes one folder"),
                                                  help: "A labelled folder: images with .json sidecars, or SROIE's img/, key/ and box/.", \.folder)
@@ -94,6 +109,7 @@ enum EvalCommand {
             ctx.console.outRaw(figures.table(source: "\(receipts.count) receipts", seconds: Date().timeIntervalSince(start)))
             return failures.isEmpty ? .ok : .inputError
         }
+        if args.learn { return try learn(receipts, args, setup: setup, scoring: scoring, ctx) }
         let truth = args.truthText
         // The baseline is read before the run: a bad file fails before any work.
         let baseline = try args.baseline.map(Baseline.load)
@@ -148,6 +164,41 @@ enum EvalCommand {
         return results.contains { $0.error != nil } ? .inputError : .ok
     }
 
+    /// `--learn`: the receipts in order into a store of its own (a temporary SQLite file, removed after).
+    static func learn(_ receipts: [LabelledReceipt], _ args: EvalArgs, setup: PipelineSetup.Made, scoring: Scoring, _ ctx: CommandContext) throws -> ExitCode {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("receipts-eval-learn-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        defer { if args.learnStore == nil { try? FileManager.default.removeItem(at: dir) } }
+        let location = args.learnStore ?? dir.appendingPathComponent("learn.sqlite").path
+        if let kept = args.learnStore, FileManager.default.fileExists(atPath: kept) {
+            throw CLIFailure(.usage, "\(kept) exists already: --learn-store makes a new store")
+        }
+        let store = try StoreSupport.attempt("making the store eval --learn learns in") { try StoreLocation.open(location, create: true) }
+        let start = Date()
+        let interruption = ctx.interruption
+        let steps = try StoreSupport.attempt("learning") {
+            try LearnRun.run(receipts, makePipeline: { try setup.makePipeline() }, parser: ReceiptParser(options: setup.parser), scoring: scoring,
+                             jobs: args.jobs.count, store: store, confirm: !args.noAccept, isCancelled: { interruption.isRaised })
+        }
+        if interruption.isRaised { throw CLIFailure(.interrupted, "interrupted") }
+        let summary = LearnSummary(steps)
+        let elapsed = Date().timeIntervalSince(start)
+        if let p = args.predictions {
+            try write(EvalRun.predictions(steps.map(\.learned)).map { JSONLine.encode($0) }.joined(separator: "\n") + "\n", to: p, what: "predictions")
+        }
+        if args.json {
+            ctx.console.out(JSONLine.encode(LearnReport(summary, steps: steps, seconds: elapsed)))
+        } else {
+            ctx.console.outRaw(summary.table(seconds: elapsed))
+            let misses = steps.filter(\.repeatShop).flatMap { Miss.of($0.learned) }
+            if !misses.isEmpty {
+                let shown = args.misses ? misses : Array(misses.prefix(20))
+                ctx.console.out("\nmisses with learning on repeat shops\(shown.count < misses.count ? " (first \(shown.count) of \(misses.count); --misses for all)" : ""):")
+                for m in shown { ctx.console.out("  " + m.line) }
+            }
+        }
+        return steps.contains { $0.learned.error != nil } ? .inputError : .ok
+    }
+
     static func write(_ text: String, to path: String, what: String) throws {
         do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
             throw CLIFailure(.inputError, "\(path): cannot write \(what): \((error as NSError).localizedDescription)")
@@ -197,5 +248,71 @@ struct MissReport: Encodable {
 
     init(_ m: Miss) {
         sample = m.sample; field = m.fieldName; expected = m.expected; got = m.got; evidence = m.evidence.map(EvidenceReport.init); cause = m.cause
+    }
+}
+
+/// `receipts eval --learn --json`.
+struct LearnReport: Encodable {
+    var receiptCount: Int
+    var repeatCount: Int
+    var seconds: Double
+    var accuracy: [String: [String: Double]]
+    var correctionCount: [String: Int]
+    var falseMatchCount: Int
+    var matchedCount: Int
+    var strongMatchCount: Int
+    var learnedTotalCount: Int
+    var learnedDateCount: Int
+    var steps: [Step]
+
+    struct Step: Encodable {
+        var sample: String
+        var repeatShop: Bool
+        var rightWithout: [String: Bool]
+        var rightWith: [String: Bool]
+        var learned: [String]
+        var strongMatch: Bool?
+        var falseMatch: Bool
+        var corrected: [String]
+        var bestHeader: Double?
+        var bestHeaderRight: Bool?
+        var secondHeader: Double?
+        var strongRight: Bool?
+        /// The learned fields' evidence, in words.
+        var evidence: [String: String]?
+
+        enum CodingKeys: String, CodingKey {
+            case sample, repeatShop = "repeat_shop", rightWithout = "right_without", rightWith = "right_with", learned, strongMatch = "strong_match"
+            case falseMatch = "false_match", corrected, bestHeader = "best_header", bestHeaderRight = "best_header_right"
+            case secondHeader = "second_header", strongRight = "strong_right", evidence
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case receiptCount = "receipt_count", repeatCount = "repeat_count", seconds, accuracy, correctionCount = "correction_count"
+        case falseMatchCount = "false_match_count", matchedCount = "matched_count", strongMatchCount = "strong_match_count"
+        case learnedTotalCount = "learned_total_count", learnedDateCount = "learned_date_count", steps
+    }
+
+    init(_ s: LearnSummary, steps: [LearnRun.Step], seconds: Double) {
+        receiptCount = s.receipts; repeatCount = s.repeats; self.seconds = round2(seconds)
+        accuracy = ["without": s.without.accuracies, "with": s.with.accuracies, "without_repeat": s.withoutRepeat.accuracies,
+                    "with_repeat": s.withRepeat.accuracies]
+        correctionCount = ["without": s.correctionsWithout, "with": s.correctionsWith]
+        falseMatchCount = s.falseMatches; matchedCount = s.matched; strongMatchCount = s.matchedStrong
+        learnedTotalCount = s.learnedTotals; learnedDateCount = s.learnedDates
+        func right(_ x: Scored) -> [String: Bool] { Dictionary(uniqueKeysWithValues: x.right.map { ($0.key.rawValue, $0.value) }) }
+        self.steps = steps.map { st in
+            Step(sample: st.id, repeatShop: st.repeatShop, rightWithout: right(st.stranger), rightWith: right(st.learned),
+                 learned: st.fields?.fieldNames ?? [], strongMatch: st.strong, falseMatch: st.falseMatch, corrected: st.corrected.map(\.rawValue),
+                 bestHeader: st.bestHeader.map(round2), bestHeaderRight: st.bestHeaderRight, secondHeader: st.secondHeader.map(round2),
+                 strongRight: st.strongRight, evidence: st.fields.map { f in
+                     var e: [String: String] = [:]
+                     if let v = f.vendor { e["vendor"] = v.value + ": " + v.evidence.notes.map(\.description).joined(separator: "; ") }
+                     if let d = f.date { e["date"] = d.value.iso + ": " + d.evidence.notes.map(\.description).joined(separator: "; ") }
+                     if let t = f.total { e["total"] = t.value.description + ": " + t.evidence.notes.map(\.description).joined(separator: "; ") }
+                     return e
+                 })
+        }
     }
 }

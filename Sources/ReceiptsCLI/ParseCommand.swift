@@ -2,8 +2,10 @@ import Foundation
 import ReceiptDrawing
 import ReceiptIngest
 import ReceiptModel
+import ReceiptLearning
 import ReceiptParser
 import ReceiptPipeline
+import ReceiptStore
 
 /// `receipts parse` options.
 struct ParseArgs: ParsableArgs {
@@ -13,6 +15,8 @@ struct ParseArgs: ParsableArgs {
     var timings = false
     var saveImage: String?
     var annotate: String?
+    var noLearn = false
+    var store = StoreArgs()
     var pipeline = PipelineArgs()
     var files: [String] = []
 
@@ -23,7 +27,11 @@ struct ParseArgs: ParsableArgs {
         .flag("--timings", \.timings, help: "In JSON, also the seconds each image and each OCR look took (left out by default, so the same file always gives the same bytes)."),
         .string("--save-image", value: "DIR", \.saveImage, kind: .directory, help: "Write the normalised image OCR read (PNG) into DIR, to see what Tesseract saw."),
         .string("--annotate", value: "DIR", \.annotate, kind: .directory, help: "Write that image with each field's box drawn and labelled (NAME.annotated.png) into DIR."),
-    ]) + PipelineArgs.group.embedded(in: \.pipeline)
+    ]) + StoreArgs.group.embedded(in: \ParseArgs.store).withoutSettings() + OptionGroup([
+        .flag("--no-learn", \.noLearn, help: "With --store: read as a stranger would, without the shops the store learned from your corrections."),
+    ], checks: [{ a in
+        if a.noLearn, a.store.store == nil { throw UsageError("--no-learn goes with --store (without a store nothing is learned)") }
+    }]) + PipelineArgs.group.embedded(in: \.pipeline)
 
     static let arguments = Positionals<ParseArgs>("FILE", kind: .file, count: .atLeastOne("no input files"),
                                                   help: "Receipt images or PDFs; - reads one from standard input.", \.files)
@@ -41,6 +49,9 @@ enum ParseCommand {
         gets one `error:` line on stderr; the others are still parsed, and the exit code is 3.
         `-` reads one receipt from standard input (`cat scan.jpg | receipts parse -`).
         Fields the parser is unsure of (confidence below \(ReviewPolicy.threshold)) are marked '?'.
+        With --store, each receipt is read with the shops that store learned from your corrections
+        (`receipts shops`): a receipt of a known shop takes its name, and the total and date its habits
+        point at (docs/learning.md); nothing is written to the store.
 
         Examples:
           receipts parse SampleReceipts/us-hardware-01.png
@@ -59,11 +70,17 @@ enum ParseCommand {
             }
         }
         let pipeline = try setup.makePipeline()
+        // The shops a store learned (--store): read once, nothing written.
+        var learning: ShopLearning?
+        if args.store.store != nil, !args.noLearn {
+            let store = try StoreSupport.open(args.store, ctx)
+            learning = ShopLearning(shops: try StoreSupport.attempt("reading the shops") { try store.shops() }, parser: pipeline.parser)
+        }
         var failures = 0
         for file in args.files {
             if ctx.interruption.isRaised { return .interrupted }
             do {
-                let result: ReceiptResult
+                var result: ReceiptResult
                 if file == "-" {
                     let limit = setup.pipeline.ingest.maxFileBytes
                     guard let data = ctx.input.readAll(limit), !data.isEmpty else {
@@ -73,6 +90,7 @@ enum ParseCommand {
                 } else {
                     result = try pipeline.process(path: file)
                 }
+                if let learning { result.learned = learning.read(result.receipt, reading: result.reading, page: result.page) }
                 if let saveDir, let png = result.image.pngData() {
                     let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension + ".ocr.png"
                     let path = (saveDir as NSString).appendingPathComponent(name)
@@ -83,7 +101,7 @@ enum ParseCommand {
                 if let annotateDir {
                     let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension + ".annotated.png"
                     let path = (annotateDir as NSString).appendingPathComponent(name)
-                    let png = Annotator.picture(result.image.pageImage, ShowCommand.annotations(result.receipt)).flatMap(PNGEncoder.encode)
+                    let png = Annotator.picture(result.image.pageImage, ShowCommand.annotations(result.shown)).flatMap(PNGEncoder.encode)
                     if png.flatMap({ try? $0.write(to: URL(fileURLWithPath: path)) }) == nil { ctx.console.warning("\(path): could not write the image") }
                 }
                 if json {
@@ -105,7 +123,7 @@ enum ParseCommand {
 /// The readable form of one result.
 enum HumanReport {
     static func render(_ result: ReceiptResult, explain: Bool, showText: Bool) -> String {
-        let r = result.receipt
+        let r = result.shown
         var s = "\(result.file)\n"
         func row<T>(_ label: String, _ f: Field<T>?, _ show: (T) -> String) {
             guard let f else {

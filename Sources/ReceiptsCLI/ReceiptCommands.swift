@@ -2,6 +2,7 @@ import Foundation
 import ReceiptSupport
 import ReceiptDrawing
 import ReceiptIngest
+import ReceiptLearning
 import ReceiptModel
 import ReceiptParser
 import ReceiptStore
@@ -243,16 +244,21 @@ enum ShowCommand {
         let r = d.receipt, p = r.parsed, e = d.effective
         let active = Dictionary(d.corrections.filter(\.isActive).map { ($0.field, $0) }, uniquingKeysWith: { _, b in b })
         var s = "receipt \(r.id)  \(StoreSupport.file(r.sourcePaths.first))  [\(d.state.argument)]\n"
-        func row<T>(_ name: String, _ shown: Field<T>?, _ parsed: Field<T>?, _ field: CorrectableField, _ show: (T) -> String) {
+        func row<T>(_ name: String, _ shown: Field<T>?, _ parsed: Field<T>?, _ field: CorrectableField, learned: Field<T>? = nil, _ show: (T) -> String) {
             let value = shown.map { show($0.value) } ?? "—"
             let conf = shown.map { String(format: "%.2f", $0.confidence) } ?? ""
             let unsure = shown.map { ReviewPolicy.isUnsure(confidence: $0.confidence) } ?? false
             s += "  \(StoreSupport.pad(name, 9))\(StoreSupport.pad(value + (unsure ? " ?" : ""), 36)) \(conf)\n"
+            let parserRead = "           parser read: " + (parsed.map { "\(show($0.value)) (\(String(format: "%.2f", $0.confidence)))" } ?? "nothing") + "\n"
             if let c = active[field] {
                 s += "           corrected by \(c.by) at \(c.at) [user]\n"
-                s += "           parser read: " + (parsed.map { "\(show($0.value)) (\(String(format: "%.2f", $0.confidence)))" } ?? "nothing") + "\n"
+                s += parserRead
+            } else if learned != nil {
+                // The value a shop you taught set (receipts shops show): its evidence, then what the parser alone read.
+                s += "           learned from shop \(d.shop.map { "\($0.id) \($0.name)" } ?? "?") [shop]\n"
+                s += parserRead
             }
-            if let f = parsed {
+            if let f = active[field] == nil ? learned ?? parsed : parsed {
                 let ev = f.evidence
                 var where_ = ev.line.map { "line \($0 + 1): " } ?? ""
                 if let t = ev.text { where_ += "\"\(t)\"  " }
@@ -263,10 +269,10 @@ enum ShowCommand {
                 }
             }
         }
-        row("vendor", e.vendor, p.vendor, .vendor) { $0 }
-        row("date", e.date, p.date, .date) { $0.iso }
+        row("vendor", e.vendor, p.vendor, .vendor, learned: d.learned?.vendor) { $0 }
+        row("date", e.date, p.date, .date, learned: d.learned?.date) { $0.iso }
         row("time", e.time, p.time, .time) { $0.description }
-        row("total", e.total, p.total, .total) { $0.description }
+        row("total", e.total, p.total, .total, learned: d.learned?.total) { $0.description }
         row("subtotal", e.subtotal, p.subtotal, .subtotal) { $0.description }
         row("tax", e.tax, p.tax, .tax) { $0.description }
         row("currency", e.currency, p.currency, .currency) { $0 }
@@ -282,6 +288,10 @@ enum ShowCommand {
             }
         }
         for c in p.checks { s += "  check    \(c)\n" }
+        if let shop = d.shop {
+            let how = d.learned != nil ? "read as this shop" : "taught it"
+            s += "  shop     \(shop.id) \(shop.name) (\(how); receipts shops show \(shop.id))\n"
+        }
         s += "  files    \(r.sourcePaths.joined(separator: "\n           "))\n"
         s += "  image    sha256 \(r.contentHash)\n"
         s += "  read     \(r.processedAt) by \(r.engineVersion), parser \(r.parserVersion)\n"
@@ -388,6 +398,8 @@ enum EditCommand {
         Line items: --line "DESCRIPTION=AMOUNT", repeated, replaces the whole list.
         --clear FIELD removes a field the parser found wrongly (e.g. --clear tax).
         --undo FIELD undoes the field's latest correction (an earlier one, else the parser's value, holds again).
+        A corrected receipt teaches its shop (`receipts shops`): its numbers, address and header, and for
+        a total or date set to a value printed on it, which kind of line holds it; an undo unlearns.
         Fields: \(CorrectableField.allCases.map(\.rawValue).joined(separator: ", ")).
         """,
         options: EditArgs.options, arguments: .receipt("edit", \.receipt), run: run)
@@ -408,10 +420,12 @@ enum EditCommand {
             let id = try StoreSupport.receiptID(args.receipt[0], in: store)
             var made: [Correction] = []
             do {
+                // What the receipt teaches its shop changes with its corrections (`receipts shops`).
+                let teacher = ShopLearning.teacher()
                 if undo.isEmpty {
-                    made = try store.correct(id, changes, by: who)
+                    made = try store.correct(id, changes, by: who, teacher: teacher)
                 } else {
-                    for f in undo { made.append(try store.undoCorrection(id, field: f, by: who)) }
+                    for f in undo { made.append(try store.undoCorrection(id, field: f, by: who, teacher: teacher)) }
                 }
             } catch let e as StoreError {
                 if e.code == .notFound { throw CLIFailure(.inputError, e.description) }

@@ -139,7 +139,7 @@ struct ReceiptReport: Encodable {
     /// `timings`: the seconds each look and the whole image took. They differ from run to run, so
     /// `parse --json` leaves them out unless asked (`--timings`): the same file gives the same bytes.
     init(result: ReceiptResult, engine: String, explain: Bool, includeText: Bool, timings: Bool) {
-        self.init(file: result.file, receipt: result.receipt, explain: explain)
+        self.init(file: result.file, receipt: result.shown, explain: explain)
         ocr = OCRReport(passes: result.passes.map { OCRPassReport(name: $0.name, reason: $0.reason, meanConfidence: round2($0.meanConfidence), seconds: timings ? round2($0.seconds) : nil) },
                         meanConfidence: round2(result.page.meanConfidence), imageSteps: result.imageSteps,
                         lineCount: result.page.lines.count, engine: result.textLayerPages == result.pageCount ? "none" : engine,

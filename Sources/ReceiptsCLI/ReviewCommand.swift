@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptLearning
 import ReceiptModel
 import ReceiptParser
 import ReceiptStore
@@ -8,9 +9,20 @@ struct ReviewArgs: ParsableArgs {
     var store = StoreArgs()
     var by = ByArgs()
     var filter = FilterArgs()
+    /// `--accept ID…`: accept these receipts without asking (for scripts).
+    var accept = false
+    var receipts: [String] = []
 
     static let options = StoreArgs.group.embedded(in: \ReviewArgs.store) + ByArgs.group.embedded(in: \.by)
         + FilterArgs.group.embedded(in: \.filter, where: { $0.name != "--status" })
+        + OptionGroup([
+            .flag("--accept", \.accept, help: "Accept the receipts given (ids or image files) without a terminal: their vendor, date and total as shown become confirmed, and teach their shop."),
+        ], checks: [{ a in
+            if a.accept, a.receipts.isEmpty { throw UsageError("--accept takes the receipts to accept: review --accept ID…") }
+            if !a.accept, !a.receipts.isEmpty { throw UsageError("review walks the receipts that need review and takes no receipts; to accept some without a terminal: review --accept ID…") }
+        }])
+    static let arguments = Positionals("ID|FILE", kind: .receipt, count: .any,
+                                       help: "With --accept: the receipts to accept, by id or image file.", \ReviewArgs.receipts)
 }
 
 /// `receipts review`: the needs-review receipts one by one on a terminal.
@@ -26,18 +38,23 @@ enum ReviewCommand {
           s (or Enter)    skip to the next receipt
           q               quit (what was accepted or edited is kept)
         Fields: vendor, date, time, total, subtotal, tax, currency, receipt_number, payment_method, card_last4.
-        Needs a terminal; from a script use `receipts edit ID --total 12.30 …` (`receipts list --status needs-review` lists them).
+        Needs a terminal; from a script use `receipts review --accept ID…` to accept receipts as they are
+        shown, and `receipts edit ID --total 12.30 …` to correct them (`receipts list --status needs-review` lists them).
+        What you accept or edit teaches the receipt's shop (`receipts shops`, docs/learning.md).
         """,
-        options: ReviewArgs.options, arguments: .none("review takes no arguments"), run: run)
+        options: ReviewArgs.options, arguments: ReviewArgs.arguments, run: run)
 
     static func run(_ args: ReviewArgs, _ ctx: CommandContext) throws -> ExitCode {
+        if args.accept { return try acceptGiven(args, ctx) }
         guard ctx.input.isTerminal else {
             throw CLIFailure(.usage, "review needs a terminal (standard input is not one); from a script use "
-                             + "`receipts edit ID --total 12.30 …` on the receipts `receipts list --status needs-review` shows")
+                             + "`receipts review --accept ID…` or `receipts edit ID --total 12.30 …` on the receipts `receipts list --status needs-review` shows")
         }
         var filter = args.filter.filter
         filter.state = .needsReview
         let who = args.by.who(ctx)
+        // What is accepted or edited teaches the receipt's shop, as `receipts edit` does.
+        let teacher = ShopLearning.teacher()
         return try StoreSupport.writing(args.store, ctx) { store in
             let queue = try StoreSupport.attempt("reading receipts") { try store.listReceipts(filter) }
             if queue.isEmpty { ctx.console.out("nothing needs review"); return .ok }
@@ -53,15 +70,10 @@ enum ReviewCommand {
                     let words = answer.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 2).map(String.init)
                     switch words.first?.lowercased() ?? "" {
                     case "a", "accept":
-                        let fields: [(CorrectableField, String?)] = [(.vendor, d.effective.vendor?.value), (.date, d.effective.date?.value.iso),
-                                                                     (.total, d.effective.total?.value.description)]
-                        let corrected = Set(d.corrections.filter(\.isActive).map(\.field))
-                        let changes = fields.compactMap { f, v in v.flatMap { corrected.contains(f) ? nil : FieldChange(field: f, value: $0) } }
-                        if changes.isEmpty && corrected.isEmpty {
+                        guard try accept(d, in: store, by: who, teacher: teacher) else {
                             ctx.console.out("nothing to accept: no vendor, date or total was found; set one with e FIELD VALUE, or s to skip")
                             continue
                         }
-                        if !changes.isEmpty { try StoreSupport.attempt("accepting \(r.id)") { _ = try store.correct(r.id, changes, by: who) } }
                         ctx.console.out("receipt \(r.id): accepted by \(who)")
                         if changed { edited += 1 } else { accepted += 1 }
                         continue receipts
@@ -70,7 +82,7 @@ enum ReviewCommand {
                         do {
                             let field = try EditCommand.field(words[1], option: "e")
                             let change = try FieldChange.set(field, words[2])
-                            let c = try store.correct(r.id, [change], by: who)
+                            let c = try store.correct(r.id, [change], by: who, teacher: teacher)
                             ctx.console.out("receipt \(r.id): \(field.rawValue) \(c.first?.previous ?? "—") → \(c.first?.value ?? "—")")
                             changed = true
                         } catch let e as UsageError {
@@ -93,6 +105,46 @@ enum ReviewCommand {
             let seen = accepted + edited + skipped
             ctx.console.out("reviewed \(seen) of \(queue.count): \(accepted) accepted, \(edited) edited, \(skipped) skipped\(quit ? " (quit)" : "")")
             return .ok
+        }
+    }
+
+    /// Accepts a receipt as shown: its vendor, date and total without a correction become confirmed
+    /// (and teach its shop). False when there is nothing to accept: none of the three was found and none corrected.
+    static func accept(_ d: ReceiptDetail, in store: any ReceiptStore, by who: String, teacher: any ShopTeacher) throws -> Bool {
+        let corrected = Set(d.corrections.filter(\.isActive).map(\.field))
+        let changes = FieldChange.accepting(d.effective, corrected: corrected)
+        if changes.isEmpty && corrected.isEmpty { return false }
+        if !changes.isEmpty { try StoreSupport.attempt("accepting \(d.receipt.id)") { _ = try store.correct(d.receipt.id, changes, by: who, teacher: teacher) } }
+        return true
+    }
+
+    /// `review --accept ID…`: each receipt accepted as `a` accepts it, no terminal needed. Every receipt
+    /// is looked up before any is accepted, so a wrong id changes nothing; one with nothing to accept is
+    /// named and the exit code is 3.
+    static func acceptGiven(_ args: ReviewArgs, _ ctx: CommandContext) throws -> ExitCode {
+        let who = args.by.who(ctx)
+        let teacher = ShopLearning.teacher()
+        return try StoreSupport.writing(args.store, ctx) { store in
+            var details: [ReceiptDetail] = []
+            for arg in args.receipts {
+                let id = try StoreSupport.receiptID(arg, in: store)
+                guard let d = try StoreSupport.attempt("reading receipt \(id)", { try store.receiptDetail(id) }) else {
+                    throw CLIFailure(.inputError, "\(arg): no receipt \(id) in the store (receipts list shows them)")
+                }
+                details.append(d)
+            }
+            var nothing = 0
+            for d in details {
+                if try accept(d, in: store, by: who, teacher: teacher) {
+                    let shown = [("vendor", d.effective.vendor?.value), ("date", d.effective.date?.value.iso), ("total", d.effective.total?.value.description)]
+                        .compactMap { name, v in v.map { "\(name) \($0)" } }.joined(separator: ", ")
+                    ctx.console.out("receipt \(d.receipt.id): accepted by \(who) (\(shown))")
+                } else {
+                    ctx.console.err("receipt \(d.receipt.id): nothing to accept: no vendor, date or total was found; set one with receipts edit \(d.receipt.id.rawValue) --vendor …")
+                    nothing += 1
+                }
+            }
+            return nothing == 0 ? .ok : .inputError
         }
     }
 

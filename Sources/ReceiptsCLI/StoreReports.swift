@@ -104,14 +104,17 @@ struct ShownField: Encodable {
     var evidence: EvidenceReport?
     var rejected: [CandidateReport]?
     var corrected: Bool
+    var learned: Bool
     var parser: FieldReport?
 
-    init?<T>(shown: Field<T>?, parser: Field<T>?, corrected: Bool, _ show: (T) -> String) {
+    /// `learned`: the value a shop of the directory set, when one did (under any correction).
+    init?<T>(shown: Field<T>?, parser: Field<T>?, learned: Field<T>? = nil, corrected: Bool, _ show: (T) -> String) {
         guard shown != nil || parser != nil || corrected else { return nil }
         let own = FieldReport(shown, explain: true, show)
         value = own?.value; confidence = own?.confidence; evidence = own?.evidence; rejected = own?.rejected
         self.corrected = corrected
-        self.parser = corrected ? FieldReport(parser, explain: true, show) : nil
+        self.learned = learned != nil && !corrected
+        self.parser = corrected || self.learned ? FieldReport(parser, explain: true, show) : nil
     }
 }
 
@@ -158,8 +161,11 @@ struct ShowReport: Encodable {
     var readings: [ReadingReport]
     var links: [LinkReport]
     var corrections: [CorrectionReport]
+    var shopID: Int64?
+    var shop: String?
 
     enum CodingKeys: String, CodingKey {
+        case shopID = "shop_id", shop
         case receiptID = "receipt_id", status, parseStatus = "parse_status", files, contentHash = "content_hash", engine
         case parserVersion = "parser_version", processedAt = "processed_at", duplicateOf = "duplicate_of", duplicateReason = "duplicate_reason"
         case vendor, date, time, total, subtotal, tax, currency, receiptNumber = "receipt_number", paymentMethod = "payment_method"
@@ -172,10 +178,10 @@ struct ShowReport: Encodable {
         receiptID = r.id.rawValue; status = d.state.rawValue; parseStatus = r.status.rawValue; files = r.sourcePaths
         contentHash = r.contentHash; engine = r.engineVersion; parserVersion = r.parserVersion; processedAt = r.processedAt
         duplicateOf = r.duplicateOf?.rawValue; duplicateReason = r.duplicateReason
-        vendor = ShownField(shown: e.vendor, parser: p.vendor, corrected: corrected.contains(.vendor)) { $0 }
-        date = ShownField(shown: e.date, parser: p.date, corrected: corrected.contains(.date)) { $0.iso }
+        vendor = ShownField(shown: e.vendor, parser: p.vendor, learned: d.learned?.vendor, corrected: corrected.contains(.vendor)) { $0 }
+        date = ShownField(shown: e.date, parser: p.date, learned: d.learned?.date, corrected: corrected.contains(.date)) { $0.iso }
         time = ShownField(shown: e.time, parser: p.time, corrected: corrected.contains(.time)) { $0.description }
-        total = ShownField(shown: e.total, parser: p.total, corrected: corrected.contains(.total)) { $0.description }
+        total = ShownField(shown: e.total, parser: p.total, learned: d.learned?.total, corrected: corrected.contains(.total)) { $0.description }
         subtotal = ShownField(shown: e.subtotal, parser: p.subtotal, corrected: corrected.contains(.subtotal)) { $0.description }
         tax = ShownField(shown: e.tax, parser: p.tax, corrected: corrected.contains(.tax)) { $0.description }
         currency = ShownField(shown: e.currency, parser: p.currency, corrected: corrected.contains(.currency)) { $0 }
@@ -189,6 +195,7 @@ struct ShowReport: Encodable {
         let names = Dictionary(uniqueKeysWithValues: d.items.map { ($0.id, $0.item.name) })
         links = d.links.map { LinkReport($0, itemName: names[$0.itemID]) }
         corrections = d.corrections.map(CorrectionReport.init)
+        shopID = d.shop?.id.rawValue; shop = d.shop?.name
     }
 }
 
@@ -242,8 +249,11 @@ struct StoreInfoReport: Encodable {
     var failureCount: Int
     var linkCounts: [String: Int]
     var failures: [FailureEntry]
+    var shopCount: Int
+    var learnedReceiptCount: Int
 
     enum CodingKeys: String, CodingKey {
+        case shopCount = "shop_count", learnedReceiptCount = "learned_receipt_count"
         case path, schemaVersion = "schema_version", itemCount = "item_count", receiptCount = "receipt_count"
         case needsReviewCount = "needs_review_count", correctedCount = "corrected_count", duplicateCount = "duplicate_count"
         case lineItemCount = "line_item_count", failureCount = "failure_count", linkCounts = "link_counts", failures
@@ -252,6 +262,7 @@ struct StoreInfoReport: Encodable {
     init(_ s: StoreStats, failures: [StoredFailure]) {
         path = s.path; schemaVersion = s.schemaVersion; itemCount = s.items; receiptCount = s.receipts; needsReviewCount = s.needsReview
         correctedCount = s.corrected; duplicateCount = s.duplicates; lineItemCount = s.lineItems; failureCount = s.failures; linkCounts = s.links
+        shopCount = s.shops; learnedReceiptCount = s.learnedReceipts
         self.failures = failures.map { FailureEntry(file: $0.path, contentHash: $0.contentHash, code: $0.code, message: $0.message, failedAt: $0.failedAt) }
     }
 }

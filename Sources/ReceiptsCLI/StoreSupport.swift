@@ -122,6 +122,7 @@ enum StoreCommand {
             ctx.console.out("items     \(s.items)")
             ctx.console.out("receipts  \(s.receipts) (\(s.needsReview) need review, \(s.corrected) corrected, \(s.duplicates) duplicate\(s.duplicates == 1 ? "" : "s")), \(s.lineItems) line items")
             ctx.console.out("links     \(s.links["proposed"] ?? 0) proposed, \(s.links["confirmed"] ?? 0) confirmed, \(s.links["rejected"] ?? 0) rejected")
+            ctx.console.out("shops     \(s.shops) learned from your corrections (receipts shops list), \(s.learnedReceipts) receipt\(s.learnedReceipts == 1 ? "" : "s") read with a shop's values")
             ctx.console.out("failures  \(s.failures)")
             for f in failures { ctx.console.out("  \(f.path): \(f.code): \(f.message)") }
             // Batches reading now (or dead, until their lease runs out): only when there are some.

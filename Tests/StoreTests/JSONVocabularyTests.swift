@@ -142,11 +142,15 @@ struct JSONVocabularyTests {
             "receipts items list --json": { run(["items", "list", "--json", "--store", store]) },
             "receipts links list --json": { run(["links", "list", "--json", "--store", store]) },
             "receipts store info --json": { run(["store", "info", "--json", "--store", store]) },
+            // Receipt 1's corrections (edit, above) taught its shop.
+            "receipts shops list --json": { run(["shops", "list", "--json", "--store", store]) },
+            "receipts shops show --json": { run(["shops", "show", "--json", "--store", store, "1"]) },
         ]
         #expect(Set(outputs.keys) == Set(doc.commands.keys), "the doc's commands and the ones this test runs differ")
         // In the order the store fills up: reconcile before edit, edit before show.
         let order = ["receipts parse --json", "receipts batch --jsonl FILE", "receipts eval --json", "receipts reconcile --json",
                      "receipts edit --json", "receipts list --json", "receipts show --json", "receipts export --format json",
+                     "receipts shops list --json", "receipts shops show --json",
                      "receipts items list --json", "receipts links list --json", "receipts store info --json"]
         var seen: Set<String> = []
         for command in order {
