@@ -227,6 +227,8 @@ struct VendorText: Sendable {
         t = t.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
         let junk = CharacterSet(charactersIn: " *~|_=-—–:;,'\"`!^<>{}[]\\/©®•»«‘’“”")
         t = t.trimmingCharacters(in: junk)
+        // A rule of dashes after the name ends it: "BP STATION VAN VEEN------------:-rm".
+        t = t.replacingOccurrences(of: #"\s*[-=_~*—–]{3,}.*$"#, with: "", options: .regularExpression)
         // Leading dots and a stray lower-case scrap before an upper-case name ("ri FOODICIOUS"), trailing scraps after a legal form.
         t = t.replacingOccurrences(of: #"^[.\s]+(?=\S)"#, with: "", options: .regularExpression)
         t = t.replacingOccurrences(of: #"^[a-z]{1,2}\s+(?=[A-Z]{2})"#, with: "", options: .regularExpression)

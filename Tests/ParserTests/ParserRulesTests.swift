@@ -244,6 +244,8 @@ struct ParserRulesTests {
         ("SILVER MAPLE\nSDN BHD\nJALAN 1", "SILVER MAPLE SDN BHD"),
         ("OWNED BY: ORCHID LANE SDN BHD 1110644-W\nJALAN 2", "ORCHID LANE SDN BHD"),
         ("RIVERSIDE CAMERA &\nOPTICS\nTEL 555-0101", "RIVERSIDE CAMERA & OPTICS"),
+        // A rule of dashes after a name ends it.
+        ("------PINE HOLLOW FUEL------------:-rm\n4 Elm Road", "PINE HOLLOW FUEL"),
     ])
     func vendorRules(_ header: String, _ expected: String) {
         #expect(parser.parse(text: "\(header)\nTOTAL 9.99").vendor?.value == expected)
