@@ -149,7 +149,7 @@ public struct LearnSummary: Sendable {
     public var with: Summary
     public var withoutRepeat: Summary
     public var withRepeat: Summary
-    /// Fields the user had to correct: without learning (every wrong field), with learning.
+    /// Vendors, dates and totals the user had to correct: without learning (every wrong one), with learning.
     public var correctionsWithout: Int
     public var correctionsWith: Int
     /// Receipts the user accepted (their right fields confirmed).
@@ -167,8 +167,10 @@ public struct LearnSummary: Sendable {
         with = Summary(steps.map(\.learned))
         withoutRepeat = Summary(steps.filter(\.repeatShop).map(\.stranger))
         withRepeat = Summary(steps.filter(\.repeatShop).map(\.learned))
-        correctionsWithout = steps.reduce(0) { $0 + $1.stranger.right.values.filter { !$0 }.count }
-        correctionsWith = steps.reduce(0) { $0 + $1.learned.right.values.filter { !$0 }.count }
+        // The fields the run corrects (vendor, date, total): the others are scored, never corrected.
+        func wrong(_ s: Scored) -> Int { LearnRun.correctedFields.filter { s.right[$0] == false }.count }
+        correctionsWithout = steps.reduce(0) { $0 + wrong($1.stranger) }
+        correctionsWith = steps.reduce(0) { $0 + wrong($1.learned) }
         confirmations = steps.filter(\.confirmed).count
         falseMatches = steps.filter(\.falseMatch).count
         matched = steps.filter { $0.fields?.vendor != nil }.count
