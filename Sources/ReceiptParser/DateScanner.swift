@@ -53,6 +53,8 @@ enum DateScanner {
     /// "25032018 13:11:54": a till's stamp, day (or month), month (or day) and year run together, believed
     /// only with a time of day after it: alone, eight digits are as likely a number.
     static let compactDMYBeforeTime = Pattern(#"(?<![\d.,])(\d{2})(\d{2})((?:19|20)\d{2})(?=\s{1,3}(?:[01]?\d|2[0-3]):[0-5]\d(?!\d))"#)
+    /// "Date : 08122018": the same eight digits, believed after the word date.
+    static let compactDMYAfterDateWord = Pattern(#"\b(?:date|tarikh|datum|fecha)\s*[:.]?\s*(\d{2})(\d{2})((?:19|20)\d{2})(?![\d.,])"#)
 
     // OCR-tolerant readings: only where the structure is strong. A month-name date needs the till's year
     // mark (an apostrophe, or what OCR makes of one: ’ ` ° ") and a two-digit year of real digits; an
@@ -121,6 +123,11 @@ enum DateScanner {
         for m in compactDMYBeforeTime.matches(in: line) {
             guard let a = m.groups[1].flatMap({ Int($0) }), let b = m.groups[2].flatMap({ Int($0) }), let y = m.groups[3].flatMap({ Int($0) }) else { continue }
             add(RawDate(first: a, second: b, year: y, shape: .numeric, afterLetter: pos(m.range), text: String(line[m.range]), rule: "date.compact-before-time"), m.range)
+        }
+        for m in compactDMYAfterDateWord.matches(in: line) {
+            guard let a = m.groups[1].flatMap({ Int($0) }), let b = m.groups[2].flatMap({ Int($0) }), let y = m.groups[3].flatMap({ Int($0) }),
+                  let digits = line[m.range].firstRange(of: #/\d{8}/#) else { continue }
+            add(RawDate(first: a, second: b, year: y, shape: .numeric, afterLetter: false, text: String(line[digits]), rule: "date.compact-after-date-word"), digits)
         }
         scanLooseMonthNames(line, months: months, add: add, glued: pos)
         scanLooseDayMonthYear(line, months: months, add: add, glued: pos)

@@ -182,6 +182,13 @@ struct ParserRulesTests {
         #expect(parser.parse(text: "SHOP\nOct.10'15(Sat)\nTOTAL 1.00").date?.value == day(2015, 10, 10))
     }
 
+    @Test func eightDigitsRunTogetherAfterTheWordDate() {
+        #expect(parser.parse(text: "SHOP\nDate : 08122018\nTOTAL 1.00").date?.value == day(2018, 12, 8))
+        #expect(parser.parse(text: "SHOP\nTarikh:25032019\nTOTAL 1.00").date?.value == day(2019, 3, 25))
+        // Without the word (or a time after them) eight digits are a number, not a date.
+        #expect(parser.parse(text: "SHOP\nRef 08122018\nTOTAL 1.00").date == nil)
+    }
+
     @Test func dayMonthOrderFromAnotherDate() {
         // 03/04 is ambiguous; 04/25 on the same receipt can only be month-first.
         let r = parser.parse(text: "SHOP\nDATE 03/04/2019\nRETURN BY 04/25/2019\nTOTAL $5.00")
