@@ -25,7 +25,7 @@ public final class CachingEngine: OCREngine {
 
     public func recognize(_ image: PageImage, request: OCRRequest) throws -> OCRPage {
         // "default" and "psm11" name the same entries as before regions existed, so older caches stay valid.
-        let file = entry(image, String(request.name.map { $0.isLetter || $0.isNumber ? $0 : "-" }))
+        let file = entry(image, String(request.cacheName.map { $0.isLetter || $0.isNumber ? $0 : "-" }))
         if let data = try? Data(contentsOf: file), let page = try? JSONDecoder().decode(OCRPage.self, from: data) {
             hits += 1
             return page

@@ -42,15 +42,32 @@ public struct OCRRequest: Sendable, Hashable, Codable {
     /// Read only this part of the page (page pixels). Nil: the whole page.
     /// Boxes in the result are still in page coordinates.
     public var region: BoundingBox?
+    /// Keep the reader's other candidates for each digit (`OCRWord.alternatives`), when the engine
+    /// can: they cost about a tenth of a read, so the pipeline asks for them only on the looks it
+    /// takes because a receipt is in doubt (second look, rows re-read), where a sum may repair a digit.
+    public var alternatives: Bool
 
-    public init(layout: PageLayout? = nil, region: BoundingBox? = nil) {
-        self.layout = layout; self.region = region
+    public init(layout: PageLayout? = nil, region: BoundingBox? = nil, alternatives: Bool = false) {
+        self.layout = layout; self.region = region; self.alternatives = alternatives
+    }
+
+    enum CodingKeys: String, CodingKey { case layout, region, alternatives }
+
+    /// Requests written before `alternatives` existed read as without them.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        layout = try c.decodeIfPresent(PageLayout.self, forKey: .layout)
+        region = try c.decodeIfPresent(BoundingBox.self, forKey: .region)
+        alternatives = try c.decodeIfPresent(Bool.self, forKey: .alternatives) ?? false
     }
 
     /// The whole page in the engine's default layout.
     public static let page = OCRRequest()
 
-    /// A short name for reports and cache keys: "default", "psm11", "psm7 region 10,20 300x40".
+    /// What the OCR cache keys a reading by: the name, and whether alternatives were kept.
+    public var cacheName: String { name + (alternatives ? " alternatives" : "") }
+
+    /// A short name for reports: "default", "psm11", "psm7 region 10,20 300x40".
     public var name: String {
         (layout.map { "psm\($0.psm)" } ?? "default") + (region.map { " region \($0)" } ?? "")
     }

@@ -18,7 +18,8 @@ public struct OCROptions: Sendable, Hashable {
     /// The resolution to tell Tesseract when the image does not say (receipt scans often do not).
     public var assumedDPI: Int = 300
     /// Keep the LSTM's other readings of each digit it reads (`OCRWord.alternatives`), for the
-    /// parser's arithmetic to settle a misread digit with (Tesseract's `lstm_choice_mode` 2).
+    /// parser's arithmetic to settle a misread digit with (Tesseract's `lstm_choice_mode` 2), on the
+    /// reads that ask for them (`OCRRequest.alternatives`); false: never.
     public var digitAlternatives = true
 
     public init() {}
@@ -113,14 +114,13 @@ public final class TesseractEngine: OCREngine {
             throw .initFailed(language: options.language, directory: dir)
         }
         self.api = api
-        if options.digitAlternatives { _ = TessBaseAPISetVariable(api, "lstm_choice_mode", "2") }
         identity = "tesseract \(Self.version) \(options.language) psm\(options.layout.psm)"
     }
 
     /// What the OCR cache keys readings by: the identity, the model file's checksum (a retrained
     /// model of the same name reads otherwise) and whether digit alternatives are kept.
     public var cacheKey: String {
-        identity + " " + traineddataChecksum() + (options.digitAlternatives ? " alternatives" : "")
+        identity + " " + traineddataChecksum() + (options.digitAlternatives ? " alternatives on request" : "")
     }
 
     deinit {
@@ -153,7 +153,7 @@ public final class TesseractEngine: OCREngine {
             // cropped read right. Boxes come back in page coordinates.
             guard let inside = r.clamped(toWidth: image.width, height: image.height),
                   let crop = image.cropped(to: inside) else { return OCRPage(lines: [], width: image.width, height: image.height) }
-            let read = try recognize(crop, request: OCRRequest(layout: request.layout ?? options.layout))
+            let read = try recognize(crop, request: OCRRequest(layout: request.layout ?? options.layout, alternatives: request.alternatives))
             return OCRPage(lines: read.lines.map { line in
                 OCRLine(words: line.words.map { w in
                     OCRWord(text: w.text, box: w.box.map { BoundingBox(x: $0.x + inside.x, y: $0.y + inside.y, width: $0.width, height: $0.height) },
@@ -162,6 +162,8 @@ public final class TesseractEngine: OCREngine {
             }, width: image.width, height: image.height)
         }
         let layout = request.layout ?? options.layout
+        let alternatives = options.digitAlternatives && request.alternatives
+        _ = TessBaseAPISetVariable(api, "lstm_choice_mode", alternatives ? "2" : "0")
         TessBaseAPISetPageSegMode(api, TessPageSegMode(UInt32(layout.psm)))
         Self.setImage(api, image)
         TessBaseAPISetSourceResolution(api, Int32(options.assumedDPI))
@@ -177,7 +179,7 @@ public final class TesseractEngine: OCREngine {
             throw OCRError.timedOut(file: image.name, seconds: options.timeLimit)
         }
         guard rc == 0 else { throw OCRError.recognitionFailed(file: image.name) }
-        return readPage(width: image.width, height: image.height)
+        return readPage(width: image.width, height: image.height, alternatives: alternatives)
     }
 
     /// Hands Tesseract the pixels; it copies them before returning. The resolution the file
@@ -192,7 +194,7 @@ public final class TesseractEngine: OCREngine {
         }
     }
 
-    private func readPage(width: Int, height: Int) -> OCRPage {
+    private func readPage(width: Int, height: Int, alternatives withAlternatives: Bool) -> OCRPage {
         var lines: [OCRLine] = []
         guard let it = TessBaseAPIGetIterator(api) else { return OCRPage(lines: [], width: width, height: height) }
         defer { TessResultIteratorDelete(it) }
@@ -211,7 +213,7 @@ public final class TesseractEngine: OCREngine {
             let box: BoundingBox? = TessPageIteratorBoundingBox(pageIt, RIL_WORD, &l, &t, &r, &b) != 0
                 ? BoundingBox(x: Int(l), y: Int(t), width: Int(r - l), height: Int(b - t)) : nil
             let conf = Double(TessResultIteratorConfidence(it, RIL_WORD)) / 100
-            let alternatives = options.digitAlternatives && text.contains(where: \.isNumber) ? Self.digitAlternatives(it) : nil
+            let alternatives = withAlternatives && text.contains(where: \.isNumber) ? Self.digitAlternatives(it) : nil
             words.append(OCRWord(text: text, box: box, confidence: max(0, min(1, conf)), alternatives: alternatives))
         } while TessResultIteratorNext(it, RIL_WORD) != 0
         if !words.isEmpty { lines.append(OCRLine(words: words)) }

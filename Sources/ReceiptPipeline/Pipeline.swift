@@ -217,7 +217,7 @@ public final class ReceiptPipeline {
             let looked = options.secondLookWithoutContrastNorm ? image.withoutContrastNormalization : image
             // Only the vendor in doubt: the header alone (a third of the page's cost).
             let region = doubt.secondLookRegion(width: looked.pageImage.width, height: looked.pageImage.height)
-            let look = try read(looked, OCRRequest(layout: options.secondLookLayout, region: region), doubt.description, into: &passes)
+            let look = try read(looked, OCRRequest(layout: options.secondLookLayout, region: region, alternatives: true), doubt.description, into: &passes)
             looks.append(OCRReading.Look(kind: .secondLook, reason: doubt.description, page: look))
             return look
         }
@@ -228,8 +228,9 @@ public final class ReceiptPipeline {
 
     /// Reads one rectangle of the image again (`region` in the image's pixels, as the boxes of
     /// its `OCRPage` are), e.g. one line as a single line. Boxes in the result are page coordinates.
+    /// With the reader's digit alternatives: a row is read alone because the receipt is in doubt.
     public func read(region: BoundingBox, of image: IngestedImage, layout: PageLayout = .singleLine) throws -> OCRPage {
-        try engine.recognize(image.pageImage, request: OCRRequest(layout: layout, region: region))
+        try engine.recognize(image.pageImage, request: OCRRequest(layout: layout, region: region, alternatives: true))
     }
 
     private func read(_ image: IngestedImage, _ request: OCRRequest, _ reason: String, into passes: inout [OCRPass]) throws -> OCRPage {

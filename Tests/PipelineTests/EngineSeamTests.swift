@@ -70,11 +70,11 @@ struct EngineFailureTests {
         let image = try Ingest.load(path: Self.sample).pages[0]
         let box = BoundingBox(x: 40, y: 120, width: 600, height: 60)
         let page = try pipeline.read(region: box, of: image)
-        #expect(engine.requests == [OCRRequest(layout: .singleLine, region: box)])
+        #expect(engine.requests == [OCRRequest(layout: .singleLine, region: box, alternatives: true)])
         #expect(engine.imageSizes.map(\.width) == [image.width])
         #expect(page.lines.first?.words.first?.box == box)
         _ = try pipeline.read(region: box, of: image, layout: .singleWord)
-        #expect(engine.requests.last == OCRRequest(layout: .singleWord, region: box))
+        #expect(engine.requests.last == OCRRequest(layout: .singleWord, region: box, alternatives: true))
     }
 
     @Test func rowsWithAFieldAreReadAgainAloneAndKeptInTheReading() throws {

@@ -40,7 +40,7 @@ struct OCRRegressionTests {
         // A PDF's text layer is never OCR'd: its recording is the text layer, with no second look.
         let textLayer = result.reading.isTextLayer
         let second = textLayer ? nil : try engine.recognize((defaults.secondLookWithoutContrastNorm ? result.image.withoutContrastNormalization : result.image).pageImage,
-                                                            request: OCRRequest(layout: defaults.secondLookLayout))
+                                                            request: OCRRequest(layout: defaults.secondLookLayout, alternatives: true))
         let live = OCRRecording(image: sample.name, tesseractVersion: TesseractEngine.version,
                                 traineddata: Self.traineddata, first: result.reading.first,
                                 second: second, secondReason: textLayer ? nil : "psm\(defaults.secondLookLayout.psm)")

@@ -23,12 +23,13 @@ struct OCRTests {
         #expect(y1 > y0)
     }
 
-    /// The engine keeps the LSTM's other readings of each digit it reads: every word with a digit says
-    /// which (an empty list when none), and a faded scan has some; words without digits, and an engine
-    /// told not to, keep none.
+    /// Asked to, the engine keeps the LSTM's other readings of each digit it reads: every word with a digit
+    /// says which (an empty list when none), and a faded scan has some; words without digits, a read that
+    /// did not ask (the first read of every receipt), and an engine told not to, keep none.
     @Test func digitWordsKeepTheReadersAlternatives() throws {
         let image = try Ingest.load(path: Repo.samples + "/my-faded-mart-03.jpg").pages[0].pageImage
-        let words = try TesseractEngine().recognize(image).lines.flatMap(\.words)
+        let asking = OCRRequest(alternatives: true)
+        let words = try TesseractEngine().recognize(image, request: asking).lines.flatMap(\.words)
         let digitWords = words.filter { $0.text.contains(where: \.isNumber) }
         #expect(digitWords.count > 10)
         #expect(digitWords.allSatisfy { $0.alternatives != nil })
@@ -43,7 +44,11 @@ struct OCRTests {
         }
         var off = OCROptions()
         off.digitAlternatives = false
-        #expect(try TesseractEngine(options: off).recognize(image).lines.flatMap(\.words).allSatisfy { $0.alternatives == nil })
+        #expect(try TesseractEngine(options: off).recognize(image, request: asking).lines.flatMap(\.words).allSatisfy { $0.alternatives == nil })
+        let plain = try TesseractEngine().recognize(image).lines
+        #expect(plain.flatMap(\.words).allSatisfy { $0.alternatives == nil })
+        // Asking for alternatives changes nothing of what is read.
+        #expect(plain.map(\.text) == (try TesseractEngine().recognize(image, request: asking)).lines.map(\.text))
     }
 
     @Test func missingLanguageDataNamesThePackage() throws {
@@ -111,7 +116,7 @@ struct PipelineDecisionTests {
         let engine = ScriptedEngine(pages: [nil: Self.page("ACME LLC\n03/14/2024\nthank you"),
                                             .sparse: Self.page("ACME LLC\n03/14/2024\nTOTAL $10.80")])
         let r = try ReceiptPipeline(engine: engine).process(image: image)
-        #expect(engine.requests == [.page, OCRRequest(layout: .sparse)])
+        #expect(engine.requests == [.page, OCRRequest(layout: .sparse, alternatives: true)])
         #expect(r.receipt.total?.value == Amount("10.80"))
         #expect(r.passes.last?.reason == "no total found")
     }
@@ -130,7 +135,7 @@ struct PipelineDecisionTests {
                                             .sparse: Self.page("HARBOR LANE HARDWARE LLC\n03/14/2024\nTOTAL $10.80")])
         let r = try ReceiptPipeline(engine: engine).process(image: image)
         let (w, h) = (image.withoutContrastNormalization.pageImage.width, image.withoutContrastNormalization.pageImage.height)
-        #expect(engine.requests == [.page, OCRRequest(layout: .sparse, region: BoundingBox(x: 0, y: 0, width: w, height: h / 3))])
+        #expect(engine.requests == [.page, OCRRequest(layout: .sparse, region: BoundingBox(x: 0, y: 0, width: w, height: h / 3), alternatives: true)])
         #expect(r.passes.last?.reason.hasPrefix("vendor confidence") == true)
         #expect(r.receipt.vendor?.value == "HARBOR LANE HARDWARE LLC")
         #expect(r.receipt.total?.value == Amount("10.80"))
