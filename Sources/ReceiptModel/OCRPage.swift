@@ -18,6 +18,11 @@ public struct BoundingBox: Sendable, Hashable, Codable, CustomStringConvertible 
         return BoundingBox(x: minX, y: minY, width: max(maxX, other.maxX) - minX, height: max(maxY, other.maxY) - minY)
     }
 
+    /// The same box `dx` right and `dy` down.
+    public func moved(dx: Int = 0, dy: Int = 0) -> BoundingBox {
+        BoundingBox(x: x + dx, y: y + dy, width: width, height: height)
+    }
+
     public var description: String { "\(x),\(y) \(width)x\(height)" }
 }
 
@@ -68,6 +73,18 @@ public struct OCRLine: Sendable, Hashable, Codable {
 
     public var text: String { words.map(\.text).joined(separator: " ") }
 
+    /// The line and its words' boxes `dx` right and `dy` down (a region's read put back on its page).
+    public func moved(dx: Int = 0, dy: Int = 0) -> OCRLine {
+        var line = self
+        line.box = box?.moved(dx: dx, dy: dy)
+        line.words = words.map { w in
+            var moved = w
+            moved.box = w.box?.moved(dx: dx, dy: dy)
+            return moved
+        }
+        return line
+    }
+
     /// Mean word confidence, 0...1 (1 for an empty line).
     public var confidence: Double {
         words.isEmpty ? 1 : words.map(\.confidence).reduce(0, +) / Double(words.count)
@@ -109,14 +126,7 @@ extension OCRPage {
         var lines: [OCRLine] = [], starts: [Int] = [], top = 0
         for p in pages {
             starts.append(top)
-            for line in p.lines {
-                let words = line.words.map { w in
-                    var moved = w
-                    moved.box = w.box.map { BoundingBox(x: $0.x, y: $0.y + top, width: $0.width, height: $0.height) }
-                    return moved
-                }
-                lines.append(OCRLine(words: words, box: line.box.map { BoundingBox(x: $0.x, y: $0.y + top, width: $0.width, height: $0.height) }))
-            }
+            lines += p.lines.map { $0.moved(dy: top) }
             top += p.height
         }
         return (OCRPage(lines: lines, width: pages.map(\.width).max() ?? 0, height: top), starts)

@@ -154,12 +154,7 @@ public final class TesseractEngine: OCREngine {
             guard let inside = r.clamped(toWidth: image.width, height: image.height),
                   let crop = image.cropped(to: inside) else { return OCRPage(lines: [], width: image.width, height: image.height) }
             let read = try recognize(crop, request: OCRRequest(layout: request.layout ?? options.layout, alternatives: request.alternatives))
-            return OCRPage(lines: read.lines.map { line in
-                OCRLine(words: line.words.map { w in
-                    OCRWord(text: w.text, box: w.box.map { BoundingBox(x: $0.x + inside.x, y: $0.y + inside.y, width: $0.width, height: $0.height) },
-                            confidence: w.confidence, alternatives: w.alternatives)
-                })
-            }, width: image.width, height: image.height)
+            return OCRPage(lines: read.lines.map { $0.moved(dx: inside.x, dy: inside.y) }, width: image.width, height: image.height)
         }
         let layout = request.layout ?? options.layout
         let alternatives = options.digitAlternatives && request.alternatives
