@@ -139,8 +139,6 @@ public enum LabelValue {
 
     /// The reference scorer's vendor normalisation: upper-case, accents dropped (Ä→A), everything but
     /// letters, digits and & made a space, spaces collapsed.
-    public static func vendor(_ s: String) -> String {
-        let mapped = s.folding(options: [.diacriticInsensitive], locale: nil).uppercased().map { $0.isLetter || $0.isNumber || $0 == "&" ? $0 : " " }
-        return String(mapped).split(separator: " ").joined(separator: " ")
-    }
+    /// The same normalisation the shop directory keys names by (`ShopName.key`).
+    public static func vendor(_ s: String) -> String { ShopName.key(s) }
 }

@@ -34,6 +34,8 @@ public struct ShopDirectory: Sendable {
     struct Entry: Sendable {
         var id: ShopID
         var name: String
+        /// The name's trigrams, for the likeness of the name a receipt prints (made once, not per receipt).
+        var nameTrigrams: Trigrams
         /// Strong key → the receipt that taught it last.
         var strong: [ShopKey: ReceiptID]
         var headers: [(Trigrams, ReceiptID)]
@@ -46,6 +48,8 @@ public struct ShopDirectory: Sendable {
     }
 
     let entries: [Entry]
+    /// The entries by shop.
+    let byID: [ShopID: Entry]
     /// Strong keys taught to two shops or more.
     let ambiguous: Set<ShopKey>
 
@@ -68,8 +72,9 @@ public struct ShopDirectory: Sendable {
                 let y = years[d.date.year]
                 years[d.date.year] = ((y?.count ?? 0) + 1, max(y?.latest ?? d.receiptID, d.receiptID))
             }
-            return Entry(id: s.id, name: s.name, strong: strong, headers: headers, addresses: addresses, habits: s.habits, years: years, latest: latest)
+            return Entry(id: s.id, name: s.name, nameTrigrams: Trigrams(ShopName.key(s.name)), strong: strong, headers: headers, addresses: addresses, habits: s.habits, years: years, latest: latest)
         }
+        byID = Dictionary(uniqueKeysWithValues: entries.map { ($0.id, $0) })
     }
 
     public var isEmpty: Bool { entries.isEmpty }
@@ -140,9 +145,8 @@ public struct ShopDirectory: Sendable {
     public func match(_ fp: Fingerprint, name: String? = nil) -> Match? {
         guard !entries.isEmpty else { return nil }
         let printed = Trigrams(ShopName.key(name ?? ""))
-        func rank(_ c: Comparison) -> Double { c.header + Self.nameWeight * printed.likeness(Trigrams(ShopName.key(c.name))) }
+        func rank(_ c: Comparison) -> Double { c.header + Self.nameWeight * printed.likeness(byID[c.shop]?.nameTrigrams ?? Trigrams(ShopName.key(c.name))) }
         let all = compare(fp).filter { !$0.conflict }
-        let byID = Dictionary(uniqueKeysWithValues: entries.map { ($0.id, $0) })
         func rounded(_ x: Double) -> Double { (x * 100).rounded() / 100 }
         if let best = all.first(where: { $0.shared.contains { $0.kind.isStrong } }), let teacher = best.keyTeacher, let e = byID[best.shop] {
             let note = ShopMatch(shop: best.shop.rawValue, name: best.name, keys: best.shared, header: best.header > 0 ? rounded(best.header) : nil,
@@ -154,7 +158,7 @@ public struct ShopDirectory: Sendable {
         let shared = fp.strongKeys.filter { ambiguous.contains($0) }
         if !shared.isEmpty {
             let owners = entries.filter { e in shared.contains { k in e.strong.keys.contains { Self.same($0, k) } } }
-                .map { e in (e, printed.likeness(Trigrams(ShopName.key(e.name)))) }.sorted { $0.1 > $1.1 }
+                .map { e in (e, printed.likeness(e.nameTrigrams)) }.sorted { $0.1 > $1.1 }
             if let (e, likeness) = owners.first, likeness >= Self.sameName, owners.dropFirst().allSatisfy({ $0.1 <= likeness - Self.nameMargin }),
                let c = all.first(where: { $0.shop == e.id }) {
                 let keys = shared.compactMap { k in e.strong.keys.first { Self.same($0, k) } }

@@ -5,6 +5,8 @@ import Foundation
 
 /// A shop's name as the directory compares names: upper-case, accents dropped, every character but
 /// letters, digits and `&` made a space, spaces collapsed ("Mr. D.I.Y. (M) Sdn Bhd" → "MR D I Y M SDN BHD").
+/// The reference scorer's vendor normalisation too: the parser (`VendorText.normalise`) and eval
+/// (`LabelValue.vendor`) call this one.
 /// Two shops never share a key; a correction naming a shop by another spelling of its key teaches that shop.
 public enum ShopName {
     public static func key(_ name: String) -> String {

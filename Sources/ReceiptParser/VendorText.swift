@@ -105,7 +105,7 @@ extension CompiledRules {
         // Address and digit checks without a trailing registration number ("NAME MALAYSIA (308282-A)").
         let cDigits = cw.digitCount
         // Address words as printed only: one letter off is a name's word as often ("KANDAR" is no "BANDAR").
-        if addressWords.contains(where: { cw.has($0.normalised) }), cDigits > 0 || cw.words.count > 3 { return nil }
+        if anyExact(addressWords, in: cw) != nil, cDigits > 0 || cw.words.count > 3 { return nil }
         if cDigits > 4 || Double(cDigits) > Double(letters) * 0.5 { return nil }
         if !l.amounts.isEmpty { return nil }
         if letters < 3 { return nil }
@@ -266,8 +266,5 @@ struct VendorText: Sendable {
 
     /// Upper-case, punctuation dropped, spaces collapsed (the scorer's normalisation).
     /// Diacritics folded (Ä→A), as the scorer drops non-ASCII letters' accents on both sides.
-    static func normalise(_ s: String) -> String {
-        let mapped = s.folding(options: [.diacriticInsensitive], locale: nil).uppercased().map { $0.isLetter || $0.isNumber || $0 == "&" ? $0 : " " }
-        return String(mapped).split(separator: " ").joined(separator: " ")
-    }
+    static func normalise(_ s: String) -> String { ShopName.key(s) }
 }

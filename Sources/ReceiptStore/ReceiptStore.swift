@@ -171,8 +171,6 @@ extension ReceiptStore {
         try undoCorrection(id, field: field, by: who, teacher: nil)
     }
 
-    public func shop(_ id: ShopID) throws -> StoredShop? { try shops().first { $0.id == id } }
-
 }
 
 /// Where a store is, and the one place that turns a `--store` location into a store:

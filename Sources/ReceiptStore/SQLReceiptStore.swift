@@ -194,16 +194,14 @@ public final class SQLReceiptStore: ReceiptStore {
             let p = r.parsed
             hash = r.contentHash
             path = r.sourcePath
-            func fields(_ shown: ParsedReceipt) throws -> [SQLValue] {
-                var f = [.text(r.status.rawValue), .of(r.ocrText)] + SQLReceiptStore.fieldValues(shown) + [
-                    .text(try SQLReceiptStore.encodeJSON(p)), .text(r.engineVersion), .text(r.parserVersion),
-                    .text(SQLReceiptStore.timestamp(r.processedAt)),
-                ]
-                if withReading { f.append(.of(try r.reading.map(SQLReceiptStore.encodeJSON))) }
-                return f
-            }
-            self.fields = try fields(p.applying(r.learned))
-            fieldsWithoutLearned = r.learned == nil ? self.fields : try fields(p)
+            // The parse and the reading (the largest JSON a receipt has) are encoded once; only the
+            // shown values differ between the two rows.
+            let head: [SQLValue] = [.text(r.status.rawValue), .of(r.ocrText)]
+            var tail: [SQLValue] = [.text(try SQLReceiptStore.encodeJSON(p)), .text(r.engineVersion), .text(r.parserVersion),
+                                    .text(SQLReceiptStore.timestamp(r.processedAt))]
+            if withReading { tail.append(.of(try r.reading.map(SQLReceiptStore.encodeJSON))) }
+            self.fields = head + SQLReceiptStore.fieldValues(p.applying(r.learned)) + tail
+            fieldsWithoutLearned = r.learned == nil ? self.fields : head + SQLReceiptStore.fieldValues(p) + tail
             learned = try r.learned.map { ($0.shop, try SQLReceiptStore.encodeJSON($0)) }
             lines = try SQLReceiptStore.lineRows(p)
         }
