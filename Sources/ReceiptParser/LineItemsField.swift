@@ -19,7 +19,7 @@ extension ReceiptParser {
 
     /// Where the items end: the first row of the totals block (a subtotal, a strong total, a tax with
     /// its amount, a payment), or the first row that prints the sum of the priced rows above it.
-    func itemsEnd(_ lines: [ParseLine], money: MoneyFields) -> Int {
+    func itemsEnd(_ lines: [ParseLine]) -> Int {
         var seenPrice = false
         for l in lines {
             let priced = l.amounts.contains { !$0.isPercent }
@@ -66,18 +66,20 @@ extension ReceiptParser {
     func isDiscount(_ l: ParseLine) -> Bool { compiled.anyExact(compiled.itemDiscount, in: l.words) != nil || compiled.any(compiled.discount, in: l.words) != nil }
     func isVoid(_ l: ParseLine) -> Bool { compiled.anyExact(compiled.itemVoid, in: l.words) != nil }
 
-    func lineItems(_ lines: [ParseLine], money: MoneyFields) -> [LineItem] {
-        let end = itemsEnd(lines, money: money)
+    func lineItems(_ lines: [ParseLine]) -> [LineItem] {
+        let end = itemsEnd(lines)
         guard end > 0 else { return [] }
         var items: [LineItem] = []
-        let columnNames = self.columnNames(lines[..<end])
+        // Judged once a row: it scans the row for dates, and rows are asked about more than once.
+        let notItem = lines[..<end].map(isNotAnItem)
+        let columnNames = self.columnNames(lines[..<end], notItem: notItem)
         /// A row with a name and no price, waiting for a row below with a price and no name.
         var pendingName: ParseLine?
         var running = Amount(0)
-        for l in lines[..<end] {
+        for (k, l) in lines[..<end].enumerated() {
             let prices = l.amounts.filter { !$0.isPercent }
             guard let price = prices.last else {
-                pendingName = l.words.letterCount >= 3 && compiled.anyExact(compiled.itemSkip, in: l.words) == nil && !isNotAnItem(l) ? l : nil
+                pendingName = l.words.letterCount >= 3 && !notItem[k] ? l : nil
                 continue
             }
             defer { pendingName = nil }
@@ -100,16 +102,16 @@ extension ReceiptParser {
                 }
                 continue
             }
-            if isNotAnItem(l) { continue }
+            if notItem[k] { continue }
             guard var item = item(l, price: price, prices: prices) else { continue }
             if item.description.filter(\.isLetter).count < 2 {
                 if let name = columnNames[l.index] {
                     // Names in one column, prices in the next, read one after the other.
                     item.description = itemName(name.text)
                     item.evidence.notes.append(.nameFromColumn(name.text))
-                } else if let above = pendingName, above.index == l.index - 1, itemName(above.text).filter(\.isLetter).count >= 2 {
+                } else if let above = pendingName, above.index == l.index - 1, case let name = itemName(above.text), name.filter(\.isLetter).count >= 2 {
                     // The name is on the row above ("BANANAS" over "1.23 lb @ 0.59/lb 0.73").
-                    item.description = itemName(above.text)
+                    item.description = name
                     item.evidence.notes.append(.nameFromLineAbove(above.text))
                 } else {
                     continue
@@ -126,9 +128,11 @@ extension ReceiptParser {
     /// Price row → name row, where OCR read a column of names and then the column of their prices: a run of
     /// rows with a name and no amount followed by a run of rows with an amount and no name, paired from the
     /// last name and price up.
-    func columnNames(_ lines: ArraySlice<ParseLine>) -> [Int: ParseLine] {
-        func isName(_ l: ParseLine) -> Bool {
-            l.amounts.isEmpty && l.words.letterCount >= 3 && !isNotAnItem(l) && compiled.anyExact(compiled.itemSkip, in: l.words) == nil
+    /// `notItem`: `isNotAnItem` of each row, by its position in `lines`.
+    func columnNames(_ lines: ArraySlice<ParseLine>, notItem: [Bool]) -> [Int: ParseLine] {
+        func isName(_ i: Int) -> Bool {
+            let l = lines[i]
+            return l.amounts.isEmpty && l.words.letterCount >= 3 && !notItem[i - lines.startIndex]
         }
         func isPrice(_ l: ParseLine) -> Bool {
             l.amounts.filter { !$0.isPercent }.count == 1 && l.words.letterCount <= 2
@@ -136,9 +140,9 @@ extension ReceiptParser {
         var out: [Int: ParseLine] = [:]
         var i = lines.startIndex
         while i < lines.endIndex {
-            guard isName(lines[i]) else { i += 1; continue }
+            guard isName(i) else { i += 1; continue }
             var names: [ParseLine] = []
-            while i < lines.endIndex, isName(lines[i]) { names.append(lines[i]); i += 1 }
+            while i < lines.endIndex, isName(i) { names.append(lines[i]); i += 1 }
             var prices: [ParseLine] = []
             while i < lines.endIndex, isPrice(lines[i]) { prices.append(lines[i]); i += 1 }
             // (The names nearest the prices: a heading or the shop's name may stand above them.)

@@ -29,8 +29,6 @@ struct MoneyFields {
     var cashFound: Found?
     var changeFound: Found?
     var totalCandidates: [Found] = []
-    /// The first line of the totals block (subtotal/total/tax); line items stop before it.
-    var firstSummaryLine: Int?
     /// A heading of the tax breakdown table ("GST SUMMARY"): "TOTAL" lines below it are the table's.
     var taxTableLine: Int?
     /// What was left out of an enormous input (more total lines than `maxTotalCandidates`).
@@ -73,7 +71,6 @@ struct MoneyFields {
                 && !l.amounts.contains { !$0.isPercent && $0.amount.magnitude >= Amount(1) }
         }?.index
         taxTableLine = lines.first { l in l.amounts.isEmpty && rules.any(rules.totalTables, in: l.words) != nil }?.index
-        firstSummaryLine = ([subtotalFound, taxFound].compactMap { $0?.line.index } + totalCandidates.map(\.line.index)).min()
         if totalCandidates.count > Self.maxTotalCandidates {
             warnings.append("\(totalCandidates.count) lines read as totals; only the last \(Self.maxTotalCandidates) were weighed")
             totalCandidates = Array(totalCandidates.sorted { $0.line.index < $1.line.index }.suffix(Self.maxTotalCandidates))

@@ -58,7 +58,7 @@ public struct ReceiptParser: Sendable {
         receipt.time = time(lines, dateLine: receipt.date?.evidence.line)
         receipt.vendor = vendor(lines)
         let money = MoneyFields(lines: lines, rules: compiled)
-        let items = lineItems(lines, money: money)
+        let items = lineItems(lines)
         let (total, checks, row, trusted) = money.total(lineItems: items)
         receipt.total = total
         let settled = money.settle(total: total, totalRow: row, checks: checks, lineItems: items)

@@ -154,7 +154,7 @@ extension ReceiptParser {
         let cw = WordLine(compiled.vendorText.clean(l.text))
         guard cw.digitCount == 0, cw.letterCount >= 3, l.confidence >= 0.3, compiled.any(compiled.vendorSkip, in: cw) == nil,
               !CompiledRules.isCityLine(l.text), !CompiledRules.looksLikeNoise(cw), compiled.vendorLineKind(l) == nil else { return false }
-        let places = cw.words.filter { word in compiled.addressWords.contains { WordLine(String(word)).has($0.normalised) } }.count
+        let places = cw.words.filter { word in compiled.anyExact(compiled.addressWords, in: WordLine(String(word))) != nil }.count
         return places > 0 && places * 2 < cw.words.count
     }
 
