@@ -12,6 +12,13 @@ typedef void rc_boxa;
 
 // Decoding and encoding.
 static inline rc_pix *rc_pixReadMem(const unsigned char *data, size_t size) { return pixReadMem(data, size); }
+// A JPEG decoded by libjpeg at 1/reduction of its size (1, 2, 4 or 8: libjpeg's scaled DCT), and,
+// with `luminance`, to its grey (Y) channel only, before any colour conversion: a quarter of the
+// memory of the 32 bpp colour image pixReadMem makes, and a quarter again for each halving.
+static inline rc_pix *rc_pixReadMemJpegScaled(const unsigned char *data, size_t size, int reduction, int luminance) {
+    l_int32 warnings = 0;
+    return pixReadMemJpeg(data, size, 0, reduction, &warnings, luminance ? L_JPEG_READ_LUMINANCE : 0);
+}
 static inline int rc_pixReadHeaderMem(const unsigned char *data, size_t size, int *format, int *w, int *h, int *bps, int *spp) {
     l_int32 f = 0, ww = 0, hh = 0, b = 0, s = 0, cm = 0;
     int rc = pixReadHeaderMem(data, size, &f, &ww, &hh, &b, &s, &cm);
@@ -66,6 +73,7 @@ static inline rc_pix *rc_pixClip(rc_pix *p, int x, int y, int w, int h) {
 
 // What finding the paper in a photo needs (ReceiptIngest/PaperFinder.swift).
 static inline rc_pix *rc_pixScaleAreaMap(rc_pix *p, float sx, float sy) { return pixScaleAreaMap((PIX *)p, sx, sy); }
+static inline rc_pix *rc_pixScaleAreaMap2(rc_pix *p) { return pixScaleAreaMap2((PIX *)p); }
 // The threshold between foreground and background (Leptonica's Otsu variant); 0 on success.
 static inline int rc_pixSplitDistributionFgBg(rc_pix *p, float scorefract, int factor, int *thresh) {
     l_int32 t = 0; int rc = pixSplitDistributionFgBg((PIX *)p, scorefract, factor, &t, NULL, NULL, NULL); *thresh = t; return rc;

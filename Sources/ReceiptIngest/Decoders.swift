@@ -57,9 +57,24 @@ public struct DecodeLimits: Sendable, Hashable {
     public var maxPages: Int
     /// The resolution a page without its own pixels (a PDF page) is rendered at for OCR.
     public var renderDPI: Int
+    /// Only grey is wanted (OCR): a decoder that can decode grey directly does, and never holds
+    /// the colour page (a 600-dpi A4 JPEG: 35 MB instead of 139 MB).
+    public var grayscale: Bool
+    /// A page with more pixels than this is read at half its size (again while it is still over):
+    /// a decoder that can decode smaller does (libjpeg), normalisation halves the others. 0: never.
+    public var reduceAbove: Int
 
-    public init(maxPixels: Int, maxPages: Int, renderDPI: Int) {
-        self.maxPixels = maxPixels; self.maxPages = maxPages; self.renderDPI = renderDPI
+    public init(maxPixels: Int, maxPages: Int, renderDPI: Int, grayscale: Bool = false, reduceAbove: Int = 0) {
+        self.maxPixels = maxPixels; self.maxPages = maxPages; self.renderDPI = renderDPI; self.grayscale = grayscale
+        self.reduceAbove = reduceAbove
+    }
+
+    /// How many times smaller (1, 2, 4 or 8) a `width` × `height` page is read: halved while over `reduceAbove`.
+    public func reduction(width: Int, height: Int) -> Int {
+        guard reduceAbove > 0, width > 0, height > 0 else { return 1 }
+        var r = 1
+        while r < 8, (width / r) * (height / r) > reduceAbove { r *= 2 }
+        return r
     }
 
     /// Throws `.tooLarge` when a `width` × `height` page is over the limit.
@@ -92,14 +107,17 @@ public struct DecodedPage: Sendable {
     /// The page's own text with word boxes in the page's pixels (a PDF's text layer):
     /// when present, the page is parsed from it and never OCR'd.
     public var textLayer: OCRPage?
+    /// The page's size in the file (upright) when the decoder made it smaller (libjpeg's scaled
+    /// decoding); nil when the pixels are the file's size.
+    public var originalSize: (width: Int, height: Int)?
 
     /// A page another decoder made (grey or RGBA bytes).
     public init(_ image: PageImage, steps: [String] = [], textLayer: OCRPage? = nil) {
         self.init(pixels: image, steps: steps, textLayer: textLayer)
     }
 
-    init(pixels: any DecodedPixels, steps: [String] = [], textLayer: OCRPage? = nil) {
-        self.pixels = pixels; self.steps = steps; self.textLayer = textLayer
+    init(pixels: any DecodedPixels, steps: [String] = [], textLayer: OCRPage? = nil, originalSize: (width: Int, height: Int)? = nil) {
+        self.pixels = pixels; self.steps = steps; self.textLayer = textLayer; self.originalSize = originalSize
     }
 
     public var width: Int { pixels.width }

@@ -31,6 +31,15 @@ final class PixImage: @unchecked Sendable {
         }
     }
 
+    /// A JPEG decoded at 1/`reduction` of its size (1, 2, 4, 8), to its grey (Y) channel only
+    /// when `luminance`: the page is never held in full colour, or at full size when it is read smaller.
+    static func decodeJPEG(_ data: Data, reduction: Int, luminance: Bool) -> PixImage? {
+        data.withUnsafeBytes { raw in
+            guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return nil }
+            return PixImage(owning: rc_pixReadMemJpegScaled(base, raw.count, Int32(reduction), luminance ? 1 : 0))
+        }
+    }
+
     /// A PIX holding a copy of `image` (8 bpp grey or 32 bpp RGBA), with its resolution.
     convenience init?(_ image: PageImage) {
         self.init(owning: rc_pixCreate(Int32(image.width), Int32(image.height), Int32(image.bytesPerPixel * 8)))
@@ -121,6 +130,8 @@ final class PixImage: @unchecked Sendable {
     }
 
     /// Shrunk by `factor` averaging the pixels each new one covers (`pixScaleAreaMap`).
+    /// Half the size each way, each pixel the mean of the four it replaces (Leptonica's 2× area map).
+    func halved() -> PixImage? { PixImage(owning: rc_pixScaleAreaMap2(handle)) }
     func areaScaled(by factor: Float) -> PixImage? { PixImage(owning: rc_pixScaleAreaMap(handle, factor, factor)) }
 
     /// Leptonica's split of the grey levels into foreground and background (`pixSplitDistributionFgBg`).
@@ -195,7 +206,19 @@ public struct LeptonicaDecoder: ImageDecoder {
         }
         rc_messages_clear()
         if sniffed.format == .tiff { return try decodeTIFF(data, sniffed: sniffed, name: name, limits: limits) }
-        guard var pix = PixImage.decode(data) else {
+        // A JPEG is decoded by libjpeg itself as small as the read needs, and in grey when only grey
+        // is wanted; one it cannot read as grey (a CMYK JPEG has no luminance) in colour, at the same
+        // size: a big page is never held whole, not even on the way to failing (a corrupt scan).
+        let reduction = sniffed.format == .jpeg ? limits.reduction(width: sniffed.width, height: sniffed.height) : 1
+        var direct: PixImage?
+        if sniffed.format == .jpeg {
+            direct = PixImage.decodeJPEG(data, reduction: reduction, luminance: limits.grayscale)
+            if direct == nil, limits.grayscale {
+                rc_messages_clear()
+                direct = PixImage.decodeJPEG(data, reduction: reduction, luminance: false)
+            }
+        }
+        guard var pix = sniffed.format == .jpeg ? direct : PixImage.decode(data) else {
             // No size from the header: cut short only when the bytes stop before a whole header (a PNG
             // whose IHDR says width 0 is corrupt, not truncated).
             let headerWhole = sniffed.format == .png ? data.count >= 33 : data.count >= 64
@@ -203,13 +226,22 @@ public struct LeptonicaDecoder: ImageDecoder {
                               detail: Self.libraryWords())
         }
         var steps: [String] = []
+        var fileSize: (width: Int, height: Int)?
+        if direct != nil, reduction > 1 {
+            // Leptonica keeps the file's declared resolution; the page now has 1/reduction of it.
+            let (xres, yres) = pix.resolution
+            rc_pixSetResolution(pix.handle, Int32(xres / reduction), Int32(yres / reduction))
+            fileSize = (sniffed.width, sniffed.height)
+            steps.append("decode 1/\(reduction)")
+        }
         // A phone stores a portrait photo sideways and says so in EXIF: turn it before anything looks at it.
         if sniffed.format == .jpeg, let tag = EXIF.orientation(jpeg: data), let o = ImageOrientation(exif: tag), !o.isUpright {
             guard let turned = pix.oriented(o) else { throw IngestError(file: name, reason: .decodeFailed(.jpeg)) }
             pix = turned
+            if o.quarterTurns % 2 == 1, let (w, h) = fileSize { fileSize = (h, w) }
             steps.append("EXIF orientation \(tag): \(o)")
         }
-        return [DecodedPage(pixels: pix, steps: steps)]
+        return [DecodedPage(pixels: pix, steps: steps, originalSize: fileSize)]
     }
 
     /// Every page of a TIFF, each checked against the limits from its own header before it is decoded.

@@ -36,7 +36,7 @@ extension Ingest {
     /// Grayscale, crop to the paper, upscale, deskew, contrast; then the pixels are copied out
     /// of Leptonica once (the Leptonica images are freed on return). Nil only if a copy fails.
     static func normalise(_ page: consuming DecodedPage, name: String, format: ImageFormat, options: IngestOptions) -> IngestedImage? {
-        let (originalWidth, originalHeight) = (page.width, page.height)
+        let (originalWidth, originalHeight) = page.originalSize ?? (page.width, page.height)
         var steps = page.steps
         // A text layer's boxes are in the decoded page's pixels: the page is kept as it is
         // (grey only), since nothing reads its pixels but `--save-image`.
@@ -50,6 +50,11 @@ extension Ingest {
         if options.grayscale, let g = pix.grayscale() {
             pix = g
             steps.append("grayscale")
+        }
+        // A page its decoder could not read smaller (PNG, TIFF, HEIF) halved here, once it is grey.
+        while options.reduceAbove > 0, pix.width * pix.height > options.reduceAbove, let h = pix.halved() {
+            pix = h
+            steps.append("halve")
         }
         // A photo of the receipt on a table: keep the paper, drop the background (its texture reads as noise).
         if options.cropToPaper, let b = PaperFinder.paperBox(pix), let c = pix.clipped(to: b) {

@@ -18,6 +18,46 @@ struct IngestTests {
         #expect(image.width >= 1000)
     }
 
+    @Test("a 600-dpi A4 JPEG is decoded by libjpeg at half size, in grey, never whole")
+    func bigJPEGDecodedSmaller() throws {
+        let path = Repo.samples + "/my-a4-invoice-01.jpg"  // 4961 × 7016: 34.8 Mpx, over the 24 Mpx default
+        let page = try Ingest.load(path: path).pages[0]
+        #expect(page.steps.first == "decode 1/2")
+        #expect(page.originalWidth == 4961 && page.originalHeight == 7016)
+        #expect(page.width == 2481 && page.height == 3508)  // libjpeg rounds an odd side up
+        #expect(page.pageImage.bytesPerPixel == 1)
+        var whole = IngestOptions()
+        whole.reduceAbove = 0
+        let full = try Ingest.load(path: path, options: whole).pages[0]
+        #expect(!full.steps.contains { $0.hasPrefix("decode") })
+        #expect(full.width == 4961 && full.originalWidth == 4961)
+    }
+
+    @Test("the reduction halves until the page is under the limit; a colour JPEG is read as grey")
+    func reductionSteps() throws {
+        let limits = DecodeLimits(maxPixels: 60_000_000, maxPages: 1, renderDPI: 300, reduceAbove: 24_000_000)
+        #expect(limits.reduction(width: 4961, height: 7016) == 2)
+        #expect(limits.reduction(width: 4000, height: 6000) == 1)
+        #expect(limits.reduction(width: 9921, height: 14032) == 4)  // 1200 dpi A4
+        #expect(limits.reduction(width: 100_000, height: 100_000) == 8)  // libjpeg reduces at most 8×
+        #expect(DecodeLimits(maxPixels: 1, maxPages: 1, renderDPI: 300).reduction(width: 4961, height: 7016) == 1)
+        var o = IngestOptions()
+        o.reduceAbove = 20_000  // the 520 × 140 colour fixture: once halved, 260 × 70 = 18,200 px
+        let jpeg = try Ingest.load(path: Repo.fixtures + "/formats/receipt.jpg", options: o).pages[0]
+        #expect(jpeg.steps.contains("decode 1/2") && jpeg.originalWidth == 520 && jpeg.originalHeight == 140)
+        #expect(jpeg.pageImage.bytesPerPixel == 1)
+    }
+
+    @Test("a page its decoder cannot read smaller is halved once grey")
+    func bigPNGHalved() throws {
+        var o = IngestOptions()
+        o.reduceAbove = 10_000  // 520 × 140 → 260 × 70 → 130 × 35
+        let page = try Ingest.load(path: Repo.fixtures + "/formats/receipt.png", options: o).pages[0]
+        #expect(page.steps.filter { $0 == "halve" }.count == 2)
+        #expect(page.originalWidth == 520 && page.originalHeight == 140)
+        #expect(!page.steps.contains { $0.hasPrefix("decode") })
+    }
+
     @Test func loadsFromBytes() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: Repo.fixtures + "/formats/receipt.png"))
         let file = try Ingest.load(data: data, name: "upload.png")
