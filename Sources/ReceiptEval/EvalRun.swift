@@ -18,10 +18,12 @@ public enum EvalRun {
                 throw EvalError(.input, "\(dir): cannot make the folder: \((error as NSError).localizedDescription)")
             }
         }
-        return try read(receipts, makePipeline: makePipeline, jobs: jobs, isCancelled: isCancelled) { r, outcome in
+        return try read(receipts, makePipeline: makePipeline, jobs: jobs, isCancelled: isCancelled) { r, outcome, parser in
             switch outcome {
             case let .success(out):
                 var s = Scored(r, got: out.receipt, scoring: scoring)
+                s.stages = out.stages
+                s.looks = LookEffect.of(out.reading, parser: parser, scored: s)
                 if let dir = saveReadings, let data = try? JSONEncoder().encode(out.reading) {
                     _ = FileManager.default.createFile(atPath: (dir as NSString).appendingPathComponent(r.id + ".json"), contents: data)
                 }
@@ -50,7 +52,7 @@ public enum EvalRun {
     /// receipt's outcome into a `T` on the worker. The results come in the receipts' order.
     static func read<T: Sendable>(_ receipts: [LabelledReceipt], makePipeline: @escaping @Sendable () throws -> ReceiptPipeline, jobs: Int,
                                   isCancelled: @escaping @Sendable () -> Bool,
-                                  _ body: @escaping @Sendable (LabelledReceipt, Result<ReceiptResult, any Error>) -> T) throws -> [T] {
+                                  _ body: @escaping @Sendable (LabelledReceipt, Result<ReceiptResult, any Error>, ReceiptParser) -> T) throws -> [T] {
         let results = Locked([T?](repeating: nil, count: receipts.count))
         let failure = Locked<Error?>(nil)  // no pipeline could be made: stop
         WorkerPool.run(jobs: min(jobs, receipts.count), isCancelled: { isCancelled() || failure.value != nil },
@@ -65,7 +67,7 @@ public enum EvalRun {
             }
             let outcome: Result<ReceiptResult, any Error>
             do { outcome = .success(try pipeline!.process(path: r.image)) } catch { outcome = .failure(error) }
-            let t = body(r, outcome)
+            let t = body(r, outcome, pipeline!.parser)
             results.withLock { $0[i] = t }
         })
         if let failure = failure.value { throw failure }

@@ -56,7 +56,7 @@ public enum LearnRun {
     public static func run(_ receipts: [LabelledReceipt], makePipeline: @escaping @Sendable () throws -> ReceiptPipeline, parser: ReceiptParser,
                            scoring: Scoring, jobs: Int, store: any ReceiptStore, by who: String = "eval", confirm: Bool = true,
                            isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> [Step] {
-        let reads = try EvalRun.read(receipts, makePipeline: makePipeline, jobs: jobs, isCancelled: isCancelled) { _, outcome -> Result<Read, EvalError> in
+        let reads = try EvalRun.read(receipts, makePipeline: makePipeline, jobs: jobs, isCancelled: isCancelled) { _, outcome, _ -> Result<Read, EvalError> in
             switch outcome {
             case let .success(out):
                 return .success(Read(receipt: out.receipt, reading: out.reading, page: out.page, texts: EvalRun.texts(out),

@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptModel
+import ReceiptPipeline
 
 /// Why a field was missed, told from the text the pipeline had and the receipt's own arithmetic.
 public enum MissCause: String, Sendable, Encodable, CaseIterable {
@@ -96,6 +97,10 @@ public struct Scored: Sendable {
     /// Every line of text the parser had (page, second look, re-read rows): to tell why a field was missed.
     public var texts: [String] = []
     public var scoring = Scoring()
+    /// Where the pipeline's time went on this receipt (nil: not read through the pipeline).
+    public var stages: StageSeconds?
+    /// What each kind of extra look the pipeline took changed, judged on the label.
+    public var looks: [LookEffect] = []
     /// Miss → pictures of it (`eval --html` only), made while the image was at hand.
     public var pictures: [Miss.Key: [EvalPicture]] = [:]
 

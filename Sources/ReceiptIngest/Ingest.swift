@@ -191,6 +191,14 @@ public struct IngestedFile: Sendable {
     public let name: String
     public let format: ImageFormat
     public let pages: [IngestedImage]
+    /// How long decoding the file took, and normalising its pages (seconds): for `eval`'s and `make bench`'s stage figures.
+    public var decodeSeconds = 0.0
+    public var normaliseSeconds = 0.0
+
+    init(name: String, format: ImageFormat, pages: [IngestedImage], decodeSeconds: Double = 0, normaliseSeconds: Double = 0) {
+        self.name = name; self.format = format; self.pages = pages
+        self.decodeSeconds = decodeSeconds; self.normaliseSeconds = normaliseSeconds
+    }
 }
 
 /// The ingest stage: bytes or a path in, normalised pages out, or a typed error naming the file.
@@ -211,7 +219,9 @@ public enum Ingest {
         }
         let limits = options.limits
         try limits.check(width: header.width, height: header.height, name: name)
+        let decodeStart = Date()
         var decoded: [DecodedPage?] = try decoder.decode(data, sniffed: header, name: name, limits: limits)
+        let normaliseStart = Date()
         guard !decoded.isEmpty else { throw IngestError(file: name, reason: .decodeFailed(header.format)) }
         if decoded.count > options.maxPages {
             throw IngestError(file: name, reason: .tooManyPages(count: decoded.count, limit: options.maxPages))
@@ -231,6 +241,7 @@ public enum Ingest {
             }
             pages.append(image)
         }
-        return IngestedFile(name: name, format: header.format, pages: pages)
+        return IngestedFile(name: name, format: header.format, pages: pages, decodeSeconds: normaliseStart.timeIntervalSince(decodeStart),
+                            normaliseSeconds: Date().timeIntervalSince(normaliseStart))
     }
 }

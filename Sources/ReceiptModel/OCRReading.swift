@@ -86,6 +86,14 @@ public struct OCRReading: Sendable, Hashable, Codable {
     /// The line re-reads of `first`, in the order they were taken.
     public var lineRereads: [Look] { pages[0].looks.filter { $0.kind == .lineReread } }
 
+    /// The same reading without the looks of `kind`: what the parser would have had had they not
+    /// been taken (eval weighs what each kind of look changed).
+    public func withoutLooks(_ kind: Look.Kind) -> OCRReading {
+        var out = self
+        out.pages = pages.map { p in var p = p; p.looks.removeAll { $0.kind == kind }; return p }
+        return out
+    }
+
     /// The second look at `first`, if one was taken.
     public var secondLook: Look? { pages[0].looks.first { $0.kind == .secondLook } }
 

@@ -26,6 +26,16 @@ public enum Doubt: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The field the doubt is about: "vendor", "date" or "total" (a subtotal and tax that do not
+    /// add up put the total in doubt).
+    public var field: String {
+        switch self {
+        case .unsureVendor, .noVendor: "vendor"
+        case .noDate: "date"
+        case .noTotal, .unsureTotal, .subtotalTaxMismatch: "total"
+        }
+    }
+
     /// Where the second look should read: for a doubt about the vendor only, the top third of the
     /// page, where names are printed (a third of the cost of a page); for anything else, the whole
     /// page (nil).

@@ -11,8 +11,13 @@ public struct PipelineOptions: Sendable, Hashable {
     public var fixOrientation = true
     /// A second OCR look when the first result fails its own checks.
     public var secondPass = true
-    /// Read the rows that carry a field again, each alone (single-line mode).
+    /// Read the rows that carry a field again, each alone (single-line mode) …
     public var rereadLines = true
+    /// … when the first parse doubts one of these fields ("vendor", "date", "total": `Doubt.field`).
+    /// Only the date: weighed on the dev sets with the receipt model (`receipts eval`'s extra-looks
+    /// table), re-reads on a total or vendor doubt made no field right on 83 scans and 138 photos (one
+    /// total better, one worse) for 7–11 % of the time; on a date doubt, 2 dates right of 64 photos.
+    public var rereadWhenDoubting: Set<String> = ["date"]
     /// Below this mean word confidence the page may be turned: orientation is checked.
     public var orientationCheckBelow = 0.6
     /// How the second look reads the page: sparse text (psm 11) finds words a block read misses.
@@ -20,7 +25,9 @@ public struct PipelineOptions: Sendable, Hashable {
     public var secondLookLayout: PageLayout = .sparse
     /// Take the second look at the image before contrast normalisation.
     public var secondLookWithoutContrastNorm = true
-    /// Read alone the bands of ink the first read returned no line for (`MissedRows`).
+    /// Read alone the bands of ink the first read returned no line for (`MissedRows`), when the
+    /// first parse is in doubt. (Read on every page they cost 14 % of the scans' time and 3 % of the
+    /// photos' and made one field right in 480 dev receipts.)
     public var readMissedRows = true
 
     public init() {}
@@ -36,6 +43,33 @@ public struct OCRPass: Sendable, Hashable, Codable {
     public var page: OCRPage?
 
     enum CodingKeys: String, CodingKey { case name, reason, meanConfidence = "mean_confidence", seconds }
+}
+
+/// Where one receipt's time went, in seconds, stage by stage (`eval` and `make bench` print the
+/// means). OCR stages are the engine's calls; `parse` is the rest of the pipeline's own work
+/// (parsing each read, choosing, combining).
+public struct StageSeconds: Sendable, Hashable {
+    public var decode = 0.0
+    public var normalise = 0.0
+    /// The first read of every page, with the orientation check and the turned read when taken.
+    public var firstRead = 0.0
+    /// Bands of ink the first read missed, each read alone.
+    public var missedRows = 0.0
+    /// Rows carrying a field read again alone (a doubtful first parse).
+    public var rereads = 0.0
+    /// The second look at the page or its header (a parse still in doubt).
+    public var secondLook = 0.0
+    public var parse = 0.0
+
+    public init() {}
+
+    /// The stages in the order they run, with the names reports give them.
+    public var named: [(name: String, seconds: Double)] {
+        [("decode", decode), ("normalise", normalise), ("first read", firstRead), ("missed rows", missedRows),
+         ("row re-reads", rereads), ("second look", secondLook), ("parse", parse)]
+    }
+
+    public var total: Double { named.map(\.seconds).reduce(0, +) }
 }
 
 /// What the pipeline produced for one image.
@@ -57,6 +91,8 @@ public struct ReceiptResult: Sendable {
     public var textLayerPages = 0
     /// How long reading rows again alone took.
     public var rereadSeconds = 0.0
+    /// Where the time went, stage by stage.
+    public var stages = StageSeconds()
     /// Rows of the first read that were read again alone (from `reading`).
     public var rereads: [Reread] { Reread.all(in: reading) }
     /// What a shop the user taught set on the receipt (`ShopLearning.read`), when it was read with a store.
@@ -107,8 +143,14 @@ public final class ReceiptPipeline {
     /// taken from its text, without OCR; a file made only of such pages is never OCR'd.
     /// (A file whose pages are separate receipts is read as one; split it first.)
     public func process(file: IngestedFile) throws -> ReceiptResult {
-        if file.pages.count == 1, file.pages[0].textLayer == nil { return try process(image: file.pages[0]) }
+        if file.pages.count == 1, file.pages[0].textLayer == nil {
+            var result = try process(image: file.pages[0])
+            (result.stages.decode, result.stages.normalise) = (file.decodeSeconds, file.normaliseSeconds)
+            return result
+        }
         let start = Date()
+        var stages = StageSeconds()
+        (stages.decode, stages.normalise) = (file.decodeSeconds, file.normaliseSeconds)
         var passes: [OCRPass] = []
         var images: [IngestedImage] = []
         var firsts: [OCRReading.Page] = []
@@ -118,9 +160,16 @@ public final class ReceiptPipeline {
                 firsts.append(OCRReading.Page(first: text, textLayer: true))
                 continue
             }
-            let (image, page, missed) = try firstRead(original, into: &passes, label: file.pages.count > 1 ? "page \(i + 1)" : nil)
+            let (image, page) = try firstRead(original, into: &passes, stages: &stages, label: file.pages.count > 1 ? "page \(i + 1)" : nil)
             images.append(image)
-            firsts.append(OCRReading.Page(first: page, looks: missed))
+            firsts.append(OCRReading.Page(first: page))
+        }
+        if firsts.contains(where: { $0.textLayer != true }), inDoubt(OCRPage.joined(firsts.map(\.first)).page, stages: &stages) {
+            let t = Date()
+            for i in firsts.indices where firsts[i].textLayer != true {
+                firsts[i].looks = try missedRows(of: images[i], read: firsts[i].first)
+            }
+            stages.missedRows = Date().timeIntervalSince(t)
         }
         guard let stacked = IngestedImage.stacked(images) else { throw IngestError(file: file.name, reason: .decodeFailed(file.format)) }
         let joined = OCRPage.joined(firsts.map(\.read))
@@ -128,11 +177,14 @@ public final class ReceiptPipeline {
         if firsts.contains(where: { $0.textLayer == true }) {
             // Exact text: nothing to re-read or look at again (and a text page's pixels are not at OCR resolution).
             let reading = OCRReading(pages: firsts[0], Array(firsts.dropFirst()))
+            let parseStart = Date()
             let parsed = parser.parse(reading)
+            stages.parse += Date().timeIntervalSince(parseStart)
             result = ReceiptResult(file: file.name, receipt: parsed.receipt, page: parsed.page, imageSteps: stacked.steps,
                                    passes: passes, seconds: 0, image: stacked, reading: reading)
+            result.stages = stages
         } else {
-            result = try finish(stacked, page: joined.page, passes: passes, start: start, reading: { _, looks in
+            result = try finish(stacked, page: joined.page, passes: passes, stages: stages, start: start, reading: { _, looks in
                 var pages = firsts
                 pages[0].looks += looks
                 return OCRReading(pages: pages[0], Array(pages.dropFirst()))
@@ -153,16 +205,33 @@ public final class ReceiptPipeline {
     public func process(image original: IngestedImage) throws -> ReceiptResult {
         let start = Date()
         var passes: [OCRPass] = []
-        let (image, page, missed) = try firstRead(original, into: &passes, label: nil)
+        var stages = StageSeconds()
+        let (image, page) = try firstRead(original, into: &passes, stages: &stages, label: nil)
+        var missed: [OCRReading.Look] = []
+        if inDoubt(page, stages: &stages) {
+            let t = Date()
+            missed = try missedRows(of: image, read: page)
+            stages.missedRows = Date().timeIntervalSince(t)
+        }
         let read = OCRReading.Page(first: page, looks: missed)
-        return try finish(image, page: read.read, passes: passes, start: start) { _, looks in
+        return try finish(image, page: read.read, passes: passes, stages: stages, start: start) { _, looks in
             OCRReading(pages: OCRReading.Page(first: page, looks: missed + looks))
         }
     }
 
-    /// The first read of one page, turned upright first when it reads like a turned page, and the
-    /// rows of ink it missed read alone (looks of kind `.missedRow`).
-    private func firstRead(_ original: IngestedImage, into passes: inout [OCRPass], label: String?) throws -> (IngestedImage, OCRPage, [OCRReading.Look]) {
+    /// Whether the rows of ink the first read missed are to be read (`readMissedRows`): the parse
+    /// of what it read is in doubt.
+    private func inDoubt(_ first: OCRPage, stages: inout StageSeconds) -> Bool {
+        guard options.readMissedRows else { return false }
+        let t = Date()
+        defer { stages.parse += Date().timeIntervalSince(t) }
+        return ReceiptParser.doubt(parser.parse(first)) != nil
+    }
+
+    /// The first read of one page, turned upright first when it reads like a turned page.
+    private func firstRead(_ original: IngestedImage, into passes: inout [OCRPass], stages: inout StageSeconds,
+                           label: String?) throws -> (IngestedImage, OCRPage) {
+        let start = Date()
         var image = original
         let prefix = label.map { "\($0): " } ?? ""
         var page = try read(image, .page, prefix + "first", into: &passes)
@@ -174,7 +243,8 @@ public final class ReceiptPipeline {
                 if second.meanConfidence > page.meanConfidence { image = turned; page = second }
             }
         }
-        return (image, page, options.readMissedRows ? try missedRows(of: image, read: page) : [])
+        stages.firstRead += Date().timeIntervalSince(start)
+        return (image, page)
     }
 
     /// The bands of ink `page` has no line for, each read alone as one line; kept where the read
@@ -197,15 +267,18 @@ public final class ReceiptPipeline {
 
     /// Row re-reads and the second look when the parse is doubtful, on `image`, whose pixels
     /// `page`'s boxes are in.
-    private func finish(_ image: IngestedImage, page first: OCRPage, passes: [OCRPass], start: Date,
+    private func finish(_ image: IngestedImage, page first: OCRPage, passes: [OCRPass], stages: StageSeconds, start: Date,
                         reading makeReading: (OCRPage, [OCRReading.Look]) -> OCRReading) throws -> ReceiptResult {
         var passes = passes
+        var stages = stages
+        let finishStart = Date()
+        var secondLookSeconds = 0.0
         // A doubtful result first has the rows that carry a field read again alone: Tesseract
         // reads a line it is shown by itself better than the same line within the page.
         var rereadSeconds = 0.0
         var looks: [OCRReading.Look] = []
         let reading = try parser.parseWithSecondLook(first, allowed: options.secondPass, rereads: { [image] doubt in
-            guard options.rereadLines else { return [] }
+            guard options.rereadLines, options.rereadWhenDoubting.contains(doubt.field) else { return [] }
             let t = Date()
             defer { rereadSeconds = Date().timeIntervalSince(t) }
             return try parser.rereadTargets(first).map { target in
@@ -217,13 +290,19 @@ public final class ReceiptPipeline {
             let looked = options.secondLookWithoutContrastNorm ? image.withoutContrastNormalization : image
             // Only the vendor in doubt: the header alone (a third of the page's cost).
             let region = doubt.secondLookRegion(width: looked.pageImage.width, height: looked.pageImage.height)
+            let t = Date()
+            defer { secondLookSeconds = Date().timeIntervalSince(t) }
             let look = try read(looked, OCRRequest(layout: options.secondLookLayout, region: region, alternatives: true), doubt.description, into: &passes)
             looks.append(OCRReading.Look(kind: .secondLook, reason: doubt.description, page: look))
             return look
         }
-        return ReceiptResult(file: image.name, receipt: reading.receipt, page: reading.page, imageSteps: image.steps,
-                             passes: passes, seconds: Date().timeIntervalSince(start), image: image,
-                             reading: makeReading(first, looks), rereadSeconds: rereadSeconds)
+        (stages.rereads, stages.secondLook) = (rereadSeconds, secondLookSeconds)
+        stages.parse += max(0, Date().timeIntervalSince(finishStart) - rereadSeconds - secondLookSeconds)
+        var result = ReceiptResult(file: image.name, receipt: reading.receipt, page: reading.page, imageSteps: image.steps,
+                                   passes: passes, seconds: Date().timeIntervalSince(start), image: image,
+                                   reading: makeReading(first, looks), rereadSeconds: rereadSeconds)
+        result.stages = stages
+        return result
     }
 
     /// Reads one rectangle of the image again (`region` in the image's pixels, as the boxes of

@@ -136,6 +136,7 @@ enum EvalCommand {
             ctx.console.out(JSONLine.encode(EvalReport(summary: summary, results: results, seconds: elapsed, source: truth ? "truth-text" : "ocr")))
         } else {
             ctx.console.outRaw(summary.table(n: results.count, seconds: elapsed, jobs: truth ? 0 : jobs, source: truth ? "true text (parser alone)" : "OCR"))
+            ctx.console.outRaw(CostSummary(results).table)
             let misses = results.flatMap(Miss.of)
             if !misses.isEmpty {
                 let shown = args.misses ? misses : Array(misses.prefix(20))

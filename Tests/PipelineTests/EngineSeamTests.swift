@@ -90,7 +90,10 @@ struct EngineFailureTests {
         engine.regionPage = { box in
             box.y < 130 && box.maxY > 150 ? OCRPage(lines: [boxed("TOTAL 6.27", y: 130)]) : OCRPage(lines: [])
         }
-        let r = try ReceiptPipeline(engine: engine).process(path: Self.sample)
+        // Rows are read again on a total doubt when asked to (by default only on a date doubt).
+        var asked = PipelineOptions()
+        asked.rereadWhenDoubting = ["total"]
+        let r = try ReceiptPipeline(engine: engine, options: asked).process(path: Self.sample)
         let regionRequests = engine.requests.filter { $0.region != nil }
         #expect(regionRequests.count == 4, "date, subtotal, tax and total rows")
         #expect(regionRequests.allSatisfy { $0.layout == .singleLine })
@@ -100,12 +103,17 @@ struct EngineFailureTests {
         // Replayed without OCR, the reading gives the same receipt.
         #expect(ReceiptParser().parse(r.reading).receipt == r.receipt)
         // --no-reread: no region reads, the misread total stays.
-        var options = PipelineOptions()
+        var options = asked
         options.rereadLines = false
         let plain = ScriptedEngine(pages: [nil: OCRPage(lines: lines)])
         let p = try ReceiptPipeline(engine: plain, options: options).process(path: Self.sample)
         #expect(plain.requests.allSatisfy { $0.region == nil })
         #expect(p.receipt.total?.value.description != "6.27")
+        // The defaults: a total doubt alone has no row read again.
+        let byDefault = ScriptedEngine(pages: [nil: OCRPage(lines: lines)])
+        byDefault.regionPage = engine.regionPage
+        let d = try ReceiptPipeline(engine: byDefault).process(path: Self.sample)
+        #expect(d.rereads.isEmpty && d.receipt.total?.value.description != "6.27")
     }
 
     @Test func passesAreNamedByLayout() throws {
