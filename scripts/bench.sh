@@ -3,7 +3,10 @@
 #   1. bare tesseract (xargs -P cores, OMP_THREAD_LIMIT=1, --psm 6) vs receipts batch into a fresh store,
 #      on N scans and on N phone photos (WILD_SET), each pair measured back to back
 #   2. the same batch again on the unchanged folder (everything skipped by content hash)
-#   3. peak memory for N and 4N receipts
+#   3. peak memory for N and 4N receipts, for `parse` of a 600-dpi A4 page (SampleReceipts/my-a4-invoice-01.jpg),
+#      and for a batch of every dev scan
+#   3b. where the time goes, per set: `receipts eval --limit N` prints the seconds per receipt of each stage and
+#      what each kind of extra look changed against the labels
 #   4. the reconcile benchmark (10,000 receipts × 10,000 items)
 #   5. the parser's cost against its input's size (1,000 / 10,000 / 100,000 lines, one 1 MB line, 5,000 dates)
 #   6. the store on both engines: a batch's claim-and-store calls per receipt with no OCR, and the
@@ -64,6 +67,23 @@ if [ -d "$WILD/img" ]; then
 fi
 echo
 echo "peak memory: $mem_n MB for $n receipts, $mem_4n MB for $((4 * n)) receipts"
+# One process's peak resident memory (MB), from the kernel's accounting of finished children.
+peak() { python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)' "$@"; }
+a4=SampleReceipts/my-a4-invoice-01.jpg
+echo "peak memory, parse of a 600-dpi A4 page ($a4): $(peak "$BIN" parse "$a4") MB (bare tesseract on it: $(peak tesseract "$a4" - --psm 6) MB)"
+if [ -d "$DEV/img" ]; then
+  "$BIN" batch --quiet --jobs "$JOBS" --store "$work/all.sqlite" "$DEV/img" 2> "$work/all.log" || true
+  echo "peak memory, batch of every dev scan ($(ls "$DEV/img" | wc -l)), $JOBS jobs: $(grep -o 'peak memory [0-9]* MB' "$work/all.log" | grep -o '[0-9]*') MB"
+fi
+# Where the time goes: each stage's seconds per receipt and what the extra looks changed, on N of each set.
+for set in "$DEV" "$WILD"; do
+  [ -d "$set/key" ] || continue
+  flags=(); [ "$set" = "$WILD" ] && flags=(--spaceless --month-first --either-order)
+  echo; echo "== $(basename "$set"), first $N receipts: receipts eval --limit $N --jobs $JOBS ${flags[*]}"
+  "$BIN" eval --limit "$N" --jobs "$JOBS" "${flags[@]}" "$set" 2>/dev/null | sed -n '/^seconds per receipt/,/^misses/p' | grep -v '^misses' || true
+done
 if swift build -c release --product receipts-bench >/dev/null 2>&1; then
   echo; .build/release/receipts-bench reconcile
   echo; .build/release/receipts-bench parser

@@ -68,6 +68,7 @@ public struct CostSummary: Sendable {
             guard let st = s.stages else { continue }
             read += 1
             stages.decode += st.decode; stages.normalise += st.normalise; stages.firstRead += st.firstRead
+            stages.orientation += st.orientation
             stages.missedRows += st.missedRows; stages.rereads += st.rereads; stages.secondLook += st.secondLook; stages.parse += st.parse
             for e in s.looks {
                 let name = LookEffect.kinds.first { $0.kind == e.kind }?.name ?? e.kind.rawValue

@@ -51,8 +51,10 @@ public struct OCRPass: Sendable, Hashable, Codable {
 public struct StageSeconds: Sendable, Hashable {
     public var decode = 0.0
     public var normalise = 0.0
-    /// The first read of every page, with the orientation check and the turned read when taken.
+    /// The first read of every page.
     public var firstRead = 0.0
+    /// The orientation check (Tesseract's OSD) of a page whose first read looks turned, and the turned read when taken.
+    public var orientation = 0.0
     /// Bands of ink the first read missed, each read alone.
     public var missedRows = 0.0
     /// Rows carrying a field read again alone (a doubtful first parse).
@@ -65,7 +67,7 @@ public struct StageSeconds: Sendable, Hashable {
 
     /// The stages in the order they run, with the names reports give them.
     public var named: [(name: String, seconds: Double)] {
-        [("decode", decode), ("normalise", normalise), ("first read", firstRead), ("missed rows", missedRows),
+        [("decode", decode), ("normalise", normalise), ("first read", firstRead), ("orientation", orientation), ("missed rows", missedRows),
          ("row re-reads", rereads), ("second look", secondLook), ("parse", parse)]
     }
 
@@ -235,6 +237,9 @@ public final class ReceiptPipeline {
         var image = original
         let prefix = label.map { "\($0): " } ?? ""
         var page = try read(image, .page, prefix + "first", into: &passes)
+        let orientationStart = Date()
+        stages.firstRead += orientationStart.timeIntervalSince(start)
+        defer { stages.orientation += Date().timeIntervalSince(orientationStart) }
         if options.fixOrientation, page.meanConfidence < options.orientationCheckBelow || page.lines.count < 3 {
             let turns = try engine.uprightQuarterTurns(image.pageImage)
             if turns != 0 {
@@ -243,7 +248,6 @@ public final class ReceiptPipeline {
                 if second.meanConfidence > page.meanConfidence { image = turned; page = second }
             }
         }
-        stages.firstRead += Date().timeIntervalSince(start)
         return (image, page)
     }
 
