@@ -21,11 +21,17 @@ enum AmountScanner {
     // integer part (plain or with thousands groups), a decimal separator, two decimals.
     static let amount = Pattern(#"(?<![0-9.,/:])(-\s?)?((?:[0-9OoDSIl|B]{1,3}(?:[,.'][0-9OoDSIl|B]{3})+)|[0-9OoDSIl|Bi]{1,9})\s?([.,])\s?([0-9OoSsIl|BZzg]{2})(?![0-9A-Za-z]|[.,/-][0-9])(\s?%)?(-)?"#, caseInsensitive: false)
 
+    /// "-.02" (a negative amount without its leading zero), read as "-0.02".
+    static let bareCents = Pattern(#"(?<![0-9])-\s?\.(?=[0-9]{2}(?![0-9]))"#, caseInsensitive: false)
+    /// A space OCR put after or before the decimal point: "39. 80", "39 .80".
+    static let spaceAfterPoint = Pattern(#"[.,]\s[0-9OoSsIl|BZzg]{2}"#, caseInsensitive: false)
+    static let spaceBeforePoint = Pattern(#"\s[.,]"#, caseInsensitive: false)
+
     /// `currencyWords`: lower-case words that may stand right before an amount ("rm" in "RM10.60").
     static func scan(_ line: String, currencyWords: Set<String> = ["rm", "eur", "usd", "myr", "gbp", "chf", "sgd"]) -> [FoundAmount] {
         var out: [FoundAmount] = []
         // "-.02": a negative amount printed without its leading zero (rounding lines).
-        let line = line.contains("-.") ? line.replacingOccurrences(of: #"(?<![0-9])-\s?\.(?=[0-9]{2}(?![0-9]))"#, with: "-0.", options: .regularExpression) : line
+        let line = line.contains("-.") ? bareCents.replacing(in: line, with: "-0.") : line
         // Character offsets counted on from the previous match (matches come in order): one walk of the line.
         var last = line.startIndex, offset = 0
         for m in amount.matches(in: line) {
@@ -47,7 +53,7 @@ enum AmountScanner {
             guard intRaw.contains(where: \.isNumber), intFixed + fracFixed <= 2 else { continue }
             if intFixed + fracFixed > 0 { repairs.append(.lettersReadAsDigits("\(intRaw)\(sep)\(fracRaw)")) }
             let whole = String(line[m.range])
-            if whole.range(of: #"[.,]\s[0-9OoSsIl|BZzg]{2}"#, options: .regularExpression) != nil || whole.range(of: #"\s[.,]"#, options: .regularExpression) != nil {
+            if spaceAfterPoint.hasMatch(in: whole) || spaceBeforePoint.hasMatch(in: whole) {
                 repairs.append(.spaceAroundDecimalPoint)
             }
             // Thousands separators: whatever is not the decimal separator.

@@ -160,7 +160,7 @@ extension ReceiptParser {
         // "1,00 Ensaladilla Rusa 19,00": a quantity printed as an amount first, the name after it.
         if desc.filter(\.isLetter).count < 2, prices.count >= 2, let lead = prices.first, lead.amount.cents % 100 == 0,
            lead.amount.value >= 1, lead.amount.value <= 99,
-           case let between = String(l.text.prefix(last.position)).replacingOccurrences(of: #"^\W*\d+[.,]\d{2}"#, with: "", options: .regularExpression),
+           case let between = Self.leadingAmount.replacing(in: String(l.text.prefix(last.position)), with: ""),
            between.filter(\.isLetter).count >= 2 {
             return LineItem(description: itemName(between), quantity: lead.amount.value, unitPrice: nil, amount: last.amount,
                             evidence: l.evidence(rule: "item.line", notes: last.repairs))
@@ -212,17 +212,27 @@ extension ReceiptParser {
                         evidence: l.evidence(rule: "item.line", notes: notes + last.repairs))
     }
 
+    /// An amount first on a row ("1,00 Ensaladilla Rusa"), with what stands before it.
+    static let leadingAmount = Pattern(#"^\W*\d+[.,]\d{2}"#, caseInsensitive: false)
+    // What `itemName` takes away, compiled once (not once a row).
+    static let spaces = Pattern(#"\s+"#, caseInsensitive: false)
+    static let leadingMarks = Pattern(#"^[^\p{L}\p{N}]+"#, caseInsensitive: false)
+    static let trailingMarks = Pattern(#"[\s@=~:;,_\-—–|*'"‘’“”.]+$"#, caseInsensitive: false)
+    static let trailingCurrencyWord = Pattern(#"\s+(?:[$£€¥]|RM|Rs\.?|USD|EUR|GBP|MYR|SGD|CAD|AUD|kr)$"#, caseInsensitive: true)
+    static let trailingCurrencySign = Pattern(#"\s*[$£€¥]$"#, caseInsensitive: false)
+    static let trailingTaxFlag = Pattern(#"\s+(?:[A-Z]|TF|TX|FT|NT|SR|ZR|<[A-Z]>?)$"#, caseInsensitive: false)
+
     /// An item's name as printed, without what OCR and the till put around it: leading marks ("| ", "— ",
     /// "* "), a currency sign or word and a tax flag at the end ("$", "£", "RM", " A", " TF", "<A>").
     func itemName(_ s: String) -> String {
-        var t = s.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
-        t = t.replacingOccurrences(of: #"^[^\p{L}\p{N}]+"#, with: "", options: .regularExpression)
+        var t = Self.spaces.replacing(in: s, with: " ")
+        t = Self.leadingMarks.replacing(in: t, with: "")
         for _ in 0..<3 {
             let before = t
-            t = t.replacingOccurrences(of: #"[\s@=~:;,_\-—–|*'"‘’“”.]+$"#, with: "", options: .regularExpression)
-            t = t.replacingOccurrences(of: #"\s+(?:[$£€¥]|RM|Rs\.?|USD|EUR|GBP|MYR|SGD|CAD|AUD|kr)$"#, with: "", options: [.regularExpression, .caseInsensitive])
-            t = t.replacingOccurrences(of: #"\s*[$£€¥]$"#, with: "", options: .regularExpression)
-            t = t.replacingOccurrences(of: #"\s+(?:[A-Z]|TF|TX|FT|NT|SR|ZR|<[A-Z]>?)$"#, with: "", options: .regularExpression)
+            t = Self.trailingMarks.replacing(in: t, with: "")
+            t = Self.trailingCurrencyWord.replacing(in: t, with: "")
+            t = Self.trailingCurrencySign.replacing(in: t, with: "")
+            t = Self.trailingTaxFlag.replacing(in: t, with: "")
             if t == before { break }
         }
         return t.trimmingCharacters(in: .whitespaces)

@@ -20,6 +20,11 @@ struct Pattern: @unchecked Sendable {
         regex.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: template)
     }
 
+    /// Whether the pattern matches anywhere in `s` (`range(of:options: .regularExpression) != nil`).
+    func hasMatch(in s: String) -> Bool {
+        regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
+    }
+
     /// All matches: each as the captured groups (nil where a group did not take part) and the whole match range.
     func matches(in s: String) -> [(groups: [String?], range: Range<String.Index>)] {
         let ns = NSRange(s.startIndex..., in: s)

@@ -216,22 +216,33 @@ struct VendorText: Sendable {
 
     static let misreadSdnBhd = Pattern(#"\bS(?:[O0DIEU]N|DIV|DM|DIi|DR|C)\b[.,':]{0,3}\s*(?:[B83][HN][DO0]|[B83]H[A])\b"#)
 
+    // What `clean` and `dropLabel` take away, compiled once (not once a line).
+    /// A registration number in brackets at the end: "(81109-A)", "(Co. Reg. 12345-X".
+    static let registrationAtEnd = Pattern(#"\s*[\(\[]\s*(?:co\.?\s*(?:reg|no)\.?\s*:?\s*)?[0-9][0-9A-Z\-\s]*[\)\]]?\s*$"#, caseInsensitive: true)
+    static let branchCodeAtEnd = Pattern(#"\s*[\(\[][A-Z]{0,3}\d[0-9A-Z\-]{0,8}[\)\]]$"#, caseInsensitive: false)
+    static let bareNumberAtEnd = Pattern(#"\s+[A-Z]{0,3}\d{4,}-?[A-Z]?$"#, caseInsensitive: false)
+    static let spaces = Pattern(#"\s+"#, caseInsensitive: false)
+    static let ruleToEnd = Pattern(#"\s*[-=_~*—–]{3,}.*$"#, caseInsensitive: false)
+    static let leadingDots = Pattern(#"^[.\s]+(?=\S)"#, caseInsensitive: false)
+    static let leadingScrap = Pattern(#"^[a-z]{1,2}\s+(?=[A-Z]{2})"#, caseInsensitive: false)
+    static let numberLabel = Pattern(#"^\s*#\S*\d\S*\s+"#, caseInsensitive: false)
+
     /// Strips OCR noise at the ends and a trailing registration number "(81109-A)".
     func clean(_ s: String) -> String {
-        var t = s.replacingOccurrences(of: #"\s*[\(\[]\s*(?:co\.?\s*(?:reg|no)\.?\s*:?\s*)?[0-9][0-9A-Z\-\s]*[\)\]]?\s*$"#, with: "", options: [.regularExpression, .caseInsensitive])
+        var t = Self.registrationAtEnd.replacing(in: s, with: "")
         t = t.trimmingCharacters(in: CharacterSet(charactersIn: " ,.;:"))
-        t = t.replacingOccurrences(of: #"\s*[\(\[]\s*(?:co\.?\s*(?:reg|no)\.?\s*:?\s*)?[0-9][0-9A-Z\-\s]*[\)\]]?\s*$"#, with: "", options: [.regularExpression, .caseInsensitive])
+        t = Self.registrationAtEnd.replacing(in: t, with: "")
         // A branch code "(KJ1)", then a bare registration number at the end: "NAME SDN BHD 1110644-W".
-        t = t.replacingOccurrences(of: #"\s*[\(\[][A-Z]{0,3}\d[0-9A-Z\-]{0,8}[\)\]]$"#, with: "", options: .regularExpression)
-        t = t.replacingOccurrences(of: #"\s+[A-Z]{0,3}\d{4,}-?[A-Z]?$"#, with: "", options: .regularExpression)
-        t = t.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
+        t = Self.branchCodeAtEnd.replacing(in: t, with: "")
+        t = Self.bareNumberAtEnd.replacing(in: t, with: "")
+        t = Self.spaces.replacing(in: t, with: " ")
         let junk = CharacterSet(charactersIn: " *~|_=-—–:;,'\"`!^<>{}[]\\/©®•»«‘’“”")
         t = t.trimmingCharacters(in: junk)
         // A rule of dashes after the name ends it: "BP STATION VAN VEEN------------:-rm".
-        t = t.replacingOccurrences(of: #"\s*[-=_~*—–]{3,}.*$"#, with: "", options: .regularExpression)
+        t = Self.ruleToEnd.replacing(in: t, with: "")
         // Leading dots and a stray lower-case scrap before an upper-case name ("ri FOODICIOUS"), trailing scraps after a legal form.
-        t = t.replacingOccurrences(of: #"^[.\s]+(?=\S)"#, with: "", options: .regularExpression)
-        t = t.replacingOccurrences(of: #"^[a-z]{1,2}\s+(?=[A-Z]{2})"#, with: "", options: .regularExpression)
+        t = Self.leadingDots.replacing(in: t, with: "")
+        t = Self.leadingScrap.replacing(in: t, with: "")
         t = scrapsAfterForm.replacing(in: t, with: "$1")
         // OCR's "SON BHD", "SIN BHD", "SDIi BHD", "SEN 3HD", "SDN BHO" for SDN BHD (Malaysia's private limited).
         // (Read right, "Sdn. Bhd." is left as printed.)
@@ -260,7 +271,7 @@ struct VendorText: Sendable {
             let head = t[..<colon], tail = t[t.index(after: colon)...]
             if head.split(separator: " ").count <= 2, tail.filter(\.isLetter).count >= 4 { t = String(tail) }
         }
-        t = t.replacingOccurrences(of: #"^\s*#\S*\d\S*\s+"#, with: "", options: .regularExpression)
+        t = Self.numberLabel.replacing(in: t, with: "")
         return clean(t)
     }
 
