@@ -7,6 +7,19 @@ struct CompiledRules: Sendable {
         let raw: String
         let normalised: String
         let weight: Double
+        /// `normalised` as UTF-8; `core`, without its padding spaces (the one-slip comparisons); and its length in characters.
+        let bytes: [UInt8]
+        let core: [UInt8]
+        let coreHasSpace: Bool
+        let length: Int
+
+        init(raw: String, normalised: String, weight: Double) {
+            self.raw = raw; self.normalised = normalised; self.weight = weight
+            bytes = Array(normalised.utf8)
+            core = bytes.count >= 2 ? Array(bytes.dropFirst().dropLast()) : []
+            coreHasSpace = core.contains(32)
+            length = normalised.count
+        }
 
         /// Not a word on the receipt but how a candidate was found ("subtotal + tax"): never matched,
         /// named in the rule instead ("total.subtotal-+-tax").
@@ -33,6 +46,8 @@ struct CompiledRules: Sendable {
     /// Cleaning names with those legal forms.
     let vendorText: VendorText
     let vendorSkip: [Keyword]
+    /// `vendorSkip`'s words a misread may stand for (`misreadSkipWord`), made once.
+    let misreadSkipTargets: [[Character]]
     let addressWords: [Keyword]
     /// Upper-cased business words, by length (for one-edit look-ups).
     let nameWords: [Int: [String]]
@@ -75,6 +90,7 @@ struct CompiledRules: Sendable {
         legalForms = list(r.vendor.legalForms)
         vendorText = VendorText(legalForms: r.vendor.legalForms, nameWords: r.vendor.nameWords ?? [])
         vendorSkip = list(r.vendor.skip)
+        misreadSkipTargets = Self.misreadSkipTargets(vendorSkip)
         addressWords = list(r.vendor.addressWords)
         nameWords = Dictionary(grouping: Set((r.vendor.nameWords ?? []).map { $0.uppercased() }).sorted(), by: \.count)
         currencySymbols = r.currency.symbols.map { ($0.key.lowercased(), $0.value) }.sorted { $0.0.count > $1.0.count }
@@ -94,20 +110,33 @@ struct CompiledRules: Sendable {
     /// The best-weighted keyword matching the line, if any.
     /// Exact matches win over matches one OCR slip away ("totale" must not claim "total").
     func best(_ set: [Keyword], in w: WordLine, loosely: Bool = false) -> Keyword? {
-        let order: (Keyword, Keyword) -> Bool = { $0.weight < $1.weight || ($0.weight == $1.weight && $0.normalised.count < $1.normalised.count) }
-        if let exact = set.filter({ w.has($0.normalised) }).max(by: order) { return exact }
-        return set.filter { w.contains($0.normalised, loosely: loosely) }.max(by: order)
+        if let exact = bestExact(set, in: w) { return exact }
+        // The first of the best, as `max(by:)` over the matches in order gives.
+        var best: Keyword?
+        for k in set where w.contains(k, loosely: loosely) {
+            if let b = best, !Self.ranksBelow(b, k) { continue }
+            best = k
+        }
+        return best
     }
 
-    func any(_ set: [Keyword], in w: WordLine, loosely: Bool = false) -> Keyword? { set.first { w.contains($0.normalised, loosely: loosely) } }
+    /// `max(by:)`'s order for keywords: the weight, then the length.
+    static func ranksBelow(_ a: Keyword, _ b: Keyword) -> Bool { a.weight < b.weight || (a.weight == b.weight && a.length < b.length) }
+
+    func any(_ set: [Keyword], in w: WordLine, loosely: Bool = false) -> Keyword? { set.first { w.contains($0, loosely: loosely) } }
 
     /// The best-weighted keyword of `set` on the line as printed, no OCR slip allowed.
     func bestExact(_ set: [Keyword], in w: WordLine) -> Keyword? {
-        set.filter { w.has($0.normalised) }.max { $0.weight < $1.weight || ($0.weight == $1.weight && $0.normalised.count < $1.normalised.count) }
+        var best: Keyword?
+        for k in set where w.has(k) {
+            if let b = best, !Self.ranksBelow(b, k) { continue }
+            best = k
+        }
+        return best
     }
 
     /// A keyword of `set` as printed, no OCR slip allowed (short everyday words: "table" must not claim "CABLE").
-    func anyExact(_ set: [Keyword], in w: WordLine) -> Keyword? { set.first { w.has($0.normalised) } }
+    func anyExact(_ set: [Keyword], in w: WordLine) -> Keyword? { set.first { w.has($0) } }
 
     /// The line names the subtotal, read as loosely as OCR slips allow ("RubTota", "SUBTTL").
     func isSubtotal(_ w: WordLine) -> Bool { any(subtotal, in: w, loosely: true) != nil }

@@ -156,9 +156,9 @@ struct MoneyFields {
         for (i, l) in lines.enumerated() {
             guard let kw = rules.best(keywords, in: l.words, loosely: loosely) else { continue }
             // Matched one letter off ("change" in "charge") on a line that has an excluded word as printed: it is that word.
-            if !l.words.has(kw.normalised), exclude.contains(where: { l.words.has($0.normalised) && EditDistance.levenshtein($0.normalised, kw.normalised, limit: 2) <= 1 }) { continue }
+            if !l.words.has(kw), exclude.contains(where: { l.words.has($0) && EditDistance.levenshtein($0.normalised, kw.normalised, limit: 2) <= 1 }) { continue }
             // A distractor that includes the keyword ("sub total" ⊃ "total") takes the line away.
-            let blocking = exclude.first { l.words.contains($0.normalised) && ($0.normalised.contains(kw.normalised) || kw.normalised.contains($0.normalised) == false && $0.normalised.count > kw.normalised.count) }
+            let blocking = exclude.first { l.words.contains($0) && ($0.normalised.contains(kw.normalised) || kw.normalised.contains($0.normalised) == false && $0.normalised.count > kw.normalised.count) }
             if let b = blocking, b.normalised.contains(kw.normalised) { continue }
             var notes: [Note] = []
             var score = kw.weight

@@ -45,21 +45,47 @@ struct WordLine {
     let words: [Substring]
     /// `padded` as UTF-8, for fast whole-word search (Foundation's String.contains is slow on Linux).
     let bytes: [UInt8]
+    /// Letters and digits in `padded` (the words' characters).
+    let letterCount: Int
+    let digitCount: Int
 
     init(_ text: String) {
-        var out = ""
-        out.reserveCapacity(text.count + 2)
-        var lastSpace = true
-        for ch in text.lowercased() {
-            if ch.isLetter || ch.isNumber {
-                out.append(ch); lastSpace = false
-            } else if !lastSpace {
-                out.append(" "); lastSpace = true
+        var ascii: [UInt8] = [32]
+        ascii.reserveCapacity(text.utf8.count + 2)
+        var letters = 0, digits = 0
+        // Plain ASCII (most receipt lines): the same as the general path below, byte by byte (for ASCII,
+        // `lowercased` maps A-Z only, and `isLetter`/`isNumber` are A-Z, a-z, 0-9).
+        let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
+        if isASCII {
+            var lastSpace = true
+            for b in text.utf8 {
+                if b >= 0x41 && b <= 0x5A { ascii.append(b | 0x20); letters += 1; lastSpace = false }
+                else if b >= 0x61 && b <= 0x7A { ascii.append(b); letters += 1; lastSpace = false }
+                else if b >= 0x30 && b <= 0x39 { ascii.append(b); digits += 1; lastSpace = false }
+                else if !lastSpace { ascii.append(32); lastSpace = true }
             }
+            if ascii.count == 1 || ascii.last != 32 { ascii.append(32) }
+            padded = String(decoding: ascii, as: UTF8.self)
+            bytes = ascii
+        } else {
+            var out = ""
+            out.reserveCapacity(text.count + 2)
+            var lastSpace = true
+            for ch in text.lowercased() {
+                if ch.isLetter || ch.isNumber {
+                    out.append(ch); lastSpace = false
+                } else if !lastSpace {
+                    out.append(" "); lastSpace = true
+                }
+            }
+            padded = " " + out.trimmingCharacters(in: .whitespaces) + " "
+            bytes = Array(padded.utf8)
+            letters = padded.filter(\.isLetter).count
+            digits = padded.filter(\.isNumber).count
         }
-        padded = " " + out.trimmingCharacters(in: .whitespaces) + " "
+        letterCount = letters
+        digitCount = digits
         words = padded.split(separator: " ")
-        bytes = Array(padded.utf8)
         wordBytes = words.map { Array($0.utf8) }
     }
 
@@ -68,6 +94,22 @@ struct WordLine {
 
     /// True when `needle` (already normalised) occurs in `padded`, byte for byte.
     func has(_ needle: String) -> Bool { bytesContain(bytes, needle) }
+
+    /// True when the keyword occurs as printed (`has(keyword.normalised)`).
+    func has(_ k: CompiledRules.Keyword) -> Bool { bytesContain(bytes, k.bytes) }
+
+    /// `contains(keyword.normalised, loosely:)`, with the keyword's bytes made once, when the rules were compiled.
+    func contains(_ k: CompiledRules.Keyword, loosely: Bool = false) -> Bool {
+        if bytesContain(bytes, k.bytes) { return true }
+        let n = k.core.count
+        guard n >= 5, !k.coreHasSpace else { return false }
+        let kw = k.core
+        if wordBytes.contains(where: { abs($0.count - n) <= 1 && EditDistance.withinOne($0, kw) }) { return true }
+        guard loosely, n >= Self.twoSlipsFrom else { return false }
+        func near(_ w: [UInt8]) -> Bool { abs(w.count - n) <= 2 && EditDistance.levenshtein(w, kw, limit: 3) <= 2 }
+        if wordBytes.contains(where: near) { return true }
+        return zip(wordBytes, wordBytes.dropFirst()).contains { a, b in near(a + b) }
+    }
 
     static func normalise(_ keyword: String) -> String {
         WordLine(keyword).padded
@@ -93,28 +135,33 @@ struct WordLine {
     /// Keywords this long match two OCR slips away.
     static let twoSlipsFrom = 8
 
-    var letterCount: Int { padded.filter(\.isLetter).count }
-    var digitCount: Int { padded.filter(\.isNumber).count }
 }
 
 /// Whether `needle`'s UTF-8 occurs in `hay`.
 func bytesContain(_ hay: [UInt8], _ needle: String) -> Bool {
     var n = needle
-    return n.withUTF8 { nb in
-        let m = nb.count, total = hay.count
-        guard m > 0, m <= total else { return m == 0 }
-        let first = nb[0]
-        var i = 0
-        while i <= total - m {
-            if hay[i] == first {
-                var j = 1
-                while j < m, hay[i + j] == nb[j] { j += 1 }
-                if j == m { return true }
-            }
-            i += 1
+    return n.withUTF8 { nb in hay.withUnsafeBufferPointer { bytesContain($0, nb) } }
+}
+
+/// Whether `needle` occurs in `hay`.
+func bytesContain(_ hay: [UInt8], _ needle: [UInt8]) -> Bool {
+    hay.withUnsafeBufferPointer { h in needle.withUnsafeBufferPointer { bytesContain(h, $0) } }
+}
+
+func bytesContain(_ hay: UnsafeBufferPointer<UInt8>, _ nb: UnsafeBufferPointer<UInt8>) -> Bool {
+    let m = nb.count, total = hay.count
+    guard m > 0, m <= total else { return m == 0 }
+    let first = nb[0]
+    var i = 0
+    while i <= total - m {
+        if hay[i] == first {
+            var j = 1
+            while j < m, hay[i + j] == nb[j] { j += 1 }
+            if j == m { return true }
         }
-        return false
+        i += 1
     }
+    return false
 }
 
 /// Similarity 0...1 (1 − normalised edit distance).

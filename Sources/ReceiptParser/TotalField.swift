@@ -44,7 +44,7 @@ extension MoneyFields {
         let field = Field(best.found.amount, confidence: confidence,
                           evidence: best.found.line.evidence(rule: rule, notes: best.notes), rejected: Array(rejected))
         // Its row ends the line items when its word was read as printed and is a strong one, or a sum backs it.
-        let exact = !keyword.isDerived && keyword.weight >= 0.8 && best.found.line.words.has(keyword.normalised)
+        let exact = !keyword.isDerived && keyword.weight >= 0.8 && best.found.line.words.has(keyword)
         return (field, checks, best.found.line.index, exact || best.notes.contains(where: \.agreesWithArithmetic))
     }
 

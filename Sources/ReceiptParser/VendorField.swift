@@ -91,7 +91,7 @@ extension ReceiptParser {
         var changed = false
         while words.count >= 2, isScrap(words[0], among: words.dropFirst(), leading: true), solid(words.dropFirst()) { words.removeFirst(); changed = true }
         // A name that ends in its legal form keeps its end ("KAYU JATI HARDWARE & TIMBER SON. 8HD" is misread, not a scrap).
-        let endsInForm = compiled.legalForms.contains { l.words.padded.hasSuffix($0.normalised) } || compiled.legalForms.contains { l.words.contains($0.normalised) && $0.normalised.count >= 6 }
+        let endsInForm = compiled.legalForms.contains { l.words.padded.hasSuffix($0.normalised) } || compiled.legalForms.contains { l.words.contains($0) && $0.normalised.count >= 6 }
         while !endsInForm, words.count >= 2, isScrap(words[words.count - 1], among: words.dropLast(), leading: false), solid(words.dropLast()) { words.removeLast(); changed = true }
         guard changed else { return l }
         return ParseLine(index: l.index, source: l.source, line: OCRLine(words: words), rules: compiled)

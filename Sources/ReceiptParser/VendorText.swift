@@ -53,11 +53,8 @@ extension CompiledRules {
     func misreadSkipWord(_ w: WordLine) -> Bool {
         let words = w.words.filter { $0.count >= 5 }.map { Array($0.uppercased()) }
         guard !words.isEmpty else { return false }
-        return vendorSkip.contains { k in
-            let kw = k.normalised.dropFirst().dropLast()
-            guard kw.count >= 5, !kw.contains(" ") else { return false }
-            let target = Array(kw.uppercased())
-            return words.contains { word in
+        return misreadSkipTargets.contains { target in
+            words.contains { word in
                 guard word.count == target.count else { return false }
                 var slips = 0
                 for (a, b) in zip(word, target) where a != b {
@@ -66,6 +63,15 @@ extension CompiledRules {
                 }
                 return slips <= 2
             }
+        }
+    }
+
+    /// The skip-list's single words of five letters or more, upper-cased, for `misreadSkipWord`.
+    static func misreadSkipTargets(_ vendorSkip: [Keyword]) -> [[Character]] {
+        vendorSkip.compactMap { k in
+            let kw = k.normalised.dropFirst().dropLast()
+            guard kw.count >= 5, !kw.contains(" ") else { return nil }
+            return Array(kw.uppercased())
         }
     }
 
@@ -80,7 +86,7 @@ extension CompiledRules {
         if Self.isCityLine(l.text) { return nil }
         // Judged without a trailing registration number: "NAME S/B (81497-P)" ends in its legal form.
         let cw = WordLine(vendorText.clean(l.text))
-        if let form = legalForms.first(where: { cw.padded.hasSuffix($0.normalised) || cw.contains($0.normalised) && $0.normalised.count >= 6 }) {
+        if let form = legalForms.first(where: { cw.padded.hasSuffix($0.normalised) || cw.contains($0) && $0.normalised.count >= 6 }) {
             if any(vendorSkip, in: cw) != nil, letters < 12 || digits >= 4 { return nil }
             // Read with under 30 % confidence: a logo that happens to hold a form's letters ("SS ee bs >. Balas & AS ae").
             if l.confidence < 0.3 { return nil }
