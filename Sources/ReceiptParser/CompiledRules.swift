@@ -42,6 +42,7 @@ struct CompiledRules: Sendable {
     let dateKeywords: [Keyword]
     let dateDistractors: [Keyword]
     let months: [String: Int]
+    let monthWords: DateScanner.MonthWords
     let legalForms: [Keyword]
     /// Cleaning names with those legal forms.
     let vendorText: VendorText
@@ -87,6 +88,7 @@ struct CompiledRules: Sendable {
         dateKeywords = kws(r.date.keywords)
         dateDistractors = list(r.date.distractors)
         months = Dictionary(r.date.months.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
+        monthWords = DateScanner.MonthWords(months)
         legalForms = list(r.vendor.legalForms)
         vendorText = VendorText(legalForms: r.vendor.legalForms, nameWords: r.vendor.nameWords ?? [])
         vendorSkip = list(r.vendor.skip)

@@ -28,7 +28,7 @@ extension ReceiptParser {
     /// Every date on the lines, and the date words of each line that has one (read once per line, not once per date on it).
     func datesFound(_ lines: [ParseLine]) -> (found: [(RawDate, ParseLine)], words: [Int: LineDateWords]) {
         var found: [(RawDate, ParseLine)] = []
-        for l in lines { for d in DateScanner.scan(l.text, months: compiled.months) { found.append((d, l)) } }
+        for l in lines { for d in l.dates { found.append((d, l)) } }
         var words: [Int: LineDateWords] = [:]
         for (_, l) in found where words[l.index] == nil {
             words[l.index] = LineDateWords(keyword: compiled.dateKeyword(l.words), distractor: compiled.isDateDistractor(l.words))

@@ -59,7 +59,7 @@ extension ReceiptParser {
         if compiled.anyExact(compiled.tax, in: l.words) != nil || words <= 2 && compiled.any(compiled.tax, in: l.words) != nil,
            compiled.any(compiled.taxExclude, in: l.words).map({ Self.inclusion.contains($0.normalised) }) ?? true { return true }
         if compiled.anyExact(compiled.itemSkip, in: l.words) != nil { return true }
-        if !DateScanner.scan(l.text, months: compiled.months).isEmpty { return true }
+        if !l.dates.isEmpty { return true }
         return false
     }
 

@@ -109,6 +109,8 @@ struct ParseLine {
     let text: String
     let words: WordLine
     let amounts: [FoundAmount]
+    /// The dates on the line (`DateScanner.scan`), read once: the date, the items' end and the vendor's header ask.
+    let dates: [RawDate]
     let box: BoundingBox?
     let confidence: Double
     /// The words as read, with their boxes and confidences (the vendor rules trim scraps by them).
@@ -120,6 +122,7 @@ struct ParseLine {
         text = line.text
         words = WordLine(text)
         amounts = scanAmounts ? AmountScanner.scan(text, currencyWords: rules.currencyWords) : []
+        dates = scanAmounts ? DateScanner.scan(text, months: rules.months, monthWords: rules.monthWords) : []
         box = line.box
         confidence = line.confidence
         ocrWords = line.words

@@ -15,7 +15,7 @@ extension ReceiptParser {
         // The header: the first lines, up to the first one with money or a date on it (where the items start).
         let top = lines.prefix(15).map(withoutScraps)
         let firstData = top.firstIndex { l in
-            l.amounts.contains { !$0.isPercent } || !DateScanner.scan(l.text, months: compiled.months).isEmpty
+            l.amounts.contains { !$0.isPercent } || !l.dates.isEmpty
         } ?? top.count
         // 1. A vendor the user listed, matched fuzzily.
         if let known = knownVendor(top) { return known }
