@@ -3,7 +3,9 @@ import ReceiptModel
 
 /// The rules, normalised once for fast whole-word matching.
 struct CompiledRules: Sendable {
-    struct Keyword: Sendable {
+    /// A class, not a struct: keywords are handed around line by line (the best of a set, a candidate's),
+    /// and a copy of one is a reference, not five retained buffers. Immutable.
+    final class Keyword: Sendable {
         let raw: String
         let normalised: String
         let weight: Double
