@@ -215,12 +215,25 @@ extension ReceiptParser {
     /// An amount first on a row ("1,00 Ensaladilla Rusa"), with what stands before it.
     static let leadingAmount = Pattern(#"^\W*\d+[.,]\d{2}"#, caseInsensitive: false)
     // What `itemName` takes away, compiled once (not once a row).
-    static let spaces = Pattern(#"\s+"#, caseInsensitive: false)
-    static let leadingMarks = Pattern(#"^[^\p{L}\p{N}]+"#, caseInsensitive: false)
-    static let trailingMarks = Pattern(#"[\s@=~:;,_\-—–|*'"‘’“”.]+$"#, caseInsensitive: false)
-    static let trailingCurrencyWord = Pattern(#"\s+(?:[$£€¥]|RM|Rs\.?|USD|EUR|GBP|MYR|SGD|CAD|AUD|kr)$"#, caseInsensitive: true)
-    static let trailingCurrencySign = Pattern(#"\s*[$£€¥]$"#, caseInsensitive: false)
-    static let trailingTaxFlag = Pattern(#"\s+(?:[A-Z]|TF|TX|FT|NT|SR|ZR|<[A-Z]>?)$"#, caseInsensitive: false)
+    // (`mayMatch`: what any match needs, on printable ASCII.)
+    static let spaces = Pattern(#"\s+"#, caseInsensitive: false, mayMatch: { Bytes.hasRun($0, 2) { $0 == 0x20 } })
+    static let leadingMarks = Pattern(#"^[^\p{L}\p{N}]+"#, caseInsensitive: false, mayMatch: { $0.first.map { !Bytes.isAlnum($0) } ?? false })
+    static let trailingMarks = Pattern(#"[\s@=~:;,_\-—–|*'"‘’“”.]+$"#, caseInsensitive: false,
+                                       mayMatch: { $0.last.map { " @=~:;,_-|*'\".".utf8.contains($0) } ?? false })
+    static let trailingCurrencyWord = Pattern(#"\s+(?:[$£€¥]|RM|Rs\.?|USD|EUR|GBP|MYR|SGD|CAD|AUD|kr)$"#, caseInsensitive: true,
+                                              mayMatch: { lastWord($0).map { ["$", "rm", "rs", "rs.", "usd", "eur", "gbp", "myr", "sgd", "cad", "aud", "kr"].contains($0.lowercased()) } ?? false })
+    static let trailingCurrencySign = Pattern(#"\s*[$£€¥]$"#, caseInsensitive: false, mayMatch: { $0.last == UInt8(ascii: "$") })
+    static let trailingTaxFlag = Pattern(#"\s+(?:[A-Z]|TF|TX|FT|NT|SR|ZR|<[A-Z]>?)$"#, caseInsensitive: false, mayMatch: { b in
+        guard let w = lastWord(b) else { return false }
+        let u = Array(w.utf8)
+        if u.count == 1 { return u[0] >= UInt8(ascii: "A") && u[0] <= UInt8(ascii: "Z") }
+        return ["TF", "TX", "FT", "NT", "SR", "ZR"].contains(w) || u.first == UInt8(ascii: "<")
+    })
+    /// The text after the last space, when a space stands before it (and it is not empty).
+    static func lastWord(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let i = b.lastIndex(of: 0x20), i + 1 < b.count else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)...]), as: UTF8.self)
+    }
 
     /// An item's name as printed, without what OCR and the till put around it: leading marks ("| ", "— ",
     /// "* "), a currency sign or word and a tax flag at the end ("$", "£", "RM", " A", " TF", "<A>").

@@ -4,29 +4,49 @@ import ReceiptSupport
 
 /// A compiled regular expression. `@unchecked Sendable`: NSRegularExpression is
 /// immutable once made and documented as safe to use from several threads.
+///
+/// NSRegularExpression is slow on Linux (the text is bridged to UTF-16 and back on every call), and most
+/// lines match most patterns nowhere. `mayMatch`, when given, is a cheap test of what every match needs
+/// (a character, a run of digits, how the text ends), asked on text of printable ASCII (where `\s` is
+/// the space, `\d` and `\p{L}` are ASCII digits and letters, and a byte is a character): when it says
+/// no, the expression is not run. It must never say no to a text the expression matches; any other
+/// text is always given to the expression.
 struct Pattern: @unchecked Sendable {
     let regex: NSRegularExpression
+    let mayMatch: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?
 
-    init(_ pattern: String, caseInsensitive: Bool = true) {
+    init(_ pattern: String, caseInsensitive: Bool = true, mayMatch: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)? = nil) {
         do {
             regex = try NSRegularExpression(pattern: pattern, options: caseInsensitive ? [.caseInsensitive] : [])
         } catch {
             preconditionFailure("bad built-in pattern \(pattern): \(error)")  // a defect in this file, caught by any test
         }
+        self.mayMatch = mayMatch
+    }
+
+    /// False when `mayMatch` rules out any match in `s`.
+    func worthRunning(_ s: String) -> Bool {
+        guard let mayMatch else { return true }
+        return s.utf8.withContiguousStorageIfAvailable { b in
+            !b.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } || mayMatch(b)
+        } ?? true
     }
 
     /// `s` with every match replaced by `template` ("$1" for the first group).
     func replacing(in s: String, with template: String) -> String {
-        regex.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: template)
+        guard worthRunning(s) else { return s }
+        return regex.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: template)
     }
 
     /// Whether the pattern matches anywhere in `s` (`range(of:options: .regularExpression) != nil`).
     func hasMatch(in s: String) -> Bool {
-        regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
+        guard worthRunning(s) else { return false }
+        return regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
     }
 
     /// All matches: each as the captured groups (nil where a group did not take part) and the whole match range.
     func matches(in s: String) -> [(groups: [String?], range: Range<String.Index>)] {
+        guard worthRunning(s) else { return [] }
         let ns = NSRange(s.startIndex..., in: s)
         return regex.matches(in: s, range: ns).compactMap { m in
             guard let whole = Range(m.range, in: s) else { return nil }
@@ -168,4 +188,59 @@ func bytesContain(_ hay: UnsafeBufferPointer<UInt8>, _ nb: UnsafeBufferPointer<U
 func similarity(_ a: String, _ b: String) -> Double {
     let m = max(a.count, b.count)
     return m == 0 ? 1 : 1 - Double(EditDistance.levenshtein(a, b)) / Double(m)
+}
+
+// Tests on printable ASCII for `Pattern.mayMatch` (bytes, one a character).
+enum Bytes {
+    static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+    static func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
+    static func isAlnum(_ c: UInt8) -> Bool { isDigit(c) || isLetter(c) }
+
+    /// Whether `b` holds a byte of `set`.
+    static func has(_ b: UnsafeBufferPointer<UInt8>, _ set: String) -> Bool {
+        let s = Array(set.utf8)
+        return b.contains { s.contains($0) }
+    }
+
+    /// Whether `b` holds a run of `n` bytes (or more) each passing `test`.
+    static func hasRun(_ b: UnsafeBufferPointer<UInt8>, _ n: Int, _ test: (UInt8) -> Bool) -> Bool {
+        var run = 0
+        for c in b {
+            run = test(c) ? run + 1 : 0
+            if run >= n { return true }
+        }
+        return false
+    }
+
+    /// Whether two neighbours are `a` then `b`.
+    static func hasPair(_ b: UnsafeBufferPointer<UInt8>, _ a: (UInt8) -> Bool, _ then: (UInt8) -> Bool) -> Bool {
+        guard b.count >= 2 else { return false }
+        for i in 0..<(b.count - 1) where a(b[i]) && then(b[i + 1]) { return true }
+        return false
+    }
+}
+
+/// `String.trimmingCharacters(in:)` for a set, on a string of ASCII without bridging it to NSString (what
+/// the set holds of ASCII asked of the set itself, once); any other string goes to Foundation.
+struct Trim: Sendable {
+    let set: CharacterSet
+    let ascii: [Bool]
+
+    init(_ set: CharacterSet) {
+        self.set = set
+        ascii = (0..<128).map { set.contains(Unicode.Scalar(UInt8($0))) }
+    }
+
+    func callAsFunction(_ s: String) -> String {
+        let fast: String?? = s.utf8.withContiguousStorageIfAvailable { b -> String? in
+            guard b.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var lo = 0, hi = b.count
+            while lo < hi, ascii[Int(b[lo])] { lo += 1 }
+            while hi > lo, ascii[Int(b[hi - 1])] { hi -= 1 }
+            if lo == 0, hi == b.count { return s }
+            return String(decoding: UnsafeBufferPointer(rebasing: b[lo..<hi]), as: UTF8.self)
+        }
+        if let f = fast, let f { return f }
+        return s.trimmingCharacters(in: set)
+    }
 }

@@ -63,7 +63,10 @@ extension MoneyFields {
     /// "NET TOTAL 174.9", "Total $10.7": a total line ending in a number with one decimal, no amount
     /// read on it. OCR lost the last digit, most often a 0 (faint, or run into the paper's edge): read
     /// as 174.90, weaker than its keyword. A ")" after the digit is a misread digit, not an end.
-    static let oneDecimalAtEnd = Pattern(#"(?<![\d.,])(\d{1,6})[.,](\d)(?![\d)])\W{0,3}$"#)
+    static let oneDecimalAtEnd = Pattern(#"(?<![\d.,])(\d{1,6})[.,](\d)(?![\d)])\W{0,3}$"#, mayMatch: { b in
+        // a digit, "." or ",", a digit
+        b.count >= 3 && (1..<(b.count - 1)).contains { (b[$0] == UInt8(ascii: ".") || b[$0] == UInt8(ascii: ",")) && Bytes.isDigit(b[$0 - 1]) && Bytes.isDigit(b[$0 + 1]) }
+    })
 
     func addOneDecimalTotals(_ candidates: inout [Found]) {
         let taken = Set(candidates.map(\.line.index))

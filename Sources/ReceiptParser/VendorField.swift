@@ -7,9 +7,10 @@ import ReceiptModel
 
 extension ReceiptParser {
     /// A company registration number line: "(001610235-P)", "(1168272-U)", "Co. Reg. 12345-X".
-    static let registrationNumber = Pattern(#"^\W*(?:co(?:mpany)?\.?\s*(?:reg|no)\S*\s*:?\s*)?[\(\[{]?\s*\d{5,}-?[A-Z0-9]\s*[\)\]}]?\W*$"#)
+    static let registrationNumber = Pattern(#"^\W*(?:co(?:mpany)?\.?\s*(?:reg|no)\S*\s*:?\s*)?[\(\[{]?\s*\d{5,}-?[A-Z0-9]\s*[\)\]}]?\W*$"#,
+                                            mayMatch: { Bytes.hasRun($0, 5, Bytes.isDigit) })
 
-    static let registrationOnLine = Pattern(#"[\(\[{]\s*\d{5,}-?[A-Z]\s*[\)\]}]\W*$"#)
+    static let registrationOnLine = Pattern(#"[\(\[{]\s*\d{5,}-?[A-Z]\s*[\)\]}]\W*$"#, mayMatch: { Bytes.hasRun($0, 5, Bytes.isDigit) && Bytes.has($0, "([{") })
 
     func vendor(_ lines: [ParseLine]) -> Field<String>? {
         // The header: the first lines, up to the first one with money or a date on it (where the items start).

@@ -35,9 +35,48 @@ extension CompiledRules {
         + "AB BC MB NB NL NS NT NU ON PE QC SK YT NSW VIC QLD TAS ACT").split(separator: " ").map(String.init))
 
     /// "City, ST", "City, ST 12345", "City ST 12345-6789", "City, ON K1A 0B1": a city, a region code, a postcode.
-    static let cityStatePostcode = Pattern(#"^\W*[A-Za-z][A-Za-z .'-]{1,30}?(,)?\s+([A-Za-z]{2,3})\.?(\s+(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|\d{4}))?\W*$"#)
+    static let cityStatePostcode = Pattern(#"^\W*[A-Za-z][A-Za-z .'-]{1,30}?(,)?\s+([A-Za-z]{2,3})\.?(\s+(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|\d{4}))?\W*$"#,
+                                           mayMatch: mayBeCityLine)
     /// A British postcode at the end of a line: "LONDON W1D 4HS", "Leeds LS1 6AZ".
-    static let ukPostcode = Pattern(#"\b[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}\W*$"#, caseInsensitive: false)
+    static let ukPostcode = Pattern(#"\b[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}\W*$"#, caseInsensitive: false, mayMatch: { b in
+        // the line's last word characters: a digit and two capitals
+        let core = wordCore(b)
+        guard core.count >= 3 else { return false }
+        let n = core.upperBound
+        return Bytes.isDigit(b[n - 3]) && (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(b[n - 2]) && (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(b[n - 1])
+    })
+
+    /// The line without the non-word characters (`\W`: not a letter, digit or "_") at its ends.
+    static func wordCore(_ b: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        func word(_ c: UInt8) -> Bool { Bytes.isAlnum(c) || c == UInt8(ascii: "_") }
+        var lo = 0, hi = b.count
+        while lo < hi, !word(b[lo]) { lo += 1 }
+        while hi > lo, !word(b[hi - 1]) { hi -= 1 }
+        return lo..<hi
+    }
+
+    /// What a `cityStatePostcode` line needs: between its non-word ends it starts with a letter, holds a
+    /// space, and only letters, spaces and . ' - , (a name, a region code) but for digits in its last ten
+    /// characters (the postcode); ending in letters, the last run of them is the region code's two or three.
+    @Sendable static func mayBeCityLine(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let core = wordCore(b)
+        guard core.count >= 4, Bytes.isLetter(b[core.lowerBound]) else { return false }
+        var space = false
+        for i in core {
+            let c = b[i]
+            if c == 0x20 { space = true; continue }
+            if Bytes.isLetter(c) || " .'-,".utf8.contains(c) { continue }
+            if Bytes.isDigit(c), core.upperBound - i <= 10 { continue }
+            return false
+        }
+        guard space else { return false }
+        if Bytes.isLetter(b[core.upperBound - 1]) {
+            var i = core.upperBound
+            while i > core.lowerBound, Bytes.isLetter(b[i - 1]) { i -= 1 }
+            return (2...3).contains(core.upperBound - i)
+        }
+        return true
+    }
 
     static func isCityLine(_ text: String) -> Bool {
         if let m = cityStatePostcode.matches(in: text).first, let code = m.groups[2] {
@@ -207,11 +246,11 @@ struct VendorText: Sendable {
         let isShort = { (form: String) in WordLine.normalise(form).count <= 4 }
         // After such a form, one or two scraps of one or two letters or digits go.
         let abbreviated = ending.filter { !isShort($0) || $0.contains(where: \.isPunctuation) }
-        scrapsAfterForm = Pattern(#"(\b(?:"# + Self.alternation(abbreviated) + #")\.?)(?:\s+[A-Za-z0-9]{1,2}){1,2}$"#)
+        scrapsAfterForm = Pattern(#"(\b(?:"# + Self.alternation(abbreviated) + #")\.?)(?:\s+[A-Za-z0-9]{1,2}){1,2}$"#, mayMatch: Self.endsInShortScraps)
         // After a form of three letters or more, anything with a digit goes (a registration number, noise);
         // not after "co.": "CO. NO: 12345" is a registration line, not a name.
         let certain = ending.filter { !isShort($0) }
-        numberAfterForm = Pattern(#"(\b(?:"# + Self.alternation(certain) + #")\b\.?)\s+.*\d.*$"#)
+        numberAfterForm = Pattern(#"(\b(?:"# + Self.alternation(certain) + #")\b\.?)\s+.*\d.*$"#, mayMatch: { $0.contains(where: Bytes.isDigit) })
     }
 
     /// A regular-expression alternation of `words` as written (trailing dots dropped: the patterns allow one), longest first.
@@ -220,30 +259,45 @@ struct VendorText: Sendable {
             .sorted { ($0.count, $0) > ($1.count, $1) }.map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
     }
 
-    static let misreadSdnBhd = Pattern(#"\bS(?:[O0DIEU]N|DIV|DM|DIi|DR|C)\b[.,':]{0,3}\s*(?:[B83][HN][DO0]|[B83]H[A])\b"#)
+    static let misreadSdnBhd = Pattern(#"\bS(?:[O0DIEU]N|DIV|DM|DIi|DR|C)\b[.,':]{0,3}\s*(?:[B83][HN][DO0]|[B83]H[A])\b"#,
+                                       mayMatch: { Bytes.hasPair($0, { "Bb83".utf8.contains($0) }, { "HhNn".utf8.contains($0) }) })
 
     // What `clean` and `dropLabel` take away, compiled once (not once a line).
     /// A registration number in brackets at the end: "(81109-A)", "(Co. Reg. 12345-X".
-    static let registrationAtEnd = Pattern(#"\s*[\(\[]\s*(?:co\.?\s*(?:reg|no)\.?\s*:?\s*)?[0-9][0-9A-Z\-\s]*[\)\]]?\s*$"#, caseInsensitive: true)
-    static let branchCodeAtEnd = Pattern(#"\s*[\(\[][A-Z]{0,3}\d[0-9A-Z\-]{0,8}[\)\]]$"#, caseInsensitive: false)
-    static let bareNumberAtEnd = Pattern(#"\s+[A-Z]{0,3}\d{4,}-?[A-Z]?$"#, caseInsensitive: false)
-    static let spaces = Pattern(#"\s+"#, caseInsensitive: false)
-    static let ruleToEnd = Pattern(#"\s*[-=_~*—–]{3,}.*$"#, caseInsensitive: false)
-    static let leadingDots = Pattern(#"^[.\s]+(?=\S)"#, caseInsensitive: false)
-    static let leadingScrap = Pattern(#"^[a-z]{1,2}\s+(?=[A-Z]{2})"#, caseInsensitive: false)
-    static let numberLabel = Pattern(#"^\s*#\S*\d\S*\s+"#, caseInsensitive: false)
+    // (`mayMatch`: what any match needs, on printable ASCII.)
+    static let registrationAtEnd = Pattern(#"\s*[\(\[]\s*(?:co\.?\s*(?:reg|no)\.?\s*:?\s*)?[0-9][0-9A-Z\-\s]*[\)\]]?\s*$"#, caseInsensitive: true,
+                                           mayMatch: { Bytes.has($0, "([") && $0.contains(where: Bytes.isDigit) })
+    static let branchCodeAtEnd = Pattern(#"\s*[\(\[][A-Z]{0,3}\d[0-9A-Z\-]{0,8}[\)\]]$"#, caseInsensitive: false,
+                                         mayMatch: { $0.last == UInt8(ascii: ")") || $0.last == UInt8(ascii: "]") })
+    static let bareNumberAtEnd = Pattern(#"\s+[A-Z]{0,3}\d{4,}-?[A-Z]?$"#, caseInsensitive: false, mayMatch: { Bytes.hasRun($0, 4, Bytes.isDigit) })
+    /// (A single space put for a single space changes nothing: only runs of spaces count.)
+    static let spaces = Pattern(#"\s+"#, caseInsensitive: false, mayMatch: { Bytes.hasRun($0, 2) { $0 == 0x20 } })
+    static let ruleToEnd = Pattern(#"\s*[-=_~*—–]{3,}.*$"#, caseInsensitive: false, mayMatch: { Bytes.hasRun($0, 3) { "-=_~*".utf8.contains($0) } })
+    static let leadingDots = Pattern(#"^[.\s]+(?=\S)"#, caseInsensitive: false, mayMatch: { $0.first == UInt8(ascii: ".") || $0.first == 0x20 })
+    static let leadingScrap = Pattern(#"^[a-z]{1,2}\s+(?=[A-Z]{2})"#, caseInsensitive: false,
+                                      mayMatch: { $0.first.map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") } ?? false })
+    static let numberLabel = Pattern(#"^\s*#\S*\d\S*\s+"#, caseInsensitive: false, mayMatch: { Bytes.has($0, "#") })
+    static let trimEnds = Trim(CharacterSet(charactersIn: " ,.;:"))
+    static let junk = CharacterSet(charactersIn: " *~|_=-—–:;,'\"`!^<>{}[]\\/©®•»«‘’“”")
+    static let trimJunk = Trim(junk)
+    static let trimJunkKeepingDots = Trim(junk.union(CharacterSet(charactersIn: ".")).subtracting(CharacterSet(charactersIn: ".")))
+    /// "… SDN BHD ab 1": the name's end, then one or two scraps of one or two letters or digits, each after a space.
+    static func endsInShortScraps(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = b.count
+        while i > 0, Bytes.isAlnum(b[i - 1]) { i -= 1 }
+        return (1...2).contains(b.count - i) && i > 0 && b[i - 1] == 0x20
+    }
 
     /// Strips OCR noise at the ends and a trailing registration number "(81109-A)".
     func clean(_ s: String) -> String {
         var t = Self.registrationAtEnd.replacing(in: s, with: "")
-        t = t.trimmingCharacters(in: CharacterSet(charactersIn: " ,.;:"))
+        t = Self.trimEnds(t)
         t = Self.registrationAtEnd.replacing(in: t, with: "")
         // A branch code "(KJ1)", then a bare registration number at the end: "NAME SDN BHD 1110644-W".
         t = Self.branchCodeAtEnd.replacing(in: t, with: "")
         t = Self.bareNumberAtEnd.replacing(in: t, with: "")
         t = Self.spaces.replacing(in: t, with: " ")
-        let junk = CharacterSet(charactersIn: " *~|_=-—–:;,'\"`!^<>{}[]\\/©®•»«‘’“”")
-        t = t.trimmingCharacters(in: junk)
+        t = Self.trimJunk(t)
         // A rule of dashes after the name ends it: "BP STATION VAN VEEN------------:-rm".
         t = Self.ruleToEnd.replacing(in: t, with: "")
         // Leading dots and a stray lower-case scrap before an upper-case name ("ri FOODICIOUS"), trailing scraps after a legal form.
@@ -257,7 +311,7 @@ struct VendorText: Sendable {
         }
         // After a legal form ends the name, anything with a digit is a registration number or noise.
         t = numberAfterForm.replacing(in: t, with: "$1")
-        t = t.trimmingCharacters(in: junk.union(CharacterSet(charactersIn: ".")).subtracting(CharacterSet(charactersIn: ".")))
+        t = Self.trimJunkKeepingDots(t)
         // "RESTORAN TELAGA VILLAGE oo": short lower-case scraps after a name printed in capitals.
         var words = t.split(separator: " ")
         if words.filter({ $0.count >= 2 && $0.contains(where: \.isUppercase) && !$0.contains(where: \.isLowercase) }).count >= 2 {
