@@ -14,6 +14,8 @@ struct CompiledRules: Sendable {
         let core: [UInt8]
         let coreHasSpace: Bool
         let length: Int
+        /// The bits of its words (`WordLine.bit`): a line missing one cannot hold the keyword as printed.
+        let wordMask: UInt64
 
         init(raw: String, normalised: String, weight: Double) {
             self.raw = raw; self.normalised = normalised; self.weight = weight
@@ -21,6 +23,7 @@ struct CompiledRules: Sendable {
             core = bytes.count >= 2 ? Array(bytes.dropFirst().dropLast()) : []
             coreHasSpace = core.contains(32)
             length = normalised.count
+            wordMask = bytes.split(separator: 32).reduce(0) { $0 | WordLine.bit($1) }
         }
 
         /// Not a word on the receipt but how a candidate was found ("subtotal + tax"): never matched,

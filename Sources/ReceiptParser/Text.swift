@@ -107,6 +107,41 @@ struct WordLine {
         digitCount = digits
         words = padded.split(separator: " ")
         wordBytes = words.map { Array($0.utf8) }
+        var mask: UInt64 = 0, lengths: UInt64 = 0, pairs: UInt64 = 0
+        for (i, w) in wordBytes.enumerated() {
+            mask |= Self.bit(w)
+            lengths |= Self.lengthBit(w.count)
+            if i > 0 { pairs |= Self.lengthBit(wordBytes[i - 1].count + w.count) }
+        }
+        wordMask = mask
+        lengthMask = lengths
+        pairLengthMask = pairs
+    }
+
+    // Cheap refusals before the byte comparisons: a keyword matches as printed only if each of its
+    // words is one of the line's (`wordMask`, one bit a word by its hash: a bit missing says no); one
+    // or two slips away only if a word (or two neighbours run together) is about its length.
+    /// One bit for each of the line's words, by `bit`.
+    let wordMask: UInt64
+    /// One bit for each length of the line's words (63: that long or longer).
+    let lengthMask: UInt64
+    /// One bit for each length of two neighbouring words together.
+    let pairLengthMask: UInt64
+
+    /// A word's bit: FNV-1a of its bytes, modulo 64.
+    static func bit<C: Collection<UInt8>>(_ w: C) -> UInt64 {
+        var h: UInt64 = 0xcbf29ce484222325
+        for b in w { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        return 1 << (h & 63)
+    }
+
+    static func lengthBit(_ n: Int) -> UInt64 { 1 << UInt64(min(n, 63)) }
+
+    /// Whether a word (or, `pairs`, two neighbours) may be between `lo` and `hi` bytes long.
+    func hasLength(_ lo: Int, _ hi: Int, pairs: Bool = false) -> Bool {
+        var want: UInt64 = 0
+        for n in max(0, lo)...max(0, hi) { want |= Self.lengthBit(n) }
+        return lengthMask & want != 0 || (pairs && pairLengthMask & want != 0)
     }
 
     /// Each word as UTF-8, for the one-slip-away comparison.
@@ -116,16 +151,16 @@ struct WordLine {
     func has(_ needle: String) -> Bool { bytesContain(bytes, needle) }
 
     /// True when the keyword occurs as printed (`has(keyword.normalised)`).
-    func has(_ k: CompiledRules.Keyword) -> Bool { bytesContain(bytes, k.bytes) }
+    func has(_ k: CompiledRules.Keyword) -> Bool { k.wordMask & ~wordMask == 0 && bytesContain(bytes, k.bytes) }
 
     /// `contains(keyword.normalised, loosely:)`, with the keyword's bytes made once, when the rules were compiled.
     func contains(_ k: CompiledRules.Keyword, loosely: Bool = false) -> Bool {
-        if bytesContain(bytes, k.bytes) { return true }
+        if has(k) { return true }
         let n = k.core.count
         guard n >= 5, !k.coreHasSpace else { return false }
         let kw = k.core
-        if wordBytes.contains(where: { abs($0.count - n) <= 1 && EditDistance.withinOne($0, kw) }) { return true }
-        guard loosely, n >= Self.twoSlipsFrom else { return false }
+        if hasLength(n - 1, n + 1), wordBytes.contains(where: { abs($0.count - n) <= 1 && EditDistance.withinOne($0, kw) }) { return true }
+        guard loosely, n >= Self.twoSlipsFrom, hasLength(n - 2, n + 2, pairs: true) else { return false }
         func near(_ w: [UInt8]) -> Bool { abs(w.count - n) <= 2 && EditDistance.levenshtein(w, kw, limit: 3) <= 2 }
         if wordBytes.contains(where: near) { return true }
         return zip(wordBytes, wordBytes.dropFirst()).contains { a, b in near(a + b) }
