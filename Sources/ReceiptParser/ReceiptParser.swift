@@ -100,8 +100,9 @@ public struct ReceiptParser: Sendable {
     public func parse(text: String) -> ParsedReceipt { parse(OCRPage(text: text)) }
 }
 
-/// One OCR line with what the parser computes once per line.
-struct ParseLine {
+/// One OCR line with what the parser computes once per line. A class, not a struct: lines are handed
+/// around (kept by every candidate, iterated by every field) and never change once read.
+final class ParseLine {
     /// Position among the rows the parser reads (top to bottom).
     let index: Int
     /// Index in `OCRPage.lines` of the (first) source line, for evidence.

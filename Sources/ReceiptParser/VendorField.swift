@@ -23,24 +23,27 @@ extension ReceiptParser {
         // 2. Generic rules: a name ending in a legal form, else the first name-like line.
         var candidates: [(String, Double, Evidence)] = []
         var firstNameLike = true
+        // Each header line cleaned and judged once (a line is asked about again as the line above or below a name).
+        let cleaned = top.map { compiled.vendorText.clean($0.text) }
+        let kinds = top.indices.map { compiled.vendorLineKind(top[$0], cleaned: cleaned[$0]) }
         for (i, l) in top.enumerated() {
-            guard let kind = compiled.vendorLineKind(l) else { continue }
-            var name = compiled.vendorText.clean(l.text)
+            guard let kind = kinds[i] else { continue }
+            var name = cleaned[i]
             var score: Double
             var rule: String
             switch kind {
             case .legalForm(let onlyForm):
                 score = 0.8
                 if i < 5 { score += 0.1 }
-                (name, rule) = legalFormName(compiled.vendorText.dropLabel(name), at: i, in: top, onlyForm: onlyForm)
+                (name, rule) = legalFormName(compiled.vendorText.dropLabel(name), at: i, in: top, onlyForm: onlyForm, cleaned: cleaned, kinds: kinds)
             case .nameLike:
                 score = firstNameLike ? 0.55 : 0.35
                 rule = firstNameLike ? "vendor.first-name-line" : "vendor.name-line"
                 if l.text.uppercased() == l.text { score += 0.05 }
                 if i > firstData { score -= 0.2 }
                 // "HOME HARDWARE &" / "ELECTRICAL": a name carried over to the next line.
-                if l.text.hasSuffix("&"), i + 1 < top.count, compiled.vendorLineKind(top[i + 1]) == .nameLike {
-                    name += " " + compiled.vendorText.clean(top[i + 1].text)
+                if l.text.hasSuffix("&"), i + 1 < top.count, kinds[i + 1] == .nameLike {
+                    name += " " + cleaned[i + 1]
                 }
                 firstNameLike = false
             }
@@ -122,7 +125,9 @@ extension ReceiptParser {
 
     /// The name on legal-form line `i` (`name`, cleaned), with the line above when the name starts there
     /// and the line below when it closes a bracket; and the rule that says which.
-    func legalFormName(_ name: String, at i: Int, in top: [ParseLine], onlyForm: Bool) -> (String, String) {
+    /// `cleaned` and `kinds`: each line of `top` cleaned (`VendorText.clean`) and its `vendorLineKind`.
+    func legalFormName(_ name: String, at i: Int, in top: [ParseLine], onlyForm: Bool, cleaned: [String],
+                       kinds: [CompiledRules.VendorLineKind?]) -> (String, String) {
         let l = top[i]
         var name = name
         var rule = "vendor.legal-form"
@@ -135,14 +140,14 @@ extension ReceiptParser {
         // Or the line starts with a long legal form ("ENTERPRISE (SETIA"): the name began above.
         let startsWithForm = l.words.words.first.map { w in w.count >= 5 && compiled.legalForms.contains { $0.normalised == " \(w) " } } ?? false
         let continues = onlyForm || restWords == 0 || tail || startsWithForm || l.text.first == "(" || l.text.first == "&" || top[max(0, i - 1)].text.hasSuffix("&")
-        if continues, i > 0, namesAboveForm(top[i - 1]), !top[i - 1].text.contains(":") {
-            name = compiled.vendorText.clean(top[i - 1].text) + " " + name
+        if continues, i > 0, namesAboveForm(top[i - 1], cleaned: cleaned[i - 1], kind: kinds[i - 1]), !top[i - 1].text.contains(":") {
+            name = cleaned[i - 1] + " " + name
             rule = "vendor.legal-form-two-lines"
         }
         // "ENTERPRISE (SETIA" / "ALAM) SDN BHD": a bracket left open closes on the next line.
         if name.filter({ $0 == "(" }).count > name.filter({ $0 == ")" }).count, i + 1 < top.count,
            top[i + 1].text.contains(")"), top[i + 1].amounts.isEmpty {
-            name += " " + compiled.vendorText.clean(top[i + 1].text)
+            name += " " + cleaned[i + 1]
         }
         return (name, rule)
     }
@@ -150,11 +155,12 @@ extension ReceiptParser {
     /// Whether line `l`, above a legal form that continues a name, is that name's start: a name-like line,
     /// or one taken for an address only for a country or place word among more words of a name
     /// ("Rasa Ayam Panggang Malaysia" / "Sdn Bhd"), with no digits.
-    func namesAboveForm(_ l: ParseLine) -> Bool {
-        if compiled.vendorLineKind(l) == .nameLike { return true }
-        let cw = WordLine(compiled.vendorText.clean(l.text))
+    /// `cleaned`, `kind`: the line cleaned and its `vendorLineKind`.
+    func namesAboveForm(_ l: ParseLine, cleaned: String, kind: CompiledRules.VendorLineKind?) -> Bool {
+        if kind == .nameLike { return true }
+        let cw = WordLine(cleaned)
         guard cw.digitCount == 0, cw.letterCount >= 3, l.confidence >= 0.3, compiled.any(compiled.vendorSkip, in: cw) == nil,
-              !CompiledRules.isCityLine(l.text), !CompiledRules.looksLikeNoise(cw), compiled.vendorLineKind(l) == nil else { return false }
+              !CompiledRules.isCityLine(l.text), !CompiledRules.looksLikeNoise(cw), kind == nil else { return false }
         let places = cw.words.filter { word in compiled.anyExact(compiled.addressWords, in: WordLine(String(word))) != nil }.count
         return places > 0 && places * 2 < cw.words.count
     }

@@ -117,14 +117,15 @@ extension CompiledRules {
     enum VendorLineKind: Equatable { case legalForm(onlyForm: Bool), nameLike }
 
     /// Whether a top line can be the vendor's name, and why.
-    func vendorLineKind(_ l: ParseLine) -> VendorLineKind? {
+    /// `cleaned`: `vendorText.clean(l.text)` (the caller has it: the vendor's header lines are cleaned once).
+    func vendorLineKind(_ l: ParseLine, cleaned: String) -> VendorLineKind? {
         let w = l.words
         let letters = w.letterCount, digits = w.digitCount
         guard letters >= 2 else { return nil }
         // "Las Vegas, NV 89104", "Denver, CO", "London SW1A 1AA": a city line, not a name (and "CO" there is a state).
         if Self.isCityLine(l.text) { return nil }
         // Judged without a trailing registration number: "NAME S/B (81497-P)" ends in its legal form.
-        let cw = WordLine(vendorText.clean(l.text))
+        let cw = WordLine(cleaned)
         if let form = legalForms.first(where: { cw.padded.hasSuffix($0.normalised) || cw.contains($0) && $0.normalised.count >= 6 }) {
             if any(vendorSkip, in: cw) != nil, letters < 12 || digits >= 4 { return nil }
             // Read with under 30 % confidence: a logo that happens to hold a form's letters ("SS ee bs >. Balas & AS ae").
