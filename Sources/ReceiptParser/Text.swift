@@ -161,9 +161,8 @@ struct WordLine {
         let kw = k.core
         if hasLength(n - 1, n + 1), wordBytes.contains(where: { abs($0.count - n) <= 1 && EditDistance.withinOne($0, kw) }) { return true }
         guard loosely, n >= Self.twoSlipsFrom, hasLength(n - 2, n + 2, pairs: true) else { return false }
-        func near(_ w: [UInt8]) -> Bool { abs(w.count - n) <= 2 && EditDistance.levenshtein(w, kw, limit: 3) <= 2 }
-        if wordBytes.contains(where: near) { return true }
-        return zip(wordBytes, wordBytes.dropFirst()).contains { a, b in near(a + b) }
+        if wordBytes.contains(where: { abs($0.count - n) <= 2 && Self.withinTwo($0, [], kw) }) { return true }
+        return zip(wordBytes, wordBytes.dropFirst()).contains { a, b in abs(a.count + b.count - n) <= 2 && Self.withinTwo(a, b, kw) }
     }
 
     static func normalise(_ keyword: String) -> String {
@@ -182,9 +181,31 @@ struct WordLine {
         guard !kw.contains(32) else { return false }
         if wordBytes.contains(where: { abs($0.count - n) <= 1 && EditDistance.withinOne($0, kw) }) { return true }
         guard loosely, n >= Self.twoSlipsFrom else { return false }
-        func near(_ w: [UInt8]) -> Bool { abs(w.count - n) <= 2 && EditDistance.levenshtein(w, kw, limit: 3) <= 2 }
-        if wordBytes.contains(where: near) { return true }
-        return zip(wordBytes, wordBytes.dropFirst()).contains { a, b in near(a + b) }
+        if wordBytes.contains(where: { abs($0.count - n) <= 2 && Self.withinTwo($0, [], kw) }) { return true }
+        return zip(wordBytes, wordBytes.dropFirst()).contains { a, b in abs(a.count + b.count - n) <= 2 && Self.withinTwo(a, b, kw) }
+    }
+
+    /// `EditDistance.levenshtein(a + b, kw) <= 2`, without joining `a` and `b` or allocating the table on the heap.
+    static func withinTwo(_ a: [UInt8], _ b: [UInt8], _ kw: [UInt8]) -> Bool {
+        let m = a.count + b.count, n = kw.count
+        if m == 0 || n == 0 { return max(m, n) <= 2 }
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (n + 1)) { buf in
+            var prev = 0, cur = n + 1
+            for j in 0...n { buf[prev + j] = j }
+            for i in 1...m {
+                let ai = i <= a.count ? a[i - 1] : b[i - 1 - a.count]
+                buf[cur] = i
+                var rowMin = i
+                for j in 1...n {
+                    let v = min(buf[prev + j] + 1, buf[cur + j - 1] + 1, buf[prev + j - 1] + (ai == kw[j - 1] ? 0 : 1))
+                    buf[cur + j] = v
+                    rowMin = min(rowMin, v)
+                }
+                if rowMin > 2 { return false }
+                swap(&prev, &cur)
+            }
+            return buf[prev + n] <= 2
+        }
     }
 
     /// Keywords this long match two OCR slips away.
