@@ -54,6 +54,7 @@ struct CompiledRules: Sendable {
     let vendorSkip: [Keyword]
     /// `vendorSkip`'s words a misread may stand for (`misreadSkipWord`), made once.
     let misreadSkipTargets: [[Character]]
+    let misreadSkipTargetBytes: [[UInt8]]?
     let addressWords: [Keyword]
     /// Upper-cased business words, by length (for one-edit look-ups).
     let nameWords: [Int: [String]]
@@ -61,8 +62,9 @@ struct CompiledRules: Sendable {
     let currencyWords: Set<String>
     let monthFirstCurrencies: Set<String>
     let dollarHints: [(String, String)]   // normalised word, code
-    let cardWords: [String]
-    let cashWords: [String]
+    /// The payment words, normalised (`raw` is the normalised text too).
+    let cardWords: [Keyword]
+    let cashWords: [Keyword]
     let receiptNumberKeywords: [(Keyword, Double)]
     let itemSkip: [Keyword]
     let itemDiscount: [Keyword]
@@ -98,14 +100,15 @@ struct CompiledRules: Sendable {
         vendorText = VendorText(legalForms: r.vendor.legalForms, nameWords: r.vendor.nameWords ?? [])
         vendorSkip = list(r.vendor.skip)
         misreadSkipTargets = Self.misreadSkipTargets(vendorSkip)
+        misreadSkipTargetBytes = Self.misreadSkipTargetBytes(misreadSkipTargets)
         addressWords = list(r.vendor.addressWords)
         nameWords = Dictionary(grouping: Set((r.vendor.nameWords ?? []).map { $0.uppercased() }).sorted(), by: \.count)
         currencySymbols = r.currency.symbols.map { ($0.key.lowercased(), $0.value) }.sorted { $0.0.count > $1.0.count }
         currencyWords = Set(r.currency.symbols.keys.map { $0.lowercased() }.filter { $0.allSatisfy(\.isLetter) })
         monthFirstCurrencies = Set(r.currency.monthFirst)
         dollarHints = (r.currency.dollarHints ?? [:]).map { (WordLine.normalise($0.key), $0.value) }.sorted { $0.0 < $1.0 }
-        cardWords = r.payment.card.map(WordLine.normalise)
-        cashWords = r.payment.cash.map(WordLine.normalise)
+        cardWords = r.payment.card.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) }
+        cashWords = r.payment.cash.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) }
         itemSkip = list(r.items?.skip)
         itemDiscount = list(r.items?.discount)
         itemVoid = list(r.items?.void)

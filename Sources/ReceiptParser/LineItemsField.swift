@@ -35,7 +35,7 @@ extension ReceiptParser {
                compiled.any(compiled.taxExclude, in: l.words).map({ Self.inclusion.contains($0.normalised) }) ?? true { return l.index }
             if seenPrice, priced, compiled.anyExact(compiled.cash, in: l.words) != nil || compiled.anyExact(compiled.change, in: l.words) != nil { return l.index }
             // A card payment ("VISA 20.00", "Master Card 63.80"); not "card" alone ("GREETING CARD").
-            if seenPrice, priced, compiled.cardWords.contains(where: { !Self.cardWordsInNames.contains($0) && l.words.has($0) }) { return l.index }
+            if seenPrice, priced, compiled.cardWords.contains(where: { !Self.cardWordsInNames.contains($0.normalised) && l.words.has($0) }) { return l.index }
         }
         return lines.count
     }

@@ -19,7 +19,7 @@ extension CompiledRules {
         guard !words.isEmpty else { return true }
         let short = words.filter { $0.count <= 2 }.count
         if words.count >= 2, short * 2 > words.count, (words.map(\.count).max() ?? 0) < 5 { return true }
-        let vowels = Set("aeiouy")
+        let vowels = Self.vowels
         var odd = 0
         for word in words where word.count >= 3 {
             let noVowel = word.count > 3 && !word.contains { vowels.contains($0) }
@@ -28,6 +28,8 @@ extension CompiledRules {
         }
         return odd * 2 > words.count
     }
+
+    static let vowels = Set("aeiouy")
 
     /// Two-letter codes of US states and territories, Canadian provinces, and Australian states (with their
     /// three-letter ones), as printed after a city on an address line.
@@ -90,6 +92,22 @@ extension CompiledRules {
     /// A word of the skip-list misread in letters OCR confuses ("TAX LHVOICE", "RECEIPI"): two such
     /// slips at most, in a word of five letters or more, the rest as printed.
     func misreadSkipWord(_ w: WordLine) -> Bool {
+        // Plain ASCII (the skip words and the line): the same comparison on bytes.
+        if let targets = misreadSkipTargetBytes, w.bytes.allSatisfy({ $0 < 0x80 }) {
+            let words = w.wordBytes.filter { $0.count >= 5 }.map { $0.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 } }
+            guard !words.isEmpty else { return false }
+            return targets.contains { target in
+                words.contains { word in
+                    guard word.count == target.count else { return false }
+                    var slips = 0
+                    for (a, b) in zip(word, target) where a != b {
+                        guard Self.confusableBytes[Int(a) * 128 + Int(b)] else { return false }
+                        slips += 1
+                    }
+                    return slips <= 2
+                }
+            }
+        }
         let words = w.words.filter { $0.count >= 5 }.map { Array($0.uppercased()) }
         guard !words.isEmpty else { return false }
         return misreadSkipTargets.contains { target in
@@ -209,6 +227,17 @@ extension CompiledRules {
         Set("OUDQC0"), Set("IJLT1!"), Set("HW"), Set("MN"), Set("HN"), Set("S5"), Set("B83"), Set("G6C"), Set("EF"), Set("Z2"), Set("A4"), Set("RK"), Set("VY"), Set("PF"),
     ]
 
+    /// `confusable` for ASCII, as a table: `[a * 128 + b]`.
+    static let confusableBytes: [Bool] = (0..<(128 * 128)).map { i in
+        confusable(Character(Unicode.Scalar(UInt8(i / 128))), Character(Unicode.Scalar(UInt8(i % 128))))
+    }
+
+    /// `misreadSkipTargets` as bytes, when every one is ASCII.
+    static func misreadSkipTargetBytes(_ targets: [[Character]]) -> [[UInt8]]? {
+        guard targets.allSatisfy({ $0.allSatisfy(\.isASCII) }) else { return nil }
+        return targets.map { Array(String($0).utf8) }
+    }
+
     static func confusable(_ a: Character, _ b: Character) -> Bool {
         confusions.contains { $0.contains(a) && $0.contains(b) }
     }
@@ -247,11 +276,29 @@ struct VendorText: Sendable {
         let isShort = { (form: String) in WordLine.normalise(form).count <= 4 }
         // After such a form, one or two scraps of one or two letters or digits go.
         let abbreviated = ending.filter { !isShort($0) || $0.contains(where: \.isPunctuation) }
-        scrapsAfterForm = Pattern(#"(\b(?:"# + Self.alternation(abbreviated) + #")\.?)(?:\s+[A-Za-z0-9]{1,2}){1,2}$"#, mayMatch: Self.endsInShortScraps)
+        let abbreviatedForms = Self.literals(abbreviated)
+        scrapsAfterForm = Pattern(#"(\b(?:"# + Self.alternation(abbreviated) + #")\.?)(?:\s+[A-Za-z0-9]{1,2}){1,2}$"#,
+                                  mayMatch: { Self.endsInShortScraps($0) && Self.holdsOne($0, of: abbreviatedForms) })
         // After a form of three letters or more, anything with a digit goes (a registration number, noise);
         // not after "co.": "CO. NO: 12345" is a registration line, not a name.
         let certain = ending.filter { !isShort($0) }
-        numberAfterForm = Pattern(#"(\b(?:"# + Self.alternation(certain) + #")\b\.?)\s+.*\d.*$"#, mayMatch: { $0.contains(where: Bytes.isDigit) })
+        let certainForms = Self.literals(certain)
+        numberAfterForm = Pattern(#"(\b(?:"# + Self.alternation(certain) + #")\b\.?)\s+.*\d.*$"#,
+                                  mayMatch: { $0.contains(where: Bytes.isDigit) && Self.holdsOne($0, of: certainForms) })
+    }
+
+    /// The alternatives of `alternation(words)` as lower-case bytes: a line matching it holds one of them.
+    /// Nil when one is not ASCII (case-insensitive, a "K" sign matches a "k": no line is ruled out then).
+    static func literals<S: Sequence<String>>(_ words: S) -> [[UInt8]]? {
+        let all = Set(words.map { String($0.reversed().drop { $0 == "." }.reversed()).lowercased() }.filter { !$0.isEmpty }).sorted()
+        return all.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } } ? all.map { Array($0.utf8) } : nil
+    }
+
+    /// Whether the printable-ASCII line, lower-cased, holds one of `literals` (the expressions are case-insensitive).
+    static func holdsOne(_ b: UnsafeBufferPointer<UInt8>, of literals: [[UInt8]]?) -> Bool {
+        guard let literals else { return true }
+        let lower = b.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        return literals.contains { bytesContain(lower, $0) }
     }
 
     /// A regular-expression alternation of `words` as written (trailing dots dropped: the patterns allow one), longest first.
