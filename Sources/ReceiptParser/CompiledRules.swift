@@ -14,6 +14,7 @@ struct CompiledRules: Sendable {
         let core: [UInt8]
         let coreHasSpace: Bool
         let length: Int
+        let isASCII: Bool
         /// The bits of its words (`WordLine.bit`): a line missing one cannot hold the keyword as printed.
         let wordMask: UInt64
 
@@ -23,6 +24,7 @@ struct CompiledRules: Sendable {
             core = bytes.count >= 2 ? Array(bytes.dropFirst().dropLast()) : []
             coreHasSpace = core.contains(32)
             length = normalised.count
+            isASCII = bytes.allSatisfy { $0 < 0x80 }
             wordMask = bytes.split(separator: 32).reduce(0) { $0 | WordLine.bit($1) }
         }
 

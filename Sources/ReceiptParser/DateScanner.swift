@@ -84,10 +84,29 @@ enum DateScanner {
     struct MonthWords: Sendable {
         let exact: Set<String>
         let long: [Int: [[Character]]]
+        /// The names of `long` that are ASCII, as bytes, by length; the others.
+        let longASCII: [Int: [[UInt8]]]
+        let longOther: [[Character]]
 
         init(_ months: [String: Int]) {
             exact = Set(months.keys)
             long = Dictionary(grouping: months.keys.filter { $0.count >= 5 }.map { Array($0) }, by: \.count)
+            let ascii = months.keys.filter { $0.count >= 5 && $0.utf8.allSatisfy { $0 < 0x80 } }
+            longASCII = Dictionary(grouping: ascii.map { Array($0.utf8) }, by: \.count)
+            longOther = months.keys.filter { $0.count >= 5 && !$0.utf8.allSatisfy { $0 < 0x80 } }.sorted().map { Array($0) }
+        }
+
+        /// `names` of a run of ASCII letters given as bytes: the same answer, the ASCII names compared as bytes.
+        func names(_ run: UnsafeBufferPointer<UInt8>) -> Bool {
+            let lower = run.map { $0 | 0x20 }
+            if exact.contains(String(decoding: lower, as: UTF8.self)) { return true }
+            guard lower.count >= 5 else { return false }
+            for n in (lower.count - 1)...(lower.count + 1) {
+                if longASCII[n]?.contains(where: { EditDistance.withinOne($0, lower) }) == true { return true }
+            }
+            guard !longOther.isEmpty else { return false }
+            let k = Array(String(decoding: lower, as: UTF8.self))
+            return longOther.contains { abs($0.count - k.count) <= 1 && Self.withinOne($0, k) }
         }
 
         /// Whether `month(name, months)` reads `name`, a run of ASCII letters.
@@ -163,7 +182,11 @@ enum DateScanner {
         var monthWord = false
 
         init(_ line: String, monthWords: MonthWords?) {
-            let b = Array(line.utf8)
+            var line = line
+            self = line.withUTF8 { Signs($0, monthWords: monthWords) }
+        }
+
+        init(_ b: UnsafeBufferPointer<UInt8>, monthWords: MonthWords?) {
             guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else {
                 digits = 2; year4 = true; digits8 = true; separatedDigits = 2; colon = true; yearMark = true; monthWord = true
                 return
@@ -194,8 +217,8 @@ enum DateScanner {
                     while isLetter(j) { j += 1 }
                     if !monthWord, j - i >= 3 {
                         if let words = monthWords {
-                            let run = String(decoding: b[i..<j], as: UTF8.self)
-                            if words.names(run) || (j - i >= 5 && words.names(String(run.dropFirst(2)))) { monthWord = true }
+                            let run = UnsafeBufferPointer(rebasing: b[i..<j])
+                            if words.names(run) || (j - i >= 5 && words.names(UnsafeBufferPointer(rebasing: run.dropFirst(2)))) { monthWord = true }
                         } else {
                             monthWord = true
                         }

@@ -185,7 +185,9 @@ struct MoneyFields {
         { f in Field(f.amount, confidence: 0.5 + 0.4 * f.score, evidence: f.line.evidence(rule: rule, notes: f.notes)) }
     }
 
-    static func same(_ a: Amount, _ b: Amount) -> Bool { (a - b).magnitude <= Amount(cents: 1) }
+    static func same(_ a: Amount, _ b: Amount) -> Bool { (a - b).magnitude <= oneCent }
+    /// Made once: `Amount(cents:)` divides a Decimal, and `same` is asked for every pair of amounts compared.
+    static let oneCent = Amount(cents: 1)
 
     /// A value taken from a column of values printed apart from their labels: the pairing may be off by a row.
     static func fromColumn(_ f: Found?) -> Bool {

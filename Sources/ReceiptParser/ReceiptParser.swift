@@ -108,7 +108,8 @@ final class ParseLine {
     /// Index in `OCRPage.lines` of the (first) source line, for evidence.
     let source: Int
     let text: String
-    let words: WordLine
+    /// Made when first asked: the lines read only for their currency signs seldom need it.
+    private(set) lazy var words = WordLine(text)
     let amounts: [FoundAmount]
     /// The dates on the line (`DateScanner.scan`), read once: the date, the items' end and the vendor's header ask.
     let dates: [RawDate]
@@ -121,7 +122,6 @@ final class ParseLine {
         self.index = index
         self.source = source ?? index
         text = line.text
-        words = WordLine(text)
         amounts = scanAmounts ? AmountScanner.scan(text, currencyWords: rules.currencyWords) : []
         dates = scanAmounts ? DateScanner.scan(text, months: rules.months, monthWords: rules.monthWords) : []
         box = line.box

@@ -59,8 +59,9 @@ struct Pattern: @unchecked Sendable {
 }
 
 /// A line reduced to lower-case words separated by single spaces, padded with
-/// a space at each end, so keywords match as whole words: `" total rm "`.
-struct WordLine {
+/// a space at each end, so keywords match as whole words: `" total rm "`. A class: made once a line,
+/// asked by every field, never changed.
+final class WordLine {
     let padded: String
     let words: [Substring]
     /// `padded` as UTF-8, for fast whole-word search (Foundation's String.contains is slow on Linux).
@@ -149,6 +150,12 @@ struct WordLine {
 
     /// True when `needle` (already normalised) occurs in `padded`, byte for byte.
     func has(_ needle: String) -> Bool { bytesContain(bytes, needle) }
+
+    /// `padded.hasSuffix(k.normalised)`; on ASCII, compared as bytes.
+    func endsWith(_ k: CompiledRules.Keyword) -> Bool {
+        guard k.isASCII, bytes.allSatisfy({ $0 < 0x80 }) else { return padded.hasSuffix(k.normalised) }
+        return bytes.count >= k.bytes.count && bytes.suffix(k.bytes.count).elementsEqual(k.bytes)
+    }
 
     /// True when the keyword occurs as printed (`has(keyword.normalised)`).
     func has(_ k: CompiledRules.Keyword) -> Bool { k.wordMask & ~wordMask == 0 && bytesContain(bytes, k.bytes) }

@@ -9,7 +9,11 @@ extension CompiledRules {
     /// The words of a legal-form line besides the legal form itself.
     func wordsBeforeLegalForm(_ w: WordLine) -> [Substring] {
         var rest = w.padded
-        for f in legalForms where rest.contains(f.normalised) { rest = rest.replacingOccurrences(of: f.normalised, with: " ") }
+        // (On ASCII, a byte search is Foundation's `contains`.)
+        let ascii = w.bytes.allSatisfy { $0 < 0x80 }
+        for f in legalForms where ascii && f.isASCII ? bytesContain(Array(rest.utf8), f.bytes) : rest.contains(f.normalised) {
+            rest = rest.replacingOccurrences(of: f.normalised, with: " ")
+        }
         return rest.split(separator: " ").filter { $0.count > 1 && $0.contains(where: \.isLetter) }
     }
 
@@ -144,7 +148,7 @@ extension CompiledRules {
         if Self.isCityLine(l.text) { return nil }
         // Judged without a trailing registration number: "NAME S/B (81497-P)" ends in its legal form.
         let cw = WordLine(cleaned)
-        if let form = legalForms.first(where: { cw.padded.hasSuffix($0.normalised) || cw.contains($0) && $0.normalised.count >= 6 }) {
+        if let form = legalForms.first(where: { cw.endsWith($0) || cw.contains($0) && $0.length >= 6 }) {
             if any(vendorSkip, in: cw) != nil, letters < 12 || digits >= 4 { return nil }
             // Read with under 30 % confidence: a logo that happens to hold a form's letters ("SS ee bs >. Balas & AS ae").
             if l.confidence < 0.3 { return nil }
@@ -156,8 +160,8 @@ extension CompiledRules {
             let w = cw
             let rest = w.padded.replacingOccurrences(of: form.normalised, with: " ").filter(\.isLetter)
             // Short legal forms ("sa", "as", "ag") only at the end of a line with a name before them.
-            if form.normalised.count <= 4, !w.padded.hasSuffix(form.normalised) { return nil }
-            if form.normalised.count <= 4, rest.count < 3 { return nil }
+            if form.length <= 4, !w.endsWith(form) { return nil }
+            if form.length <= 4, rest.count < 3 { return nil }
             return .legalForm(onlyForm: rest.count < 3)
         }
         if any(vendorSkip, in: w) != nil || misreadSkipWord(w) { return nil }
@@ -197,6 +201,13 @@ extension CompiledRules {
     static let digitAsLetterFirst: [Character: Character] = ["0": "O"]
 
     func repairWord(_ word: String) -> String {
+        // A word of ASCII letters (and no digits) whose leading letters are under five, or are followed by a
+        // letter or digit later on, is left as it is by what follows: said at once, on bytes.
+        if word.utf8.allSatisfy({ $0 < 0x80 && !Bytes.isDigit($0) }) {
+            let u = Array(word.utf8)
+            let lead = u.prefix(while: Bytes.isLetter).count
+            if lead < 5 || u[lead...].contains(where: Bytes.isAlnum) { return word }
+        }
         var chars = Array(word)
         let letters = chars.filter(\.isLetter).count
         let digits = chars.indices.filter { chars[$0].isNumber }
@@ -362,7 +373,12 @@ struct VendorText: Sendable {
         t = Self.trimJunkKeepingDots(t)
         // "RESTORAN TELAGA VILLAGE oo": short lower-case scraps after a name printed in capitals.
         var words = t.split(separator: " ")
-        if words.filter({ $0.count >= 2 && $0.contains(where: \.isUppercase) && !$0.contains(where: \.isLowercase) }).count >= 2 {
+        if words.filter({ w in
+            // (ASCII: the same, on bytes.)
+            w.utf8.allSatisfy { $0 < 0x80 }
+                ? w.utf8.count >= 2 && w.utf8.contains { $0 >= 0x41 && $0 <= 0x5A } && !w.utf8.contains { $0 >= 0x61 && $0 <= 0x7A }
+                : w.count >= 2 && w.contains(where: \.isUppercase) && !w.contains(where: \.isLowercase)
+        }).count >= 2 {
             while words.count > 2, let last = words.last, last.count <= 3, last.contains(where: \.isLowercase),
                   !shortForms.contains(last.lowercased().trimmingCharacters(in: .punctuationCharacters)) {
                 words.removeLast()
