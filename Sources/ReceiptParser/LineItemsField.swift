@@ -216,7 +216,7 @@ extension ReceiptParser {
     static let leadingAmount = Pattern(#"^\W*\d+[.,]\d{2}"#, caseInsensitive: false)
     // What `itemName` takes away, compiled once (not once a row).
     // (`mayMatch`: what any match needs, on printable ASCII.)
-    static let spaces = Pattern(#"\s+"#, caseInsensitive: false, mayMatch: { Bytes.hasRun($0, 2) { $0 == 0x20 } })
+    static let spaces = Pattern(#"\s+"#, caseInsensitive: false)
     static let leadingMarks = Pattern(#"^[^\p{L}\p{N}]+"#, caseInsensitive: false, mayMatch: { $0.first.map { !Bytes.isAlnum($0) } ?? false })
     static let trailingMarks = Pattern(#"[\s@=~:;,_\-—–|*'"‘’“”.]+$"#, caseInsensitive: false,
                                        mayMatch: { $0.last.map { " @=~:;,_-|*'\".".utf8.contains($0) } ?? false })
@@ -238,7 +238,7 @@ extension ReceiptParser {
     /// An item's name as printed, without what OCR and the till put around it: leading marks ("| ", "— ",
     /// "* "), a currency sign or word and a tax flag at the end ("$", "£", "RM", " A", " TF", "<A>").
     func itemName(_ s: String) -> String {
-        var t = Self.spaces.replacing(in: s, with: " ")
+        var t = collapsingSpaces(s, Self.spaces)
         t = Self.leadingMarks.replacing(in: t, with: "")
         for _ in 0..<3 {
             let before = t

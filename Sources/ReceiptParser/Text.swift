@@ -253,6 +253,15 @@ func similarity(_ a: String, _ b: String) -> Double {
     return m == 0 ? 1 : 1 - Double(EditDistance.levenshtein(a, b)) / Double(m)
 }
 
+/// `spaces` (`\s+`) replaced by one space. On printable ASCII with no two spaces in a row every match is
+/// a single space already, and `s` comes back as it is without running the expression.
+func collapsingSpaces(_ s: String, _ spaces: Pattern) -> String {
+    let plain = s.utf8.withContiguousStorageIfAvailable { b in
+        b.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } && !Bytes.hasRun(b, 2) { $0 == 0x20 }
+    } ?? false
+    return plain ? s : spaces.replacing(in: s, with: " ")
+}
+
 // Tests on printable ASCII for `Pattern.mayMatch` (bytes, one a character).
 enum Bytes {
     static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }

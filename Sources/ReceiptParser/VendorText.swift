@@ -329,8 +329,7 @@ struct VendorText: Sendable {
     static let branchCodeAtEnd = Pattern(#"\s*[\(\[][A-Z]{0,3}\d[0-9A-Z\-]{0,8}[\)\]]$"#, caseInsensitive: false,
                                          mayMatch: { $0.last == UInt8(ascii: ")") || $0.last == UInt8(ascii: "]") })
     static let bareNumberAtEnd = Pattern(#"\s+[A-Z]{0,3}\d{4,}-?[A-Z]?$"#, caseInsensitive: false, mayMatch: { Bytes.hasRun($0, 4, Bytes.isDigit) })
-    /// (A single space put for a single space changes nothing: only runs of spaces count.)
-    static let spaces = Pattern(#"\s+"#, caseInsensitive: false, mayMatch: { Bytes.hasRun($0, 2) { $0 == 0x20 } })
+    static let spaces = Pattern(#"\s+"#, caseInsensitive: false)
     static let ruleToEnd = Pattern(#"\s*[-=_~*—–]{3,}.*$"#, caseInsensitive: false, mayMatch: { Bytes.hasRun($0, 3) { "-=_~*".utf8.contains($0) } })
     static let leadingDots = Pattern(#"^[.\s]+(?=\S)"#, caseInsensitive: false, mayMatch: { $0.first == UInt8(ascii: ".") || $0.first == 0x20 })
     static let leadingScrap = Pattern(#"^[a-z]{1,2}\s+(?=[A-Z]{2})"#, caseInsensitive: false,
@@ -355,7 +354,7 @@ struct VendorText: Sendable {
         // A branch code "(KJ1)", then a bare registration number at the end: "NAME SDN BHD 1110644-W".
         t = Self.branchCodeAtEnd.replacing(in: t, with: "")
         t = Self.bareNumberAtEnd.replacing(in: t, with: "")
-        t = Self.spaces.replacing(in: t, with: " ")
+        t = collapsingSpaces(t, Self.spaces)
         t = Self.trimJunk(t)
         // A rule of dashes after the name ends it: "BP STATION VAN VEEN------------:-rm".
         t = Self.ruleToEnd.replacing(in: t, with: "")
