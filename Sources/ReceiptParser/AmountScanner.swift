@@ -169,24 +169,26 @@ struct AmountMatcher {
 
     /// The match starting at `s`, if any.
     func match(at s: Int) -> Match? {
+        // A match starts with a minus or the integer part's first character.
+        guard let c = at(s), c == UInt8(ascii: "-") || Self.classA[Int(c)] || c == UInt8(ascii: "i") else { return nil }
         // (?<![0-9.,/:])
-        if let p = at(s - 1), Bytes.isDigit(p) || ".,/:".utf8.contains(p) { return nil }
-        // (-\s?)? : "- ", then "-", then none.
-        var minusOptions: [Int?] = []
-        if at(s) == UInt8(ascii: "-") {
-            if isSpace(s + 1) { minusOptions.append(s + 2) }
-            minusOptions.append(s + 1)
+        if let p = at(s - 1), Bytes.isDigit(p) || p == UInt8(ascii: ".") || p == UInt8(ascii: ",") || p == UInt8(ascii: "/") || p == UInt8(ascii: ":") {
+            return nil
         }
-        minusOptions.append(nil)
-        for m in minusOptions {
-            let q = m ?? s
-            if var found = integerPart(at: q) {
+        // (-\s?)? : "- ", then "-", then none.
+        if c == UInt8(ascii: "-") {
+            if isSpace(s + 1), var found = integerPart(at: s + 2) {
                 found.whole = s..<found.whole.upperBound
-                found.minus = m.map { s..<$0 }
+                found.minus = s..<(s + 2)
+                return found
+            }
+            if var found = integerPart(at: s + 1) {
+                found.whole = s..<found.whole.upperBound
+                found.minus = s..<(s + 1)
                 return found
             }
         }
-        return nil
+        return integerPart(at: s)
     }
 
     /// Group 2 from `q` and the rest of the expression after it.
@@ -219,9 +221,10 @@ struct AmountMatcher {
     /// `\s?([.,])\s?([C]{2})`, the lookahead and the optional ends, after the integer part.
     func rest(integer: Range<Int>) -> Match? {
         let r = integer.upperBound
-        for t in isSpace(r) ? [r + 1, r] : [r] {
+        // \s? then \s?: with the space first, then without (as the expression backtracks).
+        for t in stride(from: isSpace(r) ? r + 1 : r, through: r, by: -1) {
             guard let sep = at(t), sep == UInt8(ascii: ".") || sep == UInt8(ascii: ",") else { continue }
-            for u in isSpace(t + 1) ? [t + 2, t + 1] : [t + 1] {
+            for u in stride(from: isSpace(t + 1) ? t + 2 : t + 1, through: t + 1, by: -1) {
                 guard isC(u), isC(u + 1) else { continue }
                 let v = u + 2
                 // (?![0-9A-Za-z]|[.,/-][0-9])

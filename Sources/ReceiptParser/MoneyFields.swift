@@ -98,9 +98,11 @@ struct MoneyFields {
             && rules.any(rules.totalDistractors, in: l.words) == nil) || isBareNumber(l)
     }
 
+    static let trimSpaces = Trim(.whitespaces)
+
     /// "0" on its own line: a value printed without decimals; it holds a place in a column of values.
     static func isBareNumber(_ l: ParseLine) -> Bool {
-        let t = l.text.trimmingCharacters(in: .whitespaces)
+        let t = Self.trimSpaces(l.text)
         return !t.isEmpty && t.count <= 3 && t.allSatisfy { $0.isNumber || $0 == "-" } && t.contains(where: \.isNumber)
     }
 
