@@ -224,7 +224,18 @@ extension CompiledRules {
         let upper = String(core).uppercased()
         guard let same = nameWords[upper.count], !same.contains(upper) else { return String(chars) }
         // One letter off, and that letter one OCR often mistakes for the other: "PASIR" stays, "HUUSE" does not.
+        let upperBytes = Array(upper.utf8)
         let near = same.filter { w in
+            // (ASCII both: the same comparison on bytes, without collecting the differences.)
+            if upperBytes.count == upper.count, w.utf8.count == upperBytes.count {
+                var slip: (UInt8, UInt8)?
+                for (a, b) in zip(w.utf8, upperBytes) where a != b {
+                    if slip != nil { return false }
+                    slip = (a, b)
+                }
+                guard let (a, b) = slip else { return false }
+                return a < 0x80 && b < 0x80 && Self.confusableBytes[Int(a) * 128 + Int(b)]
+            }
             let diff = zip(w, upper).filter { $0.0 != $0.1 }
             return diff.count == 1 && Self.confusable(diff[0].0, diff[0].1)
         }
