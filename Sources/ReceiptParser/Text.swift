@@ -66,6 +66,8 @@ final class WordLine {
     let words: [Substring]
     /// `padded` as UTF-8, for fast whole-word search (Foundation's String.contains is slow on Linux).
     let bytes: [UInt8]
+    /// The text was ASCII (and so is `padded`).
+    let isASCII: Bool
     /// Letters and digits in `padded` (the words' characters).
     let letterCount: Int
     let digitCount: Int
@@ -76,8 +78,9 @@ final class WordLine {
         var letters = 0, digits = 0
         // Plain ASCII (most receipt lines): the same as the general path below, byte by byte (for ASCII,
         // `lowercased` maps A-Z only, and `isLetter`/`isNumber` are A-Z, a-z, 0-9).
-        let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
-        if isASCII {
+        let isASCIIText = text.utf8.allSatisfy { $0 < 0x80 }
+        var asciiWords: ([Substring], [[UInt8]])?
+        if isASCIIText {
             var lastSpace = true
             for b in text.utf8 {
                 if b >= 0x41 && b <= 0x5A { ascii.append(b | 0x20); letters += 1; lastSpace = false }
@@ -86,8 +89,20 @@ final class WordLine {
                 else if !lastSpace { ascii.append(32); lastSpace = true }
             }
             if ascii.count == 1 || ascii.last != 32 { ascii.append(32) }
-            padded = String(decoding: ascii, as: UTF8.self)
+            let p = String(decoding: ascii, as: UTF8.self)
+            padded = p
             bytes = ascii
+            // The words between the single spaces, as `padded.split(separator: " ")` gives them.
+            var ws: [Substring] = [], wb: [[UInt8]] = []
+            var start = 1
+            for i in 1..<ascii.count where ascii[i] == 32 {
+                if i > start {
+                    ws.append(p[p.utf8.index(p.startIndex, offsetBy: start)..<p.utf8.index(p.startIndex, offsetBy: i)])
+                    wb.append(Array(ascii[start..<i]))
+                }
+                start = i + 1
+            }
+            asciiWords = (ws, wb)
         } else {
             var out = ""
             out.reserveCapacity(text.count + 2)
@@ -106,8 +121,14 @@ final class WordLine {
         }
         letterCount = letters
         digitCount = digits
-        words = padded.split(separator: " ")
-        wordBytes = words.map { Array($0.utf8) }
+        isASCII = isASCIIText
+        if let (ws, wb) = asciiWords {
+            words = ws
+            wordBytes = wb
+        } else {
+            words = padded.split(separator: " ")
+            wordBytes = words.map { Array($0.utf8) }
+        }
         var mask: UInt64 = 0, lengths: UInt64 = 0, pairs: UInt64 = 0
         for (i, w) in wordBytes.enumerated() {
             mask |= Self.bit(w)
@@ -153,7 +174,7 @@ final class WordLine {
 
     /// `padded.hasSuffix(k.normalised)`; on ASCII, compared as bytes.
     func endsWith(_ k: CompiledRules.Keyword) -> Bool {
-        guard k.isASCII, bytes.allSatisfy({ $0 < 0x80 }) else { return padded.hasSuffix(k.normalised) }
+        guard k.isASCII, isASCII else { return padded.hasSuffix(k.normalised) }
         return bytes.count >= k.bytes.count && bytes.suffix(k.bytes.count).elementsEqual(k.bytes)
     }
 
