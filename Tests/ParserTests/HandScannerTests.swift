@@ -102,6 +102,15 @@ struct HandScannerTests {
         #expect(WordLine("").padded == Self.paddedAsBefore("") && WordLine("-- --").padded == "  ")
     }
 
+    @Test func wordAfterATimeIsTheExpressions() {
+        var g = Lines(state: 31)
+        for _ in 0..<20_000 {
+            let s = g.line(Array("  \"'.|4PpMmAaFfHx1 -:"), max: 8)
+            guard let hand = TimeScanner.wordAfter(s[...]) else { continue }
+            #expect(hand == TimeScanner.meridiemAfter.matches(in: s).first.map { $0.groups[1] } ?? nil, "\(s)")
+        }
+    }
+
     @Test func spacesCollapseAsTheExpressionDoes() {
         var g = Lines(state: 29)
         for _ in 0..<5_000 {
