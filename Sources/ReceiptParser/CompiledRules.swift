@@ -15,6 +15,8 @@ struct CompiledRules: Sendable {
         let coreHasSpace: Bool
         let length: Int
         let isASCII: Bool
+        /// `WordLine.byteMask(core)`.
+        let coreByteMask: UInt64
         /// The bits of its words (`WordLine.bit`): a line missing one cannot hold the keyword as printed.
         let wordMask: UInt64
 
@@ -25,6 +27,7 @@ struct CompiledRules: Sendable {
             coreHasSpace = core.contains(32)
             length = normalised.count
             isASCII = bytes.allSatisfy { $0 < 0x80 }
+            coreByteMask = WordLine.byteMask(core)
             wordMask = bytes.split(separator: 32).reduce(0) { $0 | WordLine.bit($1) }
         }
 

@@ -138,7 +138,11 @@ final class WordLine {
         wordMask = mask
         lengthMask = lengths
         pairLengthMask = pairs
+        byteMasks = wordBytes.map(Self.byteMask)
     }
+
+    /// `byteMask` of each word.
+    let byteMasks: [UInt64]
 
     // Cheap refusals before the byte comparisons: a keyword matches as printed only if each of its
     // words is one of the line's (`wordMask`, one bit a word by its hash: a bit missing says no); one
@@ -189,9 +193,17 @@ final class WordLine {
         let kw = k.core
         if hasLength(n - 1, n + 1), wordBytes.contains(where: { abs($0.count - n) <= 1 && EditDistance.withinOne($0, kw) }) { return true }
         guard loosely, n >= Self.twoSlipsFrom, hasLength(n - 2, n + 2, pairs: true) else { return false }
-        if wordBytes.contains(where: { abs($0.count - n) <= 2 && Self.withinTwo($0, [], kw) }) { return true }
-        return zip(wordBytes, wordBytes.dropFirst()).contains { a, b in abs(a.count + b.count - n) <= 2 && Self.withinTwo(a, b, kw) }
+        // (A byte of the keyword missing from the word costs an edit at least: three missing, no need to count.)
+        let km = k.coreByteMask
+        func few(_ m: UInt64) -> Bool { (km & ~m).nonzeroBitCount <= 2 }
+        if wordBytes.indices.contains(where: { abs(wordBytes[$0].count - n) <= 2 && few(byteMasks[$0]) && Self.withinTwo(wordBytes[$0], [], kw) }) { return true }
+        return wordBytes.indices.dropLast().contains { i in
+            abs(wordBytes[i].count + wordBytes[i + 1].count - n) <= 2 && few(byteMasks[i] | byteMasks[i + 1]) && Self.withinTwo(wordBytes[i], wordBytes[i + 1], kw)
+        }
     }
+
+    /// A bit for each byte value of `w` (modulo 64): a bit the word lacks is a byte it lacks.
+    static func byteMask<C: Collection<UInt8>>(_ w: C) -> UInt64 { w.reduce(0) { $0 | 1 << UInt64($1 & 63) } }
 
     static func normalise(_ keyword: String) -> String {
         WordLine(keyword).padded

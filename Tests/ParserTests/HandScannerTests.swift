@@ -111,6 +111,34 @@ struct HandScannerTests {
         }
     }
 
+    /// `WordLine.contains(keyword, loosely:)` as it was before its masks: the words as printed, one slip away
+    /// (five letters or more), two (eight or more, loosely; also two neighbours run together).
+    @Test func keywordsMatchAsBeforeTheMasks() {
+        let rules = CompiledRules(.builtIn)
+        let sets = [rules.total, rules.subtotal, rules.tax, rules.vendorSkip, rules.legalForms, rules.totalDistractors]
+        let words = ["sub", "total", "subtotal", "sutotal", "subtota1", "rubtota", "sub tot", "tota", "totai", "cash", "change", "invoice",
+                     "lnvoice", "tax", "gst", "sdn", "bhd", "berhad", "enterprlse", "zwischensumme", "amount", "due", "12.50", "rm"]
+        var g = Lines(state: 37)
+        func before(_ w: WordLine, _ k: CompiledRules.Keyword, _ loosely: Bool) -> Bool {
+            if w.has(k.normalised) { return true }
+            let n = k.core.count
+            guard n >= 5, !k.core.contains(32) else { return false }
+            if w.wordBytes.contains(where: { abs($0.count - n) <= 1 && EditDistance.withinOne($0, k.core) }) { return true }
+            guard loosely, n >= WordLine.twoSlipsFrom else { return false }
+            func near(_ x: [UInt8]) -> Bool { abs(x.count - n) <= 2 && EditDistance.levenshtein(x, k.core, limit: 3) <= 2 }
+            return w.wordBytes.contains(where: near) || zip(w.wordBytes, w.wordBytes.dropFirst()).contains { near($0 + $1) }
+        }
+        for _ in 0..<3_000 {
+            let line = (0..<Int.random(in: 1...4, using: &g)).map { _ in words.randomElement(using: &g)! }.joined(separator: " ")
+            let w = WordLine(line)
+            for set in sets {
+                for k in set {
+                    for loosely in [false, true] { #expect(w.contains(k, loosely: loosely) == before(w, k, loosely), "\(line) / \(k.raw)") }
+                }
+            }
+        }
+    }
+
     @Test func spacesCollapseAsTheExpressionDoes() {
         var g = Lines(state: 29)
         for _ in 0..<5_000 {
