@@ -84,16 +84,24 @@ enum DateScanner {
     struct MonthWords: Sendable {
         let exact: Set<String>
         let long: [Int: [[Character]]]
-        /// The names of `long` that are ASCII, as bytes, by length; the others.
+        /// The names of `long` that are ASCII, as bytes, by length.
         let longASCII: [Int: [[UInt8]]]
-        let longOther: [[Character]]
+        /// The others with exactly one character that is not ASCII, as the ASCII before and after it and their
+        /// length in characters: a word of ASCII is one edit from such a name only by putting another character
+        /// in that one's place or leaving it out (with two or more, never).
+        let longOneOther: [(before: [UInt8], after: [UInt8], length: Int)]
 
         init(_ months: [String: Int]) {
             exact = Set(months.keys)
             long = Dictionary(grouping: months.keys.filter { $0.count >= 5 }.map { Array($0) }, by: \.count)
             let ascii = months.keys.filter { $0.count >= 5 && $0.utf8.allSatisfy { $0 < 0x80 } }
             longASCII = Dictionary(grouping: ascii.map { Array($0.utf8) }, by: \.count)
-            longOther = months.keys.filter { $0.count >= 5 && !$0.utf8.allSatisfy { $0 < 0x80 } }.sorted().map { Array($0) }
+            longOneOther = months.keys.filter { $0.count >= 5 }.sorted().compactMap { key in
+                let chars = Array(key)
+                let other = chars.indices.filter { !chars[$0].isASCII }
+                guard other.count == 1, let p = other.first else { return nil }
+                return (Array(String(chars[..<p]).utf8), Array(String(chars[(p + 1)...]).utf8), chars.count)
+            }
         }
 
         /// `names` of a run of ASCII letters given as bytes: the same answer, the ASCII names compared as bytes.
@@ -104,9 +112,15 @@ enum DateScanner {
             for n in (lower.count - 1)...(lower.count + 1) {
                 if longASCII[n]?.contains(where: { EditDistance.withinOne($0, lower) }) == true { return true }
             }
-            guard !longOther.isEmpty else { return false }
-            let k = Array(String(decoding: lower, as: UTF8.self))
-            return longOther.contains { abs($0.count - k.count) <= 1 && Self.withinOne($0, k) }
+            return longOneOther.contains { key in
+                let m = lower.count
+                if m == key.length {
+                    // another character in the name's place
+                    return lower.prefix(key.before.count).elementsEqual(key.before) && lower.suffix(key.after.count).elementsEqual(key.after)
+                }
+                // the name's character left out
+                return m == key.length - 1 && lower.prefix(key.before.count).elementsEqual(key.before) && lower.suffix(key.after.count).elementsEqual(key.after)
+            }
         }
 
         /// Whether `month(name, months)` reads `name`, a run of ASCII letters.
