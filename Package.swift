@@ -88,7 +88,7 @@ let package = Package(
             "ReceiptLearning",
         ]),
         .executableTarget(name: "receipts", dependencies: ["ReceiptsCLI"]),
-        .executableTarget(name: "receipts-bench", dependencies: ["ReceiptStore", "ReceiptReconcile", "ReceiptModel", "ReceiptParser"]),
+        .executableTarget(name: "receipts-bench", dependencies: ["ReceiptStore", "ReceiptReconcile", "ReceiptModel", "ReceiptParser", "ReceiptEval"]),
         // Fuzz targets (image, parser, inventory, rules, vendors): libFuzzer under `make fuzz`, a replayer otherwise.
         .executableTarget(name: "receipts-fuzz", dependencies: ["ReceiptIngest", "ReceiptParser", "ReceiptInventory", "ReceiptModel", "ReceiptSupport", "ReceiptHostileInputs"]),
         // Structured damage to real image files, for the fuzzer's image mutations and the hostile-file tests

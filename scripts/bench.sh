@@ -8,7 +8,8 @@
 #   3b. where the time goes, per set: `receipts eval --limit N` prints the seconds per receipt of each stage and
 #      what each kind of extra look changed against the labels
 #   4. the reconcile benchmark (10,000 receipts × 10,000 items)
-#   5. the parser's cost against its input's size (1,000 / 10,000 / 100,000 lines, one 1 MB line, 5,000 dates)
+#   5. the parser's cost against its input's size (1,000 / 10,000 / 100,000 lines, one 1 MB line, 5,000 dates),
+#      and its throughput on the dev sets' true text (receipts/s on one core, in process; sets absent are skipped)
 #   6. the store on both engines: a batch's claim-and-store calls per receipt with no OCR, and the
 #      reconcile benchmark on PostgreSQL (a throw-away cluster with fsync on, unless
 #      RECEIPTS_BENCH_POSTGRES names a server: then schemas bench_* are made there)
@@ -87,6 +88,11 @@ done
 if swift build -c release --product receipts-bench >/dev/null 2>&1; then
   echo; .build/release/receipts-bench reconcile
   echo; .build/release/receipts-bench parser
+  sets=()
+  for d in "$DEV" "$WILD"; do
+    if [ -d "$d/box" ]; then sets+=("$d"); else echo; echo "parser throughput on $d skipped: no true text there ($d/box)"; fi
+  done
+  if [ ${#sets[@]} -gt 0 ]; then echo; .build/release/receipts-bench parse-text "${sets[@]}"; fi
   # 6. SQLite against PostgreSQL, same machine, same run.
   pg=${RECEIPTS_BENCH_POSTGRES:-}
   if [ -z "$pg" ]; then

@@ -21,14 +21,37 @@ enum AmountScanner {
     // integer part (plain or with thousands groups), a decimal separator, two decimals.
     static let amount = Pattern(#"(?<![0-9.,/:])(-\s?)?((?:[0-9OoDSIl|B]{1,3}(?:[,.'][0-9OoDSIl|B]{3})+)|[0-9OoDSIl|Bi]{1,9})\s?([.,])\s?([0-9OoSsIl|BZzg]{2})(?![0-9A-Za-z]|[.,/-][0-9])(\s?%)?(-)?"#, caseInsensitive: false)
 
+    /// "-.02" (a negative amount without its leading zero), read as "-0.02".
+    static let bareCents = Pattern(#"(?<![0-9])-\s?\.(?=[0-9]{2}(?![0-9]))"#, caseInsensitive: false)
+    /// A space OCR put after or before the decimal point: "39. 80", "39 .80".
+    static let spaceAfterPoint = Pattern(#"[.,]\s[0-9OoSsIl|BZzg]{2}"#, caseInsensitive: false, mayMatch: { Bytes.has($0, " ") })
+    static let spaceBeforePoint = Pattern(#"\s[.,]"#, caseInsensitive: false, mayMatch: { Bytes.has($0, " ") })
+
+    /// `amount`'s matches: by hand on a line of printable ASCII, else by the expression.
+    static func amountMatches(_ line: String) -> [(groups: [String?], range: Range<String.Index>)] {
+        let found: [(groups: [String?], range: Range<String.Index>)]? = line.utf8.withContiguousStorageIfAvailable { b in
+            guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return nil }
+            let u = line.utf8
+            func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
+            return AmountMatcher(b).all().map { m in
+                let groups: [String?] = [text(m.whole), m.minus.map(text), text(m.integer), text(m.separator), text(m.fraction),
+                                         m.percent.map(text), m.trailingMinus.map(text)]
+                return (groups, u.index(u.startIndex, offsetBy: m.whole.lowerBound)..<u.index(u.startIndex, offsetBy: m.whole.upperBound))
+            }
+        } ?? nil
+        return found ?? amount.matches(in: line)
+    }
+
     /// `currencyWords`: lower-case words that may stand right before an amount ("rm" in "RM10.60").
     static func scan(_ line: String, currencyWords: Set<String> = ["rm", "eur", "usd", "myr", "gbp", "chf", "sgd"]) -> [FoundAmount] {
         var out: [FoundAmount] = []
         // "-.02": a negative amount printed without its leading zero (rounding lines).
-        let line = line.contains("-.") ? line.replacingOccurrences(of: #"(?<![0-9])-\s?\.(?=[0-9]{2}(?![0-9]))"#, with: "-0.", options: .regularExpression) : line
+        let ascii = line.utf8.allSatisfy { $0 < 0x80 }
+        // (On ASCII, a byte search is `contains`; Foundation's, on anything else.)
+        let line = (ascii ? bytesContain(Array(line.utf8), "-.") : line.contains("-.")) ? bareCents.replacing(in: line, with: "-0.") : line
         // Character offsets counted on from the previous match (matches come in order): one walk of the line.
         var last = line.startIndex, offset = 0
-        for m in amount.matches(in: line) {
+        for m in amountMatches(line) {
             // Glued to a word: only a currency word may stand there ("RM10.60", not "X51.50").
             if m.range.lowerBound > line.startIndex, line[line.index(before: m.range.lowerBound)].isLetter {
                 let word = line[..<m.range.lowerBound].reversed().prefix { $0.isLetter }
@@ -47,7 +70,7 @@ enum AmountScanner {
             guard intRaw.contains(where: \.isNumber), intFixed + fracFixed <= 2 else { continue }
             if intFixed + fracFixed > 0 { repairs.append(.lettersReadAsDigits("\(intRaw)\(sep)\(fracRaw)")) }
             let whole = String(line[m.range])
-            if whole.range(of: #"[.,]\s[0-9OoSsIl|BZzg]{2}"#, options: .regularExpression) != nil || whole.range(of: #"\s[.,]"#, options: .regularExpression) != nil {
+            if spaceAfterPoint.hasMatch(in: whole) || spaceBeforePoint.hasMatch(in: whole) {
                 repairs.append(.spaceAroundDecimalPoint)
             }
             // Thousands separators: whatever is not the decimal separator.
@@ -64,7 +87,7 @@ enum AmountScanner {
         }
         // "$43 70": after a currency sign, a space OCR read for the decimal point (faint on photos).
         // Only there: without the sign, "2 50" is a quantity and a price, or a code.
-        if line.contains(where: { "$£€¥".contains($0) }) {
+        if ascii ? line.utf8.contains(UInt8(ascii: "$")) : line.contains(where: { "$£€¥".contains($0) }) {
             for m in spaced.matches(in: line) {
                 guard let i = m.groups[1], let f = m.groups[2], let a = Amount("\(i).\(f)") else { continue }
                 let at = line.distance(from: line.startIndex, to: m.range.lowerBound)
@@ -87,5 +110,137 @@ enum AmountScanner {
             return ch
         })
         return (fixed, n)
+    }
+}
+
+/// `AmountScanner.amount` by hand, on printable ASCII (where `\s` is the space), giving the matches
+/// `NSRegularExpression` gives, in the same order, with the same groups:
+///
+///     (?<![0-9.,/:])                                  not after a digit, a point, a comma, a slash, a colon
+///     (-\s?)?                                         1: a minus
+///     ((?:[A]{1,3}(?:[,.'][A]{3})+)|[A i]{1,9})        2: the integer part, grouped in thousands or plain
+///     \s?([.,])\s?                                    3: the decimal separator
+///     ([C]{2})                                        4: two decimals
+///     (?![0-9A-Za-z]|[.,/-][0-9])                     not followed by a letter, a digit, or a separator and a digit
+///     (\s?%)?(-)?                                     5: a percent sign, 6: a minus after
+///
+/// with A = [0-9OoDSIl|B] (digits and the letters OCR reads for them) and C = [0-9OoSsIl|BZzg]. Each start
+/// is tried left to right and each choice in the expression's backtracking order (greedy counts from the
+/// most down); the search goes on after a match's end.
+struct AmountMatcher {
+    struct Match {
+        var whole: Range<Int>
+        var minus: Range<Int>?
+        var integer: Range<Int>
+        var separator: Range<Int>
+        var fraction: Range<Int>
+        var percent: Range<Int>?
+        var trailingMinus: Range<Int>?
+    }
+
+    let b: UnsafeBufferPointer<UInt8>
+    init(_ b: UnsafeBufferPointer<UInt8>) { self.b = b }
+
+    /// The classes as tables by byte.
+    static let classA = table("0123456789OoDSIl|B")
+    static let classC = table("0123456789OoSsIl|BZzg")
+    static func table(_ s: String) -> [Bool] { (0..<256).map { s.utf8.contains(UInt8($0)) } }
+
+    func at(_ i: Int) -> UInt8? { i >= 0 && i < b.count ? b[i] : nil }
+    func isA(_ i: Int) -> Bool { at(i).map { Self.classA[Int($0)] } ?? false }
+    func isAi(_ i: Int) -> Bool { at(i).map { Self.classA[Int($0)] || $0 == UInt8(ascii: "i") } ?? false }
+    func isC(_ i: Int) -> Bool { at(i).map { Self.classC[Int($0)] } ?? false }
+    func isDigit(_ i: Int) -> Bool { at(i).map(Bytes.isDigit) ?? false }
+    func isSpace(_ i: Int) -> Bool { at(i) == 0x20 }
+
+    func all() -> [Match] {
+        var out: [Match] = []
+        var s = 0
+        while s < b.count {
+            if let m = match(at: s) {
+                out.append(m)
+                s = max(m.whole.upperBound, s + 1)
+            } else {
+                s += 1
+            }
+        }
+        return out
+    }
+
+    /// The match starting at `s`, if any.
+    func match(at s: Int) -> Match? {
+        // A match starts with a minus or the integer part's first character.
+        guard let c = at(s), c == UInt8(ascii: "-") || Self.classA[Int(c)] || c == UInt8(ascii: "i") else { return nil }
+        // (?<![0-9.,/:])
+        if let p = at(s - 1), Bytes.isDigit(p) || p == UInt8(ascii: ".") || p == UInt8(ascii: ",") || p == UInt8(ascii: "/") || p == UInt8(ascii: ":") {
+            return nil
+        }
+        // (-\s?)? : "- ", then "-", then none.
+        if c == UInt8(ascii: "-") {
+            if isSpace(s + 1), var found = integerPart(at: s + 2) {
+                found.whole = s..<found.whole.upperBound
+                found.minus = s..<(s + 2)
+                return found
+            }
+            if var found = integerPart(at: s + 1) {
+                found.whole = s..<found.whole.upperBound
+                found.minus = s..<(s + 1)
+                return found
+            }
+        }
+        return integerPart(at: s)
+    }
+
+    /// Group 2 from `q` and the rest of the expression after it.
+    func integerPart(at q: Int) -> Match? {
+        // [A]{1,3}(?:[,.'][A]{3})+ : the leading digits, most first; then as many groups as there are, fewest last.
+        var lead = 0
+        while lead < 3, isA(q + lead) { lead += 1 }
+        if lead > 0 {
+            for k in stride(from: lead, through: 1, by: -1) {
+                var groups = 0
+                var p = q + k
+                while let c = at(p), c == UInt8(ascii: ",") || c == UInt8(ascii: ".") || c == UInt8(ascii: "'"),
+                      isA(p + 1), isA(p + 2), isA(p + 3) {
+                    groups += 1; p += 4
+                }
+                for g in stride(from: groups, through: 1, by: -1) {
+                    if let m = rest(integer: q..<(q + k + 4 * g)) { return m }
+                }
+            }
+        }
+        // [0-9OoDSIl|Bi]{1,9}, most first.
+        var run = 0
+        while run < 9, isAi(q + run) { run += 1 }
+        for k in stride(from: run, through: 1, by: -1) {
+            if let m = rest(integer: q..<(q + k)) { return m }
+        }
+        return nil
+    }
+
+    /// `\s?([.,])\s?([C]{2})`, the lookahead and the optional ends, after the integer part.
+    func rest(integer: Range<Int>) -> Match? {
+        let r = integer.upperBound
+        // \s? then \s?: with the space first, then without (as the expression backtracks).
+        for t in stride(from: isSpace(r) ? r + 1 : r, through: r, by: -1) {
+            guard let sep = at(t), sep == UInt8(ascii: ".") || sep == UInt8(ascii: ",") else { continue }
+            for u in stride(from: isSpace(t + 1) ? t + 2 : t + 1, through: t + 1, by: -1) {
+                guard isC(u), isC(u + 1) else { continue }
+                let v = u + 2
+                // (?![0-9A-Za-z]|[.,/-][0-9])
+                if let c = at(v), Bytes.isAlnum(c) { continue }
+                if let c = at(v), ".,/-".utf8.contains(c), isDigit(v + 1) { continue }
+                // (\s?%)? then (-)?
+                var w = v
+                var percent: Range<Int>?
+                if isSpace(v), at(v + 1) == UInt8(ascii: "%") { percent = v..<(v + 2); w = v + 2 }
+                else if at(v) == UInt8(ascii: "%") { percent = v..<(v + 1); w = v + 1 }
+                var trailing: Range<Int>?
+                if at(w) == UInt8(ascii: "-") { trailing = w..<(w + 1); w += 1 }
+                return Match(whole: integer.lowerBound..<w, minus: nil, integer: integer, separator: t..<(t + 1), fraction: u..<(u + 2),
+                             percent: percent, trailingMinus: trailing)
+            }
+        }
+        return nil
     }
 }

@@ -3,10 +3,33 @@ import ReceiptModel
 
 /// The rules, normalised once for fast whole-word matching.
 struct CompiledRules: Sendable {
-    struct Keyword: Sendable {
+    /// A class, not a struct: keywords are handed around line by line (the best of a set, a candidate's),
+    /// and a copy of one is a reference, not five retained buffers. Immutable.
+    final class Keyword: Sendable {
         let raw: String
         let normalised: String
         let weight: Double
+        /// `normalised` as UTF-8; `core`, without its padding spaces (the one-slip comparisons); and its length in characters.
+        let bytes: [UInt8]
+        let core: [UInt8]
+        let coreHasSpace: Bool
+        let length: Int
+        let isASCII: Bool
+        /// `WordLine.byteMask(core)`.
+        let coreByteMask: UInt64
+        /// The bits of its words (`WordLine.bit`): a line missing one cannot hold the keyword as printed.
+        let wordMask: UInt64
+
+        init(raw: String, normalised: String, weight: Double) {
+            self.raw = raw; self.normalised = normalised; self.weight = weight
+            bytes = Array(normalised.utf8)
+            core = bytes.count >= 2 ? Array(bytes.dropFirst().dropLast()) : []
+            coreHasSpace = core.contains(32)
+            length = normalised.count
+            isASCII = bytes.allSatisfy { $0 < 0x80 }
+            coreByteMask = WordLine.byteMask(core)
+            wordMask = bytes.split(separator: 32).reduce(0) { $0 | WordLine.bit($1) }
+        }
 
         /// Not a word on the receipt but how a candidate was found ("subtotal + tax"): never matched,
         /// named in the rule instead ("total.subtotal-+-tax").
@@ -29,10 +52,14 @@ struct CompiledRules: Sendable {
     let dateKeywords: [Keyword]
     let dateDistractors: [Keyword]
     let months: [String: Int]
+    let monthWords: DateScanner.MonthWords
     let legalForms: [Keyword]
     /// Cleaning names with those legal forms.
     let vendorText: VendorText
     let vendorSkip: [Keyword]
+    /// `vendorSkip`'s words a misread may stand for (`misreadSkipWord`), made once.
+    let misreadSkipTargets: [[Character]]
+    let misreadSkipTargetBytes: [[UInt8]]?
     let addressWords: [Keyword]
     /// Upper-cased business words, by length (for one-edit look-ups).
     let nameWords: [Int: [String]]
@@ -40,8 +67,9 @@ struct CompiledRules: Sendable {
     let currencyWords: Set<String>
     let monthFirstCurrencies: Set<String>
     let dollarHints: [(String, String)]   // normalised word, code
-    let cardWords: [String]
-    let cashWords: [String]
+    /// The payment words, normalised (`raw` is the normalised text too).
+    let cardWords: [Keyword]
+    let cashWords: [Keyword]
     let receiptNumberKeywords: [(Keyword, Double)]
     let itemSkip: [Keyword]
     let itemDiscount: [Keyword]
@@ -72,17 +100,20 @@ struct CompiledRules: Sendable {
         dateKeywords = kws(r.date.keywords)
         dateDistractors = list(r.date.distractors)
         months = Dictionary(r.date.months.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
+        monthWords = DateScanner.MonthWords(months)
         legalForms = list(r.vendor.legalForms)
         vendorText = VendorText(legalForms: r.vendor.legalForms, nameWords: r.vendor.nameWords ?? [])
         vendorSkip = list(r.vendor.skip)
+        misreadSkipTargets = Self.misreadSkipTargets(vendorSkip)
+        misreadSkipTargetBytes = Self.misreadSkipTargetBytes(misreadSkipTargets)
         addressWords = list(r.vendor.addressWords)
         nameWords = Dictionary(grouping: Set((r.vendor.nameWords ?? []).map { $0.uppercased() }).sorted(), by: \.count)
         currencySymbols = r.currency.symbols.map { ($0.key.lowercased(), $0.value) }.sorted { $0.0.count > $1.0.count }
         currencyWords = Set(r.currency.symbols.keys.map { $0.lowercased() }.filter { $0.allSatisfy(\.isLetter) })
         monthFirstCurrencies = Set(r.currency.monthFirst)
         dollarHints = (r.currency.dollarHints ?? [:]).map { (WordLine.normalise($0.key), $0.value) }.sorted { $0.0 < $1.0 }
-        cardWords = r.payment.card.map(WordLine.normalise)
-        cashWords = r.payment.cash.map(WordLine.normalise)
+        cardWords = r.payment.card.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) }
+        cashWords = r.payment.cash.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) }
         itemSkip = list(r.items?.skip)
         itemDiscount = list(r.items?.discount)
         itemVoid = list(r.items?.void)
@@ -94,20 +125,33 @@ struct CompiledRules: Sendable {
     /// The best-weighted keyword matching the line, if any.
     /// Exact matches win over matches one OCR slip away ("totale" must not claim "total").
     func best(_ set: [Keyword], in w: WordLine, loosely: Bool = false) -> Keyword? {
-        let order: (Keyword, Keyword) -> Bool = { $0.weight < $1.weight || ($0.weight == $1.weight && $0.normalised.count < $1.normalised.count) }
-        if let exact = set.filter({ w.has($0.normalised) }).max(by: order) { return exact }
-        return set.filter { w.contains($0.normalised, loosely: loosely) }.max(by: order)
+        if let exact = bestExact(set, in: w) { return exact }
+        // The first of the best, as `max(by:)` over the matches in order gives.
+        var best: Keyword?
+        for k in set where w.contains(k, loosely: loosely) {
+            if let b = best, !Self.ranksBelow(b, k) { continue }
+            best = k
+        }
+        return best
     }
 
-    func any(_ set: [Keyword], in w: WordLine, loosely: Bool = false) -> Keyword? { set.first { w.contains($0.normalised, loosely: loosely) } }
+    /// `max(by:)`'s order for keywords: the weight, then the length.
+    static func ranksBelow(_ a: Keyword, _ b: Keyword) -> Bool { a.weight < b.weight || (a.weight == b.weight && a.length < b.length) }
+
+    func any(_ set: [Keyword], in w: WordLine, loosely: Bool = false) -> Keyword? { set.first { w.contains($0, loosely: loosely) } }
 
     /// The best-weighted keyword of `set` on the line as printed, no OCR slip allowed.
     func bestExact(_ set: [Keyword], in w: WordLine) -> Keyword? {
-        set.filter { w.has($0.normalised) }.max { $0.weight < $1.weight || ($0.weight == $1.weight && $0.normalised.count < $1.normalised.count) }
+        var best: Keyword?
+        for k in set where w.has(k) {
+            if let b = best, !Self.ranksBelow(b, k) { continue }
+            best = k
+        }
+        return best
     }
 
     /// A keyword of `set` as printed, no OCR slip allowed (short everyday words: "table" must not claim "CABLE").
-    func anyExact(_ set: [Keyword], in w: WordLine) -> Keyword? { set.first { w.has($0.normalised) } }
+    func anyExact(_ set: [Keyword], in w: WordLine) -> Keyword? { set.first { w.has($0) } }
 
     /// The line names the subtotal, read as loosely as OCR slips allow ("RubTota", "SUBTTL").
     func isSubtotal(_ w: WordLine) -> Bool { any(subtotal, in: w, loosely: true) != nil }

@@ -28,7 +28,7 @@ extension ReceiptParser {
     /// Every date on the lines, and the date words of each line that has one (read once per line, not once per date on it).
     func datesFound(_ lines: [ParseLine]) -> (found: [(RawDate, ParseLine)], words: [Int: LineDateWords]) {
         var found: [(RawDate, ParseLine)] = []
-        for l in lines { for d in DateScanner.scan(l.text, months: compiled.months) { found.append((d, l)) } }
+        for l in lines { for d in l.dates { found.append((d, l)) } }
         var words: [Int: LineDateWords] = [:]
         for (_, l) in found where words[l.index] == nil {
             words[l.index] = LineDateWords(keyword: compiled.dateKeyword(l.words), distractor: compiled.isDateDistractor(l.words))
@@ -61,7 +61,7 @@ extension ReceiptParser {
             if why[certain] == nil { why[certain] = .onlyReading(raw.text) }
         }
         // A document number that embeds the date ("BATO2201803120255" beside "12/03/18") tells the order.
-        let runs = lines.flatMap { l in l.text.split(whereSeparator: { !$0.isNumber }).filter { $0.count >= 10 }.map(String.init) }
+        let runs = lines.flatMap { l in Self.longDigitRuns(l.text) }
         if !runs.isEmpty {
             for (raw, _) in found where raw.shape == .numeric && raw.certainOrder == nil {
                 let held = [DateOrder.dayFirst, .monthFirst].filter { o in
@@ -84,6 +84,24 @@ extension ReceiptParser {
         if d == 0, m == 0 { return (.dayFirst, .noEvidence) }
         let order: DateOrder = m > d ? .monthFirst : .dayFirst
         return (order, why[order] ?? .evidence)
+    }
+
+    /// The runs of ten digits or more in `text` (`split` on what is not a number); on ASCII, found as bytes.
+    static func longDigitRuns(_ text: String) -> [String] {
+        let ascii: [String]? = text.utf8.withContiguousStorageIfAvailable { b -> [String]? in
+            guard b.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var out: [String] = []
+            var i = 0
+            while i < b.count {
+                guard Bytes.isDigit(b[i]) else { i += 1; continue }
+                var j = i
+                while j < b.count, Bytes.isDigit(b[j]) { j += 1 }
+                if j - i >= 10 { out.append(String(decoding: UnsafeBufferPointer(rebasing: b[i..<j]), as: UTF8.self)) }
+                i = j
+            }
+            return out
+        } ?? nil
+        return ascii ?? text.split(whereSeparator: { !$0.isNumber }).filter { $0.count >= 10 }.map(String.init)
     }
 
     /// One date found on `line`, read in `order` when it is ambiguous, scored; nil when no reading is plausible.

@@ -79,7 +79,77 @@ enum DateScanner {
         return s.count == 2 ? 2000 + y : y
     }
 
-    static func scan(_ line: String, months: [String: Int]) -> [RawDate] {
+    /// The month names as `Signs` looks for them: `month`'s exact names, and the names of five letters or
+    /// more (the ones `month` takes one slip away) by length. Made once, with the rules.
+    struct MonthWords: Sendable {
+        let exact: Set<String>
+        let long: [Int: [[Character]]]
+        /// The names of `long` that are ASCII, as bytes, by length.
+        let longASCII: [Int: [[UInt8]]]
+        /// The others with exactly one character that is not ASCII, as the ASCII before and after it and their
+        /// length in characters: a word of ASCII is one edit from such a name only by putting another character
+        /// in that one's place or leaving it out (with two or more, never).
+        let longOneOther: [(before: [UInt8], after: [UInt8], length: Int)]
+
+        init(_ months: [String: Int]) {
+            exact = Set(months.keys)
+            long = Dictionary(grouping: months.keys.filter { $0.count >= 5 }.map { Array($0) }, by: \.count)
+            let ascii = months.keys.filter { $0.count >= 5 && $0.utf8.allSatisfy { $0 < 0x80 } }
+            longASCII = Dictionary(grouping: ascii.map { Array($0.utf8) }, by: \.count)
+            longOneOther = months.keys.filter { $0.count >= 5 }.sorted().compactMap { key in
+                let chars = Array(key)
+                let other = chars.indices.filter { !chars[$0].isASCII }
+                guard other.count == 1, let p = other.first else { return nil }
+                return (Array(String(chars[..<p]).utf8), Array(String(chars[(p + 1)...]).utf8), chars.count)
+            }
+        }
+
+        /// `names` of a run of ASCII letters given as bytes: the same answer, the ASCII names compared as bytes.
+        func names(_ run: UnsafeBufferPointer<UInt8>) -> Bool {
+            let lower = run.map { $0 | 0x20 }
+            if exact.contains(String(decoding: lower, as: UTF8.self)) { return true }
+            guard lower.count >= 5 else { return false }
+            for n in (lower.count - 1)...(lower.count + 1) {
+                if longASCII[n]?.contains(where: { EditDistance.withinOne($0, lower) }) == true { return true }
+            }
+            return longOneOther.contains { key in
+                let m = lower.count
+                if m == key.length {
+                    // another character in the name's place
+                    return lower.prefix(key.before.count).elementsEqual(key.before) && lower.suffix(key.after.count).elementsEqual(key.after)
+                }
+                // the name's character left out
+                return m == key.length - 1 && lower.prefix(key.before.count).elementsEqual(key.before) && lower.suffix(key.after.count).elementsEqual(key.after)
+            }
+        }
+
+        /// Whether `month(name, months)` reads `name`, a run of ASCII letters.
+        func names(_ name: String) -> Bool {
+            let key = name.lowercased()
+            if exact.contains(key) { return true }
+            let k = Array(key)
+            guard k.count >= 5 else { return false }
+            for n in (k.count - 1)...(k.count + 1) {
+                if long[n]?.contains(where: { Self.withinOne($0, k) }) == true { return true }
+            }
+            return false
+        }
+
+        /// At most one insertion, deletion or substitution apart (`levenshtein(a, b) <= 1`).
+        static func withinOne(_ a: [Character], _ b: [Character]) -> Bool {
+            if a.count < b.count { return withinOne(b, a) }
+            guard a.count - b.count <= 1 else { return false }
+            var i = 0
+            while i < b.count, a[i] == b[i] { i += 1 }
+            if i == b.count { return true }
+            if a.count == b.count { return a[(i + 1)...] == b[(i + 1)...] }
+            return a[(i + 1)...] == b[i...]
+        }
+    }
+
+    /// `monthWords`: the rules' month names made ready for the line's signs; without them, no line is
+    /// passed over for want of a month name.
+    static func scan(_ line: String, months: [String: Int], monthWords: MonthWords? = nil) -> [RawDate] {
         var out: [RawDate] = []
         // Ranges already read as dates, sorted and disjoint: a later pattern's overlapping match is dropped
         // (binary search: a line of thousands of dates stays linear-logarithmic).
@@ -94,11 +164,97 @@ enum DateScanner {
             out.append(r)
         }
         func pos(_ r: Range<String.Index>) -> Bool { r.lowerBound > line.startIndex && line[line.index(before: r.lowerBound)].isLetter }
+        // Each pattern is tried only where the line has what any match of it needs (most lines hold no date).
+        let signs = Signs(line, monthWords: monthWords)
+        guard signs.digits >= 2 else { return [] }
+        if signs.year4, signs.separatedDigits >= 2 { scanYMD(line, add: add, glued: pos) }
+        if signs.year4 { scanLooseNumeric(line, add: add, glued: pos) }
+        if signs.separatedDigits >= 2 { scanNumeric(line, add: add, glued: pos) }
+        if signs.monthWord { scanMonthNames(line, months: months, add: add, glued: pos) }
+        if signs.digits8 { scanCompact(line, colon: signs.colon, add: add, glued: pos) }
+        if signs.yearMark { scanLooseMonthNames(line, months: months, add: add, glued: pos) }
+        if signs.year4, signs.monthWord { scanLooseDayMonthYear(line, months: months, add: add, glued: pos) }
+        return out
+    }
+
+    /// What a line must hold for each pattern to match at all, found in one walk of a line of printable ASCII
+    /// (any other line: everything, and every pattern is tried).
+    struct Signs {
+        /// ASCII digits (any other line: 2, so nothing is ruled out by it).
+        var digits = 0
+        /// A run of exactly four digits starting 19 or 20: the year of `ymd`, `looseNumeric`, `looseDayMonthYear`.
+        var year4 = false
+        /// A run of exactly eight digits: the `compact…` patterns.
+        var digits8 = false
+        /// How often a digit is followed by `\s?[-/.]\s?` and a digit: `ymd` and `numeric` need two.
+        var separatedDigits = 0
+        var colon = false
+        /// A year mark (`'`, `` ` ``, `"`): the loose month-name patterns.
+        var yearMark = false
+        /// A run of letters that `month` reads (or does without its first two letters, a day's "th" glued
+        /// to it): every named pattern's name is such a run, and a name that is no month is dropped.
+        var monthWord = false
+
+        init(_ line: String, monthWords: MonthWords?) {
+            var line = line
+            self = line.withUTF8 { Signs($0, monthWords: monthWords) }
+        }
+
+        init(_ b: UnsafeBufferPointer<UInt8>, monthWords: MonthWords?) {
+            guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else {
+                digits = 2; year4 = true; digits8 = true; separatedDigits = 2; colon = true; yearMark = true; monthWord = true
+                return
+            }
+            func isDigit(_ i: Int) -> Bool { i >= 0 && i < b.count && b[i] >= 0x30 && b[i] <= 0x39 }
+            func isLetter(_ i: Int) -> Bool { i >= 0 && i < b.count && ((b[i] | 0x20) >= 0x61 && (b[i] | 0x20) <= 0x7A) }
+            var i = 0
+            while i < b.count {
+                let c = b[i]
+                if isDigit(i) {
+                    var j = i
+                    while isDigit(j) { j += 1 }
+                    let n = j - i
+                    digits += n
+                    if n == 4, (b[i] == 0x31 && b[i + 1] == 0x39) || (b[i] == 0x32 && b[i + 1] == 0x30) { year4 = true }
+                    if n == 8 { digits8 = true }
+                    // digit, optional space, separator, optional space, digit
+                    var k = j
+                    if k < b.count, b[k] == 0x20 { k += 1 }
+                    if k < b.count, b[k] == 0x2D || b[k] == 0x2F || b[k] == 0x2E {
+                        k += 1
+                        if k < b.count, b[k] == 0x20 { k += 1 }
+                        if isDigit(k) { separatedDigits += 1 }
+                    }
+                    i = j
+                } else if isLetter(i) {
+                    var j = i
+                    while isLetter(j) { j += 1 }
+                    if !monthWord, j - i >= 3 {
+                        if let words = monthWords {
+                            let run = UnsafeBufferPointer(rebasing: b[i..<j])
+                            if words.names(run) || (j - i >= 5 && words.names(UnsafeBufferPointer(rebasing: run.dropFirst(2)))) { monthWord = true }
+                        } else {
+                            monthWord = true
+                        }
+                    }
+                    i = j
+                } else {
+                    if c == 0x3A { colon = true }
+                    if c == 0x27 || c == 0x60 || c == 0x22 { yearMark = true }
+                    i += 1
+                }
+            }
+        }
+    }
+
+    static func scanYMD(_ line: String, add: (RawDate, Range<String.Index>) -> Void, glued pos: (Range<String.Index>) -> Bool) {
         for m in ymd.matches(in: line) {
             guard let y = m.groups[1].flatMap({ Int($0) }), let mo = m.groups[3].flatMap({ Int($0) }), let d = m.groups[4].flatMap({ Int($0) }) else { continue }
             add(RawDate(first: d, second: mo, year: y, shape: .ymd, afterLetter: pos(m.range), text: String(line[m.range]), rule: "date.iso"), m.range)
         }
-        scanLooseNumeric(line, add: add, glued: pos)
+    }
+
+    static func scanNumeric(_ line: String, add: (RawDate, Range<String.Index>) -> Void, glued pos: (Range<String.Index>) -> Bool) {
         for m in numeric.matches(in: line) {
             guard let a = m.groups[1].flatMap({ Int($0) }), let b = m.groups[3].flatMap({ Int($0) }),
                   let ys = m.groups[5], let y = year(ys) else { continue }
@@ -106,6 +262,9 @@ enum DateScanner {
             if let s1 = m.groups[2], let s2 = m.groups[4], s1 != s2, !(s1 == "-" || s2 == "-") { continue }
             add(RawDate(first: a, second: b, year: y, shape: .numeric, afterLetter: pos(m.range), text: String(line[m.range]), rule: "date.numeric"), m.range)
         }
+    }
+
+    static func scanMonthNames(_ line: String, months: [String: Int], add: (RawDate, Range<String.Index>) -> Void, glued pos: (Range<String.Index>) -> Bool) {
         for m in dayMonthName.matches(in: line) {
             guard let d = m.groups[1].flatMap({ Int(String($0.map { "OQD".contains($0) ? "0" : $0 })) }), let name = m.groups[2], let mo = month(name, months),
                   let ys = m.groups[3], let y = year(ys) else { continue }
@@ -116,11 +275,14 @@ enum DateScanner {
                   let ys = m.groups[3], let y = year(ys) else { continue }
             add(RawDate(first: d, second: mo, year: y, shape: .named, afterLetter: pos(m.range), text: String(line[m.range]), rule: "date.monthname-day"), m.range)
         }
+    }
+
+    static func scanCompact(_ line: String, colon: Bool, add: (RawDate, Range<String.Index>) -> Void, glued pos: (Range<String.Index>) -> Bool) {
         for m in compactYMD.matches(in: line) {
             guard let y = m.groups[1].flatMap({ Int($0) }), let mo = m.groups[2].flatMap({ Int($0) }), let d = m.groups[3].flatMap({ Int($0) }) else { continue }
             add(RawDate(first: d, second: mo, year: y, shape: .compact, afterLetter: pos(m.range), text: String(line[m.range]), rule: "date.compact"), m.range)
         }
-        for m in compactDMYBeforeTime.matches(in: line) {
+        for m in colon ? compactDMYBeforeTime.matches(in: line) : [] {
             guard let a = m.groups[1].flatMap({ Int($0) }), let b = m.groups[2].flatMap({ Int($0) }), let y = m.groups[3].flatMap({ Int($0) }) else { continue }
             add(RawDate(first: a, second: b, year: y, shape: .numeric, afterLetter: pos(m.range), text: String(line[m.range]), rule: "date.compact-before-time"), m.range)
         }
@@ -129,9 +291,6 @@ enum DateScanner {
                   let digits = line[m.range].firstRange(of: #/\d{8}/#) else { continue }
             add(RawDate(first: a, second: b, year: y, shape: .numeric, afterLetter: false, text: String(line[digits]), rule: "date.compact-after-date-word"), digits)
         }
-        scanLooseMonthNames(line, months: months, add: add, glued: pos)
-        scanLooseDayMonthYear(line, months: months, add: add, glued: pos)
-        return out
     }
 
     /// All-digit dates read through OCR slips. Before the clean patterns, so "O1/12/2018 10:22" is 1 December

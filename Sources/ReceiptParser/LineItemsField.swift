@@ -35,7 +35,7 @@ extension ReceiptParser {
                compiled.any(compiled.taxExclude, in: l.words).map({ Self.inclusion.contains($0.normalised) }) ?? true { return l.index }
             if seenPrice, priced, compiled.anyExact(compiled.cash, in: l.words) != nil || compiled.anyExact(compiled.change, in: l.words) != nil { return l.index }
             // A card payment ("VISA 20.00", "Master Card 63.80"); not "card" alone ("GREETING CARD").
-            if seenPrice, priced, compiled.cardWords.contains(where: { !Self.cardWordsInNames.contains($0) && l.words.has($0) }) { return l.index }
+            if seenPrice, priced, compiled.cardWords.contains(where: { !Self.cardWordsInNames.contains($0.normalised) && l.words.has($0) }) { return l.index }
         }
         return lines.count
     }
@@ -59,7 +59,7 @@ extension ReceiptParser {
         if compiled.anyExact(compiled.tax, in: l.words) != nil || words <= 2 && compiled.any(compiled.tax, in: l.words) != nil,
            compiled.any(compiled.taxExclude, in: l.words).map({ Self.inclusion.contains($0.normalised) }) ?? true { return true }
         if compiled.anyExact(compiled.itemSkip, in: l.words) != nil { return true }
-        if !DateScanner.scan(l.text, months: compiled.months).isEmpty { return true }
+        if !l.dates.isEmpty { return true }
         return false
     }
 
@@ -160,7 +160,7 @@ extension ReceiptParser {
         // "1,00 Ensaladilla Rusa 19,00": a quantity printed as an amount first, the name after it.
         if desc.filter(\.isLetter).count < 2, prices.count >= 2, let lead = prices.first, lead.amount.cents % 100 == 0,
            lead.amount.value >= 1, lead.amount.value <= 99,
-           case let between = String(l.text.prefix(last.position)).replacingOccurrences(of: #"^\W*\d+[.,]\d{2}"#, with: "", options: .regularExpression),
+           case let between = Self.leadingAmount.replacing(in: String(l.text.prefix(last.position)), with: ""),
            between.filter(\.isLetter).count >= 2 {
             return LineItem(description: itemName(between), quantity: lead.amount.value, unitPrice: nil, amount: last.amount,
                             evidence: l.evidence(rule: "item.line", notes: last.repairs))
@@ -212,17 +212,40 @@ extension ReceiptParser {
                         evidence: l.evidence(rule: "item.line", notes: notes + last.repairs))
     }
 
+    /// An amount first on a row ("1,00 Ensaladilla Rusa"), with what stands before it.
+    static let leadingAmount = Pattern(#"^\W*\d+[.,]\d{2}"#, caseInsensitive: false)
+    // What `itemName` takes away, compiled once (not once a row).
+    // (`mayMatch`: what any match needs, on printable ASCII.)
+    static let spaces = Pattern(#"\s+"#, caseInsensitive: false)
+    static let leadingMarks = Pattern(#"^[^\p{L}\p{N}]+"#, caseInsensitive: false, mayMatch: { $0.first.map { !Bytes.isAlnum($0) } ?? false })
+    static let trailingMarks = Pattern(#"[\s@=~:;,_\-—–|*'"‘’“”.]+$"#, caseInsensitive: false,
+                                       mayMatch: { $0.last.map { " @=~:;,_-|*'\".".utf8.contains($0) } ?? false })
+    static let trailingCurrencyWord = Pattern(#"\s+(?:[$£€¥]|RM|Rs\.?|USD|EUR|GBP|MYR|SGD|CAD|AUD|kr)$"#, caseInsensitive: true,
+                                              mayMatch: { lastWord($0).map { ["$", "rm", "rs", "rs.", "usd", "eur", "gbp", "myr", "sgd", "cad", "aud", "kr"].contains($0.lowercased()) } ?? false })
+    static let trailingCurrencySign = Pattern(#"\s*[$£€¥]$"#, caseInsensitive: false, mayMatch: { $0.last == UInt8(ascii: "$") })
+    static let trailingTaxFlag = Pattern(#"\s+(?:[A-Z]|TF|TX|FT|NT|SR|ZR|<[A-Z]>?)$"#, caseInsensitive: false, mayMatch: { b in
+        guard let w = lastWord(b) else { return false }
+        let u = Array(w.utf8)
+        if u.count == 1 { return u[0] >= UInt8(ascii: "A") && u[0] <= UInt8(ascii: "Z") }
+        return ["TF", "TX", "FT", "NT", "SR", "ZR"].contains(w) || u.first == UInt8(ascii: "<")
+    })
+    /// The text after the last space, when a space stands before it (and it is not empty).
+    static func lastWord(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let i = b.lastIndex(of: 0x20), i + 1 < b.count else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)...]), as: UTF8.self)
+    }
+
     /// An item's name as printed, without what OCR and the till put around it: leading marks ("| ", "— ",
     /// "* "), a currency sign or word and a tax flag at the end ("$", "£", "RM", " A", " TF", "<A>").
     func itemName(_ s: String) -> String {
-        var t = s.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
-        t = t.replacingOccurrences(of: #"^[^\p{L}\p{N}]+"#, with: "", options: .regularExpression)
+        var t = collapsingSpaces(s, Self.spaces)
+        t = Self.leadingMarks.replacing(in: t, with: "")
         for _ in 0..<3 {
             let before = t
-            t = t.replacingOccurrences(of: #"[\s@=~:;,_\-—–|*'"‘’“”.]+$"#, with: "", options: .regularExpression)
-            t = t.replacingOccurrences(of: #"\s+(?:[$£€¥]|RM|Rs\.?|USD|EUR|GBP|MYR|SGD|CAD|AUD|kr)$"#, with: "", options: [.regularExpression, .caseInsensitive])
-            t = t.replacingOccurrences(of: #"\s*[$£€¥]$"#, with: "", options: .regularExpression)
-            t = t.replacingOccurrences(of: #"\s+(?:[A-Z]|TF|TX|FT|NT|SR|ZR|<[A-Z]>?)$"#, with: "", options: .regularExpression)
+            t = Self.trailingMarks.replacing(in: t, with: "")
+            t = Self.trailingCurrencyWord.replacing(in: t, with: "")
+            t = Self.trailingCurrencySign.replacing(in: t, with: "")
+            t = Self.trailingTaxFlag.replacing(in: t, with: "")
             if t == before { break }
         }
         return t.trimmingCharacters(in: .whitespaces)

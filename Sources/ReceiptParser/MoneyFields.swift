@@ -98,9 +98,11 @@ struct MoneyFields {
             && rules.any(rules.totalDistractors, in: l.words) == nil) || isBareNumber(l)
     }
 
+    static let trimSpaces = Trim(.whitespaces)
+
     /// "0" on its own line: a value printed without decimals; it holds a place in a column of values.
     static func isBareNumber(_ l: ParseLine) -> Bool {
-        let t = l.text.trimmingCharacters(in: .whitespaces)
+        let t = Self.trimSpaces(l.text)
         return !t.isEmpty && t.count <= 3 && t.allSatisfy { $0.isNumber || $0 == "-" } && t.contains(where: \.isNumber)
     }
 
@@ -156,9 +158,9 @@ struct MoneyFields {
         for (i, l) in lines.enumerated() {
             guard let kw = rules.best(keywords, in: l.words, loosely: loosely) else { continue }
             // Matched one letter off ("change" in "charge") on a line that has an excluded word as printed: it is that word.
-            if !l.words.has(kw.normalised), exclude.contains(where: { l.words.has($0.normalised) && EditDistance.levenshtein($0.normalised, kw.normalised, limit: 2) <= 1 }) { continue }
+            if !l.words.has(kw), exclude.contains(where: { l.words.has($0) && EditDistance.levenshtein($0.normalised, kw.normalised, limit: 2) <= 1 }) { continue }
             // A distractor that includes the keyword ("sub total" ⊃ "total") takes the line away.
-            let blocking = exclude.first { l.words.contains($0.normalised) && ($0.normalised.contains(kw.normalised) || kw.normalised.contains($0.normalised) == false && $0.normalised.count > kw.normalised.count) }
+            let blocking = exclude.first { l.words.contains($0) && ($0.normalised.contains(kw.normalised) || kw.normalised.contains($0.normalised) == false && $0.normalised.count > kw.normalised.count) }
             if let b = blocking, b.normalised.contains(kw.normalised) { continue }
             var notes: [Note] = []
             var score = kw.weight
@@ -185,7 +187,9 @@ struct MoneyFields {
         { f in Field(f.amount, confidence: 0.5 + 0.4 * f.score, evidence: f.line.evidence(rule: rule, notes: f.notes)) }
     }
 
-    static func same(_ a: Amount, _ b: Amount) -> Bool { (a - b).magnitude <= Amount(cents: 1) }
+    static func same(_ a: Amount, _ b: Amount) -> Bool { (a - b).magnitude <= oneCent }
+    /// Made once: `Amount(cents:)` divides a Decimal, and `same` is asked for every pair of amounts compared.
+    static let oneCent = Amount(cents: 1)
 
     /// A value taken from a column of values printed apart from their labels: the pairing may be off by a row.
     static func fromColumn(_ f: Found?) -> Bool {

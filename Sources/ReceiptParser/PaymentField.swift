@@ -5,7 +5,13 @@ import ReceiptModel
 // cash word on a line with an amount.
 
 extension ReceiptParser {
-    static let cardDigits = Pattern(#"(?:[*xX#•]{2,}[\s*xX#•\-]*|ending (?:in )?|last 4[:\s]*)(\d{4})(?!\d)"#)
+    /// (`mayMatch`: four digits in a row, after two masking marks, "ending" or "last 4".)
+    static let cardDigits = Pattern(#"(?:[*xX#•]{2,}[\s*xX#•\-]*|ending (?:in )?|last 4[:\s]*)(\d{4})(?!\d)"#, mayMatch: { b in
+        guard Bytes.hasRun(b, 4, Bytes.isDigit) else { return false }
+        if Bytes.hasRun(b, 2, { "*xX#".utf8.contains($0) }) { return true }
+        let lower = b.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        return bytesContain(lower, "ending") || bytesContain(lower, "last 4")
+    })
 
     func payment(_ lines: [ParseLine]) -> (Field<String>?, Field<String>?) {
         var method: Field<String>?
@@ -16,9 +22,9 @@ extension ReceiptParser {
             }
             if method == nil || method?.value == "cash" {
                 if let card = compiled.cardWords.first(where: { l.words.contains($0) }) {
-                    method = Field("card", confidence: 0.8, evidence: l.evidence(rule: "payment.card-word", notes: [.quoted(card.trimmingCharacters(in: .whitespaces))]))
+                    method = Field("card", confidence: 0.8, evidence: l.evidence(rule: "payment.card-word", notes: [.quoted(card.normalised.trimmingCharacters(in: .whitespaces))]))
                 } else if method == nil, !l.amounts.isEmpty, let cash = compiled.cashWords.first(where: { l.words.contains($0) }) {
-                    method = Field("cash", confidence: 0.7, evidence: l.evidence(rule: "payment.cash-word", notes: [.quoted(cash.trimmingCharacters(in: .whitespaces))]))
+                    method = Field("cash", confidence: 0.7, evidence: l.evidence(rule: "payment.cash-word", notes: [.quoted(cash.normalised.trimmingCharacters(in: .whitespaces))]))
                 }
             }
         }

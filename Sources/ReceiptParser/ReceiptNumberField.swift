@@ -8,7 +8,7 @@ extension ReceiptParser {
 
     func receiptNumber(_ lines: [ParseLine]) -> Field<String>? {
         for l in lines {
-            for (kw, weight) in compiled.receiptNumberKeywords where l.words.contains(kw.normalised) {
+            for (kw, weight) in compiled.receiptNumberKeywords where l.words.contains(kw) {
                 // The token after the keyword, with a digit in it.
                 guard let r = l.text.range(of: kw.raw, options: [.caseInsensitive]) ?? l.text.range(of: kw.raw.replacingOccurrences(of: " ", with: ""), options: .caseInsensitive) else { continue }
                 let after = String(l.text[r.upperBound...])

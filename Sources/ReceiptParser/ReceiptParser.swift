@@ -100,15 +100,19 @@ public struct ReceiptParser: Sendable {
     public func parse(text: String) -> ParsedReceipt { parse(OCRPage(text: text)) }
 }
 
-/// One OCR line with what the parser computes once per line.
-struct ParseLine {
+/// One OCR line with what the parser computes once per line. A class, not a struct: lines are handed
+/// around (kept by every candidate, iterated by every field) and never change once read.
+final class ParseLine {
     /// Position among the rows the parser reads (top to bottom).
     let index: Int
     /// Index in `OCRPage.lines` of the (first) source line, for evidence.
     let source: Int
     let text: String
-    let words: WordLine
+    /// Made when first asked: the lines read only for their currency signs seldom need it.
+    private(set) lazy var words = WordLine(text)
     let amounts: [FoundAmount]
+    /// The dates on the line (`DateScanner.scan`), read once: the date, the items' end and the vendor's header ask.
+    let dates: [RawDate]
     let box: BoundingBox?
     let confidence: Double
     /// The words as read, with their boxes and confidences (the vendor rules trim scraps by them).
@@ -118,8 +122,8 @@ struct ParseLine {
         self.index = index
         self.source = source ?? index
         text = line.text
-        words = WordLine(text)
         amounts = scanAmounts ? AmountScanner.scan(text, currencyWords: rules.currencyWords) : []
+        dates = scanAmounts ? DateScanner.scan(text, months: rules.months, monthWords: rules.monthWords) : []
         box = line.box
         confidence = line.confidence
         ocrWords = line.words

@@ -4,24 +4,49 @@ import ReceiptSupport
 
 /// A compiled regular expression. `@unchecked Sendable`: NSRegularExpression is
 /// immutable once made and documented as safe to use from several threads.
+///
+/// NSRegularExpression is slow on Linux (the text is bridged to UTF-16 and back on every call), and most
+/// lines match most patterns nowhere. `mayMatch`, when given, is a cheap test of what every match needs
+/// (a character, a run of digits, how the text ends), asked on text of printable ASCII (where `\s` is
+/// the space, `\d` and `\p{L}` are ASCII digits and letters, and a byte is a character): when it says
+/// no, the expression is not run. It must never say no to a text the expression matches; any other
+/// text is always given to the expression.
 struct Pattern: @unchecked Sendable {
     let regex: NSRegularExpression
+    let mayMatch: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?
 
-    init(_ pattern: String, caseInsensitive: Bool = true) {
+    init(_ pattern: String, caseInsensitive: Bool = true, mayMatch: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)? = nil) {
         do {
             regex = try NSRegularExpression(pattern: pattern, options: caseInsensitive ? [.caseInsensitive] : [])
         } catch {
             preconditionFailure("bad built-in pattern \(pattern): \(error)")  // a defect in this file, caught by any test
         }
+        self.mayMatch = mayMatch
+    }
+
+    /// False when `mayMatch` rules out any match in `s`.
+    func worthRunning(_ s: String) -> Bool {
+        guard let mayMatch else { return true }
+        return s.utf8.withContiguousStorageIfAvailable { b in
+            !b.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } || mayMatch(b)
+        } ?? true
     }
 
     /// `s` with every match replaced by `template` ("$1" for the first group).
     func replacing(in s: String, with template: String) -> String {
-        regex.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: template)
+        guard worthRunning(s) else { return s }
+        return regex.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: template)
+    }
+
+    /// Whether the pattern matches anywhere in `s` (`range(of:options: .regularExpression) != nil`).
+    func hasMatch(in s: String) -> Bool {
+        guard worthRunning(s) else { return false }
+        return regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
     }
 
     /// All matches: each as the captured groups (nil where a group did not take part) and the whole match range.
     func matches(in s: String) -> [(groups: [String?], range: Range<String.Index>)] {
+        guard worthRunning(s) else { return [] }
         let ns = NSRange(s.startIndex..., in: s)
         return regex.matches(in: s, range: ns).compactMap { m in
             guard let whole = Range(m.range, in: s) else { return nil }
@@ -34,28 +59,115 @@ struct Pattern: @unchecked Sendable {
 }
 
 /// A line reduced to lower-case words separated by single spaces, padded with
-/// a space at each end, so keywords match as whole words: `" total rm "`.
-struct WordLine {
+/// a space at each end, so keywords match as whole words: `" total rm "`. A class: made once a line,
+/// asked by every field, never changed.
+final class WordLine {
     let padded: String
     let words: [Substring]
     /// `padded` as UTF-8, for fast whole-word search (Foundation's String.contains is slow on Linux).
     let bytes: [UInt8]
+    /// The text was ASCII (and so is `padded`).
+    let isASCII: Bool
+    /// Letters and digits in `padded` (the words' characters).
+    let letterCount: Int
+    let digitCount: Int
 
     init(_ text: String) {
-        var out = ""
-        out.reserveCapacity(text.count + 2)
-        var lastSpace = true
-        for ch in text.lowercased() {
-            if ch.isLetter || ch.isNumber {
-                out.append(ch); lastSpace = false
-            } else if !lastSpace {
-                out.append(" "); lastSpace = true
+        var ascii: [UInt8] = [32]
+        ascii.reserveCapacity(text.utf8.count + 2)
+        var letters = 0, digits = 0
+        // Plain ASCII (most receipt lines): the same as the general path below, byte by byte (for ASCII,
+        // `lowercased` maps A-Z only, and `isLetter`/`isNumber` are A-Z, a-z, 0-9).
+        let isASCIIText = text.utf8.allSatisfy { $0 < 0x80 }
+        var asciiWords: ([Substring], [[UInt8]])?
+        if isASCIIText {
+            var lastSpace = true
+            for b in text.utf8 {
+                if b >= 0x41 && b <= 0x5A { ascii.append(b | 0x20); letters += 1; lastSpace = false }
+                else if b >= 0x61 && b <= 0x7A { ascii.append(b); letters += 1; lastSpace = false }
+                else if b >= 0x30 && b <= 0x39 { ascii.append(b); digits += 1; lastSpace = false }
+                else if !lastSpace { ascii.append(32); lastSpace = true }
             }
+            if ascii.count == 1 || ascii.last != 32 { ascii.append(32) }
+            let p = String(decoding: ascii, as: UTF8.self)
+            padded = p
+            bytes = ascii
+            // The words between the single spaces, as `padded.split(separator: " ")` gives them.
+            var ws: [Substring] = [], wb: [[UInt8]] = []
+            var start = 1
+            for i in 1..<ascii.count where ascii[i] == 32 {
+                if i > start {
+                    ws.append(p[p.utf8.index(p.startIndex, offsetBy: start)..<p.utf8.index(p.startIndex, offsetBy: i)])
+                    wb.append(Array(ascii[start..<i]))
+                }
+                start = i + 1
+            }
+            asciiWords = (ws, wb)
+        } else {
+            var out = ""
+            out.reserveCapacity(text.count + 2)
+            var lastSpace = true
+            for ch in text.lowercased() {
+                if ch.isLetter || ch.isNumber {
+                    out.append(ch); lastSpace = false
+                } else if !lastSpace {
+                    out.append(" "); lastSpace = true
+                }
+            }
+            padded = " " + out.trimmingCharacters(in: .whitespaces) + " "
+            bytes = Array(padded.utf8)
+            letters = padded.filter(\.isLetter).count
+            digits = padded.filter(\.isNumber).count
         }
-        padded = " " + out.trimmingCharacters(in: .whitespaces) + " "
-        words = padded.split(separator: " ")
-        bytes = Array(padded.utf8)
-        wordBytes = words.map { Array($0.utf8) }
+        letterCount = letters
+        digitCount = digits
+        isASCII = isASCIIText
+        if let (ws, wb) = asciiWords {
+            words = ws
+            wordBytes = wb
+        } else {
+            words = padded.split(separator: " ")
+            wordBytes = words.map { Array($0.utf8) }
+        }
+        var mask: UInt64 = 0, lengths: UInt64 = 0, pairs: UInt64 = 0
+        for (i, w) in wordBytes.enumerated() {
+            mask |= Self.bit(w)
+            lengths |= Self.lengthBit(w.count)
+            if i > 0 { pairs |= Self.lengthBit(wordBytes[i - 1].count + w.count) }
+        }
+        wordMask = mask
+        lengthMask = lengths
+        pairLengthMask = pairs
+        byteMasks = wordBytes.map(Self.byteMask)
+    }
+
+    /// `byteMask` of each word.
+    let byteMasks: [UInt64]
+
+    // Cheap refusals before the byte comparisons: a keyword matches as printed only if each of its
+    // words is one of the line's (`wordMask`, one bit a word by its hash: a bit missing says no); one
+    // or two slips away only if a word (or two neighbours run together) is about its length.
+    /// One bit for each of the line's words, by `bit`.
+    let wordMask: UInt64
+    /// One bit for each length of the line's words (63: that long or longer).
+    let lengthMask: UInt64
+    /// One bit for each length of two neighbouring words together.
+    let pairLengthMask: UInt64
+
+    /// A word's bit: FNV-1a of its bytes, modulo 64.
+    static func bit<C: Collection<UInt8>>(_ w: C) -> UInt64 {
+        var h: UInt64 = 0xcbf29ce484222325
+        for b in w { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        return 1 << (h & 63)
+    }
+
+    static func lengthBit(_ n: Int) -> UInt64 { 1 << UInt64(min(n, 63)) }
+
+    /// Whether a word (or, `pairs`, two neighbours) may be between `lo` and `hi` bytes long.
+    func hasLength(_ lo: Int, _ hi: Int, pairs: Bool = false) -> Bool {
+        var want: UInt64 = 0
+        for n in max(0, lo)...max(0, hi) { want |= Self.lengthBit(n) }
+        return lengthMask & want != 0 || (pairs && pairLengthMask & want != 0)
     }
 
     /// Each word as UTF-8, for the one-slip-away comparison.
@@ -63,6 +175,35 @@ struct WordLine {
 
     /// True when `needle` (already normalised) occurs in `padded`, byte for byte.
     func has(_ needle: String) -> Bool { bytesContain(bytes, needle) }
+
+    /// `padded.hasSuffix(k.normalised)`; on ASCII, compared as bytes.
+    func endsWith(_ k: CompiledRules.Keyword) -> Bool {
+        guard k.isASCII, isASCII else { return padded.hasSuffix(k.normalised) }
+        return bytes.count >= k.bytes.count && bytes.suffix(k.bytes.count).elementsEqual(k.bytes)
+    }
+
+    /// True when the keyword occurs as printed (`has(keyword.normalised)`).
+    func has(_ k: CompiledRules.Keyword) -> Bool { k.wordMask & ~wordMask == 0 && bytesContain(bytes, k.bytes) }
+
+    /// `contains(keyword.normalised, loosely:)`, with the keyword's bytes made once, when the rules were compiled.
+    func contains(_ k: CompiledRules.Keyword, loosely: Bool = false) -> Bool {
+        if has(k) { return true }
+        let n = k.core.count
+        guard n >= 5, !k.coreHasSpace else { return false }
+        let kw = k.core
+        if hasLength(n - 1, n + 1), wordBytes.contains(where: { abs($0.count - n) <= 1 && EditDistance.withinOne($0, kw) }) { return true }
+        guard loosely, n >= Self.twoSlipsFrom, hasLength(n - 2, n + 2, pairs: true) else { return false }
+        // (A byte of the keyword missing from the word costs an edit at least: three missing, no need to count.)
+        let km = k.coreByteMask
+        func few(_ m: UInt64) -> Bool { (km & ~m).nonzeroBitCount <= 2 }
+        if wordBytes.indices.contains(where: { abs(wordBytes[$0].count - n) <= 2 && few(byteMasks[$0]) && Self.withinTwo(wordBytes[$0], [], kw) }) { return true }
+        return wordBytes.indices.dropLast().contains { i in
+            abs(wordBytes[i].count + wordBytes[i + 1].count - n) <= 2 && few(byteMasks[i] | byteMasks[i + 1]) && Self.withinTwo(wordBytes[i], wordBytes[i + 1], kw)
+        }
+    }
+
+    /// A bit for each byte value of `w` (modulo 64): a bit the word lacks is a byte it lacks.
+    static func byteMask<C: Collection<UInt8>>(_ w: C) -> UInt64 { w.reduce(0) { $0 | 1 << UInt64($1 & 63) } }
 
     static func normalise(_ keyword: String) -> String {
         WordLine(keyword).padded
@@ -80,40 +221,131 @@ struct WordLine {
         guard !kw.contains(32) else { return false }
         if wordBytes.contains(where: { abs($0.count - n) <= 1 && EditDistance.withinOne($0, kw) }) { return true }
         guard loosely, n >= Self.twoSlipsFrom else { return false }
-        func near(_ w: [UInt8]) -> Bool { abs(w.count - n) <= 2 && EditDistance.levenshtein(w, kw, limit: 3) <= 2 }
-        if wordBytes.contains(where: near) { return true }
-        return zip(wordBytes, wordBytes.dropFirst()).contains { a, b in near(a + b) }
+        if wordBytes.contains(where: { abs($0.count - n) <= 2 && Self.withinTwo($0, [], kw) }) { return true }
+        return zip(wordBytes, wordBytes.dropFirst()).contains { a, b in abs(a.count + b.count - n) <= 2 && Self.withinTwo(a, b, kw) }
+    }
+
+    /// `EditDistance.levenshtein(a + b, kw) <= 2`, without joining `a` and `b` or allocating the table on the heap.
+    static func withinTwo(_ a: [UInt8], _ b: [UInt8], _ kw: [UInt8]) -> Bool {
+        let m = a.count + b.count, n = kw.count
+        if m == 0 || n == 0 { return max(m, n) <= 2 }
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (n + 1)) { buf in
+            var prev = 0, cur = n + 1
+            for j in 0...n { buf[prev + j] = j }
+            for i in 1...m {
+                let ai = i <= a.count ? a[i - 1] : b[i - 1 - a.count]
+                buf[cur] = i
+                var rowMin = i
+                for j in 1...n {
+                    let v = min(buf[prev + j] + 1, buf[cur + j - 1] + 1, buf[prev + j - 1] + (ai == kw[j - 1] ? 0 : 1))
+                    buf[cur + j] = v
+                    rowMin = min(rowMin, v)
+                }
+                if rowMin > 2 { return false }
+                swap(&prev, &cur)
+            }
+            return buf[prev + n] <= 2
+        }
     }
 
     /// Keywords this long match two OCR slips away.
     static let twoSlipsFrom = 8
 
-    var letterCount: Int { padded.filter(\.isLetter).count }
-    var digitCount: Int { padded.filter(\.isNumber).count }
 }
 
 /// Whether `needle`'s UTF-8 occurs in `hay`.
 func bytesContain(_ hay: [UInt8], _ needle: String) -> Bool {
     var n = needle
-    return n.withUTF8 { nb in
-        let m = nb.count, total = hay.count
-        guard m > 0, m <= total else { return m == 0 }
-        let first = nb[0]
-        var i = 0
-        while i <= total - m {
-            if hay[i] == first {
-                var j = 1
-                while j < m, hay[i + j] == nb[j] { j += 1 }
-                if j == m { return true }
-            }
-            i += 1
+    return n.withUTF8 { nb in hay.withUnsafeBufferPointer { bytesContain($0, nb) } }
+}
+
+/// Whether `needle` occurs in `hay`.
+func bytesContain(_ hay: [UInt8], _ needle: [UInt8]) -> Bool {
+    hay.withUnsafeBufferPointer { h in needle.withUnsafeBufferPointer { bytesContain(h, $0) } }
+}
+
+func bytesContain(_ hay: UnsafeBufferPointer<UInt8>, _ nb: UnsafeBufferPointer<UInt8>) -> Bool {
+    let m = nb.count, total = hay.count
+    guard m > 0, m <= total else { return m == 0 }
+    let first = nb[0]
+    var i = 0
+    while i <= total - m {
+        if hay[i] == first {
+            var j = 1
+            while j < m, hay[i + j] == nb[j] { j += 1 }
+            if j == m { return true }
         }
-        return false
+        i += 1
     }
+    return false
 }
 
 /// Similarity 0...1 (1 − normalised edit distance).
 func similarity(_ a: String, _ b: String) -> Double {
     let m = max(a.count, b.count)
     return m == 0 ? 1 : 1 - Double(EditDistance.levenshtein(a, b)) / Double(m)
+}
+
+/// `spaces` (`\s+`) replaced by one space. On printable ASCII with no two spaces in a row every match is
+/// a single space already, and `s` comes back as it is without running the expression.
+func collapsingSpaces(_ s: String, _ spaces: Pattern) -> String {
+    let plain = s.utf8.withContiguousStorageIfAvailable { b in
+        b.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } && !Bytes.hasRun(b, 2) { $0 == 0x20 }
+    } ?? false
+    return plain ? s : spaces.replacing(in: s, with: " ")
+}
+
+// Tests on printable ASCII for `Pattern.mayMatch` (bytes, one a character).
+enum Bytes {
+    static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+    static func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
+    static func isAlnum(_ c: UInt8) -> Bool { isDigit(c) || isLetter(c) }
+
+    /// Whether `b` holds a byte of `set`.
+    static func has(_ b: UnsafeBufferPointer<UInt8>, _ set: String) -> Bool {
+        let s = Array(set.utf8)
+        return b.contains { s.contains($0) }
+    }
+
+    /// Whether `b` holds a run of `n` bytes (or more) each passing `test`.
+    static func hasRun(_ b: UnsafeBufferPointer<UInt8>, _ n: Int, _ test: (UInt8) -> Bool) -> Bool {
+        var run = 0
+        for c in b {
+            run = test(c) ? run + 1 : 0
+            if run >= n { return true }
+        }
+        return false
+    }
+
+    /// Whether two neighbours are `a` then `b`.
+    static func hasPair(_ b: UnsafeBufferPointer<UInt8>, _ a: (UInt8) -> Bool, _ then: (UInt8) -> Bool) -> Bool {
+        guard b.count >= 2 else { return false }
+        for i in 0..<(b.count - 1) where a(b[i]) && then(b[i + 1]) { return true }
+        return false
+    }
+}
+
+/// `String.trimmingCharacters(in:)` for a set, on a string of ASCII without bridging it to NSString (what
+/// the set holds of ASCII asked of the set itself, once); any other string goes to Foundation.
+struct Trim: Sendable {
+    let set: CharacterSet
+    let ascii: [Bool]
+
+    init(_ set: CharacterSet) {
+        self.set = set
+        ascii = (0..<128).map { set.contains(Unicode.Scalar(UInt8($0))) }
+    }
+
+    func callAsFunction(_ s: String) -> String {
+        let fast: String?? = s.utf8.withContiguousStorageIfAvailable { b -> String? in
+            guard b.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var lo = 0, hi = b.count
+            while lo < hi, ascii[Int(b[lo])] { lo += 1 }
+            while hi > lo, ascii[Int(b[hi - 1])] { hi -= 1 }
+            if lo == 0, hi == b.count { return s }
+            return String(decoding: UnsafeBufferPointer(rebasing: b[lo..<hi]), as: UTF8.self)
+        }
+        if let f = fast, let f { return f }
+        return s.trimmingCharacters(in: set)
+    }
 }

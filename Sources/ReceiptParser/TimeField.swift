@@ -29,7 +29,8 @@ extension ReceiptParser {
 }
 
 enum TimeScanner {
-    static let time = Pattern(#"(?<![\d.,])(?<!\d:)([01]?\d|2[0-3])\s?:\s?([0-5]\d)(?:\s?:\s?([0-5]\d))?(?:\s*:?\s*([AaPp])\.?\s?[Mm]\.?)?(?![\d]|\.\d)"#)
+    static let time = Pattern(#"(?<![\d.,])(?<!\d:)([01]?\d|2[0-3])\s?:\s?([0-5]\d)(?:\s?:\s?([0-5]\d))?(?:\s*:?\s*([AaPp])\.?\s?[Mm]\.?)?(?![\d]|\.\d)"#,
+                              mayMatch: { Bytes.has($0, ":") })
     /// What OCR makes of a printed "PM" or "AM" after a time: a word of one or two letters that starts
     /// like it ("PH", "Pw", "pa", "P|") or ends like it ("em", "FM"). Photos lose the M's middle strokes.
     static let meridiemAfter = Pattern(#"^\s*["'’‘]?\s*([A-Za-z4][A-Za-z|]?)\.?(?![A-Za-z0-9])"#, caseInsensitive: false)
@@ -64,10 +65,48 @@ enum TimeScanner {
         }
     }
 
+    /// `meridiemAfter`'s group 1 by hand, looking only at the start of `rest` (the expression was given all
+    /// of it, and a line of many times cost the square of its length): `.some(nil)` for no match; nil
+    /// when a character it must look at is not printable ASCII (then the expression decides).
+    ///
+    ///     ^\s*["'’‘]?\s*([A-Za-z4][A-Za-z|]?)\.?(?![A-Za-z0-9])
+    static func wordAfter(_ rest: Substring) -> String?? {
+        var it = rest.utf8.makeIterator()
+        var b: [UInt8] = []
+        // Enough to decide: the spaces, a quote, the spaces, two characters, a point and the one after.
+        var spaces = 0
+        while let c = it.next() {
+            guard c >= 0x20, c <= 0x7E else { return nil }
+            b.append(c)
+            if c == 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") { spaces += 1; continue }
+            if b.count - spaces >= 4 { break }
+        }
+        if b.count - spaces < 4, let c = it.next(), !(c >= 0x20 && c <= 0x7E) { return nil }
+        func at(_ i: Int) -> UInt8? { i < b.count ? b[i] : nil }
+        func letter(_ c: UInt8?) -> Bool { c.map(Bytes.isLetter) ?? false }
+        func alnum(_ c: UInt8?) -> Bool { c.map(Bytes.isAlnum) ?? false }
+        var i = 0
+        while at(i) == 0x20 { i += 1 }
+        if at(i) == UInt8(ascii: "\"") || at(i) == UInt8(ascii: "'") { i += 1 }
+        while at(i) == 0x20 { i += 1 }
+        guard let c1 = at(i), letter(c1) || c1 == UInt8(ascii: "4") else { return .some(nil) }
+        func word(_ n: Int) -> String { String(decoding: b[i..<(i + n)], as: UTF8.self) }
+        // The second character (greedy), with or without the point; then without it.
+        if let c2 = at(i + 1), letter(c2) || c2 == UInt8(ascii: "|") {
+            if at(i + 2) == UInt8(ascii: "."), !alnum(at(i + 3)) { return .some(word(2)) }
+            if !alnum(at(i + 2)) { return .some(word(2)) }
+        }
+        if at(i + 1) == UInt8(ascii: "."), !alnum(at(i + 2)) { return .some(word(1)) }
+        if !alnum(at(i + 1)) { return .some(word(1)) }
+        return .some(nil)
+    }
+
     /// The word after a time, when it is a misread "PM" (true: "AM"): P or F first ("PH", "Py", "FA"),
     /// or a second letter M ("em"); A or 4 first with a second letter is "AM" ("AH", "4M").
     static func misreadMeridiem(_ rest: Substring) -> (String, Bool)? {
-        guard let m = meridiemAfter.matches(in: String(rest)).first, let word = m.groups[1] else { return nil }
+        let read: String??
+        if let hand = wordAfter(rest) { read = hand } else { read = meridiemAfter.matches(in: String(rest)).first.map { $0.groups[1] } }
+        guard let found = read, let word = found else { return nil }
         let chars = Array(word)
         let first = chars[0], second = chars.count > 1 ? chars[1] : nil
         if "PpFf".contains(first) { return (word, false) }

@@ -44,7 +44,7 @@ extension MoneyFields {
         let field = Field(best.found.amount, confidence: confidence,
                           evidence: best.found.line.evidence(rule: rule, notes: best.notes), rejected: Array(rejected))
         // Its row ends the line items when its word was read as printed and is a strong one, or a sum backs it.
-        let exact = !keyword.isDerived && keyword.weight >= 0.8 && best.found.line.words.has(keyword.normalised)
+        let exact = !keyword.isDerived && keyword.weight >= 0.8 && best.found.line.words.has(keyword)
         return (field, checks, best.found.line.index, exact || best.notes.contains(where: \.agreesWithArithmetic))
     }
 
@@ -63,7 +63,10 @@ extension MoneyFields {
     /// "NET TOTAL 174.9", "Total $10.7": a total line ending in a number with one decimal, no amount
     /// read on it. OCR lost the last digit, most often a 0 (faint, or run into the paper's edge): read
     /// as 174.90, weaker than its keyword. A ")" after the digit is a misread digit, not an end.
-    static let oneDecimalAtEnd = Pattern(#"(?<![\d.,])(\d{1,6})[.,](\d)(?![\d)])\W{0,3}$"#)
+    static let oneDecimalAtEnd = Pattern(#"(?<![\d.,])(\d{1,6})[.,](\d)(?![\d)])\W{0,3}$"#, mayMatch: { b in
+        // a digit, "." or ",", a digit
+        b.count >= 3 && (1..<(b.count - 1)).contains { (b[$0] == UInt8(ascii: ".") || b[$0] == UInt8(ascii: ",")) && Bytes.isDigit(b[$0 - 1]) && Bytes.isDigit(b[$0 + 1]) }
+    })
 
     func addOneDecimalTotals(_ candidates: inout [Found]) {
         let taken = Set(candidates.map(\.line.index))
@@ -95,7 +98,7 @@ extension MoneyFields {
 
     /// Rounding: the amount printed after the rounding line, one rounding step from a total above it, is the one paid.
     func addRoundedTotals(_ candidates: inout [Found]) {
-        guard let r = roundingFound, r.amount.value != 0, r.amount.magnitude < Amount(cents: 50) else { return }
+        guard let r = roundingFound, r.amount.value != 0, r.amount.magnitude < Self.fiftyCents else { return }
         let step = r.amount.magnitude
         func fits(_ a: FoundAmount) -> Bool { !a.isPercent && !a.negative && a.amount > step * 10 }
         // The first line after the rounding line that prints each amount (one pass, not one per candidate).
@@ -155,6 +158,8 @@ extension MoneyFields {
     /// The most a total paid in cash is rounded down from its subtotal: where the smallest coin is 5 or
     /// 10 cents (Malaysia, Australia, Canada, New Zealand …), 37.04 is paid as 37.00.
     static let cashRounding = Amount(cents: 5)
+    /// The most a rounding adjustment is.
+    static let fiftyCents = Amount(cents: 50)
 
     /// `v` is less than the subtotal `s` by more than cash rounding: a total that cannot be right without a discount.
     static func below(_ v: Amount, _ s: Amount) -> Bool { v + cashRounding < s }
@@ -214,7 +219,7 @@ extension MoneyFields {
     /// inside the tax breakdown table.
     func scoreByPlace(_ c: Found, among candidates: [Found], context: ScoringContext, _ score: inout Double, _ notes: inout [Note]) {
         let v = c.amount
-        if let r = roundingFound, r.amount.value != 0, r.amount.magnitude < Amount(cents: 50) {
+        if let r = roundingFound, r.amount.value != 0, r.amount.magnitude < Self.fiftyCents {
             let step = r.amount.magnitude
             let later = [context.lastAfterRounding[v + step], context.lastAfterRounding[v - step]].contains { ($0 ?? -1) > c.line.index }
             let earlier = candidates.contains { $0.line.index < c.line.index && ($0.amount == v + step || $0.amount == v - step) }

@@ -7,39 +7,43 @@ import ReceiptModel
 
 extension ReceiptParser {
     /// A company registration number line: "(001610235-P)", "(1168272-U)", "Co. Reg. 12345-X".
-    static let registrationNumber = Pattern(#"^\W*(?:co(?:mpany)?\.?\s*(?:reg|no)\S*\s*:?\s*)?[\(\[{]?\s*\d{5,}-?[A-Z0-9]\s*[\)\]}]?\W*$"#)
+    static let registrationNumber = Pattern(#"^\W*(?:co(?:mpany)?\.?\s*(?:reg|no)\S*\s*:?\s*)?[\(\[{]?\s*\d{5,}-?[A-Z0-9]\s*[\)\]}]?\W*$"#,
+                                            mayMatch: { Bytes.hasRun($0, 5, Bytes.isDigit) })
 
-    static let registrationOnLine = Pattern(#"[\(\[{]\s*\d{5,}-?[A-Z]\s*[\)\]}]\W*$"#)
+    static let registrationOnLine = Pattern(#"[\(\[{]\s*\d{5,}-?[A-Z]\s*[\)\]}]\W*$"#, mayMatch: { Bytes.hasRun($0, 5, Bytes.isDigit) && Bytes.has($0, "([{") })
 
     func vendor(_ lines: [ParseLine]) -> Field<String>? {
         // The header: the first lines, up to the first one with money or a date on it (where the items start).
         let top = lines.prefix(15).map(withoutScraps)
         let firstData = top.firstIndex { l in
-            l.amounts.contains { !$0.isPercent } || !DateScanner.scan(l.text, months: compiled.months).isEmpty
+            l.amounts.contains { !$0.isPercent } || !l.dates.isEmpty
         } ?? top.count
         // 1. A vendor the user listed, matched fuzzily.
         if let known = knownVendor(top) { return known }
         // 2. Generic rules: a name ending in a legal form, else the first name-like line.
         var candidates: [(String, Double, Evidence)] = []
         var firstNameLike = true
+        // Each header line cleaned and judged once (a line is asked about again as the line above or below a name).
+        let cleaned = top.map { compiled.vendorText.clean($0.text) }
+        let kinds = top.indices.map { compiled.vendorLineKind(top[$0], cleaned: cleaned[$0]) }
         for (i, l) in top.enumerated() {
-            guard let kind = compiled.vendorLineKind(l) else { continue }
-            var name = compiled.vendorText.clean(l.text)
+            guard let kind = kinds[i] else { continue }
+            var name = cleaned[i]
             var score: Double
             var rule: String
             switch kind {
             case .legalForm(let onlyForm):
                 score = 0.8
                 if i < 5 { score += 0.1 }
-                (name, rule) = legalFormName(compiled.vendorText.dropLabel(name), at: i, in: top, onlyForm: onlyForm)
+                (name, rule) = legalFormName(compiled.vendorText.dropLabel(name), at: i, in: top, onlyForm: onlyForm, cleaned: cleaned, kinds: kinds)
             case .nameLike:
                 score = firstNameLike ? 0.55 : 0.35
                 rule = firstNameLike ? "vendor.first-name-line" : "vendor.name-line"
                 if l.text.uppercased() == l.text { score += 0.05 }
                 if i > firstData { score -= 0.2 }
                 // "HOME HARDWARE &" / "ELECTRICAL": a name carried over to the next line.
-                if l.text.hasSuffix("&"), i + 1 < top.count, compiled.vendorLineKind(top[i + 1]) == .nameLike {
-                    name += " " + compiled.vendorText.clean(top[i + 1].text)
+                if l.text.hasSuffix("&"), i + 1 < top.count, kinds[i + 1] == .nameLike {
+                    name += " " + cleaned[i + 1]
                 }
                 firstNameLike = false
             }
@@ -91,7 +95,7 @@ extension ReceiptParser {
         var changed = false
         while words.count >= 2, isScrap(words[0], among: words.dropFirst(), leading: true), solid(words.dropFirst()) { words.removeFirst(); changed = true }
         // A name that ends in its legal form keeps its end ("KAYU JATI HARDWARE & TIMBER SON. 8HD" is misread, not a scrap).
-        let endsInForm = compiled.legalForms.contains { l.words.padded.hasSuffix($0.normalised) } || compiled.legalForms.contains { l.words.contains($0.normalised) && $0.normalised.count >= 6 }
+        let endsInForm = compiled.legalForms.contains { l.words.padded.hasSuffix($0.normalised) } || compiled.legalForms.contains { l.words.contains($0) && $0.normalised.count >= 6 }
         while !endsInForm, words.count >= 2, isScrap(words[words.count - 1], among: words.dropLast(), leading: false), solid(words.dropLast()) { words.removeLast(); changed = true }
         guard changed else { return l }
         return ParseLine(index: l.index, source: l.source, line: OCRLine(words: words), rules: compiled)
@@ -121,7 +125,9 @@ extension ReceiptParser {
 
     /// The name on legal-form line `i` (`name`, cleaned), with the line above when the name starts there
     /// and the line below when it closes a bracket; and the rule that says which.
-    func legalFormName(_ name: String, at i: Int, in top: [ParseLine], onlyForm: Bool) -> (String, String) {
+    /// `cleaned` and `kinds`: each line of `top` cleaned (`VendorText.clean`) and its `vendorLineKind`.
+    func legalFormName(_ name: String, at i: Int, in top: [ParseLine], onlyForm: Bool, cleaned: [String],
+                       kinds: [CompiledRules.VendorLineKind?]) -> (String, String) {
         let l = top[i]
         var name = name
         var rule = "vendor.legal-form"
@@ -134,14 +140,14 @@ extension ReceiptParser {
         // Or the line starts with a long legal form ("ENTERPRISE (SETIA"): the name began above.
         let startsWithForm = l.words.words.first.map { w in w.count >= 5 && compiled.legalForms.contains { $0.normalised == " \(w) " } } ?? false
         let continues = onlyForm || restWords == 0 || tail || startsWithForm || l.text.first == "(" || l.text.first == "&" || top[max(0, i - 1)].text.hasSuffix("&")
-        if continues, i > 0, namesAboveForm(top[i - 1]), !top[i - 1].text.contains(":") {
-            name = compiled.vendorText.clean(top[i - 1].text) + " " + name
+        if continues, i > 0, namesAboveForm(top[i - 1], cleaned: cleaned[i - 1], kind: kinds[i - 1]), !top[i - 1].text.contains(":") {
+            name = cleaned[i - 1] + " " + name
             rule = "vendor.legal-form-two-lines"
         }
         // "ENTERPRISE (SETIA" / "ALAM) SDN BHD": a bracket left open closes on the next line.
         if name.filter({ $0 == "(" }).count > name.filter({ $0 == ")" }).count, i + 1 < top.count,
            top[i + 1].text.contains(")"), top[i + 1].amounts.isEmpty {
-            name += " " + compiled.vendorText.clean(top[i + 1].text)
+            name += " " + cleaned[i + 1]
         }
         return (name, rule)
     }
@@ -149,11 +155,12 @@ extension ReceiptParser {
     /// Whether line `l`, above a legal form that continues a name, is that name's start: a name-like line,
     /// or one taken for an address only for a country or place word among more words of a name
     /// ("Rasa Ayam Panggang Malaysia" / "Sdn Bhd"), with no digits.
-    func namesAboveForm(_ l: ParseLine) -> Bool {
-        if compiled.vendorLineKind(l) == .nameLike { return true }
-        let cw = WordLine(compiled.vendorText.clean(l.text))
+    /// `cleaned`, `kind`: the line cleaned and its `vendorLineKind`.
+    func namesAboveForm(_ l: ParseLine, cleaned: String, kind: CompiledRules.VendorLineKind?) -> Bool {
+        if kind == .nameLike { return true }
+        let cw = WordLine(cleaned)
         guard cw.digitCount == 0, cw.letterCount >= 3, l.confidence >= 0.3, compiled.any(compiled.vendorSkip, in: cw) == nil,
-              !CompiledRules.isCityLine(l.text), !CompiledRules.looksLikeNoise(cw), compiled.vendorLineKind(l) == nil else { return false }
+              !CompiledRules.isCityLine(l.text), !CompiledRules.looksLikeNoise(cw), kind == nil else { return false }
         let places = cw.words.filter { word in compiled.anyExact(compiled.addressWords, in: WordLine(String(word))) != nil }.count
         return places > 0 && places * 2 < cw.words.count
     }

@@ -9,7 +9,11 @@ extension CompiledRules {
     /// The words of a legal-form line besides the legal form itself.
     func wordsBeforeLegalForm(_ w: WordLine) -> [Substring] {
         var rest = w.padded
-        for f in legalForms where rest.contains(f.normalised) { rest = rest.replacingOccurrences(of: f.normalised, with: " ") }
+        // (On ASCII, a byte search is Foundation's `contains`.)
+        let ascii = w.bytes.allSatisfy { $0 < 0x80 }
+        for f in legalForms where ascii && f.isASCII ? bytesContain(Array(rest.utf8), f.bytes) : rest.contains(f.normalised) {
+            rest = rest.replacingOccurrences(of: f.normalised, with: " ")
+        }
         return rest.split(separator: " ").filter { $0.count > 1 && $0.contains(where: \.isLetter) }
     }
 
@@ -19,7 +23,7 @@ extension CompiledRules {
         guard !words.isEmpty else { return true }
         let short = words.filter { $0.count <= 2 }.count
         if words.count >= 2, short * 2 > words.count, (words.map(\.count).max() ?? 0) < 5 { return true }
-        let vowels = Set("aeiouy")
+        let vowels = Self.vowels
         var odd = 0
         for word in words where word.count >= 3 {
             let noVowel = word.count > 3 && !word.contains { vowels.contains($0) }
@@ -29,15 +33,56 @@ extension CompiledRules {
         return odd * 2 > words.count
     }
 
+    static let vowels = Set("aeiouy")
+
     /// Two-letter codes of US states and territories, Canadian provinces, and Australian states (with their
     /// three-letter ones), as printed after a city on an address line.
     static let regionCodes: Set<String> = Set(("AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR GU VI "
         + "AB BC MB NB NL NS NT NU ON PE QC SK YT NSW VIC QLD TAS ACT").split(separator: " ").map(String.init))
 
     /// "City, ST", "City, ST 12345", "City ST 12345-6789", "City, ON K1A 0B1": a city, a region code, a postcode.
-    static let cityStatePostcode = Pattern(#"^\W*[A-Za-z][A-Za-z .'-]{1,30}?(,)?\s+([A-Za-z]{2,3})\.?(\s+(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|\d{4}))?\W*$"#)
+    static let cityStatePostcode = Pattern(#"^\W*[A-Za-z][A-Za-z .'-]{1,30}?(,)?\s+([A-Za-z]{2,3})\.?(\s+(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|\d{4}))?\W*$"#,
+                                           mayMatch: mayBeCityLine)
     /// A British postcode at the end of a line: "LONDON W1D 4HS", "Leeds LS1 6AZ".
-    static let ukPostcode = Pattern(#"\b[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}\W*$"#, caseInsensitive: false)
+    static let ukPostcode = Pattern(#"\b[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}\W*$"#, caseInsensitive: false, mayMatch: { b in
+        // the line's last word characters: a digit and two capitals
+        let core = wordCore(b)
+        guard core.count >= 3 else { return false }
+        let n = core.upperBound
+        return Bytes.isDigit(b[n - 3]) && (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(b[n - 2]) && (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(b[n - 1])
+    })
+
+    /// The line without the non-word characters (`\W`: not a letter, digit or "_") at its ends.
+    static func wordCore(_ b: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        func word(_ c: UInt8) -> Bool { Bytes.isAlnum(c) || c == UInt8(ascii: "_") }
+        var lo = 0, hi = b.count
+        while lo < hi, !word(b[lo]) { lo += 1 }
+        while hi > lo, !word(b[hi - 1]) { hi -= 1 }
+        return lo..<hi
+    }
+
+    /// What a `cityStatePostcode` line needs: between its non-word ends it starts with a letter, holds a
+    /// space, and only letters, spaces and . ' - , (a name, a region code) but for digits in its last ten
+    /// characters (the postcode); ending in letters, the last run of them is the region code's two or three.
+    @Sendable static func mayBeCityLine(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let core = wordCore(b)
+        guard core.count >= 4, Bytes.isLetter(b[core.lowerBound]) else { return false }
+        var space = false
+        for i in core {
+            let c = b[i]
+            if c == 0x20 { space = true; continue }
+            if Bytes.isLetter(c) || " .'-,".utf8.contains(c) { continue }
+            if Bytes.isDigit(c), core.upperBound - i <= 10 { continue }
+            return false
+        }
+        guard space else { return false }
+        if Bytes.isLetter(b[core.upperBound - 1]) {
+            var i = core.upperBound
+            while i > core.lowerBound, Bytes.isLetter(b[i - 1]) { i -= 1 }
+            return (2...3).contains(core.upperBound - i)
+        }
+        return true
+    }
 
     static func isCityLine(_ text: String) -> Bool {
         if let m = cityStatePostcode.matches(in: text).first, let code = m.groups[2] {
@@ -51,13 +96,26 @@ extension CompiledRules {
     /// A word of the skip-list misread in letters OCR confuses ("TAX LHVOICE", "RECEIPI"): two such
     /// slips at most, in a word of five letters or more, the rest as printed.
     func misreadSkipWord(_ w: WordLine) -> Bool {
+        // Plain ASCII (the skip words and the line): the same comparison on bytes.
+        if let targets = misreadSkipTargetBytes, w.bytes.allSatisfy({ $0 < 0x80 }) {
+            let words = w.wordBytes.filter { $0.count >= 5 }.map { $0.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 } }
+            guard !words.isEmpty else { return false }
+            return targets.contains { target in
+                words.contains { word in
+                    guard word.count == target.count else { return false }
+                    var slips = 0
+                    for (a, b) in zip(word, target) where a != b {
+                        guard Self.confusableBytes[Int(a) * 128 + Int(b)] else { return false }
+                        slips += 1
+                    }
+                    return slips <= 2
+                }
+            }
+        }
         let words = w.words.filter { $0.count >= 5 }.map { Array($0.uppercased()) }
         guard !words.isEmpty else { return false }
-        return vendorSkip.contains { k in
-            let kw = k.normalised.dropFirst().dropLast()
-            guard kw.count >= 5, !kw.contains(" ") else { return false }
-            let target = Array(kw.uppercased())
-            return words.contains { word in
+        return misreadSkipTargets.contains { target in
+            words.contains { word in
                 guard word.count == target.count else { return false }
                 var slips = 0
                 for (a, b) in zip(word, target) where a != b {
@@ -69,18 +127,28 @@ extension CompiledRules {
         }
     }
 
+    /// The skip-list's single words of five letters or more, upper-cased, for `misreadSkipWord`.
+    static func misreadSkipTargets(_ vendorSkip: [Keyword]) -> [[Character]] {
+        vendorSkip.compactMap { k in
+            let kw = k.normalised.dropFirst().dropLast()
+            guard kw.count >= 5, !kw.contains(" ") else { return nil }
+            return Array(kw.uppercased())
+        }
+    }
+
     enum VendorLineKind: Equatable { case legalForm(onlyForm: Bool), nameLike }
 
     /// Whether a top line can be the vendor's name, and why.
-    func vendorLineKind(_ l: ParseLine) -> VendorLineKind? {
+    /// `cleaned`: `vendorText.clean(l.text)` (the caller has it: the vendor's header lines are cleaned once).
+    func vendorLineKind(_ l: ParseLine, cleaned: String) -> VendorLineKind? {
         let w = l.words
         let letters = w.letterCount, digits = w.digitCount
         guard letters >= 2 else { return nil }
         // "Las Vegas, NV 89104", "Denver, CO", "London SW1A 1AA": a city line, not a name (and "CO" there is a state).
         if Self.isCityLine(l.text) { return nil }
         // Judged without a trailing registration number: "NAME S/B (81497-P)" ends in its legal form.
-        let cw = WordLine(vendorText.clean(l.text))
-        if let form = legalForms.first(where: { cw.padded.hasSuffix($0.normalised) || cw.contains($0.normalised) && $0.normalised.count >= 6 }) {
+        let cw = WordLine(cleaned)
+        if let form = legalForms.first(where: { cw.endsWith($0) || cw.contains($0) && $0.length >= 6 }) {
             if any(vendorSkip, in: cw) != nil, letters < 12 || digits >= 4 { return nil }
             // Read with under 30 % confidence: a logo that happens to hold a form's letters ("SS ee bs >. Balas & AS ae").
             if l.confidence < 0.3 { return nil }
@@ -92,8 +160,8 @@ extension CompiledRules {
             let w = cw
             let rest = w.padded.replacingOccurrences(of: form.normalised, with: " ").filter(\.isLetter)
             // Short legal forms ("sa", "as", "ag") only at the end of a line with a name before them.
-            if form.normalised.count <= 4, !w.padded.hasSuffix(form.normalised) { return nil }
-            if form.normalised.count <= 4, rest.count < 3 { return nil }
+            if form.length <= 4, !w.endsWith(form) { return nil }
+            if form.length <= 4, rest.count < 3 { return nil }
             return .legalForm(onlyForm: rest.count < 3)
         }
         if any(vendorSkip, in: w) != nil || misreadSkipWord(w) { return nil }
@@ -133,6 +201,13 @@ extension CompiledRules {
     static let digitAsLetterFirst: [Character: Character] = ["0": "O"]
 
     func repairWord(_ word: String) -> String {
+        // A word of ASCII letters (and no digits) whose leading letters are under five, or are followed by a
+        // letter or digit later on, is left as it is by what follows: said at once, on bytes.
+        if word.utf8.allSatisfy({ $0 < 0x80 && !Bytes.isDigit($0) }) {
+            let u = Array(word.utf8)
+            let lead = u.prefix(while: Bytes.isLetter).count
+            if lead < 5 || u[lead...].contains(where: Bytes.isAlnum) { return word }
+        }
         var chars = Array(word)
         let letters = chars.filter(\.isLetter).count
         let digits = chars.indices.filter { chars[$0].isNumber }
@@ -149,7 +224,18 @@ extension CompiledRules {
         let upper = String(core).uppercased()
         guard let same = nameWords[upper.count], !same.contains(upper) else { return String(chars) }
         // One letter off, and that letter one OCR often mistakes for the other: "PASIR" stays, "HUUSE" does not.
+        let upperBytes = Array(upper.utf8)
         let near = same.filter { w in
+            // (ASCII both: the same comparison on bytes, without collecting the differences.)
+            if upperBytes.count == upper.count, w.utf8.count == upperBytes.count {
+                var slip: (UInt8, UInt8)?
+                for (a, b) in zip(w.utf8, upperBytes) where a != b {
+                    if slip != nil { return false }
+                    slip = (a, b)
+                }
+                guard let (a, b) = slip else { return false }
+                return a < 0x80 && b < 0x80 && Self.confusableBytes[Int(a) * 128 + Int(b)]
+            }
             let diff = zip(w, upper).filter { $0.0 != $0.1 }
             return diff.count == 1 && Self.confusable(diff[0].0, diff[0].1)
         }
@@ -162,6 +248,17 @@ extension CompiledRules {
     static let confusions: [Set<Character>] = [
         Set("OUDQC0"), Set("IJLT1!"), Set("HW"), Set("MN"), Set("HN"), Set("S5"), Set("B83"), Set("G6C"), Set("EF"), Set("Z2"), Set("A4"), Set("RK"), Set("VY"), Set("PF"),
     ]
+
+    /// `confusable` for ASCII, as a table: `[a * 128 + b]`.
+    static let confusableBytes: [Bool] = (0..<(128 * 128)).map { i in
+        confusable(Character(Unicode.Scalar(UInt8(i / 128))), Character(Unicode.Scalar(UInt8(i % 128))))
+    }
+
+    /// `misreadSkipTargets` as bytes, when every one is ASCII.
+    static func misreadSkipTargetBytes(_ targets: [[Character]]) -> [[UInt8]]? {
+        guard targets.allSatisfy({ $0.allSatisfy(\.isASCII) }) else { return nil }
+        return targets.map { Array(String($0).utf8) }
+    }
 
     static func confusable(_ a: Character, _ b: Character) -> Bool {
         confusions.contains { $0.contains(a) && $0.contains(b) }
@@ -201,11 +298,29 @@ struct VendorText: Sendable {
         let isShort = { (form: String) in WordLine.normalise(form).count <= 4 }
         // After such a form, one or two scraps of one or two letters or digits go.
         let abbreviated = ending.filter { !isShort($0) || $0.contains(where: \.isPunctuation) }
-        scrapsAfterForm = Pattern(#"(\b(?:"# + Self.alternation(abbreviated) + #")\.?)(?:\s+[A-Za-z0-9]{1,2}){1,2}$"#)
+        let abbreviatedForms = Self.literals(abbreviated)
+        scrapsAfterForm = Pattern(#"(\b(?:"# + Self.alternation(abbreviated) + #")\.?)(?:\s+[A-Za-z0-9]{1,2}){1,2}$"#,
+                                  mayMatch: { Self.endsInShortScraps($0) && Self.holdsOne($0, of: abbreviatedForms) })
         // After a form of three letters or more, anything with a digit goes (a registration number, noise);
         // not after "co.": "CO. NO: 12345" is a registration line, not a name.
         let certain = ending.filter { !isShort($0) }
-        numberAfterForm = Pattern(#"(\b(?:"# + Self.alternation(certain) + #")\b\.?)\s+.*\d.*$"#)
+        let certainForms = Self.literals(certain)
+        numberAfterForm = Pattern(#"(\b(?:"# + Self.alternation(certain) + #")\b\.?)\s+.*\d.*$"#,
+                                  mayMatch: { $0.contains(where: Bytes.isDigit) && Self.holdsOne($0, of: certainForms) })
+    }
+
+    /// The alternatives of `alternation(words)` as lower-case bytes: a line matching it holds one of them.
+    /// Nil when one is not ASCII (case-insensitive, a "K" sign matches a "k": no line is ruled out then).
+    static func literals<S: Sequence<String>>(_ words: S) -> [[UInt8]]? {
+        let all = Set(words.map { String($0.reversed().drop { $0 == "." }.reversed()).lowercased() }.filter { !$0.isEmpty }).sorted()
+        return all.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } } ? all.map { Array($0.utf8) } : nil
+    }
+
+    /// Whether the printable-ASCII line, lower-cased, holds one of `literals` (the expressions are case-insensitive).
+    static func holdsOne(_ b: UnsafeBufferPointer<UInt8>, of literals: [[UInt8]]?) -> Bool {
+        guard let literals else { return true }
+        let lower = b.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        return literals.contains { bytesContain(lower, $0) }
     }
 
     /// A regular-expression alternation of `words` as written (trailing dots dropped: the patterns allow one), longest first.
@@ -214,24 +329,49 @@ struct VendorText: Sendable {
             .sorted { ($0.count, $0) > ($1.count, $1) }.map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
     }
 
-    static let misreadSdnBhd = Pattern(#"\bS(?:[O0DIEU]N|DIV|DM|DIi|DR|C)\b[.,':]{0,3}\s*(?:[B83][HN][DO0]|[B83]H[A])\b"#)
+    static let misreadSdnBhd = Pattern(#"\bS(?:[O0DIEU]N|DIV|DM|DIi|DR|C)\b[.,':]{0,3}\s*(?:[B83][HN][DO0]|[B83]H[A])\b"#,
+                                       mayMatch: { Bytes.hasPair($0, { "Bb83".utf8.contains($0) }, { "HhNn".utf8.contains($0) }) })
+
+    // What `clean` and `dropLabel` take away, compiled once (not once a line).
+    /// A registration number in brackets at the end: "(81109-A)", "(Co. Reg. 12345-X".
+    // (`mayMatch`: what any match needs, on printable ASCII.)
+    static let registrationAtEnd = Pattern(#"\s*[\(\[]\s*(?:co\.?\s*(?:reg|no)\.?\s*:?\s*)?[0-9][0-9A-Z\-\s]*[\)\]]?\s*$"#, caseInsensitive: true,
+                                           mayMatch: { Bytes.has($0, "([") && $0.contains(where: Bytes.isDigit) })
+    static let branchCodeAtEnd = Pattern(#"\s*[\(\[][A-Z]{0,3}\d[0-9A-Z\-]{0,8}[\)\]]$"#, caseInsensitive: false,
+                                         mayMatch: { $0.last == UInt8(ascii: ")") || $0.last == UInt8(ascii: "]") })
+    static let bareNumberAtEnd = Pattern(#"\s+[A-Z]{0,3}\d{4,}-?[A-Z]?$"#, caseInsensitive: false, mayMatch: { Bytes.hasRun($0, 4, Bytes.isDigit) })
+    static let spaces = Pattern(#"\s+"#, caseInsensitive: false)
+    static let ruleToEnd = Pattern(#"\s*[-=_~*—–]{3,}.*$"#, caseInsensitive: false, mayMatch: { Bytes.hasRun($0, 3) { "-=_~*".utf8.contains($0) } })
+    static let leadingDots = Pattern(#"^[.\s]+(?=\S)"#, caseInsensitive: false, mayMatch: { $0.first == UInt8(ascii: ".") || $0.first == 0x20 })
+    static let leadingScrap = Pattern(#"^[a-z]{1,2}\s+(?=[A-Z]{2})"#, caseInsensitive: false,
+                                      mayMatch: { $0.first.map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") } ?? false })
+    static let numberLabel = Pattern(#"^\s*#\S*\d\S*\s+"#, caseInsensitive: false, mayMatch: { Bytes.has($0, "#") })
+    static let trimEnds = Trim(CharacterSet(charactersIn: " ,.;:"))
+    static let junk = CharacterSet(charactersIn: " *~|_=-—–:;,'\"`!^<>{}[]\\/©®•»«‘’“”")
+    static let trimJunk = Trim(junk)
+    static let trimJunkKeepingDots = Trim(junk.union(CharacterSet(charactersIn: ".")).subtracting(CharacterSet(charactersIn: ".")))
+    /// "… SDN BHD ab 1": the name's end, then one or two scraps of one or two letters or digits, each after a space.
+    static func endsInShortScraps(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = b.count
+        while i > 0, Bytes.isAlnum(b[i - 1]) { i -= 1 }
+        return (1...2).contains(b.count - i) && i > 0 && b[i - 1] == 0x20
+    }
 
     /// Strips OCR noise at the ends and a trailing registration number "(81109-A)".
     func clean(_ s: String) -> String {
-        var t = s.replacingOccurrences(of: #"\s*[\(\[]\s*(?:co\.?\s*(?:reg|no)\.?\s*:?\s*)?[0-9][0-9A-Z\-\s]*[\)\]]?\s*$"#, with: "", options: [.regularExpression, .caseInsensitive])
-        t = t.trimmingCharacters(in: CharacterSet(charactersIn: " ,.;:"))
-        t = t.replacingOccurrences(of: #"\s*[\(\[]\s*(?:co\.?\s*(?:reg|no)\.?\s*:?\s*)?[0-9][0-9A-Z\-\s]*[\)\]]?\s*$"#, with: "", options: [.regularExpression, .caseInsensitive])
+        var t = Self.registrationAtEnd.replacing(in: s, with: "")
+        t = Self.trimEnds(t)
+        t = Self.registrationAtEnd.replacing(in: t, with: "")
         // A branch code "(KJ1)", then a bare registration number at the end: "NAME SDN BHD 1110644-W".
-        t = t.replacingOccurrences(of: #"\s*[\(\[][A-Z]{0,3}\d[0-9A-Z\-]{0,8}[\)\]]$"#, with: "", options: .regularExpression)
-        t = t.replacingOccurrences(of: #"\s+[A-Z]{0,3}\d{4,}-?[A-Z]?$"#, with: "", options: .regularExpression)
-        t = t.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
-        let junk = CharacterSet(charactersIn: " *~|_=-—–:;,'\"`!^<>{}[]\\/©®•»«‘’“”")
-        t = t.trimmingCharacters(in: junk)
+        t = Self.branchCodeAtEnd.replacing(in: t, with: "")
+        t = Self.bareNumberAtEnd.replacing(in: t, with: "")
+        t = collapsingSpaces(t, Self.spaces)
+        t = Self.trimJunk(t)
         // A rule of dashes after the name ends it: "BP STATION VAN VEEN------------:-rm".
-        t = t.replacingOccurrences(of: #"\s*[-=_~*—–]{3,}.*$"#, with: "", options: .regularExpression)
+        t = Self.ruleToEnd.replacing(in: t, with: "")
         // Leading dots and a stray lower-case scrap before an upper-case name ("ri FOODICIOUS"), trailing scraps after a legal form.
-        t = t.replacingOccurrences(of: #"^[.\s]+(?=\S)"#, with: "", options: .regularExpression)
-        t = t.replacingOccurrences(of: #"^[a-z]{1,2}\s+(?=[A-Z]{2})"#, with: "", options: .regularExpression)
+        t = Self.leadingDots.replacing(in: t, with: "")
+        t = Self.leadingScrap.replacing(in: t, with: "")
         t = scrapsAfterForm.replacing(in: t, with: "$1")
         // OCR's "SON BHD", "SIN BHD", "SDIi BHD", "SEN 3HD", "SDN BHO" for SDN BHD (Malaysia's private limited).
         // (Read right, "Sdn. Bhd." is left as printed.)
@@ -240,10 +380,15 @@ struct VendorText: Sendable {
         }
         // After a legal form ends the name, anything with a digit is a registration number or noise.
         t = numberAfterForm.replacing(in: t, with: "$1")
-        t = t.trimmingCharacters(in: junk.union(CharacterSet(charactersIn: ".")).subtracting(CharacterSet(charactersIn: ".")))
+        t = Self.trimJunkKeepingDots(t)
         // "RESTORAN TELAGA VILLAGE oo": short lower-case scraps after a name printed in capitals.
         var words = t.split(separator: " ")
-        if words.filter({ $0.count >= 2 && $0.contains(where: \.isUppercase) && !$0.contains(where: \.isLowercase) }).count >= 2 {
+        if words.filter({ w in
+            // (ASCII: the same, on bytes.)
+            w.utf8.allSatisfy { $0 < 0x80 }
+                ? w.utf8.count >= 2 && w.utf8.contains { $0 >= 0x41 && $0 <= 0x5A } && !w.utf8.contains { $0 >= 0x61 && $0 <= 0x7A }
+                : w.count >= 2 && w.contains(where: \.isUppercase) && !w.contains(where: \.isLowercase)
+        }).count >= 2 {
             while words.count > 2, let last = words.last, last.count <= 3, last.contains(where: \.isLowercase),
                   !shortForms.contains(last.lowercased().trimmingCharacters(in: .punctuationCharacters)) {
                 words.removeLast()
@@ -260,7 +405,7 @@ struct VendorText: Sendable {
             let head = t[..<colon], tail = t[t.index(after: colon)...]
             if head.split(separator: " ").count <= 2, tail.filter(\.isLetter).count >= 4 { t = String(tail) }
         }
-        t = t.replacingOccurrences(of: #"^\s*#\S*\d\S*\s+"#, with: "", options: .regularExpression)
+        t = Self.numberLabel.replacing(in: t, with: "")
         return clean(t)
     }
 

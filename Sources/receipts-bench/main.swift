@@ -15,6 +15,10 @@ import ReceiptStore
 //   receipts-bench store --store LOCATION [--count N] [--jobs J]
 //       A batch's store calls per receipt (is it stored, claim, save with reading), no OCR.
 //
+//   receipts-bench parse-text [--rounds N] [--goal R] [--check] DIR…
+//       The parser alone on labelled sets' true text, in process, one thread: receipts/s/core
+//       (ParseText.swift).
+//
 // Hidden helpers for the concurrency test (two real processes on one store):
 //   receipts-bench write --store PATH --tag T --count N
 //   receipts-bench decide --store PATH --rounds N
@@ -234,9 +238,11 @@ do {
     case "decide": try benchDecide(Array(args.dropFirst()))
     case "parser": ParserCost.run(Array(args.dropFirst()))
     case "store": try StoreCost.run(Array(args.dropFirst()))
+    case "parse-text": try ParseText.run(Array(args.dropFirst()))
     default:
         print("usage: receipts-bench reconcile [--receipts N] [--items N] [--seed S] [--keep PATH] [--goal SECONDS] [--check]")
         print("       receipts-bench parser [--check]")
+        print("       receipts-bench parse-text [--rounds N] [--goal R] [--check] DIR…")
         print("       receipts-bench store --store LOCATION [--count N] [--jobs J]")
         exit(args.first == nil || args.first == "--help" ? 0 : 2)
     }

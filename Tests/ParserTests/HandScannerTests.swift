@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+import ReceiptSupport
+@testable import ReceiptParser
+
+/// The parser's fast paths against what they stand for, on many generated lines: the hand-written
+/// amount matcher against its regular expression, every `Pattern.mayMatch` against its expression
+/// (it may never refuse a line the expression matches), the date scanner's signs against scanning
+/// every pattern, WordLine's ASCII path, `Trim` and `withinTwo`.
+@Suite("Parser fast paths agree with what they replace")
+struct HandScannerTests {
+    struct Lines: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state
+        }
+        /// A line of up to `max` characters drawn from `alphabet`, in runs that look like receipt text.
+        mutating func line(_ alphabet: [Character], max: Int = 24) -> String {
+            String((0..<Int.random(in: 0...max, using: &self)).map { _ in alphabet.randomElement(using: &self)! })
+        }
+    }
+
+    static let amountAlphabet = Array("0123456789012345678901234567890123456789OoDSIl|BiZzgs.,.,.,' -%/:$RMrmaxX")
+    static let textAlphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz     .,:;-/()[]{}#*=_~'\"`$&@|!%<>")
+
+    @Test func amountMatcherGivesTheExpressionsMatches() {
+        var g = Lines(state: 7)
+        for _ in 0..<20_000 {
+            let s = g.line(Self.amountAlphabet)
+            let hand = AmountScanner.amountMatches(s)
+            let regex = AmountScanner.amount.matches(in: s)
+            #expect(hand.map(\.range) == regex.map(\.range) && hand.map(\.groups) == regex.map(\.groups), "\(s)")
+        }
+    }
+
+    /// Every pattern with a `mayMatch`: where it says no, the expression finds nothing.
+    @Test func mayMatchNeverRefusesAMatch() {
+        let rules = CompiledRules(.builtIn)
+        let patterns: [(String, Pattern)] = [
+            ("registrationAtEnd", VendorText.registrationAtEnd), ("branchCodeAtEnd", VendorText.branchCodeAtEnd),
+            ("bareNumberAtEnd", VendorText.bareNumberAtEnd), ("ruleToEnd", VendorText.ruleToEnd),
+            ("leadingDots", VendorText.leadingDots), ("leadingScrap", VendorText.leadingScrap), ("numberLabel", VendorText.numberLabel),
+            ("misreadSdnBhd", VendorText.misreadSdnBhd), ("scrapsAfterForm", rules.vendorText.scrapsAfterForm),
+            ("numberAfterForm", rules.vendorText.numberAfterForm), ("cityStatePostcode", CompiledRules.cityStatePostcode),
+            ("ukPostcode", CompiledRules.ukPostcode), ("leadingMarks", ReceiptParser.leadingMarks),
+            ("trailingMarks", ReceiptParser.trailingMarks), ("trailingCurrencyWord", ReceiptParser.trailingCurrencyWord),
+            ("trailingCurrencySign", ReceiptParser.trailingCurrencySign), ("trailingTaxFlag", ReceiptParser.trailingTaxFlag),
+            ("time", TimeScanner.time), ("oneDecimalAtEnd", MoneyFields.oneDecimalAtEnd),
+            ("registrationNumber", ReceiptParser.registrationNumber), ("registrationOnLine", ReceiptParser.registrationOnLine),
+            ("cardDigits", ReceiptParser.cardDigits), ("spaceAfterPoint", AmountScanner.spaceAfterPoint),
+            ("spaceBeforePoint", AmountScanner.spaceBeforePoint),
+        ]
+        // Pieces that make the expressions match now and then: forms, postcodes, card masks, currency words.
+        let pieces = ["SDN BHD", "Sdn. Bhd.", "ENTERPRISE", "TRADING", "(12345-X)", "[KJ1]", " 1234567-W", "Austin, TX 78701", "Denver CO",
+                      "LONDON W1D 4HS", "****1234", "ending in 5678", "last 4: 9012", " RM", " $", " TF", " A", "<A>", "12:30 PM", "12.5",
+                      " ab 1", "---", "..", "#12 ", "Co. Reg. 12345-X", "12. 50", "12 .50", "SON 8HD", "  "]
+        var g = Lines(state: 11)
+        for _ in 0..<20_000 {
+            var s = g.line(Self.textAlphabet, max: 16)
+            if Bool.random(using: &g) { s += pieces.randomElement(using: &g)! + g.line(Self.textAlphabet, max: 6) }
+            if Bool.random(using: &g) { s = pieces.randomElement(using: &g)! + s }
+            for (name, p) in patterns where !p.worthRunning(s) {
+                #expect(p.regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) == nil, "\(name) refused \"\(s)\"")
+            }
+        }
+    }
+
+    @Test func dateSignsSkipOnlyWhatCannotMatch() {
+        let rules = CompiledRules(.builtIn)
+        let alphabet = Array("0123456789012345678901234567890123456789/-.,: '`\"OoQlI|SsBZzt?ADGJanFebMarAprMayJunJulAugSepOctNovDecTotaltotalRM thst")
+        let pieces = ["25/12/2018", "2018-03-04", "12 Mar 2018", "Mar 4, 2018", "Jun17'13", "25032018 13:11", "Date: 08122018", "AprOi'18",
+                      "27dpr' 13", "GS Jan 2017 12:41", "O1/12/2018 10:22", "Septernber 3 2019", "20180304", "12thMarch2018"]
+        var g = Lines(state: 13)
+        func key(_ d: [RawDate]) -> [String] { d.map { "\($0.first) \($0.second) \($0.year) \($0.shape) \($0.afterLetter) \($0.text) \($0.rule) \($0.repaired ?? "")" } }
+        for _ in 0..<20_000 {
+            var s = g.line(alphabet, max: 20)
+            if Bool.random(using: &g) { s += " " + pieces.randomElement(using: &g)! + g.line(alphabet, max: 6) }
+            let fast = DateScanner.scan(s, months: rules.months, monthWords: rules.monthWords)
+            let all = DateScanner.scan(s, months: rules.months)
+            #expect(key(fast) == key(all), "\(s)")
+        }
+    }
+
+    /// WordLine as it was made before its ASCII path.
+    static func paddedAsBefore(_ text: String) -> String {
+        var out = ""
+        var lastSpace = true
+        for ch in text.lowercased() {
+            if ch.isLetter || ch.isNumber { out.append(ch); lastSpace = false } else if !lastSpace { out.append(" "); lastSpace = true }
+        }
+        return " " + out.trimmingCharacters(in: .whitespaces) + " "
+    }
+
+    @Test func wordLineOnASCIIIsTheSame() {
+        var g = Lines(state: 17)
+        for _ in 0..<5_000 {
+            let s = g.line(Self.textAlphabet)
+            let w = WordLine(s), before = Self.paddedAsBefore(s)
+            #expect(w.padded == before && w.letterCount == before.filter(\.isLetter).count && w.digitCount == before.filter(\.isNumber).count, "\(s)")
+        }
+        #expect(WordLine("").padded == Self.paddedAsBefore("") && WordLine("-- --").padded == "  ")
+    }
+
+    @Test func wordAfterATimeIsTheExpressions() {
+        var g = Lines(state: 31)
+        for _ in 0..<20_000 {
+            let s = g.line(Array("  \"'.|4PpMmAaFfHx1 -:"), max: 8)
+            guard let hand = TimeScanner.wordAfter(s[...]) else { continue }
+            #expect(hand == TimeScanner.meridiemAfter.matches(in: s).first.map { $0.groups[1] } ?? nil, "\(s)")
+        }
+    }
+
+    /// `WordLine.contains(keyword, loosely:)` as it was before its masks: the words as printed, one slip away
+    /// (five letters or more), two (eight or more, loosely; also two neighbours run together).
+    @Test func keywordsMatchAsBeforeTheMasks() {
+        let rules = CompiledRules(.builtIn)
+        let sets = [rules.total, rules.subtotal, rules.tax, rules.vendorSkip, rules.legalForms, rules.totalDistractors]
+        let words = ["sub", "total", "subtotal", "sutotal", "subtota1", "rubtota", "sub tot", "tota", "totai", "cash", "change", "invoice",
+                     "lnvoice", "tax", "gst", "sdn", "bhd", "berhad", "enterprlse", "zwischensumme", "amount", "due", "12.50", "rm"]
+        var g = Lines(state: 37)
+        func before(_ w: WordLine, _ k: CompiledRules.Keyword, _ loosely: Bool) -> Bool {
+            if w.has(k.normalised) { return true }
+            let n = k.core.count
+            guard n >= 5, !k.core.contains(32) else { return false }
+            if w.wordBytes.contains(where: { abs($0.count - n) <= 1 && EditDistance.withinOne($0, k.core) }) { return true }
+            guard loosely, n >= WordLine.twoSlipsFrom else { return false }
+            func near(_ x: [UInt8]) -> Bool { abs(x.count - n) <= 2 && EditDistance.levenshtein(x, k.core, limit: 3) <= 2 }
+            return w.wordBytes.contains(where: near) || zip(w.wordBytes, w.wordBytes.dropFirst()).contains { near($0 + $1) }
+        }
+        for _ in 0..<3_000 {
+            let line = (0..<Int.random(in: 1...4, using: &g)).map { _ in words.randomElement(using: &g)! }.joined(separator: " ")
+            let w = WordLine(line)
+            for set in sets {
+                for k in set {
+                    for loosely in [false, true] { #expect(w.contains(k, loosely: loosely) == before(w, k, loosely), "\(line) / \(k.raw)") }
+                }
+            }
+        }
+    }
+
+    @Test func spacesCollapseAsTheExpressionDoes() {
+        var g = Lines(state: 29)
+        for _ in 0..<5_000 {
+            let s = g.line(Array("ab  .\t") + ["é"])
+            #expect(collapsingSpaces(s, VendorText.spaces) == VendorText.spaces.regex.stringByReplacingMatches(
+                in: s, range: NSRange(s.startIndex..., in: s), withTemplate: " "), "\(s)")
+        }
+    }
+
+    @Test func trimIsFoundationsTrim() {
+        let sets: [CharacterSet] = [.whitespaces, .punctuationCharacters, CharacterSet(charactersIn: " ,.;:"), VendorText.junk]
+        var g = Lines(state: 19)
+        for _ in 0..<5_000 {
+            let s = g.line(Self.textAlphabet + ["\t", "é", "’"])
+            for set in sets { #expect(Trim(set)(s) == s.trimmingCharacters(in: set), "\(s)") }
+        }
+    }
+
+    @Test func withinTwoIsLevenshteinAtMostTwo() {
+        var g = Lines(state: 23)
+        let letters = Array("abcdst")
+        for _ in 0..<5_000 {
+            let a = Array(g.line(letters, max: 6).utf8), b = Array(g.line(letters, max: 5).utf8), k = Array(g.line(letters, max: 10).utf8)
+            #expect(WordLine.withinTwo(a, b, k) == (EditDistance.levenshtein(a + b, k) <= 2))
+        }
+    }
+}
