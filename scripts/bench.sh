@@ -63,8 +63,11 @@ if [ -d "$WILD/img" ]; then
   t0=$(now); "$BIN" batch --quiet --jobs "$JOBS" --store "$work/p.sqlite" "$work/p" 2> "$work/p.log" || true; t1=$(now)
   pfull=$(rate "$pn" "$t0" "$t1")
   psecond=$(grep -o 'second OCR look on [0-9]*' "$work/p.log" | grep -o '[0-9]*$')
+  t0=$(now); "$BIN" batch --quiet --jobs "$JOBS" --no-second-pass --store "$work/q.sqlite" "$work/p" 2> "$work/q.log" || true; t1=$(now)
+  psingle=$(rate "$pn" "$t0" "$t1")
   echo "| bare tesseract on $pn phone photos | $pbare | 1.00 |"
   echo "| receipts batch on the photos (second look on $psecond of $pn) | $pfull | $(ratio "$pfull" "$pbare") |"
+  echo "| receipts batch --no-second-pass on the photos | $psingle | $(ratio "$psingle" "$pbare") |"
 fi
 echo
 echo "peak memory: $mem_n MB for $n receipts, $mem_4n MB for $((4 * n)) receipts"

@@ -136,7 +136,11 @@ enum EvalCommand {
             ctx.console.out(JSONLine.encode(EvalReport(summary: summary, results: results, seconds: elapsed, source: truth ? "truth-text" : "ocr")))
         } else {
             ctx.console.outRaw(summary.table(n: results.count, seconds: elapsed, jobs: truth ? 0 : jobs, source: truth ? "true text (parser alone)" : "OCR"))
-            ctx.console.outRaw(CostSummary(results).table)
+            let costs = CostSummary(results).table
+            ctx.console.outRaw(costs)
+            if !costs.isEmpty, let cache = args.pipeline.ocrCache {
+                ctx.console.out("(OCR from the cache in \(cache) where it had the read: those stages' seconds are the cache's, not the engine's)")
+            }
             let misses = results.flatMap(Miss.of)
             if !misses.isEmpty {
                 let shown = args.misses ? misses : Array(misses.prefix(20))
