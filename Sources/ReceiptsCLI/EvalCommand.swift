@@ -222,11 +222,24 @@ struct EvalReport: Encodable {
     var secondLookCount: Int
     var errorCount: Int
     var extraItemPriceCount: Int?
+    /// Stage → mean seconds per receipt on one core (read through the pipeline; none for --truth-text).
+    var stageSeconds: [String: Double]?
+    var extraLooks: [ExtraLookReport]
     var misses: [MissReport]
 
     enum CodingKeys: String, CodingKey {
         case receiptCount = "receipt_count", source, seconds, accuracy, right, labelled, secondLookCount = "second_look_count"
-        case errorCount = "error_count", extraItemPriceCount = "extra_item_price_count", misses
+        case errorCount = "error_count", extraItemPriceCount = "extra_item_price_count", stageSeconds = "stage_seconds"
+        case extraLooks = "extra_looks", misses
+    }
+
+    /// One row of the extra-looks table: a kind of look, the field whose doubt asked for it, and what it changed.
+    struct ExtraLookReport: Encodable {
+        var look: String
+        var doubt: String
+        var receipts: Int
+        var better: Int
+        var worse: Int
     }
 
     init(summary: Summary, results: [Scored], seconds: Double, source: String) {
@@ -239,6 +252,15 @@ struct EvalReport: Encodable {
         secondLookCount = summary.secondPasses
         errorCount = summary.errors
         extraItemPriceCount = summary.labelled[.field(.itemPrices)] != nil ? summary.extraPrices : nil
+        let costs = CostSummary(results)
+        stageSeconds = costs.read > 0
+            ? Dictionary(uniqueKeysWithValues: costs.meanStages.map { ($0.name.replacingOccurrences(of: " ", with: "_"), (($0.seconds * 1000).rounded()) / 1000) })
+            : nil
+        extraLooks = LookEffect.kinds.flatMap { _, name in
+            (costs.looks[name] ?? [:]).sorted { $0.key < $1.key }.map { doubt, row in
+                ExtraLookReport(look: name, doubt: doubt, receipts: row.receipts, better: row.better, worse: row.worse)
+            }
+        }
         misses = results.flatMap(Miss.of).map(MissReport.init)
     }
 }

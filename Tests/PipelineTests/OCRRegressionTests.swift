@@ -26,6 +26,12 @@ struct OCRRegressionTests {
         #expect(code == 0, "below baseline: \(c.stderr)\naccuracy now: \(accuracy)")
         #expect(report["receipt_count"] as? Int == Repo.sampleImages.count)
         #expect(report["error_count"] as? Int == 0)
+        // Where the time went and what the extra looks bought, as the text report's tables.
+        let stages = report["stage_seconds"] as? [String: Double] ?? [:]
+        #expect(Set(stages.keys) == ["decode", "normalise", "first_read", "orientation", "missed_rows", "row_re-reads", "second_look", "parse"])
+        #expect((stages["first_read"] ?? 0) > 0)
+        let looks = report["extra_looks"] as? [[String: Any]] ?? []
+        #expect(looks.contains { $0["look"] as? String == "second look" && ($0["receipts"] as? Int ?? 0) >= 1 })
     }
 
     @Test("Tesseract reads each sample as the frozen fixture says", arguments: Repo.sampleImages)
