@@ -11,8 +11,8 @@ import ReceiptPipeline
 public struct LookEffect: Sendable, Hashable {
     /// The look's kind: second look, row re-reads, missed rows.
     public var kind: OCRReading.Look.Kind
-    /// The field whose doubt caused it ("vendor", "date", "total"); "-" for missed rows, read
-    /// on every page with a band of ink the first read has no line for.
+    /// The field whose doubt caused it ("vendor", "date", "total"; "-" when the parse without it
+    /// has no doubt, as a reading made before looks were taken on doubt only may).
     public var doubt: String
     public var better: Int
     public var worse: Int
@@ -33,8 +33,10 @@ public struct LookEffect: Sendable, Hashable {
             let other = Scored(scored.expected, got: parser.parse(without).receipt, scoring: scored.scoring)
             let better = judged.filter { scored.right[$0] == true && other.right[$0] == false }.count
             let worse = judged.filter { scored.right[$0] == false && other.right[$0] == true }.count
-            // The doubt that asked for it: after the first read for re-reads, after the re-reads for the second look.
+            // The doubt that asked for it: the first read's for missed rows, after the missed rows for
+            // re-reads, after the re-reads for the second look.
             let before: OCRReading? = switch kind {
+            case .missedRow: without.withoutLooks(.lineReread).withoutLooks(.secondLook)
             case .lineReread: without.withoutLooks(.secondLook)
             case .secondLook: without
             default: nil

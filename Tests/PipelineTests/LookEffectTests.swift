@@ -26,6 +26,19 @@ struct LookEffectTests {
         #expect(effects == [LookEffect(kind: .secondLook, doubt: "total", better: 1, worse: 0)])
     }
 
+    @Test("a missed row that held the total: better, on the first read's total doubt")
+    func missedRowThatHeldTheTotal() {
+        let row = OCRPage(lines: [OCRLine(text: "TOTAL 10.80", box: BoundingBox(x: 10, y: 90, width: 300, height: 20))])
+        let first = OCRPage(lines: [OCRLine(text: "ACME LLC", box: BoundingBox(x: 10, y: 10, width: 300, height: 20)),
+                                    OCRLine(text: "Date 14/03/2024", box: BoundingBox(x: 10, y: 50, width: 300, height: 20))])
+        let reading = OCRReading(pages: OCRReading.Page(first: first, looks: [
+            OCRReading.Look(kind: .missedRow, reason: "no line read in this band of ink", page: row,
+                            region: BoundingBox(x: 0, y: 85, width: 400, height: 30))]))
+        let s = scored(reading)
+        #expect(s.right[.total] == true)
+        #expect(LookEffect.of(reading, parser: ReceiptParser(), scored: s) == [LookEffect(kind: .missedRow, doubt: "total", better: 1, worse: 0)])
+    }
+
     @Test("a look that changed nothing is counted, neither better nor worse; none taken, no effect")
     func lookThatChangedNothing() {
         let page = OCRPage(text: "ACME LLC\nDate 14/03/2024\nTHANK YOU")
