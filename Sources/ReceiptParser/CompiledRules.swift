@@ -19,6 +19,10 @@ struct CompiledRules: Sendable {
         let coreByteMask: UInt64
         /// The bits of its words (`WordLine.bit`): a line missing one cannot hold the keyword as printed.
         let wordMask: UInt64
+        /// `WordLine.lengthBit` of the lengths a word one slip away may have (`core.count` ± 1), and two (± 2):
+        /// what `WordLine.hasLength` asks, made once.
+        let oneSlipLengths: UInt64
+        let twoSlipLengths: UInt64
 
         init(raw: String, normalised: String, weight: Double) {
             self.raw = raw; self.normalised = normalised; self.weight = weight
@@ -29,6 +33,8 @@ struct CompiledRules: Sendable {
             isASCII = bytes.allSatisfy { $0 < 0x80 }
             coreByteMask = WordLine.byteMask(core)
             wordMask = bytes.split(separator: 32).reduce(0) { $0 | WordLine.bit($1) }
+            oneSlipLengths = WordLine.lengthBits(core.count - 1, core.count + 1)
+            twoSlipLengths = WordLine.lengthBits(core.count - 2, core.count + 2)
         }
 
         /// Not a word on the receipt but how a candidate was found ("subtotal + tax"): never matched,
@@ -64,6 +70,8 @@ struct CompiledRules: Sendable {
     /// Upper-cased business words, by length (for one-edit look-ups).
     let nameWords: [Int: [String]]
     let currencySymbols: [(String, String)]   // raw symbol, code
+    /// `currencySymbols`' symbols as UTF-8, and whether each is all letters (`currencies(in:)` on ASCII).
+    let currencySymbolBytes: [(bytes: [UInt8], letters: Bool)]
     let currencyWords: Set<String>
     let monthFirstCurrencies: Set<String>
     let dollarHints: [(String, String)]   // normalised word, code
@@ -109,6 +117,7 @@ struct CompiledRules: Sendable {
         addressWords = list(r.vendor.addressWords)
         nameWords = Dictionary(grouping: Set((r.vendor.nameWords ?? []).map { $0.uppercased() }).sorted(), by: \.count)
         currencySymbols = r.currency.symbols.map { ($0.key.lowercased(), $0.value) }.sorted { $0.0.count > $1.0.count }
+        currencySymbolBytes = currencySymbols.map { (Array($0.0.utf8), $0.0.allSatisfy(\.isLetter)) }
         currencyWords = Set(r.currency.symbols.keys.map { $0.lowercased() }.filter { $0.allSatisfy(\.isLetter) })
         monthFirstCurrencies = Set(r.currency.monthFirst)
         dollarHints = (r.currency.dollarHints ?? [:]).map { (WordLine.normalise($0.key), $0.value) }.sorted { $0.0 < $1.0 }
@@ -161,13 +170,16 @@ struct CompiledRules: Sendable {
 
     /// Labels of the totals block whose value is money: total, subtotal, tax, rounding, discount, cash, change.
     func isMoneyLabel(_ w: WordLine) -> Bool {
-        for set in [total, subtotal, rounding, discount, cash, change] where any(set, in: w) != nil { return true }
+        // (Asked one set after another, without an array of the sets made for each line.)
+        if any(total, in: w) != nil || any(subtotal, in: w) != nil || any(rounding, in: w) != nil || any(discount, in: w) != nil
+            || any(cash, in: w) != nil || any(change, in: w) != nil { return true }
         return any(tax, in: w) != nil && any(taxExclude, in: w) == nil
     }
 
     /// Lines that are totals, taxes, payments: not line items.
     func isSummaryOrMeta(_ w: WordLine) -> Bool {
-        for set in [total, subtotal, rounding, cash, change] where any(set, in: w) != nil { return true }
+        if any(total, in: w) != nil || any(subtotal, in: w) != nil || any(rounding, in: w) != nil || any(cash, in: w) != nil
+            || any(change, in: w) != nil { return true }
         if any(tax, in: w) != nil, any(taxExclude, in: w) == nil { return true }
         return any(totalDistractors, in: w) != nil || any(vendorSkip, in: w) != nil
     }

@@ -167,9 +167,9 @@ enum DateScanner {
         // Each pattern is tried only where the line has what any match of it needs (most lines hold no date).
         let signs = Signs(line, monthWords: monthWords)
         guard signs.digits >= 2 else { return [] }
-        if signs.year4, signs.separatedDigits >= 2 { scanYMD(line, add: add, glued: pos) }
-        if signs.year4 { scanLooseNumeric(line, add: add, glued: pos) }
-        if signs.separatedDigits >= 2 { scanNumeric(line, add: add, glued: pos) }
+        if signs.ymdChain { scanYMD(line, add: add, glued: pos) }
+        if signs.separatorThenYear { scanLooseNumeric(line, add: add, glued: pos) }
+        if signs.numericChain { scanNumeric(line, add: add, glued: pos) }
         if signs.monthWord { scanMonthNames(line, months: months, add: add, glued: pos) }
         if signs.digits8 { scanCompact(line, colon: signs.colon, add: add, glued: pos) }
         if signs.yearMark { scanLooseMonthNames(line, months: months, add: add, glued: pos) }
@@ -182,11 +182,18 @@ enum DateScanner {
     struct Signs {
         /// ASCII digits (any other line: 2, so nothing is ruled out by it).
         var digits = 0
-        /// A run of exactly four digits starting 19 or 20: the year of `ymd`, `looseNumeric`, `looseDayMonthYear`.
+        /// A run of exactly four digits starting 19 or 20: the year of `ymd`, `looseNumeric`, `looseDayMonthYear`
+        /// (the first two ask more of it: `ymdChain`, `separatorThenYear`).
         var year4 = false
+        /// Runs of digits joined by `\s?[-/.]\s?`: a year, one or two digits, then a digit (`ymd`); one or two
+        /// digits, one or two, then a digit (`numeric`).
+        var ymdChain = false
+        var numericChain = false
+        /// Such a year after `[-/.,']\s?`: `looseNumeric`'s end.
+        var separatorThenYear = false
         /// A run of exactly eight digits: the `compact…` patterns.
         var digits8 = false
-        /// How often a digit is followed by `\s?[-/.]\s?` and a digit: `ymd` and `numeric` need two.
+        /// How often a digit is followed by `\s?[-/.]\s?` and a digit (`ymd` and `numeric` need two, in a chain).
         var separatedDigits = 0
         var colon = false
         /// A year mark (`'`, `` ` ``, `"`): the loose month-name patterns.
@@ -203,11 +210,14 @@ enum DateScanner {
         init(_ b: UnsafeBufferPointer<UInt8>, monthWords: MonthWords?) {
             guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else {
                 digits = 2; year4 = true; digits8 = true; separatedDigits = 2; colon = true; yearMark = true; monthWord = true
+                ymdChain = true; numericChain = true; separatorThenYear = true
                 return
             }
             func isDigit(_ i: Int) -> Bool { i >= 0 && i < b.count && b[i] >= 0x30 && b[i] <= 0x39 }
             func isLetter(_ i: Int) -> Bool { i >= 0 && i < b.count && ((b[i] | 0x20) >= 0x61 && (b[i] | 0x20) <= 0x7A) }
             var i = 0
+            // Where the digit after the last run's separator stands, and that run's length.
+            var joinedAt = -1, joinedFrom = 0, joinedFromYear = false
             while i < b.count {
                 let c = b[i]
                 if isDigit(i) {
@@ -215,7 +225,13 @@ enum DateScanner {
                     while isDigit(j) { j += 1 }
                     let n = j - i
                     digits += n
-                    if n == 4, (b[i] == 0x31 && b[i + 1] == 0x39) || (b[i] == 0x32 && b[i + 1] == 0x30) { year4 = true }
+                    let isYear = n == 4 && ((b[i] == 0x31 && b[i + 1] == 0x39) || (b[i] == 0x32 && b[i + 1] == 0x30))
+                    if isYear {
+                        year4 = true
+                        // before it, a separator and maybe a space
+                        let p = i > 0 && b[i - 1] == 0x20 ? i - 2 : i - 1
+                        if p >= 0, "-/.,'".utf8.contains(b[p]) { separatorThenYear = true }
+                    }
                     if n == 8 { digits8 = true }
                     // digit, optional space, separator, optional space, digit
                     var k = j
@@ -223,7 +239,14 @@ enum DateScanner {
                     if k < b.count, b[k] == 0x2D || b[k] == 0x2F || b[k] == 0x2E {
                         k += 1
                         if k < b.count, b[k] == 0x20 { k += 1 }
-                        if isDigit(k) { separatedDigits += 1 }
+                        if isDigit(k) {
+                            separatedDigits += 1
+                            if i == joinedAt, n <= 2 {
+                                if joinedFromYear { ymdChain = true }
+                                if joinedFrom <= 2 { numericChain = true }
+                            }
+                            joinedAt = k; joinedFrom = n; joinedFromYear = isYear
+                        }
                     }
                     i = j
                 } else if isLetter(i) {

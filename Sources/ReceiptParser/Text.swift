@@ -139,10 +139,13 @@ final class WordLine {
         lengthMask = lengths
         pairLengthMask = pairs
         byteMasks = wordBytes.map(Self.byteMask)
+        lineByteMask = byteMasks.reduce(0, |)
     }
 
     /// `byteMask` of each word.
     let byteMasks: [UInt64]
+    /// `byteMasks` together: a byte of a keyword missing from it is missing from every word.
+    let lineByteMask: UInt64
 
     // Cheap refusals before the byte comparisons: a keyword matches as printed only if each of its
     // words is one of the line's (`wordMask`, one bit a word by its hash: a bit missing says no); one
@@ -165,9 +168,15 @@ final class WordLine {
 
     /// Whether a word (or, `pairs`, two neighbours) may be between `lo` and `hi` bytes long.
     func hasLength(_ lo: Int, _ hi: Int, pairs: Bool = false) -> Bool {
-        var want: UInt64 = 0
-        for n in max(0, lo)...max(0, hi) { want |= Self.lengthBit(n) }
+        let want = Self.lengthBits(lo, hi)
         return lengthMask & want != 0 || (pairs && pairLengthMask & want != 0)
+    }
+
+    /// `lengthBit` of every length from `lo` to `hi` (below 0 as 0).
+    static func lengthBits(_ lo: Int, _ hi: Int) -> UInt64 {
+        var want: UInt64 = 0
+        for n in max(0, lo)...max(0, hi) { want |= lengthBit(n) }
+        return want
     }
 
     /// Each word as UTF-8, for the one-slip-away comparison.
@@ -190,11 +199,17 @@ final class WordLine {
         if has(k) { return true }
         let n = k.core.count
         guard n >= 5, !k.coreHasSpace else { return false }
-        let kw = k.core
-        if hasLength(n - 1, n + 1), wordBytes.contains(where: { abs($0.count - n) <= 1 && EditDistance.withinOne($0, kw) }) { return true }
-        guard loosely, n >= Self.twoSlipsFrom, hasLength(n - 2, n + 2, pairs: true) else { return false }
-        // (A byte of the keyword missing from the word costs an edit at least: three missing, no need to count.)
+        // (A byte of the keyword missing from a word costs an edit at least: one slip away, at most one byte
+        // is missing, from the word and so from the whole line; two slips, two. A bit of `byteMask` missing
+        // is a byte missing.)
         let km = k.coreByteMask
+        let missing = (km & ~lineByteMask).nonzeroBitCount
+        guard missing <= 2 else { return false }
+        let kw = k.core
+        if missing <= 1, lengthMask & k.oneSlipLengths != 0,
+           wordBytes.indices.contains(where: { abs(wordBytes[$0].count - n) <= 1 && (km & ~byteMasks[$0]).nonzeroBitCount <= 1
+                                                && EditDistance.withinOne(wordBytes[$0], kw) }) { return true }
+        guard loosely, n >= Self.twoSlipsFrom, (lengthMask | pairLengthMask) & k.twoSlipLengths != 0 else { return false }
         func few(_ m: UInt64) -> Bool { (km & ~m).nonzeroBitCount <= 2 }
         if wordBytes.indices.contains(where: { abs(wordBytes[$0].count - n) <= 2 && few(byteMasks[$0]) && Self.withinTwo(wordBytes[$0], [], kw) }) { return true }
         return wordBytes.indices.dropLast().contains { i in
@@ -302,9 +317,8 @@ enum Bytes {
     static func isAlnum(_ c: UInt8) -> Bool { isDigit(c) || isLetter(c) }
 
     /// Whether `b` holds a byte of `set`.
-    static func has(_ b: UnsafeBufferPointer<UInt8>, _ set: String) -> Bool {
-        let s = Array(set.utf8)
-        return b.contains { s.contains($0) }
+    static func has(_ b: UnsafeBufferPointer<UInt8>, _ set: StaticString) -> Bool {
+        set.withUTF8Buffer { s in b.contains { s.contains($0) } }
     }
 
     /// Whether `b` holds a run of `n` bytes (or more) each passing `test`.

@@ -11,14 +11,17 @@ extension CompiledRules {
         var rest = w.padded
         // (On ASCII, a byte search is Foundation's `contains`.)
         let ascii = w.bytes.allSatisfy { $0 < 0x80 }
-        for f in legalForms where ascii && f.isASCII ? bytesContain(Array(rest.utf8), f.bytes) : rest.contains(f.normalised) {
+        var restBytes = w.bytes
+        for f in legalForms where ascii && f.isASCII ? bytesContain(restBytes, f.bytes) : rest.contains(f.normalised) {
             rest = rest.replacingOccurrences(of: f.normalised, with: " ")
+            restBytes = Array(rest.utf8)
         }
         return rest.split(separator: " ").filter { $0.count > 1 && $0.contains(where: \.isLetter) }
     }
 
     /// Mostly one- and two-letter scraps, or letters run together ("eee"): what OCR makes of logos and pictures.
     static func looksLikeNoise(_ w: WordLine) -> Bool {
+        if w.isASCII { return looksLikeNoiseASCII(w) }
         let words = w.words.filter { $0.contains(where: \.isLetter) }
         guard !words.isEmpty else { return true }
         let short = words.filter { $0.count <= 2 }.count
@@ -34,6 +37,21 @@ extension CompiledRules {
     }
 
     static let vowels = Set("aeiouy")
+
+    /// `looksLikeNoise` for a line of ASCII, on its words' bytes (lower-case letters and digits, a byte a character).
+    static func looksLikeNoiseASCII(_ w: WordLine) -> Bool {
+        let words = w.wordBytes.filter { $0.contains { $0 >= 0x61 && $0 <= 0x7A } }
+        guard !words.isEmpty else { return true }
+        let short = words.filter { $0.count <= 2 }.count
+        if words.count >= 2, short * 2 > words.count, (words.map(\.count).max() ?? 0) < 5 { return true }
+        var odd = 0
+        for word in words where word.count >= 3 {
+            let noVowel = word.count > 3 && !word.contains { "aeiouy".utf8.contains($0) }
+            let oneLetter = word.allSatisfy { $0 == word[0] }
+            if noVowel || oneLetter { odd += 1 }
+        }
+        return odd * 2 > words.count
+    }
 
     /// Two-letter codes of US states and territories, Canadian provinces, and Australian states (with their
     /// three-letter ones), as printed after a city on an address line.
@@ -85,12 +103,31 @@ extension CompiledRules {
     }
 
     static func isCityLine(_ text: String) -> Bool {
-        if let m = cityStatePostcode.matches(in: text).first, let code = m.groups[2] {
+        if mayCountAsCity(text), let m = cityStatePostcode.matches(in: text).first, let code = m.groups[2] {
             let comma = m.groups[1] != nil, postcode = m.groups[3] != nil
             if regionCodes.contains(code.uppercased()), comma || postcode { return true }
             if comma, postcode { return true }
         }
         return ukPostcode.matches(in: text).first != nil
+    }
+
+    /// Whether a `cityStatePostcode` match in `text` may make `isCityLine` say yes, asked on printable ASCII
+    /// (any other text: yes). A line whose last word character is a letter has no postcode (every postcode ends
+    /// in a digit): its code is its last word, of two or three letters, and it counts only as a region code
+    /// after a comma and spaces ("Denver, CO"), never "NAME SDN BHD".
+    static func mayCountAsCity(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { b -> Bool in
+            guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return true }
+            let core = wordCore(b)
+            guard !core.isEmpty, Bytes.isLetter(b[core.upperBound - 1]) else { return true }
+            var i = core.upperBound
+            while i > core.lowerBound, Bytes.isLetter(b[i - 1]) { i -= 1 }
+            let code = String(decoding: UnsafeBufferPointer(rebasing: b[i..<core.upperBound]), as: UTF8.self)
+            guard (2...3).contains(code.utf8.count), regionCodes.contains(code.uppercased()) else { return false }
+            var j = i
+            while j > core.lowerBound, b[j - 1] == 0x20 { j -= 1 }
+            return j < i && j > core.lowerBound && b[j - 1] == UInt8(ascii: ",")
+        } ?? true
     }
 
     /// A word of the skip-list misread in letters OCR confuses ("TAX LHVOICE", "RECEIPI"): two such
@@ -147,7 +184,8 @@ extension CompiledRules {
         // "Las Vegas, NV 89104", "Denver, CO", "London SW1A 1AA": a city line, not a name (and "CO" there is a state).
         if Self.isCityLine(l.text) { return nil }
         // Judged without a trailing registration number: "NAME S/B (81497-P)" ends in its legal form.
-        let cw = WordLine(cleaned)
+        // (The words of a line cleaning left as it was are the line's own.)
+        let cw = cleaned == l.text ? w : WordLine(cleaned)
         if let form = legalForms.first(where: { cw.endsWith($0) || cw.contains($0) && $0.length >= 6 }) {
             if any(vendorSkip, in: cw) != nil, letters < 12 || digits >= 4 { return nil }
             // Read with under 30 % confidence: a logo that happens to hold a form's letters ("SS ee bs >. Balas & AS ae").
