@@ -65,7 +65,9 @@ extension CompiledRules {
         let lower = u.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
         var out: [String] = []
         var lowerText: String?
-        for (k, (sym, letters)) in currencySymbolBytes.enumerated() where bytesContain(lower, sym) {
+        // (A symbol with a byte the line lacks is not on it; one not ASCII never is.)
+        let present = ByteSet(bytes: lower)
+        for (k, (sym, letters, set)) in currencySymbolBytes.enumerated() where set.map(present.holds) == true && bytesContain(lower, sym) {
             let code = currencySymbols[k].1
             if letters {
                 if Self.isWord(lower, sym) || (sym.count >= 2 && Self.wordBeforeNumber(lower, sym)) { out.append(code) }

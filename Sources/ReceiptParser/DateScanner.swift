@@ -84,8 +84,11 @@ enum DateScanner {
     struct MonthWords: Sendable {
         let exact: Set<String>
         let long: [Int: [[Character]]]
-        /// The names of `long` that are ASCII, as bytes, by length.
+        /// The names of `long` that are ASCII, as bytes, by length, and `WordLine.byteMask` of each.
         let longASCII: [Int: [[UInt8]]]
+        let longASCIIMasks: [Int: [UInt64]]
+        /// The names of `exact` that are ASCII, as bytes, by length (a run of ASCII letters can equal no other).
+        let exactASCII: [Int: [[UInt8]]]
         /// The others with exactly one character that is not ASCII, as the ASCII before and after it and their
         /// length in characters: a word of ASCII is one edit from such a name only by putting another character
         /// in that one's place or leaving it out (with two or more, never).
@@ -96,6 +99,8 @@ enum DateScanner {
             long = Dictionary(grouping: months.keys.filter { $0.count >= 5 }.map { Array($0) }, by: \.count)
             let ascii = months.keys.filter { $0.count >= 5 && $0.utf8.allSatisfy { $0 < 0x80 } }
             longASCII = Dictionary(grouping: ascii.map { Array($0.utf8) }, by: \.count)
+            longASCIIMasks = longASCII.mapValues { $0.map(WordLine.byteMask) }
+            exactASCII = Dictionary(grouping: months.keys.filter { $0.utf8.allSatisfy { $0 < 0x80 } }.map { Array($0.utf8) }, by: \.count)
             longOneOther = months.keys.filter { $0.count >= 5 }.sorted().compactMap { key in
                 let chars = Array(key)
                 let other = chars.indices.filter { !chars[$0].isASCII }
@@ -106,11 +111,15 @@ enum DateScanner {
 
         /// `names` of a run of ASCII letters given as bytes: the same answer, the ASCII names compared as bytes.
         func names(_ run: UnsafeBufferPointer<UInt8>) -> Bool {
+            // As printed: an ASCII name of its length, byte for byte (lower-cased), without making a string to look up.
+            if let same = exactASCII[run.count], same.contains(where: { name in name.indices.allSatisfy { name[$0] == run[$0] | 0x20 } }) { return true }
+            guard run.count >= 5 else { return false }
             let lower = run.map { $0 | 0x20 }
-            if exact.contains(String(decoding: lower, as: UTF8.self)) { return true }
-            guard lower.count >= 5 else { return false }
+            // One slip away: at most one of the name's bytes missing from the run (a bit of the masks missing is a byte missing).
+            let runMask = WordLine.byteMask(lower)
             for n in (lower.count - 1)...(lower.count + 1) {
-                if longASCII[n]?.contains(where: { EditDistance.withinOne($0, lower) }) == true { return true }
+                guard let names = longASCII[n], let masks = longASCIIMasks[n] else { continue }
+                for (name, mask) in zip(names, masks) where (mask & ~runMask).nonzeroBitCount <= 1 && EditDistance.withinOne(name, lower) { return true }
             }
             return longOneOther.contains { key in
                 let m = lower.count

@@ -152,8 +152,8 @@ struct MoneyFields {
     }
 
     /// Lines carrying one of `keywords` (and none of `exclude` that contains it), with the amount on the line or paired with it.
-    static func find(_ keywords: [CompiledRules.Keyword], _ lines: [ParseLine], _ rules: CompiledRules,
-                     exclude: [CompiledRules.Keyword] = [], allowNegative: Bool = false, all: Bool = false, loosely: Bool = false) -> [Found] {
+    static func find(_ keywords: CompiledRules.KeywordSet, _ lines: [ParseLine], _ rules: CompiledRules,
+                     exclude: CompiledRules.KeywordSet = CompiledRules.KeywordSet([]), allowNegative: Bool = false, all: Bool = false, loosely: Bool = false) -> [Found] {
         var out: [Found] = []
         for (i, l) in lines.enumerated() {
             guard let kw = rules.best(keywords, in: l.words, loosely: loosely) else { continue }

@@ -194,6 +194,18 @@ final class WordLine {
     /// True when the keyword occurs as printed (`has(keyword.normalised)`).
     func has(_ k: CompiledRules.Keyword) -> Bool { k.wordMask & ~wordMask == 0 && bytesContain(bytes, k.bytes) }
 
+    /// What `contains(k, loosely:)` needs of the line before it compares a byte, from the keyword's `signs`: as
+    /// printed, each of its word bits; one slip away, one of its bytes missing at most and a word about its
+    /// length; two (`loosely`), two missing at most and a word or two neighbours about its length. False says
+    /// `contains` is false.
+    @inline(__always) func may(_ s: CompiledRules.KeywordSet.Signs, loosely: Bool) -> Bool {
+        if s.words & ~wordMask == 0 { return true }
+        guard s.slips else { return false }
+        let missing = (s.coreBytes & ~lineByteMask).nonzeroBitCount
+        if missing <= 1, lengthMask & s.oneSlipLengths != 0 { return true }
+        return loosely && s.twoSlips && missing <= 2 && (lengthMask | pairLengthMask) & s.twoSlipLengths != 0
+    }
+
     /// `contains(keyword.normalised, loosely:)`, with the keyword's bytes made once, when the rules were compiled.
     func contains(_ k: CompiledRules.Keyword, loosely: Bool = false) -> Bool {
         if has(k) { return true }
@@ -310,6 +322,29 @@ func collapsingSpaces(_ s: String, _ spaces: Pattern) -> String {
     return plain ? s : spaces.replacing(in: s, with: " ")
 }
 
+/// A set of ASCII bytes as two 64-bit masks: asking it is a shift, not a walk of a string's UTF-8 (the
+/// `mayMatch` tests ask it of every byte of a line).
+struct ByteSet: Sendable {
+    let lo: UInt64, hi: UInt64
+
+    init<S: Sequence<UInt8>>(bytes: S) {
+        var lo: UInt64 = 0, hi: UInt64 = 0
+        for c in bytes {
+            if c < 64 { lo |= 1 << UInt64(c) } else if c < 128 { hi |= 1 << UInt64(c - 64) }
+        }
+        self.lo = lo; self.hi = hi
+    }
+
+    init(_ s: StaticString) { self = s.withUTF8Buffer { ByteSet(bytes: $0) } }
+
+    @inline(__always) func contains(_ c: UInt8) -> Bool {
+        c < 64 ? (lo >> UInt64(c)) & 1 != 0 : c < 128 ? (hi >> UInt64(c &- 64)) & 1 != 0 : false
+    }
+
+    /// Whether every byte of `other` is in this set.
+    func holds(_ other: ByteSet) -> Bool { other.lo & ~lo == 0 && other.hi & ~hi == 0 }
+}
+
 // Tests on printable ASCII for `Pattern.mayMatch` (bytes, one a character).
 enum Bytes {
     static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
@@ -318,7 +353,8 @@ enum Bytes {
 
     /// Whether `b` holds a byte of `set`.
     static func has(_ b: UnsafeBufferPointer<UInt8>, _ set: StaticString) -> Bool {
-        set.withUTF8Buffer { s in b.contains { s.contains($0) } }
+        let s = ByteSet(set)
+        return b.contains { s.contains($0) }
     }
 
     /// Whether `b` holds a run of `n` bytes (or more) each passing `test`.

@@ -89,7 +89,7 @@ extension CompiledRules {
         for i in core {
             let c = b[i]
             if c == 0x20 { space = true; continue }
-            if Bytes.isLetter(c) || " .'-,".utf8.contains(c) { continue }
+            if Bytes.isLetter(c) || cityMarks.contains(c) { continue }
             if Bytes.isDigit(c), core.upperBound - i <= 10 { continue }
             return false
         }
@@ -101,6 +101,8 @@ extension CompiledRules {
         }
         return true
     }
+
+    static let cityMarks = ByteSet(" .'-,")
 
     static func isCityLine(_ text: String) -> Bool {
         if mayCountAsCity(text), let m = cityStatePostcode.matches(in: text).first, let code = m.groups[2] {
@@ -134,20 +136,22 @@ extension CompiledRules {
     /// slips at most, in a word of five letters or more, the rest as printed.
     func misreadSkipWord(_ w: WordLine) -> Bool {
         // Plain ASCII (the skip words and the line): the same comparison on bytes.
+        // (Each word against the targets of its length only, the table asked without going through its global each time.)
         if let targets = misreadSkipTargetBytes, w.bytes.allSatisfy({ $0 < 0x80 }) {
-            let words = w.wordBytes.filter { $0.count >= 5 }.map { $0.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 } }
-            guard !words.isEmpty else { return false }
-            return targets.contains { target in
-                words.contains { word in
-                    guard word.count == target.count else { return false }
-                    var slips = 0
-                    for (a, b) in zip(word, target) where a != b {
-                        guard Self.confusableBytes[Int(a) * 128 + Int(b)] else { return false }
+            let table = Self.confusableBytes
+            for word in w.wordBytes where word.count >= 5 {
+                guard let same = targets[word.count] else { continue }
+                let upper = word.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
+                for target in same {
+                    var slips = 0, confusable = true
+                    for (a, b) in zip(upper, target) where a != b {
+                        guard table[Int(a) * 128 + Int(b)] else { confusable = false; break }
                         slips += 1
                     }
-                    return slips <= 2
+                    if confusable, slips <= 2 { return true }
                 }
             }
+            return false
         }
         let words = w.words.filter { $0.count >= 5 }.map { Array($0.uppercased()) }
         guard !words.isEmpty else { return false }
@@ -165,7 +169,7 @@ extension CompiledRules {
     }
 
     /// The skip-list's single words of five letters or more, upper-cased, for `misreadSkipWord`.
-    static func misreadSkipTargets(_ vendorSkip: [Keyword]) -> [[Character]] {
+    static func misreadSkipTargets(_ vendorSkip: KeywordSet) -> [[Character]] {
         vendorSkip.compactMap { k in
             let kw = k.normalised.dropFirst().dropLast()
             guard kw.count >= 5, !kw.contains(" ") else { return nil }
@@ -232,7 +236,24 @@ extension CompiledRules {
 
     /// Whether a name holds one of the common business words ("HARDWARE", "Restaurant").
     func hasNameWord(_ name: String) -> Bool {
-        name.split(whereSeparator: { !$0.isLetter }).contains { w in nameWords[w.count]?.contains(w.uppercased()) ?? false }
+        // ASCII: the runs of letters found on bytes, upper-cased only where a business word is that long.
+        let ascii: Bool? = name.utf8.withContiguousStorageIfAvailable { b -> Bool? in
+            guard b.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var i = 0
+            while i < b.count {
+                guard Bytes.isLetter(b[i]) else { i += 1; continue }
+                var j = i
+                while j < b.count, Bytes.isLetter(b[j]) { j += 1 }
+                if let same = nameWords[j - i] {
+                    let upper = String(decoding: b[i..<j].map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
+                    if same.contains(upper) { return true }
+                }
+                i = j
+            }
+            return false
+        } ?? nil
+        if let ascii { return ascii }
+        return name.split(whereSeparator: { !$0.isLetter }).contains { w in nameWords[w.count]?.contains(w.uppercased()) ?? false }
     }
 
     static let digitAsLetterInside: [Character: Character] = ["0": "O", "1": "I", "5": "S", "8": "B"]
@@ -245,6 +266,24 @@ extension CompiledRules {
             let u = Array(word.utf8)
             let lead = u.prefix(while: Bytes.isLetter).count
             if lead < 5 || u[lead...].contains(where: Bytes.isAlnum) { return word }
+            // Else five letters or more, then punctuation alone: what follows, on bytes (no digit to repair).
+            let upperBytes = u[..<lead].map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
+            let upper = String(decoding: upperBytes, as: UTF8.self)
+            guard let same = nameWords[lead], !same.contains(upper) else { return word }
+            let near = same.filter { w in
+                guard w.utf8.count == lead else { return false }
+                var slip: (UInt8, UInt8)?
+                for (a, b) in zip(w.utf8, upperBytes) where a != b {
+                    if slip != nil { return false }
+                    slip = (a, b)
+                }
+                guard let (a, b) = slip else { return false }
+                return a < 0x80 && Self.confusableBytes[Int(a) * 128 + Int(b)]
+            }
+            guard near.count == 1, let fix = near.first else { return word }
+            let core = String(decoding: u[..<lead], as: UTF8.self)
+            let styled = core == upper ? fix : (core == upper.lowercased() ? fix.lowercased() : fix.capitalized)
+            return styled + String(decoding: u[lead...], as: UTF8.self)
         }
         var chars = Array(word)
         let letters = chars.filter(\.isLetter).count
@@ -288,14 +327,20 @@ extension CompiledRules {
     ]
 
     /// `confusable` for ASCII, as a table: `[a * 128 + b]`.
-    static let confusableBytes: [Bool] = (0..<(128 * 128)).map { i in
-        confusable(Character(Unicode.Scalar(UInt8(i / 128))), Character(Unicode.Scalar(UInt8(i % 128))))
-    }
+    static let confusableBytes: [Bool] = {
+        // Every pair of ASCII characters of a group (`confusable`'s answer; a character with itself too).
+        var table = [Bool](repeating: false, count: 128 * 128)
+        for group in confusions {
+            let ascii = group.compactMap(\.asciiValue)
+            for a in ascii { for b in ascii { table[Int(a) * 128 + Int(b)] = true } }
+        }
+        return table
+    }()
 
-    /// `misreadSkipTargets` as bytes, when every one is ASCII.
-    static func misreadSkipTargetBytes(_ targets: [[Character]]) -> [[UInt8]]? {
+    /// `misreadSkipTargets` as bytes, by length, when every one is ASCII.
+    static func misreadSkipTargetBytes(_ targets: [[Character]]) -> [Int: [[UInt8]]]? {
         guard targets.allSatisfy({ $0.allSatisfy(\.isASCII) }) else { return nil }
-        return targets.map { Array(String($0).utf8) }
+        return Dictionary(grouping: targets.map { Array(String($0).utf8) }, by: \.count)
     }
 
     static func confusable(_ a: Character, _ b: Character) -> Bool {
@@ -357,6 +402,9 @@ struct VendorText: Sendable {
     /// Whether the printable-ASCII line, lower-cased, holds one of `literals` (the expressions are case-insensitive).
     static func holdsOne(_ b: UnsafeBufferPointer<UInt8>, of literals: [[UInt8]]?) -> Bool {
         guard let literals else { return true }
+        // (A literal with a byte the line lacks is not in it: most lines are refused without lower-casing them.)
+        let present = ByteSet(bytes: b.lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 })
+        guard literals.contains(where: { present.holds(ByteSet(bytes: $0)) }) else { return false }
         let lower = b.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
         return literals.contains { bytesContain(lower, $0) }
     }
@@ -368,7 +416,8 @@ struct VendorText: Sendable {
     }
 
     static let misreadSdnBhd = Pattern(#"\bS(?:[O0DIEU]N|DIV|DM|DIi|DR|C)\b[.,':]{0,3}\s*(?:[B83][HN][DO0]|[B83]H[A])\b"#,
-                                       mayMatch: { Bytes.hasPair($0, { "Bb83".utf8.contains($0) }, { "HhNn".utf8.contains($0) }) })
+                                       mayMatch: { Bytes.hasPair($0, { VendorText.bhdFirst.contains($0) }, { VendorText.bhdSecond.contains($0) }) })
+    static let bhdFirst = ByteSet("Bb83"), bhdSecond = ByteSet("HhNn")
 
     // What `clean` and `dropLabel` take away, compiled once (not once a line).
     /// A registration number in brackets at the end: "(81109-A)", "(Co. Reg. 12345-X".
@@ -379,7 +428,8 @@ struct VendorText: Sendable {
                                          mayMatch: { $0.last == UInt8(ascii: ")") || $0.last == UInt8(ascii: "]") })
     static let bareNumberAtEnd = Pattern(#"\s+[A-Z]{0,3}\d{4,}-?[A-Z]?$"#, caseInsensitive: false, mayMatch: { Bytes.hasRun($0, 4, Bytes.isDigit) })
     static let spaces = Pattern(#"\s+"#, caseInsensitive: false)
-    static let ruleToEnd = Pattern(#"\s*[-=_~*—–]{3,}.*$"#, caseInsensitive: false, mayMatch: { Bytes.hasRun($0, 3) { "-=_~*".utf8.contains($0) } })
+    static let ruleToEnd = Pattern(#"\s*[-=_~*—–]{3,}.*$"#, caseInsensitive: false, mayMatch: { Bytes.hasRun($0, 3) { VendorText.ruleMarks.contains($0) } })
+    static let ruleMarks = ByteSet("-=_~*")
     static let leadingDots = Pattern(#"^[.\s]+(?=\S)"#, caseInsensitive: false, mayMatch: { $0.first == UInt8(ascii: ".") || $0.first == 0x20 })
     static let leadingScrap = Pattern(#"^[a-z]{1,2}\s+(?=[A-Z]{2})"#, caseInsensitive: false,
                                       mayMatch: { $0.first.map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") } ?? false })

@@ -136,9 +136,18 @@ struct HandScannerTests {
             let line = (0..<Int.random(in: 1...4, using: &g)).map { _ in words.randomElement(using: &g)! }.joined(separator: " ")
             let w = WordLine(line)
             for set in sets {
-                for k in set {
-                    for loosely in [false, true] { #expect(w.contains(k, loosely: loosely) == before(w, k, loosely), "\(line) / \(k.raw)") }
+                for (i, k) in set.enumerated() {
+                    for loosely in [false, true] {
+                        let found = w.contains(k, loosely: loosely)
+                        #expect(found == before(w, k, loosely), "\(line) / \(k.raw)")
+                        // The set's signs never refuse a keyword the line holds.
+                        #expect(!found || w.may(set.signs[i], loosely: loosely), "\(line) / \(k.raw)")
+                    }
                 }
+                for loosely in [false, true] {
+                    #expect(rules.any(set, in: w, loosely: loosely) === set.first { w.contains($0, loosely: loosely) }, "\(line)")
+                }
+                #expect(rules.anyExact(set, in: w) === set.first { w.has($0) }, "\(line)")
             }
         }
     }
@@ -179,8 +188,9 @@ struct HandScannerTests {
             }
             return odd * 2 > words.count
         }
+        let rules = CompiledRules(.builtIn)
         let pieces = ["Austin, TX 78701", "Denver, CO", "Denver CO", "SDN BHD", "Salem,  OR.", ", CA", "Perth NSW", "Leeds LS1 6AZ", "ON K1A 0B1",
-                      "eee", "bcdf", "aaa", "xx yy", "Trading"]
+                      "eee", "bcdf", "aaa", "xx yy", "Trading", "Hardware", "RESTORAN", "bakery.", "HARDHARE"]
         var g = Lines(state: 43)
         for _ in 0..<20_000 {
             var s = g.line(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz    ,,..'-0123456789()"), max: 14)
@@ -189,6 +199,7 @@ struct HandScannerTests {
             #expect(CompiledRules.isCityLine(s) == cityBefore(s), "\(s)")
             let w = WordLine(s)
             #expect(CompiledRules.looksLikeNoise(w) == noiseBefore(w), "\(s)")
+            #expect(rules.hasNameWord(s) == s.split(whereSeparator: { !$0.isLetter }).contains { w in rules.nameWords[w.count]?.contains(w.uppercased()) ?? false }, "\(s)")
         }
     }
 
