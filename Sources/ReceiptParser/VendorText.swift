@@ -423,10 +423,38 @@ struct VendorText: Sendable {
     /// A registration number in brackets at the end: "(81109-A)", "(Co. Reg. 12345-X".
     // (`mayMatch`: what any match needs, on printable ASCII.)
     static let registrationAtEnd = Pattern(#"\s*[\(\[]\s*(?:co\.?\s*(?:reg|no)\.?\s*:?\s*)?[0-9][0-9A-Z\-\s]*[\)\]]?\s*$"#, caseInsensitive: true,
-                                           mayMatch: { Bytes.has($0, "([") && $0.contains(where: Bytes.isDigit) })
-    static let branchCodeAtEnd = Pattern(#"\s*[\(\[][A-Z]{0,3}\d[0-9A-Z\-]{0,8}[\)\]]$"#, caseInsensitive: false,
-                                         mayMatch: { $0.last == UInt8(ascii: ")") || $0.last == UInt8(ascii: "]") })
-    static let bareNumberAtEnd = Pattern(#"\s+[A-Z]{0,3}\d{4,}-?[A-Z]?$"#, caseInsensitive: false, mayMatch: { Bytes.hasRun($0, 4, Bytes.isDigit) })
+                                           mayMatch: { b in
+        // After the last "(" or "[" (nothing after the match's holds one): letters, digits, " -.:" (a digit among
+        // them), then maybe ")" or "]" and spaces.
+        guard let open = b.lastIndex(where: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: "[") }) else { return false }
+        var end = b.count
+        while end > open + 1, b[end - 1] == 0x20 { end -= 1 }
+        if end > open + 1, b[end - 1] == UInt8(ascii: ")") || b[end - 1] == UInt8(ascii: "]") { end -= 1 }
+        let tail = b[(open + 1)..<end]
+        return tail.contains(where: Bytes.isDigit) && tail.allSatisfy { Bytes.isAlnum($0) || VendorText.registrationMarks.contains($0) }
+    })
+    static let registrationMarks = ByteSet(" -.:")
+    static let branchCodeAtEnd = Pattern(#"\s*[\(\[][A-Z]{0,3}\d[0-9A-Z\-]{0,8}[\)\]]$"#, caseInsensitive: false, mayMatch: { b in
+        // a closing bracket last; between it and the last opening one, 2 to 12 of digits, capitals and "-", a digit among them
+        guard let last = b.last, last == UInt8(ascii: ")") || last == UInt8(ascii: "]"),
+              let open = b.lastIndex(where: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: "[") }) else { return false }
+        let code = b[(open + 1)..<(b.count - 1)]
+        return (1...12).contains(code.count) && code.contains(where: Bytes.isDigit)
+            && code.allSatisfy { Bytes.isDigit($0) || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 == UInt8(ascii: "-") }
+    })
+    static let bareNumberAtEnd = Pattern(#"\s+[A-Z]{0,3}\d{4,}-?[A-Z]?$"#, caseInsensitive: false, mayMatch: { b in
+        // From the end: maybe a capital, maybe "-", four digits or more, up to three capitals, a space.
+        func capital(_ c: UInt8) -> Bool { c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") }
+        var i = b.count
+        if i > 0, capital(b[i - 1]) { i -= 1 }
+        if i > 0, b[i - 1] == UInt8(ascii: "-") { i -= 1 }
+        var digits = 0
+        while i > 0, Bytes.isDigit(b[i - 1]) { i -= 1; digits += 1 }
+        guard digits >= 4 else { return false }
+        var capitals = 0
+        while i > 0, capital(b[i - 1]), capitals < 4 { i -= 1; capitals += 1 }
+        return capitals <= 3 && i > 0 && b[i - 1] == 0x20
+    })
     static let spaces = Pattern(#"\s+"#, caseInsensitive: false)
     static let ruleToEnd = Pattern(#"\s*[-=_~*—–]{3,}.*$"#, caseInsensitive: false, mayMatch: { Bytes.hasRun($0, 3) { VendorText.ruleMarks.contains($0) } })
     static let ruleMarks = ByteSet("-=_~*")

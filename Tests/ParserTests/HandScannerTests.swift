@@ -58,7 +58,8 @@ struct HandScannerTests {
         let pieces = ["SDN BHD", "Sdn. Bhd.", "ENTERPRISE", "TRADING", "(12345-X)", "[KJ1]", " 1234567-W", "Austin, TX 78701", "Denver CO",
                       "LONDON W1D 4HS", "****1234", "ending in 5678", "last 4: 9012", " RM", " $", " TF", " A", "<A>", "12:30 PM", "12.5",
                       " ab 1", "---", "..", "#12 ", "Co. Reg. 12345-X", "12. 50", "12 .50", "SON 8HD", "  ",
-                      "2 x 4.80", "3X 1.20", "1.24 lb @ 0.59", "2 * RM 3.50", " 0.657 KILOS", " 1,5 kg. ", " 12 oz", " 2 ", " 3 x ", "1 x Tea", "12 Coffee"]
+                      "2 x 4.80", "3X 1.20", "1.24 lb @ 0.59", "2 * RM 3.50", " 0.657 KILOS", " 1,5 kg. ", " 12 oz", " 2 ", " 3 x ", "1 x Tea", "12 Coffee",
+                      "(Co. Reg. 12345-X)", "[co no: 123-4 ]", "(1234567-W) ", " AB12345", " ABCD12345", " 1234-A", "(B12-3)", "[12345678901]"]
         var g = Lines(state: 11)
         for _ in 0..<20_000 {
             var s = g.line(Self.textAlphabet, max: 16)
