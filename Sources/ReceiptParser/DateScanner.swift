@@ -81,7 +81,8 @@ enum DateScanner {
 
     /// The month names as `Signs` looks for them: `month`'s exact names, and the names of five letters or
     /// more (the ones `month` takes one slip away) by length. Made once, with the rules.
-    struct MonthWords: Sendable {
+    /// A class: handed to every line's signs, a copy of a struct of five tables was five retains and releases.
+    final class MonthWords: Sendable {
         let exact: Set<String>
         let long: [Int: [[Character]]]
         /// The names of `long` that are ASCII, as bytes, by length, and `WordLine.byteMask` of each.

@@ -29,9 +29,10 @@ enum RowBuilder {
 
     static func rows(_ page: OCRPage) -> [Row] {
         let lines = page.lines
-        let plain = lines.enumerated().map { Row(line: $0.element, source: $0.offset, members: [$0.offset]) }
         let boxed = lines.filter { ($0.box?.height ?? 0) > 0 }.count
-        guard lines.count > 1, boxed * 10 >= lines.count * 9 else { return plain }
+        guard lines.count > 1, boxed * 10 >= lines.count * 9 else {
+            return lines.enumerated().map { Row(line: $0.element, source: $0.offset, members: [$0.offset]) }
+        }
 
         // The boxes once (each comparison below asked the line for its box).
         let boxes = lines.map(\.box)

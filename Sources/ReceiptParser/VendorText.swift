@@ -498,6 +498,7 @@ struct VendorText: Sendable {
         t = numberAfterForm.replacing(in: t, with: "$1")
         t = Self.trimJunkKeepingDots(t)
         // "RESTORAN TELAGA VILLAGE oo": short lower-case scraps after a name printed in capitals.
+        if let ascii = droppingLowerScrapsASCII(t) { return ascii }
         var words = t.split(separator: " ")
         if words.filter({ w in
             // (ASCII: the same, on bytes.)
@@ -512,6 +513,30 @@ struct VendorText: Sendable {
             t = words.joined(separator: " ")
         }
         return t
+    }
+
+    /// The end of `clean` on ASCII, the words found as bytes (a character a byte: the same words as
+    /// `split(separator: " ")`, without walking the text by characters). Nil when the text is not ASCII.
+    func droppingLowerScrapsASCII(_ t: String) -> String? {
+        let u = Array(t.utf8)
+        guard u.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var words: [Range<Int>] = []
+        var i = 0
+        while i < u.count {
+            if u[i] == 0x20 { i += 1; continue }
+            var j = i
+            while j < u.count, u[j] != 0x20 { j += 1 }
+            words.append(i..<j)
+            i = j
+        }
+        func lower(_ c: UInt8) -> Bool { c >= 0x61 && c <= 0x7A }
+        func capitals(_ r: Range<Int>) -> Bool { r.count >= 2 && u[r].contains { $0 >= 0x41 && $0 <= 0x5A } && !u[r].contains(where: lower) }
+        guard words.filter(capitals).count >= 2 else { return t }
+        while words.count > 2, let last = words.last, last.count <= 3, u[last].contains(where: lower),
+              !shortForms.contains(String(decoding: u[last], as: UTF8.self).lowercased().trimmingCharacters(in: .punctuationCharacters)) {
+            words.removeLast()
+        }
+        return words.map { String(decoding: u[$0], as: UTF8.self) }.joined(separator: " ")
     }
 
     /// "OWNED BY: NAME SDN BHD" → "NAME SDN BHD"; "#0002 NAME" → "NAME".

@@ -191,7 +191,8 @@ struct HandScannerTests {
         }
         let rules = CompiledRules(.builtIn)
         let pieces = ["Austin, TX 78701", "Denver, CO", "Denver CO", "SDN BHD", "Salem,  OR.", ", CA", "Perth NSW", "Leeds LS1 6AZ", "ON K1A 0B1",
-                      "eee", "bcdf", "aaa", "xx yy", "Trading", "Hardware", "RESTORAN", "bakery.", "HARDHARE"]
+                      "eee", "bcdf", "aaa", "xx yy", "Trading", "Hardware", "RESTORAN", "bakery.", "HARDHARE",
+                      "RESTORAN TELAGA VILLAGE oo", "HOME  HARDWARE bhd", "AB CD ef", " NAME SDN BHD s/b"]
         var g = Lines(state: 43)
         for _ in 0..<20_000 {
             var s = g.line(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz    ,,..'-0123456789()"), max: 14)
@@ -200,6 +201,7 @@ struct HandScannerTests {
             #expect(CompiledRules.isCityLine(s) == cityBefore(s), "\(s)")
             let w = WordLine(s)
             #expect(CompiledRules.looksLikeNoise(w) == noiseBefore(w), "\(s)")
+            #expect(rules.vendorText.droppingLowerScrapsASCII(s) == Self.lowerScrapsDroppedAsBefore(s, rules.vendorText), "\(s)")
             #expect(rules.hasNameWord(s) == s.split(whereSeparator: { !$0.isLetter }).contains { w in rules.nameWords[w.count]?.contains(w.uppercased()) ?? false }, "\(s)")
         }
     }
@@ -223,6 +225,17 @@ struct HandScannerTests {
                     && fast.hashValue == parsed.hashValue && a.exponent == b.exponent && a.significand == b.significand && a.sign == b.sign,
                     "\(i).\(f)")
         }
+    }
+
+    /// The end of `VendorText.clean` as it was, by characters.
+    static func lowerScrapsDroppedAsBefore(_ t: String, _ v: VendorText) -> String {
+        var words = t.split(separator: " ")
+        guard words.filter({ $0.count >= 2 && $0.contains(where: \.isUppercase) && !$0.contains(where: \.isLowercase) }).count >= 2 else { return t }
+        while words.count > 2, let last = words.last, last.count <= 3, last.contains(where: \.isLowercase),
+              !v.shortForms.contains(last.lowercased().trimmingCharacters(in: .punctuationCharacters)) {
+            words.removeLast()
+        }
+        return words.joined(separator: " ")
     }
 
     @Test func spacesCollapseAsTheExpressionDoes() {
