@@ -179,6 +179,21 @@ extension CompiledRules {
 
     enum VendorLineKind: Equatable { case legalForm(onlyForm: Bool), nameLike }
 
+    /// What a name holds besides letters and digits without counting as a symbol.
+    static let nameMarks = ByteSet(" &.'-")
+
+    /// The first legal form (in the rules' order) the line ends in, or holds when it is six characters or more;
+    /// on an ASCII line asked only of the forms it may hold by their signs (ending in one, the line holds it,
+    /// byte for byte there; elsewhere `endsWith` compares characters, and every form is asked).
+    func firstLegalForm(ending w: WordLine) -> Keyword? {
+        let ascii = w.isASCII
+        for i in legalForms.indices where !ascii || w.may(legalForms.signs[i], loosely: false) {
+            let form = legalForms.keywords[i]
+            if w.endsWith(form) || w.contains(form) && form.length >= 6 { return form }
+        }
+        return nil
+    }
+
     /// Whether a top line can be the vendor's name, and why.
     /// `cleaned`: `vendorText.clean(l.text)` (the caller has it: the vendor's header lines are cleaned once).
     func vendorLineKind(_ l: ParseLine, cleaned: String) -> VendorLineKind? {
@@ -190,7 +205,7 @@ extension CompiledRules {
         // Judged without a trailing registration number: "NAME S/B (81497-P)" ends in its legal form.
         // (The words of a line cleaning left as it was are the line's own.)
         let cw = cleaned == l.text ? w : WordLine(cleaned)
-        if let form = legalForms.first(where: { cw.endsWith($0) || cw.contains($0) && $0.length >= 6 }) {
+        if let form = firstLegalForm(ending: cw) {
             if any(vendorSkip, in: cw) != nil, letters < 12 || digits >= 4 { return nil }
             // Read with under 30 % confidence: a logo that happens to hold a form's letters ("SS ee bs >. Balas & AS ae").
             if l.confidence < 0.3 { return nil }
@@ -220,7 +235,11 @@ extension CompiledRules {
         if !l.amounts.isEmpty { return nil }
         if letters < 3 { return nil }
         // Mostly noise: few letters among many symbols.
-        let symbols = l.text.filter { !$0.isLetter && !$0.isNumber && $0 != " " && $0 != "&" && $0 != "." && $0 != "'" && $0 != "-" }.count
+        // (ASCII without a line break, a byte a character: counted on bytes.)
+        let u = l.text.utf8
+        let symbols = u.allSatisfy({ $0 < 0x80 && $0 != 0x0A })
+            ? u.filter { !Bytes.isAlnum($0) && !Self.nameMarks.contains($0) }.count
+            : l.text.filter { !$0.isLetter && !$0.isNumber && $0 != " " && $0 != "&" && $0 != "." && $0 != "'" && $0 != "-" }.count
         if symbols * 2 > letters { return nil }
         return .nameLike
     }

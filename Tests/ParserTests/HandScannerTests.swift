@@ -192,7 +192,8 @@ struct HandScannerTests {
         let rules = CompiledRules(.builtIn)
         let pieces = ["Austin, TX 78701", "Denver, CO", "Denver CO", "SDN BHD", "Salem,  OR.", ", CA", "Perth NSW", "Leeds LS1 6AZ", "ON K1A 0B1",
                       "eee", "bcdf", "aaa", "xx yy", "Trading", "Hardware", "RESTORAN", "bakery.", "HARDHARE",
-                      "RESTORAN TELAGA VILLAGE oo", "HOME  HARDWARE bhd", "AB CD ef", " NAME SDN BHD s/b"]
+                      "RESTORAN TELAGA VILLAGE oo", "HOME  HARDWARE bhd", "AB CD ef", " NAME SDN BHD s/b",
+                      "ENTERPRlSE", "Sdn. Bhd.", "TRADING CO.", "GmbH & Co. KG", "berhad"]
         var g = Lines(state: 43)
         for _ in 0..<20_000 {
             var s = g.line(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz    ,,..'-0123456789()"), max: 14)
@@ -201,6 +202,7 @@ struct HandScannerTests {
             #expect(CompiledRules.isCityLine(s) == cityBefore(s), "\(s)")
             let w = WordLine(s)
             #expect(CompiledRules.looksLikeNoise(w) == noiseBefore(w), "\(s)")
+            #expect(rules.firstLegalForm(ending: w) === rules.legalForms.first(where: { w.endsWith($0) || w.contains($0) && $0.length >= 6 }), "\(s)")
             #expect(rules.vendorText.droppingLowerScrapsASCII(s) == Self.lowerScrapsDroppedAsBefore(s, rules.vendorText), "\(s)")
             #expect(rules.hasNameWord(s) == s.split(whereSeparator: { !$0.isLetter }).contains { w in rules.nameWords[w.count]?.contains(w.uppercased()) ?? false }, "\(s)")
         }
