@@ -48,7 +48,10 @@ enum AmountScanner {
         // "-.02": a negative amount printed without its leading zero (rounding lines).
         let ascii = line.utf8.allSatisfy { $0 < 0x80 }
         // (On ASCII, a byte search is `contains`; Foundation's, on anything else.)
-        let line = (ascii ? bytesContain(Array(line.utf8), "-.") : line.contains("-.")) ? bareCents.replacing(in: line, with: "-0.") : line
+        let hasMinusPoint = ascii ? line.utf8.withContiguousStorageIfAvailable({ Bytes.hasPair($0, { $0 == UInt8(ascii: "-") }, { $0 == UInt8(ascii: ".") }) })
+                                        ?? bytesContain(Array(line.utf8), "-.")
+                                  : line.contains("-.")
+        let line = hasMinusPoint ? bareCents.replacing(in: line, with: "-0.") : line
         // Character offsets counted on from the previous match (matches come in order): one walk of the line.
         var last = line.startIndex, offset = 0
         for m in amountMatches(line) {
@@ -64,20 +67,22 @@ enum AmountScanner {
             }
             guard let intRaw = m.groups[2], let sep = m.groups[3], let fracRaw = m.groups[4] else { continue }
             var repairs: [Note] = []
-            let (intDigits, intFixed) = fix(intRaw)
-            let (fracDigits, fracFixed) = fix(fracRaw)
+            // (Digits as printed, the commonest: nothing to repair, said on bytes.)
+            let plainInt = intRaw.utf8.allSatisfy(Bytes.isDigit), plainFrac = fracRaw.utf8.allSatisfy(Bytes.isDigit)
+            let (intDigits, intFixed) = plainInt ? (intRaw, 0) : fix(intRaw)
+            let (fracDigits, fracFixed) = plainFrac ? (fracRaw, 0) : fix(fracRaw)
             // The integer part must hold a real digit; at most two letters repaired in all.
-            guard intRaw.contains(where: \.isNumber), intFixed + fracFixed <= 2 else { continue }
+            guard plainInt || intRaw.contains(where: \.isNumber), intFixed + fracFixed <= 2 else { continue }
             if intFixed + fracFixed > 0 { repairs.append(.lettersReadAsDigits("\(intRaw)\(sep)\(fracRaw)")) }
             let whole = String(line[m.range])
             if spaceAfterPoint.hasMatch(in: whole) || spaceBeforePoint.hasMatch(in: whole) {
                 repairs.append(.spaceAroundDecimalPoint)
             }
             // Thousands separators: whatever is not the decimal separator.
-            var integer = intDigits.filter(\.isNumber)
+            var integer = plainInt ? intDigits : intDigits.filter(\.isNumber)
             if integer.count > 1, integer.first == "0" { integer = String(integer.drop { $0 == "0" }); if integer.isEmpty { integer = "0" } }
-            guard let a = Amount("\(integer).\(fracDigits)") else { continue }
-            let grouped = intDigits.contains { !$0.isNumber }
+            guard let a = Self.amount(integer: integer, fraction: fracDigits) else { continue }
+            let grouped = !plainInt && intDigits.contains { !$0.isNumber }
             // "1.234" style groups use the other separator than the decimal one.
             if grouped, intDigits.contains(Character(sep)) { continue }
             offset += line.distance(from: last, to: m.range.lowerBound)
@@ -98,6 +103,21 @@ enum AmountScanner {
             out.sort { $0.position < $1.position }
         }
         return out
+    }
+
+    /// `Amount("\(integer).\(fraction)")`: for ASCII digits (at most 18 in all, not zero) the same Decimal made
+    /// from the integer they spell (`Decimal(string:)` compacts its result, as `Decimal(UInt64)` does), without
+    /// Foundation's parse, its locale and its trims; anything else through the string.
+    static func amount(integer: String, fraction: String) -> Amount? {
+        let iu = integer.utf8, fu = fraction.utf8
+        guard !iu.isEmpty, iu.count + fu.count <= 18, iu.allSatisfy(Bytes.isDigit), fu.allSatisfy(Bytes.isDigit) else {
+            return Amount("\(integer).\(fraction)")
+        }
+        var m: UInt64 = 0
+        for c in iu { m = m * 10 + UInt64(c &- 0x30) }
+        for c in fu { m = m * 10 + UInt64(c &- 0x30) }
+        guard m != 0 else { return Amount("\(integer).\(fraction)") }
+        return Amount(Decimal(sign: .plus, exponent: -fu.count, significand: Decimal(m)))
     }
 
     /// A currency sign, up to four digits, one space, two digits, and no more digits, decimals or percent.

@@ -19,6 +19,10 @@ struct CompiledRules: Sendable {
         let coreByteMask: UInt64
         /// The bits of its words (`WordLine.bit`): a line missing one cannot hold the keyword as printed.
         let wordMask: UInt64
+        /// `WordLine.lengthBit` of the lengths a word one slip away may have (`core.count` ± 1), and two (± 2):
+        /// what `WordLine.hasLength` asks, made once.
+        let oneSlipLengths: UInt64
+        let twoSlipLengths: UInt64
 
         init(raw: String, normalised: String, weight: Double) {
             self.raw = raw; self.normalised = normalised; self.weight = weight
@@ -29,6 +33,8 @@ struct CompiledRules: Sendable {
             isASCII = bytes.allSatisfy { $0 < 0x80 }
             coreByteMask = WordLine.byteMask(core)
             wordMask = bytes.split(separator: 32).reduce(0) { $0 | WordLine.bit($1) }
+            oneSlipLengths = WordLine.lengthBits(core.count - 1, core.count + 1)
+            twoSlipLengths = WordLine.lengthBits(core.count - 2, core.count + 2)
         }
 
         /// Not a word on the receipt but how a candidate was found ("subtotal + tax"): never matched,
@@ -37,33 +43,67 @@ struct CompiledRules: Sendable {
         var isDerived: Bool { normalised.isEmpty }
     }
 
-    let total: [Keyword]
-    let totalDistractors: [Keyword]
-    let totalTables: [Keyword]
-    let subtotal: [Keyword]
-    let tax: [Keyword]
-    let taxExclude: [Keyword]
-    let rounding: [Keyword]
-    let discount: [Keyword]
-    let cash: [Keyword]
-    let change: [Keyword]
-    let changeExclude: [Keyword]
-    let cashExclude: [Keyword]
-    let dateKeywords: [Keyword]
-    let dateDistractors: [Keyword]
+    /// A list of keywords with what `WordLine.contains` asks first of each (`WordLine.may`), kept as plain numbers
+    /// side by side: most keywords are refused by those alone, without touching the keyword (a class, each
+    /// touch a retain and a release). A collection of the keywords, in their order.
+    struct KeywordSet: RandomAccessCollection, Sendable {
+        struct Signs: Sendable {
+            /// `Keyword.wordMask`.
+            let words: UInt64
+            /// `Keyword.coreByteMask`.
+            let coreBytes: UInt64
+            /// Whether the keyword may match one slip away (five bytes or more, one word), and two (`twoSlipsFrom`).
+            let slips: Bool
+            let twoSlips: Bool
+            let oneSlipLengths: UInt64
+            let twoSlipLengths: UInt64
+        }
+
+        let keywords: [Keyword]
+        let signs: [Signs]
+
+        init(_ keywords: [Keyword]) {
+            self.keywords = keywords
+            signs = keywords.map { k in
+                Signs(words: k.wordMask, coreBytes: k.coreByteMask, slips: k.core.count >= 5 && !k.coreHasSpace,
+                      twoSlips: k.core.count >= WordLine.twoSlipsFrom, oneSlipLengths: k.oneSlipLengths, twoSlipLengths: k.twoSlipLengths)
+            }
+        }
+
+        var startIndex: Int { keywords.startIndex }
+        var endIndex: Int { keywords.endIndex }
+        subscript(i: Int) -> Keyword { keywords[i] }
+    }
+
+    let total: KeywordSet
+    let totalDistractors: KeywordSet
+    let totalTables: KeywordSet
+    let subtotal: KeywordSet
+    let tax: KeywordSet
+    let taxExclude: KeywordSet
+    let rounding: KeywordSet
+    let discount: KeywordSet
+    let cash: KeywordSet
+    let change: KeywordSet
+    let changeExclude: KeywordSet
+    let cashExclude: KeywordSet
+    let dateKeywords: KeywordSet
+    let dateDistractors: KeywordSet
     let months: [String: Int]
     let monthWords: DateScanner.MonthWords
-    let legalForms: [Keyword]
+    let legalForms: KeywordSet
     /// Cleaning names with those legal forms.
     let vendorText: VendorText
-    let vendorSkip: [Keyword]
+    let vendorSkip: KeywordSet
     /// `vendorSkip`'s words a misread may stand for (`misreadSkipWord`), made once.
     let misreadSkipTargets: [[Character]]
-    let misreadSkipTargetBytes: [[UInt8]]?
-    let addressWords: [Keyword]
+    let misreadSkipTargetBytes: [Int: [[UInt8]]]?
+    let addressWords: KeywordSet
     /// Upper-cased business words, by length (for one-edit look-ups).
     let nameWords: [Int: [String]]
     let currencySymbols: [(String, String)]   // raw symbol, code
+    /// `currencySymbols`' symbols as UTF-8, and whether each is all letters (`currencies(in:)` on ASCII).
+    let currencySymbolBytes: [(bytes: [UInt8], letters: Bool, set: ByteSet?)]
     let currencyWords: Set<String>
     let monthFirstCurrencies: Set<String>
     let dollarHints: [(String, String)]   // normalised word, code
@@ -71,20 +111,20 @@ struct CompiledRules: Sendable {
     let cardWords: [Keyword]
     let cashWords: [Keyword]
     let receiptNumberKeywords: [(Keyword, Double)]
-    let itemSkip: [Keyword]
-    let itemDiscount: [Keyword]
-    let itemVoid: [Keyword]
+    let itemSkip: KeywordSet
+    let itemDiscount: KeywordSet
+    let itemVoid: KeywordSet
 
     init(_ r: ParserRules) {
-        func kws(_ d: [String: Double]) -> [Keyword] {
-            d.map { Keyword(raw: $0.key, normalised: WordLine.normalise($0.key), weight: $0.value) }
+        func kws(_ d: [String: Double]) -> KeywordSet {
+            KeywordSet(d.map { Keyword(raw: $0.key, normalised: WordLine.normalise($0.key), weight: $0.value) }
                 .filter { $0.normalised.count > 2 }
                 // Longest first; equal lengths by name, then by the spelling in the rules ("sub total" and
                 // "sub-total" normalise alike), so ties break the same way in every process (dictionary
                 // order changes with each process's hash seed).
-                .sorted { ($0.normalised.count, $1.normalised, $1.raw) > ($1.normalised.count, $0.normalised, $0.raw) }
+                .sorted { ($0.normalised.count, $1.normalised, $1.raw) > ($1.normalised.count, $0.normalised, $0.raw) })
         }
-        func list(_ a: [String]?) -> [Keyword] { kws(Dictionary((a ?? []).map { ($0, 1.0) }, uniquingKeysWith: max)) }
+        func list(_ a: [String]?) -> KeywordSet { kws(Dictionary((a ?? []).map { ($0, 1.0) }, uniquingKeysWith: max)) }
         total = kws(r.total.keywords)
         totalDistractors = list(r.total.distractors)
         totalTables = list(r.total.tables)
@@ -109,6 +149,9 @@ struct CompiledRules: Sendable {
         addressWords = list(r.vendor.addressWords)
         nameWords = Dictionary(grouping: Set((r.vendor.nameWords ?? []).map { $0.uppercased() }).sorted(), by: \.count)
         currencySymbols = r.currency.symbols.map { ($0.key.lowercased(), $0.value) }.sorted { $0.0.count > $1.0.count }
+        currencySymbolBytes = currencySymbols.map { s in
+            (Array(s.0.utf8), s.0.allSatisfy(\.isLetter), s.0.utf8.allSatisfy { $0 < 0x80 } ? ByteSet(bytes: s.0.utf8) : nil)
+        }
         currencyWords = Set(r.currency.symbols.keys.map { $0.lowercased() }.filter { $0.allSatisfy(\.isLetter) })
         monthFirstCurrencies = Set(r.currency.monthFirst)
         dollarHints = (r.currency.dollarHints ?? [:]).map { (WordLine.normalise($0.key), $0.value) }.sorted { $0.0 < $1.0 }
@@ -124,11 +167,13 @@ struct CompiledRules: Sendable {
 
     /// The best-weighted keyword matching the line, if any.
     /// Exact matches win over matches one OCR slip away ("totale" must not claim "total").
-    func best(_ set: [Keyword], in w: WordLine, loosely: Bool = false) -> Keyword? {
+    func best(_ set: KeywordSet, in w: WordLine, loosely: Bool = false) -> Keyword? {
         if let exact = bestExact(set, in: w) { return exact }
         // The first of the best, as `max(by:)` over the matches in order gives.
         var best: Keyword?
-        for k in set where w.contains(k, loosely: loosely) {
+        for i in set.indices where w.may(set.signs[i], loosely: loosely) {
+            let k = set.keywords[i]
+            guard w.contains(k, loosely: loosely) else { continue }
             if let b = best, !Self.ranksBelow(b, k) { continue }
             best = k
         }
@@ -138,12 +183,17 @@ struct CompiledRules: Sendable {
     /// `max(by:)`'s order for keywords: the weight, then the length.
     static func ranksBelow(_ a: Keyword, _ b: Keyword) -> Bool { a.weight < b.weight || (a.weight == b.weight && a.length < b.length) }
 
-    func any(_ set: [Keyword], in w: WordLine, loosely: Bool = false) -> Keyword? { set.first { w.contains($0, loosely: loosely) } }
+    func any(_ set: KeywordSet, in w: WordLine, loosely: Bool = false) -> Keyword? {
+        for i in set.indices where w.may(set.signs[i], loosely: loosely) && w.contains(set.keywords[i], loosely: loosely) { return set.keywords[i] }
+        return nil
+    }
 
     /// The best-weighted keyword of `set` on the line as printed, no OCR slip allowed.
-    func bestExact(_ set: [Keyword], in w: WordLine) -> Keyword? {
+    func bestExact(_ set: KeywordSet, in w: WordLine) -> Keyword? {
         var best: Keyword?
-        for k in set where w.has(k) {
+        for i in set.indices where set.signs[i].words & ~w.wordMask == 0 {
+            let k = set.keywords[i]
+            guard w.has(k) else { continue }
             if let b = best, !Self.ranksBelow(b, k) { continue }
             best = k
         }
@@ -151,7 +201,10 @@ struct CompiledRules: Sendable {
     }
 
     /// A keyword of `set` as printed, no OCR slip allowed (short everyday words: "table" must not claim "CABLE").
-    func anyExact(_ set: [Keyword], in w: WordLine) -> Keyword? { set.first { w.has($0) } }
+    func anyExact(_ set: KeywordSet, in w: WordLine) -> Keyword? {
+        for i in set.indices where set.signs[i].words & ~w.wordMask == 0 && w.has(set.keywords[i]) { return set.keywords[i] }
+        return nil
+    }
 
     /// The line names the subtotal, read as loosely as OCR slips allow ("RubTota", "SUBTTL").
     func isSubtotal(_ w: WordLine) -> Bool { any(subtotal, in: w, loosely: true) != nil }
@@ -161,13 +214,16 @@ struct CompiledRules: Sendable {
 
     /// Labels of the totals block whose value is money: total, subtotal, tax, rounding, discount, cash, change.
     func isMoneyLabel(_ w: WordLine) -> Bool {
-        for set in [total, subtotal, rounding, discount, cash, change] where any(set, in: w) != nil { return true }
+        // (Asked one set after another, without an array of the sets made for each line.)
+        if any(total, in: w) != nil || any(subtotal, in: w) != nil || any(rounding, in: w) != nil || any(discount, in: w) != nil
+            || any(cash, in: w) != nil || any(change, in: w) != nil { return true }
         return any(tax, in: w) != nil && any(taxExclude, in: w) == nil
     }
 
     /// Lines that are totals, taxes, payments: not line items.
     func isSummaryOrMeta(_ w: WordLine) -> Bool {
-        for set in [total, subtotal, rounding, cash, change] where any(set, in: w) != nil { return true }
+        if any(total, in: w) != nil || any(subtotal, in: w) != nil || any(rounding, in: w) != nil || any(cash, in: w) != nil
+            || any(change, in: w) != nil { return true }
         if any(tax, in: w) != nil, any(taxExclude, in: w) == nil { return true }
         return any(totalDistractors, in: w) != nil || any(vendorSkip, in: w) != nil
     }

@@ -33,6 +33,11 @@ extension ReceiptParser {
 
 extension CompiledRules {
     func currencies(in l: ParseLine) -> [String] {
+        asciiCurrencies(in: l) ?? characterCurrencies(in: l)
+    }
+
+    /// `currencies(in:)` on any line, by characters.
+    func characterCurrencies(in l: ParseLine) -> [String] {
         var out: [String] = []
         let lower = l.text.lowercased()
         let lowerBytes = Array(lower.utf8)
@@ -48,6 +53,70 @@ extension CompiledRules {
             }
         }
         return out
+    }
+
+    /// `currencies(in:)` on a line of ASCII, its lower-case text as bytes (`lowercased` maps A-Z alone there), without
+    /// making the line's words: a symbol of letters is a word of the line (" rm " in its `WordLine`) when the
+    /// letters around it are no letters or digits, and `wordBeforeNumber` is asked of the bytes. Other symbols
+    /// go to the character functions, as before. Nil when the line is not ASCII.
+    func asciiCurrencies(in l: ParseLine) -> [String]? {
+        let u = l.text.utf8
+        guard u.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let lower = u.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        var out: [String] = []
+        var lowerText: String?
+        // (A symbol with a byte the line lacks is not on it; one not ASCII never is.)
+        let present = ByteSet(bytes: lower)
+        for (k, (sym, letters, set)) in currencySymbolBytes.enumerated() where set.map(present.holds) == true && bytesContain(lower, sym) {
+            let code = currencySymbols[k].1
+            if letters {
+                if Self.isWord(lower, sym) || (sym.count >= 2 && Self.wordBeforeNumber(lower, sym)) { out.append(code) }
+            } else {
+                let text = lowerText ?? String(decoding: lower, as: UTF8.self)
+                lowerText = text
+                let s = currencySymbols[k].0
+                guard Self.nextToDigit(text, s) else { continue }
+                if s.count > 1, s.first?.isLetter == true, !Self.startsWord(text, s) { continue }
+                if s == "$", currencySymbols.contains(where: { $0.0.count > 1 && $0.0.hasSuffix("$") && text.contains($0.0) }) { continue }
+                out.append(code)
+            }
+        }
+        return out
+    }
+
+    /// The start of each occurrence of `sym` in `hay`, searching on after each one's end (as `range(of:range:)` is used).
+    static func occurrences(of sym: [UInt8], in hay: [UInt8]) -> [Int] {
+        var out: [Int] = []
+        let m = sym.count
+        guard m > 0, m <= hay.count else { return out }
+        var i = 0
+        while i <= hay.count - m {
+            if hay[i] == sym[0], hay[(i + 1)..<(i + m)].elementsEqual(sym[1...]) { out.append(i); i += m } else { i += 1 }
+        }
+        return out
+    }
+
+    /// `WordLine(text).has(" sym ")` for ASCII text as lower-case bytes and a symbol of letters: an occurrence
+    /// with no letter or digit on either side (the words are the runs of those).
+    static func isWord(_ lower: [UInt8], _ sym: [UInt8]) -> Bool {
+        let m = sym.count
+        guard m > 0, m <= lower.count else { return false }
+        for i in 0...(lower.count - m) where lower[i] == sym[0] && lower[(i + 1)..<(i + m)].elementsEqual(sym[1...]) {
+            if (i == 0 || !Bytes.isAlnum(lower[i - 1])) && (i + m == lower.count || !Bytes.isAlnum(lower[i + m])) { return true }
+        }
+        return false
+    }
+
+    /// `wordBeforeNumber` on ASCII as lower-case bytes: each occurrence found as `range(of:)` finds them (on after its end),
+    /// starting a word (no letter before it) and followed by a digit, or by a space and a digit.
+    static func wordBeforeNumber(_ lower: [UInt8], _ word: [UInt8]) -> Bool {
+        for i in occurrences(of: word, in: lower) {
+            let startsWord = i == 0 || !Bytes.isLetter(lower[i - 1])
+            var j = i + word.count
+            if j < lower.count, lower[j] == 0x20 { j += 1 }
+            if startsWord, j < lower.count, Bytes.isDigit(lower[j]) { return true }
+        }
+        return false
     }
 
     static func startsWord(_ text: String, _ sym: String) -> Bool {
@@ -74,8 +143,11 @@ extension CompiledRules {
 
     /// A currency sign counts only next to a number ("$12.50", "12,50 €"): a lone "$" is often OCR noise.
     /// "12.50", "1,234.50", "12,50": with cents, as receipts print money ("Lot $319," is an address).
+    /// Made once (the set was made, and the text bridged, for every number beside a sign).
+    static let trimPointsAndCommas = Trim(CharacterSet(charactersIn: ".,"))
+
     static func looksLikeMoney(_ n: String) -> Bool {
-        let t = n.trimmingCharacters(in: CharacterSet(charactersIn: ".,"))
+        let t = trimPointsAndCommas(n)
         guard let first = t.first, first.isNumber, !t.allSatisfy(\.isNumber) else { return false }
         let parts = t.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "." || $0 == "," })
         guard let last = parts.last, last.count == 2, parts.dropLast().allSatisfy({ !$0.isEmpty && $0.count <= 7 }) else { return false }

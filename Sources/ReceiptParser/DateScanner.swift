@@ -81,11 +81,15 @@ enum DateScanner {
 
     /// The month names as `Signs` looks for them: `month`'s exact names, and the names of five letters or
     /// more (the ones `month` takes one slip away) by length. Made once, with the rules.
-    struct MonthWords: Sendable {
+    /// A class: handed to every line's signs, a copy of a struct of five tables was five retains and releases.
+    final class MonthWords: Sendable {
         let exact: Set<String>
         let long: [Int: [[Character]]]
-        /// The names of `long` that are ASCII, as bytes, by length.
+        /// The names of `long` that are ASCII, as bytes, by length, and `WordLine.byteMask` of each.
         let longASCII: [Int: [[UInt8]]]
+        let longASCIIMasks: [Int: [UInt64]]
+        /// The names of `exact` that are ASCII, as bytes, by length (a run of ASCII letters can equal no other).
+        let exactASCII: [Int: [[UInt8]]]
         /// The others with exactly one character that is not ASCII, as the ASCII before and after it and their
         /// length in characters: a word of ASCII is one edit from such a name only by putting another character
         /// in that one's place or leaving it out (with two or more, never).
@@ -96,6 +100,8 @@ enum DateScanner {
             long = Dictionary(grouping: months.keys.filter { $0.count >= 5 }.map { Array($0) }, by: \.count)
             let ascii = months.keys.filter { $0.count >= 5 && $0.utf8.allSatisfy { $0 < 0x80 } }
             longASCII = Dictionary(grouping: ascii.map { Array($0.utf8) }, by: \.count)
+            longASCIIMasks = longASCII.mapValues { $0.map(WordLine.byteMask) }
+            exactASCII = Dictionary(grouping: months.keys.filter { $0.utf8.allSatisfy { $0 < 0x80 } }.map { Array($0.utf8) }, by: \.count)
             longOneOther = months.keys.filter { $0.count >= 5 }.sorted().compactMap { key in
                 let chars = Array(key)
                 let other = chars.indices.filter { !chars[$0].isASCII }
@@ -106,11 +112,15 @@ enum DateScanner {
 
         /// `names` of a run of ASCII letters given as bytes: the same answer, the ASCII names compared as bytes.
         func names(_ run: UnsafeBufferPointer<UInt8>) -> Bool {
+            // As printed: an ASCII name of its length, byte for byte (lower-cased), without making a string to look up.
+            if let same = exactASCII[run.count], same.contains(where: { name in name.indices.allSatisfy { name[$0] == run[$0] | 0x20 } }) { return true }
+            guard run.count >= 5 else { return false }
             let lower = run.map { $0 | 0x20 }
-            if exact.contains(String(decoding: lower, as: UTF8.self)) { return true }
-            guard lower.count >= 5 else { return false }
+            // One slip away: at most one of the name's bytes missing from the run (a bit of the masks missing is a byte missing).
+            let runMask = WordLine.byteMask(lower)
             for n in (lower.count - 1)...(lower.count + 1) {
-                if longASCII[n]?.contains(where: { EditDistance.withinOne($0, lower) }) == true { return true }
+                guard let names = longASCII[n], let masks = longASCIIMasks[n] else { continue }
+                for (name, mask) in zip(names, masks) where (mask & ~runMask).nonzeroBitCount <= 1 && EditDistance.withinOne(name, lower) { return true }
             }
             return longOneOther.contains { key in
                 let m = lower.count
@@ -167,9 +177,9 @@ enum DateScanner {
         // Each pattern is tried only where the line has what any match of it needs (most lines hold no date).
         let signs = Signs(line, monthWords: monthWords)
         guard signs.digits >= 2 else { return [] }
-        if signs.year4, signs.separatedDigits >= 2 { scanYMD(line, add: add, glued: pos) }
-        if signs.year4 { scanLooseNumeric(line, add: add, glued: pos) }
-        if signs.separatedDigits >= 2 { scanNumeric(line, add: add, glued: pos) }
+        if signs.ymdChain { scanYMD(line, add: add, glued: pos) }
+        if signs.separatorThenYear { scanLooseNumeric(line, add: add, glued: pos) }
+        if signs.numericChain { scanNumeric(line, add: add, glued: pos) }
         if signs.monthWord { scanMonthNames(line, months: months, add: add, glued: pos) }
         if signs.digits8 { scanCompact(line, colon: signs.colon, add: add, glued: pos) }
         if signs.yearMark { scanLooseMonthNames(line, months: months, add: add, glued: pos) }
@@ -182,11 +192,18 @@ enum DateScanner {
     struct Signs {
         /// ASCII digits (any other line: 2, so nothing is ruled out by it).
         var digits = 0
-        /// A run of exactly four digits starting 19 or 20: the year of `ymd`, `looseNumeric`, `looseDayMonthYear`.
+        /// A run of exactly four digits starting 19 or 20: the year of `ymd`, `looseNumeric`, `looseDayMonthYear`
+        /// (the first two ask more of it: `ymdChain`, `separatorThenYear`).
         var year4 = false
+        /// Runs of digits joined by `\s?[-/.]\s?`: a year, one or two digits, then a digit (`ymd`); one or two
+        /// digits, one or two, then a digit (`numeric`).
+        var ymdChain = false
+        var numericChain = false
+        /// Such a year after `[-/.,']\s?`: `looseNumeric`'s end.
+        var separatorThenYear = false
         /// A run of exactly eight digits: the `compact…` patterns.
         var digits8 = false
-        /// How often a digit is followed by `\s?[-/.]\s?` and a digit: `ymd` and `numeric` need two.
+        /// How often a digit is followed by `\s?[-/.]\s?` and a digit (`ymd` and `numeric` need two, in a chain).
         var separatedDigits = 0
         var colon = false
         /// A year mark (`'`, `` ` ``, `"`): the loose month-name patterns.
@@ -203,11 +220,14 @@ enum DateScanner {
         init(_ b: UnsafeBufferPointer<UInt8>, monthWords: MonthWords?) {
             guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else {
                 digits = 2; year4 = true; digits8 = true; separatedDigits = 2; colon = true; yearMark = true; monthWord = true
+                ymdChain = true; numericChain = true; separatorThenYear = true
                 return
             }
             func isDigit(_ i: Int) -> Bool { i >= 0 && i < b.count && b[i] >= 0x30 && b[i] <= 0x39 }
             func isLetter(_ i: Int) -> Bool { i >= 0 && i < b.count && ((b[i] | 0x20) >= 0x61 && (b[i] | 0x20) <= 0x7A) }
             var i = 0
+            // Where the digit after the last run's separator stands, and that run's length.
+            var joinedAt = -1, joinedFrom = 0, joinedFromYear = false
             while i < b.count {
                 let c = b[i]
                 if isDigit(i) {
@@ -215,7 +235,13 @@ enum DateScanner {
                     while isDigit(j) { j += 1 }
                     let n = j - i
                     digits += n
-                    if n == 4, (b[i] == 0x31 && b[i + 1] == 0x39) || (b[i] == 0x32 && b[i + 1] == 0x30) { year4 = true }
+                    let isYear = n == 4 && ((b[i] == 0x31 && b[i + 1] == 0x39) || (b[i] == 0x32 && b[i + 1] == 0x30))
+                    if isYear {
+                        year4 = true
+                        // before it, a separator and maybe a space
+                        let p = i > 0 && b[i - 1] == 0x20 ? i - 2 : i - 1
+                        if p >= 0, "-/.,'".utf8.contains(b[p]) { separatorThenYear = true }
+                    }
                     if n == 8 { digits8 = true }
                     // digit, optional space, separator, optional space, digit
                     var k = j
@@ -223,7 +249,14 @@ enum DateScanner {
                     if k < b.count, b[k] == 0x2D || b[k] == 0x2F || b[k] == 0x2E {
                         k += 1
                         if k < b.count, b[k] == 0x20 { k += 1 }
-                        if isDigit(k) { separatedDigits += 1 }
+                        if isDigit(k) {
+                            separatedDigits += 1
+                            if i == joinedAt, n <= 2 {
+                                if joinedFromYear { ymdChain = true }
+                                if joinedFrom <= 2 { numericChain = true }
+                            }
+                            joinedAt = k; joinedFrom = n; joinedFromYear = isYear
+                        }
                     }
                     i = j
                 } else if isLetter(i) {

@@ -8,14 +8,43 @@ import ReceiptModel
 // (`itemsCheck`).
 
 extension ReceiptParser {
-    static let quantityPrefix = Pattern(#"^\s*(\d{1,3})\s*[xX×@*]\s+"#)
-    static let quantityTimesPrice = Pattern(#"(?<![\d.,])(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:[xX×@*]|(?:lb|kg|KG|LB|Ib|kilos?|KILOS?)\s*@)\s*(?:RM|\$|€|£)?\s*(\d+[.,]\d{2})"#)
+    // (`mayMatch`: what any match needs, on printable ASCII.)
+    static let quantityPrefix = Pattern(#"^\s*(\d{1,3})\s*[xX×@*]\s+"#, mayMatch: { ReceiptParser.startsWithDigit($0) && Bytes.has($0, "xX@*") })
+    static let quantityTimesPrice = Pattern(#"(?<![\d.,])(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:[xX×@*]|(?:lb|kg|KG|LB|Ib|kilos?|KILOS?)\s*@)\s*(?:RM|\$|€|£)?\s*(\d+[.,]\d{2})"#,
+                                            mayMatch: { b in
+        // an "@", or an "x", "X" or "*" after a digit and maybe spaces
+        if Bytes.has(b, "@") { return true }
+        var lastNonSpace: UInt8 = 0
+        for c in b {
+            if (c == UInt8(ascii: "x") || c == UInt8(ascii: "X") || c == UInt8(ascii: "*")) && Bytes.isDigit(lastNonSpace) { return true }
+            if c != 0x20 { lastNonSpace = c }
+        }
+        return false
+    })
     /// A quantity first on the row: "2 Coffee", "1 x Tea" (not "2%", "3.EGG ROLL", a code "9988").
-    static let leadingQuantity = Pattern(#"^\s*(\d{1,2})(?:\s*[xX×]\s*|\s+)(?=\S)"#)
+    static let leadingQuantity = Pattern(#"^\s*(\d{1,2})(?:\s*[xX×]\s*|\s+)(?=\S)"#, mayMatch: ReceiptParser.startsWithDigit)
     /// A weight at the end of the name: "0.657 KILOS", "1.24 lb", "500 g" is not one (a pack size).
-    static let weightAfterName = Pattern(#"\s(\d{1,3}[.,]\d{1,3})\s*(?:kg|kgs|kilos?|lb|lbs|oz)\.?\s*$"#)
+    static let weightAfterName = Pattern(#"\s(\d{1,3}[.,]\d{1,3})\s*(?:kg|kgs|kilos?|lb|lbs|oz)\.?\s*$"#, mayMatch: { b in
+        // the line ends in a unit, then maybe a point and spaces
+        var end = b.count
+        while end > 0, b[end - 1] == 0x20 { end -= 1 }
+        if end > 0, b[end - 1] == UInt8(ascii: ".") { end -= 1 }
+        let lower = b[..<end].suffix(5).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        return ["kg", "kgs", "kilo", "kilos", "lb", "lbs", "oz"].contains { lower.reversed().starts(with: $0.utf8.reversed()) }
+    })
     /// A quantity before the prices: "Oolong Tea 2 5.00 10.00", "Buns 1 45.00".
-    static let trailingQuantity = Pattern(#"\s(\d{1,3})\s*[xX×]?\s*$"#)
+    static let trailingQuantity = Pattern(#"\s(\d{1,3})\s*[xX×]?\s*$"#, mayMatch: { b in
+        // a digit last, but for spaces and an "x" or "X"
+        var end = b.count
+        while end > 0, b[end - 1] == 0x20 { end -= 1 }
+        if end > 0, b[end - 1] == UInt8(ascii: "x") || b[end - 1] == UInt8(ascii: "X") { end -= 1 }
+        while end > 0, b[end - 1] == 0x20 { end -= 1 }
+        return end > 0 && Bytes.isDigit(b[end - 1])
+    })
+    /// The first character that is not a space is a digit.
+    @Sendable static func startsWithDigit(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        b.first { $0 != 0x20 }.map(Bytes.isDigit) ?? false
+    }
 
     /// Where the items end: the first row of the totals block (a subtotal, a strong total, a tax with
     /// its amount, a payment), or the first row that prints the sum of the priced rows above it.
@@ -50,7 +79,8 @@ extension ReceiptParser {
         // A payment or total word: the row is that, unless the word is a weak one in a longer name ("CHOCOLATE BAR",
         // "CHICKEN TENDER", "NET BAG").
         // A word one OCR slip away counts only on a short row ("TOTAI 12.00"), not in a name ("SUMMER WIT").
-        let words = l.words.words.filter { $0.contains(where: \.isLetter) }.count
+        let words = l.words.isASCII ? l.words.wordBytes.filter { $0.contains { $0 >= 0x61 && $0 <= 0x7A } }.count
+                                    : l.words.words.filter { $0.contains(where: \.isLetter) }.count
         for set in [compiled.total, compiled.subtotal, compiled.rounding, compiled.cash, compiled.change] {
             if let kw = compiled.bestExact(set, in: l.words), kw.weight >= 0.95 || words <= 2 { return true }
             if words <= 2, compiled.any(set, in: l.words) != nil { return true }
@@ -248,7 +278,7 @@ extension ReceiptParser {
             t = Self.trailingTaxFlag.replacing(in: t, with: "")
             if t == before { break }
         }
-        return t.trimmingCharacters(in: .whitespaces)
+        return MoneyFields.trimSpaces(t)  // (Trim: Foundation's trim, without bridging ASCII)
     }
 
     /// The items' amounts (less their discounts) against the subtotal, else the total less the tax added

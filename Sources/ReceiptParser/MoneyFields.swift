@@ -152,16 +152,25 @@ struct MoneyFields {
     }
 
     /// Lines carrying one of `keywords` (and none of `exclude` that contains it), with the amount on the line or paired with it.
-    static func find(_ keywords: [CompiledRules.Keyword], _ lines: [ParseLine], _ rules: CompiledRules,
-                     exclude: [CompiledRules.Keyword] = [], allowNegative: Bool = false, all: Bool = false, loosely: Bool = false) -> [Found] {
+    static func find(_ keywords: CompiledRules.KeywordSet, _ lines: [ParseLine], _ rules: CompiledRules,
+                     exclude: CompiledRules.KeywordSet = CompiledRules.KeywordSet([]), allowNegative: Bool = false, all: Bool = false, loosely: Bool = false) -> [Found] {
         var out: [Found] = []
         for (i, l) in lines.enumerated() {
             guard let kw = rules.best(keywords, in: l.words, loosely: loosely) else { continue }
             // Matched one letter off ("change" in "charge") on a line that has an excluded word as printed: it is that word.
             if !l.words.has(kw), exclude.contains(where: { l.words.has($0) && EditDistance.levenshtein($0.normalised, kw.normalised, limit: 2) <= 1 }) { continue }
             // A distractor that includes the keyword ("sub total" ⊃ "total") takes the line away.
-            let blocking = exclude.first { l.words.contains($0) && ($0.normalised.contains(kw.normalised) || kw.normalised.contains($0.normalised) == false && $0.normalised.count > kw.normalised.count) }
-            if let b = blocking, b.normalised.contains(kw.normalised) { continue }
+            // (Asked of the excluded words the line may hold, by their signs; one keyword inside another found as bytes
+            // when both are ASCII, Foundation's String.contains otherwise.)
+            func holds(_ a: CompiledRules.Keyword, _ b: CompiledRules.Keyword) -> Bool {
+                a.isASCII && b.isASCII ? bytesContain(a.bytes, b.bytes) : a.normalised.contains(b.normalised)
+            }
+            var blocking: CompiledRules.Keyword?
+            for j in exclude.indices where l.words.may(exclude.signs[j], loosely: false) {
+                let e = exclude.keywords[j]
+                if l.words.contains(e) && (holds(e, kw) || holds(kw, e) == false && e.normalised.count > kw.normalised.count) { blocking = e; break }
+            }
+            if let b = blocking, holds(b, kw) { continue }
             var notes: [Note] = []
             var score = kw.weight
             if let b = blocking { score *= 0.6; notes.append(.alsoSays(b.raw)) }

@@ -8,10 +8,12 @@ extension ReceiptParser {
     /// (`mayMatch`: four digits in a row, after two masking marks, "ending" or "last 4".)
     static let cardDigits = Pattern(#"(?:[*xX#•]{2,}[\s*xX#•\-]*|ending (?:in )?|last 4[:\s]*)(\d{4})(?!\d)"#, mayMatch: { b in
         guard Bytes.hasRun(b, 4, Bytes.isDigit) else { return false }
-        if Bytes.hasRun(b, 2, { "*xX#".utf8.contains($0) }) { return true }
+        if Bytes.hasRun(b, 2, { ReceiptParser.cardMasks.contains($0) }) { return true }
         let lower = b.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
         return bytesContain(lower, "ending") || bytesContain(lower, "last 4")
     })
+
+    static let cardMasks = ByteSet("*xX#")
 
     func payment(_ lines: [ParseLine]) -> (Field<String>?, Field<String>?) {
         var method: Field<String>?

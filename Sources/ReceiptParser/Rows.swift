@@ -29,18 +29,21 @@ enum RowBuilder {
 
     static func rows(_ page: OCRPage) -> [Row] {
         let lines = page.lines
-        let plain = lines.enumerated().map { Row(line: $0.element, source: $0.offset, members: [$0.offset]) }
         let boxed = lines.filter { ($0.box?.height ?? 0) > 0 }.count
-        guard lines.count > 1, boxed * 10 >= lines.count * 9 else { return plain }
+        guard lines.count > 1, boxed * 10 >= lines.count * 9 else {
+            return lines.enumerated().map { Row(line: $0.element, source: $0.offset, members: [$0.offset]) }
+        }
 
+        // The boxes once (each comparison below asked the line for its box).
+        let boxes = lines.map(\.box)
         // Rows under construction: member indexes, left to right by x.
         var groups: [[Int]] = []
-        let order = lines.indices.filter { lines[$0].box != nil }.sorted {
-            let a = lines[$0].box!, b = lines[$1].box!
+        let order = lines.indices.filter { boxes[$0] != nil }.sorted {
+            let a = boxes[$0]!, b = boxes[$1]!
             return (a.y * 2 + a.height, a.x, $0) < (b.y * 2 + b.height, b.x, $1)
         }
         for i in order {
-            let b = lines[i].box!
+            let b = boxes[i]!
             var best: (group: Int, overlap: Double)?
             for g in max(0, groups.count - rowWindow)..<groups.count {
                 let members = groups[g]
@@ -49,7 +52,7 @@ enum RowBuilder {
                 var clash = false
                 var gap = Int.max
                 for m in members {
-                    let mb = lines[m].box!
+                    let mb = boxes[m]!
                     let hOverlap = min(mb.maxX, b.maxX) - max(mb.x, b.x)
                     if hOverlap > min(mb.height, b.height) / 2 { clash = true; break }
                     let d = max(mb.x - b.maxX, b.x - mb.maxX, 0)
@@ -68,9 +71,9 @@ enum RowBuilder {
         // Lines without a box stay where they were, on their own.
         var out: [Row] = []
         for members in groups {
-            let leftToRight = members.sorted { (lines[$0].box!.x, $0) < (lines[$1].box!.x, $1) }
+            let leftToRight = members.sorted { (boxes[$0]!.x, $0) < (boxes[$1]!.x, $1) }
             let words = leftToRight.flatMap { lines[$0].words }
-            let box = leftToRight.compactMap { lines[$0].box }.reduce(nil as BoundingBox?) { acc, b in acc.map { $0.union(b) } ?? b }
+            let box = leftToRight.compactMap { boxes[$0] }.reduce(nil as BoundingBox?) { acc, b in acc.map { $0.union(b) } ?? b }
             let sorted = members.sorted()
             out.append(Row(line: OCRLine(words: words, box: box), source: sorted[0], members: sorted))
         }
@@ -78,10 +81,8 @@ enum RowBuilder {
         // Top to bottom by the row's first (leftmost) member; source order breaks ties.
         // Top to bottom (by the row's leftmost member; source order breaks ties). Measured against source
         // order on the true SROIE text: the same but for one receipt each way.
-        out.sort { a, b in
-            let ya = rowY(a, lines), yb = rowY(b, lines)
-            return (ya, a.source) < (yb, b.source)
-        }
+        // (Each row's place worked out once, not at every comparison.)
+        out = out.map { ($0, rowY($0, boxes)) }.sorted { ($0.1, $0.0.source) < ($1.1, $1.0.source) }.map(\.0)
         if debugDump {
             for r in out { FileHandle.standardError.write("[\(r.source)] \(r.members) \(r.line.text)\n".data(using: .utf8)!) }
         }
@@ -89,8 +90,8 @@ enum RowBuilder {
     }
 
     /// The vertical centre (doubled) of a row's leftmost member; rows without a box sort by their neighbours' place.
-    private static func rowY(_ r: Row, _ lines: [OCRLine]) -> Int {
-        guard let b = r.members.compactMap({ lines[$0].box }).min(by: { $0.x < $1.x }) else { return Int.max }
+    private static func rowY(_ r: Row, _ boxes: [BoundingBox?]) -> Int {
+        guard let b = r.members.compactMap({ boxes[$0] }).min(by: { $0.x < $1.x }) else { return Int.max }
         return b.y * 2 + b.height
     }
 }

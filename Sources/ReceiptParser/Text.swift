@@ -139,10 +139,13 @@ final class WordLine {
         lengthMask = lengths
         pairLengthMask = pairs
         byteMasks = wordBytes.map(Self.byteMask)
+        lineByteMask = byteMasks.reduce(0, |)
     }
 
     /// `byteMask` of each word.
     let byteMasks: [UInt64]
+    /// `byteMasks` together: a byte of a keyword missing from it is missing from every word.
+    let lineByteMask: UInt64
 
     // Cheap refusals before the byte comparisons: a keyword matches as printed only if each of its
     // words is one of the line's (`wordMask`, one bit a word by its hash: a bit missing says no); one
@@ -165,9 +168,15 @@ final class WordLine {
 
     /// Whether a word (or, `pairs`, two neighbours) may be between `lo` and `hi` bytes long.
     func hasLength(_ lo: Int, _ hi: Int, pairs: Bool = false) -> Bool {
-        var want: UInt64 = 0
-        for n in max(0, lo)...max(0, hi) { want |= Self.lengthBit(n) }
+        let want = Self.lengthBits(lo, hi)
         return lengthMask & want != 0 || (pairs && pairLengthMask & want != 0)
+    }
+
+    /// `lengthBit` of every length from `lo` to `hi` (below 0 as 0).
+    static func lengthBits(_ lo: Int, _ hi: Int) -> UInt64 {
+        var want: UInt64 = 0
+        for n in max(0, lo)...max(0, hi) { want |= lengthBit(n) }
+        return want
     }
 
     /// Each word as UTF-8, for the one-slip-away comparison.
@@ -185,16 +194,34 @@ final class WordLine {
     /// True when the keyword occurs as printed (`has(keyword.normalised)`).
     func has(_ k: CompiledRules.Keyword) -> Bool { k.wordMask & ~wordMask == 0 && bytesContain(bytes, k.bytes) }
 
+    /// What `contains(k, loosely:)` needs of the line before it compares a byte, from the keyword's `signs`: as
+    /// printed, each of its word bits; one slip away, one of its bytes missing at most and a word about its
+    /// length; two (`loosely`), two missing at most and a word or two neighbours about its length. False says
+    /// `contains` is false.
+    @inline(__always) func may(_ s: CompiledRules.KeywordSet.Signs, loosely: Bool) -> Bool {
+        if s.words & ~wordMask == 0 { return true }
+        guard s.slips else { return false }
+        let missing = (s.coreBytes & ~lineByteMask).nonzeroBitCount
+        if missing <= 1, lengthMask & s.oneSlipLengths != 0 { return true }
+        return loosely && s.twoSlips && missing <= 2 && (lengthMask | pairLengthMask) & s.twoSlipLengths != 0
+    }
+
     /// `contains(keyword.normalised, loosely:)`, with the keyword's bytes made once, when the rules were compiled.
     func contains(_ k: CompiledRules.Keyword, loosely: Bool = false) -> Bool {
         if has(k) { return true }
         let n = k.core.count
         guard n >= 5, !k.coreHasSpace else { return false }
-        let kw = k.core
-        if hasLength(n - 1, n + 1), wordBytes.contains(where: { abs($0.count - n) <= 1 && EditDistance.withinOne($0, kw) }) { return true }
-        guard loosely, n >= Self.twoSlipsFrom, hasLength(n - 2, n + 2, pairs: true) else { return false }
-        // (A byte of the keyword missing from the word costs an edit at least: three missing, no need to count.)
+        // (A byte of the keyword missing from a word costs an edit at least: one slip away, at most one byte
+        // is missing, from the word and so from the whole line; two slips, two. A bit of `byteMask` missing
+        // is a byte missing.)
         let km = k.coreByteMask
+        let missing = (km & ~lineByteMask).nonzeroBitCount
+        guard missing <= 2 else { return false }
+        let kw = k.core
+        if missing <= 1, lengthMask & k.oneSlipLengths != 0,
+           wordBytes.indices.contains(where: { abs(wordBytes[$0].count - n) <= 1 && (km & ~byteMasks[$0]).nonzeroBitCount <= 1
+                                                && EditDistance.withinOne(wordBytes[$0], kw) }) { return true }
+        guard loosely, n >= Self.twoSlipsFrom, (lengthMask | pairLengthMask) & k.twoSlipLengths != 0 else { return false }
         func few(_ m: UInt64) -> Bool { (km & ~m).nonzeroBitCount <= 2 }
         if wordBytes.indices.contains(where: { abs(wordBytes[$0].count - n) <= 2 && few(byteMasks[$0]) && Self.withinTwo(wordBytes[$0], [], kw) }) { return true }
         return wordBytes.indices.dropLast().contains { i in
@@ -295,6 +322,29 @@ func collapsingSpaces(_ s: String, _ spaces: Pattern) -> String {
     return plain ? s : spaces.replacing(in: s, with: " ")
 }
 
+/// A set of ASCII bytes as two 64-bit masks: asking it is a shift, not a walk of a string's UTF-8 (the
+/// `mayMatch` tests ask it of every byte of a line).
+struct ByteSet: Sendable {
+    let lo: UInt64, hi: UInt64
+
+    init<S: Sequence<UInt8>>(bytes: S) {
+        var lo: UInt64 = 0, hi: UInt64 = 0
+        for c in bytes {
+            if c < 64 { lo |= 1 << UInt64(c) } else if c < 128 { hi |= 1 << UInt64(c - 64) }
+        }
+        self.lo = lo; self.hi = hi
+    }
+
+    init(_ s: StaticString) { self = s.withUTF8Buffer { ByteSet(bytes: $0) } }
+
+    @inline(__always) func contains(_ c: UInt8) -> Bool {
+        c < 64 ? (lo >> UInt64(c)) & 1 != 0 : c < 128 ? (hi >> UInt64(c &- 64)) & 1 != 0 : false
+    }
+
+    /// Whether every byte of `other` is in this set.
+    func holds(_ other: ByteSet) -> Bool { other.lo & ~lo == 0 && other.hi & ~hi == 0 }
+}
+
 // Tests on printable ASCII for `Pattern.mayMatch` (bytes, one a character).
 enum Bytes {
     static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
@@ -302,8 +352,8 @@ enum Bytes {
     static func isAlnum(_ c: UInt8) -> Bool { isDigit(c) || isLetter(c) }
 
     /// Whether `b` holds a byte of `set`.
-    static func has(_ b: UnsafeBufferPointer<UInt8>, _ set: String) -> Bool {
-        let s = Array(set.utf8)
+    static func has(_ b: UnsafeBufferPointer<UInt8>, _ set: StaticString) -> Bool {
+        let s = ByteSet(set)
         return b.contains { s.contains($0) }
     }
 

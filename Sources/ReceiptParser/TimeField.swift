@@ -30,7 +30,17 @@ extension ReceiptParser {
 
 enum TimeScanner {
     static let time = Pattern(#"(?<![\d.,])(?<!\d:)([01]?\d|2[0-3])\s?:\s?([0-5]\d)(?:\s?:\s?([0-5]\d))?(?:\s*:?\s*([AaPp])\.?\s?[Mm]\.?)?(?![\d]|\.\d)"#,
-                              mayMatch: { Bytes.has($0, ":") })
+                              mayMatch: { b in
+        // What every match holds, `\d\s?:\s?[0-5]\d`: a digit, maybe a space, a colon, maybe a space, 0 to 5, a digit
+        // (most lines with a colon are labels: "Cashier:", "Date:").
+        for i in b.indices where b[i] == UInt8(ascii: ":") {
+            let l = i > 0 && b[i - 1] == 0x20 ? i - 2 : i - 1
+            guard l >= 0, Bytes.isDigit(b[l]) else { continue }
+            let r = i + 1 < b.count && b[i + 1] == 0x20 ? i + 2 : i + 1
+            if r + 1 < b.count, b[r] >= UInt8(ascii: "0"), b[r] <= UInt8(ascii: "5"), Bytes.isDigit(b[r + 1]) { return true }
+        }
+        return false
+    })
     /// What OCR makes of a printed "PM" or "AM" after a time: a word of one or two letters that starts
     /// like it ("PH", "Pw", "pa", "P|") or ends like it ("em", "FM"). Photos lose the M's middle strokes.
     static let meridiemAfter = Pattern(#"^\s*["'’‘]?\s*([A-Za-z4][A-Za-z|]?)\.?(?![A-Za-z0-9])"#, caseInsensitive: false)

@@ -158,7 +158,7 @@ extension ReceiptParser {
     /// `cleaned`, `kind`: the line cleaned and its `vendorLineKind`.
     func namesAboveForm(_ l: ParseLine, cleaned: String, kind: CompiledRules.VendorLineKind?) -> Bool {
         if kind == .nameLike { return true }
-        let cw = WordLine(cleaned)
+        let cw = cleaned == l.text ? l.words : WordLine(cleaned)
         guard cw.digitCount == 0, cw.letterCount >= 3, l.confidence >= 0.3, compiled.any(compiled.vendorSkip, in: cw) == nil,
               !CompiledRules.isCityLine(l.text), !CompiledRules.looksLikeNoise(cw), kind == nil else { return false }
         let places = cw.words.filter { word in compiled.anyExact(compiled.addressWords, in: WordLine(String(word))) != nil }.count

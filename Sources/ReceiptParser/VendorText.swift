@@ -11,14 +11,17 @@ extension CompiledRules {
         var rest = w.padded
         // (On ASCII, a byte search is Foundation's `contains`.)
         let ascii = w.bytes.allSatisfy { $0 < 0x80 }
-        for f in legalForms where ascii && f.isASCII ? bytesContain(Array(rest.utf8), f.bytes) : rest.contains(f.normalised) {
+        var restBytes = w.bytes
+        for f in legalForms where ascii && f.isASCII ? bytesContain(restBytes, f.bytes) : rest.contains(f.normalised) {
             rest = rest.replacingOccurrences(of: f.normalised, with: " ")
+            restBytes = Array(rest.utf8)
         }
         return rest.split(separator: " ").filter { $0.count > 1 && $0.contains(where: \.isLetter) }
     }
 
     /// Mostly one- and two-letter scraps, or letters run together ("eee"): what OCR makes of logos and pictures.
     static func looksLikeNoise(_ w: WordLine) -> Bool {
+        if w.isASCII { return looksLikeNoiseASCII(w) }
         let words = w.words.filter { $0.contains(where: \.isLetter) }
         guard !words.isEmpty else { return true }
         let short = words.filter { $0.count <= 2 }.count
@@ -34,6 +37,21 @@ extension CompiledRules {
     }
 
     static let vowels = Set("aeiouy")
+
+    /// `looksLikeNoise` for a line of ASCII, on its words' bytes (lower-case letters and digits, a byte a character).
+    static func looksLikeNoiseASCII(_ w: WordLine) -> Bool {
+        let words = w.wordBytes.filter { $0.contains { $0 >= 0x61 && $0 <= 0x7A } }
+        guard !words.isEmpty else { return true }
+        let short = words.filter { $0.count <= 2 }.count
+        if words.count >= 2, short * 2 > words.count, (words.map(\.count).max() ?? 0) < 5 { return true }
+        var odd = 0
+        for word in words where word.count >= 3 {
+            let noVowel = word.count > 3 && !word.contains { "aeiouy".utf8.contains($0) }
+            let oneLetter = word.allSatisfy { $0 == word[0] }
+            if noVowel || oneLetter { odd += 1 }
+        }
+        return odd * 2 > words.count
+    }
 
     /// Two-letter codes of US states and territories, Canadian provinces, and Australian states (with their
     /// three-letter ones), as printed after a city on an address line.
@@ -71,7 +89,7 @@ extension CompiledRules {
         for i in core {
             let c = b[i]
             if c == 0x20 { space = true; continue }
-            if Bytes.isLetter(c) || " .'-,".utf8.contains(c) { continue }
+            if Bytes.isLetter(c) || cityMarks.contains(c) { continue }
             if Bytes.isDigit(c), core.upperBound - i <= 10 { continue }
             return false
         }
@@ -84,8 +102,10 @@ extension CompiledRules {
         return true
     }
 
+    static let cityMarks = ByteSet(" .'-,")
+
     static func isCityLine(_ text: String) -> Bool {
-        if let m = cityStatePostcode.matches(in: text).first, let code = m.groups[2] {
+        if mayCountAsCity(text), let m = cityStatePostcode.matches(in: text).first, let code = m.groups[2] {
             let comma = m.groups[1] != nil, postcode = m.groups[3] != nil
             if regionCodes.contains(code.uppercased()), comma || postcode { return true }
             if comma, postcode { return true }
@@ -93,24 +113,45 @@ extension CompiledRules {
         return ukPostcode.matches(in: text).first != nil
     }
 
+    /// Whether a `cityStatePostcode` match in `text` may make `isCityLine` say yes, asked on printable ASCII
+    /// (any other text: yes). A line whose last word character is a letter has no postcode (every postcode ends
+    /// in a digit): its code is its last word, of two or three letters, and it counts only as a region code
+    /// after a comma and spaces ("Denver, CO"), never "NAME SDN BHD".
+    static func mayCountAsCity(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { b -> Bool in
+            guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return true }
+            let core = wordCore(b)
+            guard !core.isEmpty, Bytes.isLetter(b[core.upperBound - 1]) else { return true }
+            var i = core.upperBound
+            while i > core.lowerBound, Bytes.isLetter(b[i - 1]) { i -= 1 }
+            let code = String(decoding: UnsafeBufferPointer(rebasing: b[i..<core.upperBound]), as: UTF8.self)
+            guard (2...3).contains(code.utf8.count), regionCodes.contains(code.uppercased()) else { return false }
+            var j = i
+            while j > core.lowerBound, b[j - 1] == 0x20 { j -= 1 }
+            return j < i && j > core.lowerBound && b[j - 1] == UInt8(ascii: ",")
+        } ?? true
+    }
+
     /// A word of the skip-list misread in letters OCR confuses ("TAX LHVOICE", "RECEIPI"): two such
     /// slips at most, in a word of five letters or more, the rest as printed.
     func misreadSkipWord(_ w: WordLine) -> Bool {
         // Plain ASCII (the skip words and the line): the same comparison on bytes.
+        // (Each word against the targets of its length only, the table asked without going through its global each time.)
         if let targets = misreadSkipTargetBytes, w.bytes.allSatisfy({ $0 < 0x80 }) {
-            let words = w.wordBytes.filter { $0.count >= 5 }.map { $0.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 } }
-            guard !words.isEmpty else { return false }
-            return targets.contains { target in
-                words.contains { word in
-                    guard word.count == target.count else { return false }
-                    var slips = 0
-                    for (a, b) in zip(word, target) where a != b {
-                        guard Self.confusableBytes[Int(a) * 128 + Int(b)] else { return false }
+            let table = Self.confusableBytes
+            for word in w.wordBytes where word.count >= 5 {
+                guard let same = targets[word.count] else { continue }
+                let upper = word.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
+                for target in same {
+                    var slips = 0, confusable = true
+                    for (a, b) in zip(upper, target) where a != b {
+                        guard table[Int(a) * 128 + Int(b)] else { confusable = false; break }
                         slips += 1
                     }
-                    return slips <= 2
+                    if confusable, slips <= 2 { return true }
                 }
             }
+            return false
         }
         let words = w.words.filter { $0.count >= 5 }.map { Array($0.uppercased()) }
         guard !words.isEmpty else { return false }
@@ -128,7 +169,7 @@ extension CompiledRules {
     }
 
     /// The skip-list's single words of five letters or more, upper-cased, for `misreadSkipWord`.
-    static func misreadSkipTargets(_ vendorSkip: [Keyword]) -> [[Character]] {
+    static func misreadSkipTargets(_ vendorSkip: KeywordSet) -> [[Character]] {
         vendorSkip.compactMap { k in
             let kw = k.normalised.dropFirst().dropLast()
             guard kw.count >= 5, !kw.contains(" ") else { return nil }
@@ -137,6 +178,21 @@ extension CompiledRules {
     }
 
     enum VendorLineKind: Equatable { case legalForm(onlyForm: Bool), nameLike }
+
+    /// What a name holds besides letters and digits without counting as a symbol.
+    static let nameMarks = ByteSet(" &.'-")
+
+    /// The first legal form (in the rules' order) the line ends in, or holds when it is six characters or more;
+    /// on an ASCII line asked only of the forms it may hold by their signs (ending in one, the line holds it,
+    /// byte for byte there; elsewhere `endsWith` compares characters, and every form is asked).
+    func firstLegalForm(ending w: WordLine) -> Keyword? {
+        let ascii = w.isASCII
+        for i in legalForms.indices where !ascii || w.may(legalForms.signs[i], loosely: false) {
+            let form = legalForms.keywords[i]
+            if w.endsWith(form) || w.contains(form) && form.length >= 6 { return form }
+        }
+        return nil
+    }
 
     /// Whether a top line can be the vendor's name, and why.
     /// `cleaned`: `vendorText.clean(l.text)` (the caller has it: the vendor's header lines are cleaned once).
@@ -147,8 +203,9 @@ extension CompiledRules {
         // "Las Vegas, NV 89104", "Denver, CO", "London SW1A 1AA": a city line, not a name (and "CO" there is a state).
         if Self.isCityLine(l.text) { return nil }
         // Judged without a trailing registration number: "NAME S/B (81497-P)" ends in its legal form.
-        let cw = WordLine(cleaned)
-        if let form = legalForms.first(where: { cw.endsWith($0) || cw.contains($0) && $0.length >= 6 }) {
+        // (The words of a line cleaning left as it was are the line's own.)
+        let cw = cleaned == l.text ? w : WordLine(cleaned)
+        if let form = firstLegalForm(ending: cw) {
             if any(vendorSkip, in: cw) != nil, letters < 12 || digits >= 4 { return nil }
             // Read with under 30 % confidence: a logo that happens to hold a form's letters ("SS ee bs >. Balas & AS ae").
             if l.confidence < 0.3 { return nil }
@@ -178,7 +235,11 @@ extension CompiledRules {
         if !l.amounts.isEmpty { return nil }
         if letters < 3 { return nil }
         // Mostly noise: few letters among many symbols.
-        let symbols = l.text.filter { !$0.isLetter && !$0.isNumber && $0 != " " && $0 != "&" && $0 != "." && $0 != "'" && $0 != "-" }.count
+        // (ASCII without a line break, a byte a character: counted on bytes.)
+        let u = l.text.utf8
+        let symbols = u.allSatisfy({ $0 < 0x80 && $0 != 0x0A })
+            ? u.filter { !Bytes.isAlnum($0) && !Self.nameMarks.contains($0) }.count
+            : l.text.filter { !$0.isLetter && !$0.isNumber && $0 != " " && $0 != "&" && $0 != "." && $0 != "'" && $0 != "-" }.count
         if symbols * 2 > letters { return nil }
         return .nameLike
     }
@@ -194,7 +255,24 @@ extension CompiledRules {
 
     /// Whether a name holds one of the common business words ("HARDWARE", "Restaurant").
     func hasNameWord(_ name: String) -> Bool {
-        name.split(whereSeparator: { !$0.isLetter }).contains { w in nameWords[w.count]?.contains(w.uppercased()) ?? false }
+        // ASCII: the runs of letters found on bytes, upper-cased only where a business word is that long.
+        let ascii: Bool? = name.utf8.withContiguousStorageIfAvailable { b -> Bool? in
+            guard b.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var i = 0
+            while i < b.count {
+                guard Bytes.isLetter(b[i]) else { i += 1; continue }
+                var j = i
+                while j < b.count, Bytes.isLetter(b[j]) { j += 1 }
+                if let same = nameWords[j - i] {
+                    let upper = String(decoding: b[i..<j].map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
+                    if same.contains(upper) { return true }
+                }
+                i = j
+            }
+            return false
+        } ?? nil
+        if let ascii { return ascii }
+        return name.split(whereSeparator: { !$0.isLetter }).contains { w in nameWords[w.count]?.contains(w.uppercased()) ?? false }
     }
 
     static let digitAsLetterInside: [Character: Character] = ["0": "O", "1": "I", "5": "S", "8": "B"]
@@ -207,6 +285,24 @@ extension CompiledRules {
             let u = Array(word.utf8)
             let lead = u.prefix(while: Bytes.isLetter).count
             if lead < 5 || u[lead...].contains(where: Bytes.isAlnum) { return word }
+            // Else five letters or more, then punctuation alone: what follows, on bytes (no digit to repair).
+            let upperBytes = u[..<lead].map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
+            let upper = String(decoding: upperBytes, as: UTF8.self)
+            guard let same = nameWords[lead], !same.contains(upper) else { return word }
+            let near = same.filter { w in
+                guard w.utf8.count == lead else { return false }
+                var slip: (UInt8, UInt8)?
+                for (a, b) in zip(w.utf8, upperBytes) where a != b {
+                    if slip != nil { return false }
+                    slip = (a, b)
+                }
+                guard let (a, b) = slip else { return false }
+                return a < 0x80 && Self.confusableBytes[Int(a) * 128 + Int(b)]
+            }
+            guard near.count == 1, let fix = near.first else { return word }
+            let core = String(decoding: u[..<lead], as: UTF8.self)
+            let styled = core == upper ? fix : (core == upper.lowercased() ? fix.lowercased() : fix.capitalized)
+            return styled + String(decoding: u[lead...], as: UTF8.self)
         }
         var chars = Array(word)
         let letters = chars.filter(\.isLetter).count
@@ -250,14 +346,20 @@ extension CompiledRules {
     ]
 
     /// `confusable` for ASCII, as a table: `[a * 128 + b]`.
-    static let confusableBytes: [Bool] = (0..<(128 * 128)).map { i in
-        confusable(Character(Unicode.Scalar(UInt8(i / 128))), Character(Unicode.Scalar(UInt8(i % 128))))
-    }
+    static let confusableBytes: [Bool] = {
+        // Every pair of ASCII characters of a group (`confusable`'s answer; a character with itself too).
+        var table = [Bool](repeating: false, count: 128 * 128)
+        for group in confusions {
+            let ascii = group.compactMap(\.asciiValue)
+            for a in ascii { for b in ascii { table[Int(a) * 128 + Int(b)] = true } }
+        }
+        return table
+    }()
 
-    /// `misreadSkipTargets` as bytes, when every one is ASCII.
-    static func misreadSkipTargetBytes(_ targets: [[Character]]) -> [[UInt8]]? {
+    /// `misreadSkipTargets` as bytes, by length, when every one is ASCII.
+    static func misreadSkipTargetBytes(_ targets: [[Character]]) -> [Int: [[UInt8]]]? {
         guard targets.allSatisfy({ $0.allSatisfy(\.isASCII) }) else { return nil }
-        return targets.map { Array(String($0).utf8) }
+        return Dictionary(grouping: targets.map { Array(String($0).utf8) }, by: \.count)
     }
 
     static func confusable(_ a: Character, _ b: Character) -> Bool {
@@ -319,6 +421,9 @@ struct VendorText: Sendable {
     /// Whether the printable-ASCII line, lower-cased, holds one of `literals` (the expressions are case-insensitive).
     static func holdsOne(_ b: UnsafeBufferPointer<UInt8>, of literals: [[UInt8]]?) -> Bool {
         guard let literals else { return true }
+        // (A literal with a byte the line lacks is not in it: most lines are refused without lower-casing them.)
+        let present = ByteSet(bytes: b.lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 })
+        guard literals.contains(where: { present.holds(ByteSet(bytes: $0)) }) else { return false }
         let lower = b.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
         return literals.contains { bytesContain(lower, $0) }
     }
@@ -330,18 +435,48 @@ struct VendorText: Sendable {
     }
 
     static let misreadSdnBhd = Pattern(#"\bS(?:[O0DIEU]N|DIV|DM|DIi|DR|C)\b[.,':]{0,3}\s*(?:[B83][HN][DO0]|[B83]H[A])\b"#,
-                                       mayMatch: { Bytes.hasPair($0, { "Bb83".utf8.contains($0) }, { "HhNn".utf8.contains($0) }) })
+                                       mayMatch: { Bytes.hasPair($0, { VendorText.bhdFirst.contains($0) }, { VendorText.bhdSecond.contains($0) }) })
+    static let bhdFirst = ByteSet("Bb83"), bhdSecond = ByteSet("HhNn")
 
     // What `clean` and `dropLabel` take away, compiled once (not once a line).
     /// A registration number in brackets at the end: "(81109-A)", "(Co. Reg. 12345-X".
     // (`mayMatch`: what any match needs, on printable ASCII.)
     static let registrationAtEnd = Pattern(#"\s*[\(\[]\s*(?:co\.?\s*(?:reg|no)\.?\s*:?\s*)?[0-9][0-9A-Z\-\s]*[\)\]]?\s*$"#, caseInsensitive: true,
-                                           mayMatch: { Bytes.has($0, "([") && $0.contains(where: Bytes.isDigit) })
-    static let branchCodeAtEnd = Pattern(#"\s*[\(\[][A-Z]{0,3}\d[0-9A-Z\-]{0,8}[\)\]]$"#, caseInsensitive: false,
-                                         mayMatch: { $0.last == UInt8(ascii: ")") || $0.last == UInt8(ascii: "]") })
-    static let bareNumberAtEnd = Pattern(#"\s+[A-Z]{0,3}\d{4,}-?[A-Z]?$"#, caseInsensitive: false, mayMatch: { Bytes.hasRun($0, 4, Bytes.isDigit) })
+                                           mayMatch: { b in
+        // After the last "(" or "[" (nothing after the match's holds one): letters, digits, " -.:" (a digit among
+        // them), then maybe ")" or "]" and spaces.
+        guard let open = b.lastIndex(where: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: "[") }) else { return false }
+        var end = b.count
+        while end > open + 1, b[end - 1] == 0x20 { end -= 1 }
+        if end > open + 1, b[end - 1] == UInt8(ascii: ")") || b[end - 1] == UInt8(ascii: "]") { end -= 1 }
+        let tail = b[(open + 1)..<end]
+        return tail.contains(where: Bytes.isDigit) && tail.allSatisfy { Bytes.isAlnum($0) || VendorText.registrationMarks.contains($0) }
+    })
+    static let registrationMarks = ByteSet(" -.:")
+    static let branchCodeAtEnd = Pattern(#"\s*[\(\[][A-Z]{0,3}\d[0-9A-Z\-]{0,8}[\)\]]$"#, caseInsensitive: false, mayMatch: { b in
+        // a closing bracket last; between it and the last opening one, 2 to 12 of digits, capitals and "-", a digit among them
+        guard let last = b.last, last == UInt8(ascii: ")") || last == UInt8(ascii: "]"),
+              let open = b.lastIndex(where: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: "[") }) else { return false }
+        let code = b[(open + 1)..<(b.count - 1)]
+        return (1...12).contains(code.count) && code.contains(where: Bytes.isDigit)
+            && code.allSatisfy { Bytes.isDigit($0) || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 == UInt8(ascii: "-") }
+    })
+    static let bareNumberAtEnd = Pattern(#"\s+[A-Z]{0,3}\d{4,}-?[A-Z]?$"#, caseInsensitive: false, mayMatch: { b in
+        // From the end: maybe a capital, maybe "-", four digits or more, up to three capitals, a space.
+        func capital(_ c: UInt8) -> Bool { c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") }
+        var i = b.count
+        if i > 0, capital(b[i - 1]) { i -= 1 }
+        if i > 0, b[i - 1] == UInt8(ascii: "-") { i -= 1 }
+        var digits = 0
+        while i > 0, Bytes.isDigit(b[i - 1]) { i -= 1; digits += 1 }
+        guard digits >= 4 else { return false }
+        var capitals = 0
+        while i > 0, capital(b[i - 1]), capitals < 4 { i -= 1; capitals += 1 }
+        return capitals <= 3 && i > 0 && b[i - 1] == 0x20
+    })
     static let spaces = Pattern(#"\s+"#, caseInsensitive: false)
-    static let ruleToEnd = Pattern(#"\s*[-=_~*—–]{3,}.*$"#, caseInsensitive: false, mayMatch: { Bytes.hasRun($0, 3) { "-=_~*".utf8.contains($0) } })
+    static let ruleToEnd = Pattern(#"\s*[-=_~*—–]{3,}.*$"#, caseInsensitive: false, mayMatch: { Bytes.hasRun($0, 3) { VendorText.ruleMarks.contains($0) } })
+    static let ruleMarks = ByteSet("-=_~*")
     static let leadingDots = Pattern(#"^[.\s]+(?=\S)"#, caseInsensitive: false, mayMatch: { $0.first == UInt8(ascii: ".") || $0.first == 0x20 })
     static let leadingScrap = Pattern(#"^[a-z]{1,2}\s+(?=[A-Z]{2})"#, caseInsensitive: false,
                                       mayMatch: { $0.first.map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") } ?? false })
@@ -382,6 +517,7 @@ struct VendorText: Sendable {
         t = numberAfterForm.replacing(in: t, with: "$1")
         t = Self.trimJunkKeepingDots(t)
         // "RESTORAN TELAGA VILLAGE oo": short lower-case scraps after a name printed in capitals.
+        if let ascii = droppingLowerScrapsASCII(t) { return ascii }
         var words = t.split(separator: " ")
         if words.filter({ w in
             // (ASCII: the same, on bytes.)
@@ -396,6 +532,30 @@ struct VendorText: Sendable {
             t = words.joined(separator: " ")
         }
         return t
+    }
+
+    /// The end of `clean` on ASCII, the words found as bytes (a character a byte: the same words as
+    /// `split(separator: " ")`, without walking the text by characters). Nil when the text is not ASCII.
+    func droppingLowerScrapsASCII(_ t: String) -> String? {
+        let u = Array(t.utf8)
+        guard u.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var words: [Range<Int>] = []
+        var i = 0
+        while i < u.count {
+            if u[i] == 0x20 { i += 1; continue }
+            var j = i
+            while j < u.count, u[j] != 0x20 { j += 1 }
+            words.append(i..<j)
+            i = j
+        }
+        func lower(_ c: UInt8) -> Bool { c >= 0x61 && c <= 0x7A }
+        func capitals(_ r: Range<Int>) -> Bool { r.count >= 2 && u[r].contains { $0 >= 0x41 && $0 <= 0x5A } && !u[r].contains(where: lower) }
+        guard words.filter(capitals).count >= 2 else { return t }
+        while words.count > 2, let last = words.last, last.count <= 3, u[last].contains(where: lower),
+              !shortForms.contains(String(decoding: u[last], as: UTF8.self).lowercased().trimmingCharacters(in: .punctuationCharacters)) {
+            words.removeLast()
+        }
+        return words.map { String(decoding: u[$0], as: UTF8.self) }.joined(separator: " ")
     }
 
     /// "OWNED BY: NAME SDN BHD" → "NAME SDN BHD"; "#0002 NAME" → "NAME".

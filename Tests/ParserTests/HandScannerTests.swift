@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ReceiptModel
 import ReceiptSupport
 @testable import ReceiptParser
 
@@ -49,12 +50,16 @@ struct HandScannerTests {
             ("time", TimeScanner.time), ("oneDecimalAtEnd", MoneyFields.oneDecimalAtEnd),
             ("registrationNumber", ReceiptParser.registrationNumber), ("registrationOnLine", ReceiptParser.registrationOnLine),
             ("cardDigits", ReceiptParser.cardDigits), ("spaceAfterPoint", AmountScanner.spaceAfterPoint),
-            ("spaceBeforePoint", AmountScanner.spaceBeforePoint),
+            ("spaceBeforePoint", AmountScanner.spaceBeforePoint), ("quantityPrefix", ReceiptParser.quantityPrefix),
+            ("quantityTimesPrice", ReceiptParser.quantityTimesPrice), ("leadingQuantity", ReceiptParser.leadingQuantity),
+            ("weightAfterName", ReceiptParser.weightAfterName), ("trailingQuantity", ReceiptParser.trailingQuantity),
         ]
         // Pieces that make the expressions match now and then: forms, postcodes, card masks, currency words.
         let pieces = ["SDN BHD", "Sdn. Bhd.", "ENTERPRISE", "TRADING", "(12345-X)", "[KJ1]", " 1234567-W", "Austin, TX 78701", "Denver CO",
                       "LONDON W1D 4HS", "****1234", "ending in 5678", "last 4: 9012", " RM", " $", " TF", " A", "<A>", "12:30 PM", "12.5",
-                      " ab 1", "---", "..", "#12 ", "Co. Reg. 12345-X", "12. 50", "12 .50", "SON 8HD", "  "]
+                      " ab 1", "---", "..", "#12 ", "Co. Reg. 12345-X", "12. 50", "12 .50", "SON 8HD", "  ",
+                      "2 x 4.80", "3X 1.20", "1.24 lb @ 0.59", "2 * RM 3.50", " 0.657 KILOS", " 1,5 kg. ", " 12 oz", " 2 ", " 3 x ", "1 x Tea", "12 Coffee",
+                      "(Co. Reg. 12345-X)", "[co no: 123-4 ]", "(1234567-W) ", " AB12345", " ABCD12345", " 1234-A", "(B12-3)", "[12345678901]"]
         var g = Lines(state: 11)
         for _ in 0..<20_000 {
             var s = g.line(Self.textAlphabet, max: 16)
@@ -132,11 +137,107 @@ struct HandScannerTests {
             let line = (0..<Int.random(in: 1...4, using: &g)).map { _ in words.randomElement(using: &g)! }.joined(separator: " ")
             let w = WordLine(line)
             for set in sets {
-                for k in set {
-                    for loosely in [false, true] { #expect(w.contains(k, loosely: loosely) == before(w, k, loosely), "\(line) / \(k.raw)") }
+                for (i, k) in set.enumerated() {
+                    for loosely in [false, true] {
+                        let found = w.contains(k, loosely: loosely)
+                        #expect(found == before(w, k, loosely), "\(line) / \(k.raw)")
+                        // The set's signs never refuse a keyword the line holds.
+                        #expect(!found || w.may(set.signs[i], loosely: loosely), "\(line) / \(k.raw)")
+                    }
                 }
+                for loosely in [false, true] {
+                    #expect(rules.any(set, in: w, loosely: loosely) === set.first { w.contains($0, loosely: loosely) }, "\(line)")
+                }
+                #expect(rules.anyExact(set, in: w) === set.first { w.has($0) }, "\(line)")
             }
         }
+    }
+
+    /// The currency signs of an ASCII line read from its bytes (no `WordLine`) as the character path reads them.
+    @Test func currenciesOnASCIIAreTheCharacterPaths() {
+        let rules = CompiledRules(.builtIn)
+        let pieces = ["RM", "rm12.50", "RM 3.00", "rm-", "USD", "us$5.00", "S$ 4.20", "$12.50", "12,50 $", "5.60 $", "HK$3.00", "fr. 2.50",
+                      "EUR", "euro", "Rs 40", "php", "phphp 1", "form", "kr", "KR9", "$000022185", "A$ 1,234.50", "MYR"]
+        var g = Lines(state: 41)
+        for _ in 0..<20_000 {
+            var s = g.line(Self.textAlphabet, max: 12)
+            for _ in 0..<Int.random(in: 0...3, using: &g) { s += pieces.randomElement(using: &g)! + g.line(Self.textAlphabet, max: 4) }
+            let l = ParseLine(index: 0, line: OCRLine(text: s), rules: rules, scanAmounts: false)
+            #expect(rules.asciiCurrencies(in: l) == rules.characterCurrencies(in: l), "\(s)")
+        }
+    }
+
+    /// `isCityLine` with its cheap refusal against the expressions alone; `looksLikeNoise` on bytes against characters.
+    @Test func cityLinesAndNoiseAsBefore() {
+        func cityBefore(_ text: String) -> Bool {
+            if let m = CompiledRules.cityStatePostcode.matches(in: text).first, let code = m.groups[2] {
+                let comma = m.groups[1] != nil, postcode = m.groups[3] != nil
+                if CompiledRules.regionCodes.contains(code.uppercased()), comma || postcode { return true }
+                if comma, postcode { return true }
+            }
+            return CompiledRules.ukPostcode.matches(in: text).first != nil
+        }
+        func noiseBefore(_ w: WordLine) -> Bool {
+            let words = w.words.filter { $0.contains(where: \.isLetter) }
+            guard !words.isEmpty else { return true }
+            let short = words.filter { $0.count <= 2 }.count
+            if words.count >= 2, short * 2 > words.count, (words.map(\.count).max() ?? 0) < 5 { return true }
+            var odd = 0
+            for word in words where word.count >= 3 {
+                let noVowel = word.count > 3 && !word.contains(where: { CompiledRules.vowels.contains($0) })
+                if noVowel || Set(word).count == 1 { odd += 1 }
+            }
+            return odd * 2 > words.count
+        }
+        let rules = CompiledRules(.builtIn)
+        let pieces = ["Austin, TX 78701", "Denver, CO", "Denver CO", "SDN BHD", "Salem,  OR.", ", CA", "Perth NSW", "Leeds LS1 6AZ", "ON K1A 0B1",
+                      "eee", "bcdf", "aaa", "xx yy", "Trading", "Hardware", "RESTORAN", "bakery.", "HARDHARE",
+                      "RESTORAN HARBOR LANE oo", "CEDAR PINE  HARDWARE bhd", "AB CD ef", " NAME SDN BHD s/b",
+                      "ENTERPRlSE", "Sdn. Bhd.", "TRADING CO.", "GmbH & Co. KG", "berhad"]
+        var g = Lines(state: 43)
+        for _ in 0..<20_000 {
+            var s = g.line(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz    ,,..'-0123456789()"), max: 14)
+            if Bool.random(using: &g) { s += pieces.randomElement(using: &g)! + g.line(Array(" .,-"), max: 2) }
+            if Bool.random(using: &g) { s = pieces.randomElement(using: &g)! + " " + s }
+            #expect(CompiledRules.isCityLine(s) == cityBefore(s), "\(s)")
+            let w = WordLine(s)
+            #expect(CompiledRules.looksLikeNoise(w) == noiseBefore(w), "\(s)")
+            #expect(rules.firstLegalForm(ending: w) === rules.legalForms.first(where: { w.endsWith($0) || w.contains($0) && $0.length >= 6 }), "\(s)")
+            #expect(rules.vendorText.droppingLowerScrapsASCII(s) == Self.lowerScrapsDroppedAsBefore(s, rules.vendorText), "\(s)")
+            #expect(rules.hasNameWord(s) == s.split(whereSeparator: { !$0.isLetter }).contains { w in rules.nameWords[w.count]?.contains(w.uppercased()) ?? false }, "\(s)")
+        }
+    }
+
+    /// An amount made from its digits is the Decimal `Decimal(string:)` makes of them: equal, printed alike, hashed
+    /// alike, and held alike (its exponent and significand).
+    @Test func amountsFromDigitsAreTheParsedOnes() {
+        var g = Lines(state: 47)
+        let digits = Array("0123456789")
+        var cases = ["0", "00", "1", "10", "100", "0001", "12", "999999999", "1000000", "123456789012345"].flatMap { i in ["00", "01", "10", "50", "99"].map { (i, $0) } }
+        for _ in 0..<20_000 {
+            let i = g.line(digits, max: 12), f = g.line(digits, max: 2)
+            cases.append((i.isEmpty ? "0" : i, f.count == 2 ? f : "05"))
+        }
+        for (i, f) in cases {
+            guard let fast = AmountScanner.amount(integer: i, fraction: f), let parsed = Amount("\(i).\(f)") else {
+                Issue.record("\(i).\(f) not read"); continue
+            }
+            let a = fast.value, b = parsed.value
+            #expect(a == b && fast.description == parsed.description && a.description == b.description && a.hashValue == b.hashValue
+                    && fast.hashValue == parsed.hashValue && a.exponent == b.exponent && a.significand == b.significand && a.sign == b.sign,
+                    "\(i).\(f)")
+        }
+    }
+
+    /// The end of `VendorText.clean` as it was, by characters.
+    static func lowerScrapsDroppedAsBefore(_ t: String, _ v: VendorText) -> String {
+        var words = t.split(separator: " ")
+        guard words.filter({ $0.count >= 2 && $0.contains(where: \.isUppercase) && !$0.contains(where: \.isLowercase) }).count >= 2 else { return t }
+        while words.count > 2, let last = words.last, last.count <= 3, last.contains(where: \.isLowercase),
+              !v.shortForms.contains(last.lowercased().trimmingCharacters(in: .punctuationCharacters)) {
+            words.removeLast()
+        }
+        return words.joined(separator: " ")
     }
 
     @Test func spacesCollapseAsTheExpressionDoes() {
@@ -149,7 +250,7 @@ struct HandScannerTests {
     }
 
     @Test func trimIsFoundationsTrim() {
-        let sets: [CharacterSet] = [.whitespaces, .punctuationCharacters, CharacterSet(charactersIn: " ,.;:"), VendorText.junk]
+        let sets: [CharacterSet] = [.whitespaces, .punctuationCharacters, CharacterSet(charactersIn: " ,.;:"), VendorText.junk, CharacterSet(charactersIn: ".,")]
         var g = Lines(state: 19)
         for _ in 0..<5_000 {
             let s = g.line(Self.textAlphabet + ["\t", "é", "’"])
