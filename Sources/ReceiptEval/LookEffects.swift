@@ -30,18 +30,19 @@ public struct LookEffect: Sendable, Hashable {
         return kinds.compactMap { kind, _ in
             guard taken.contains(kind) else { return nil }
             let without = reading.withoutLooks(kind)
-            let other = Scored(scored.expected, got: parser.parse(without).receipt, scoring: scored.scoring)
+            let withoutIt = parser.parse(without).receipt
+            let other = Scored(scored.expected, got: withoutIt, scoring: scored.scoring)
             let better = judged.filter { scored.right[$0] == true && other.right[$0] == false }.count
             let worse = judged.filter { scored.right[$0] == false && other.right[$0] == true }.count
             // The doubt that asked for it: the first read's for missed rows, after the missed rows for
             // re-reads, after the re-reads for the second look.
-            let before: OCRReading? = switch kind {
-            case .missedRow: without.withoutLooks(.lineReread).withoutLooks(.secondLook)
-            case .lineReread: without.withoutLooks(.secondLook)
-            case .secondLook: without
+            let before: ParsedReceipt? = switch kind {
+            case .missedRow: parser.parse(without.withoutLooks(.lineReread).withoutLooks(.secondLook)).receipt
+            case .lineReread: parser.parse(without.withoutLooks(.secondLook)).receipt
+            case .secondLook: withoutIt
             default: nil
             }
-            let doubt = before.flatMap { ReceiptParser.doubt(parser.parse($0).receipt)?.field } ?? "-"
+            let doubt = before.flatMap { ReceiptParser.doubt($0)?.field.rawValue } ?? "-"
             return LookEffect(kind: kind, doubt: doubt, better: better, worse: worse)
         }
     }
@@ -69,9 +70,7 @@ public struct CostSummary: Sendable {
         for s in results {
             guard let st = s.stages else { continue }
             read += 1
-            stages.decode += st.decode; stages.normalise += st.normalise; stages.firstRead += st.firstRead
-            stages.orientation += st.orientation
-            stages.missedRows += st.missedRows; stages.rereads += st.rereads; stages.secondLook += st.secondLook; stages.parse += st.parse
+            stages = stages + st
             for e in s.looks {
                 let name = LookEffect.kinds.first { $0.kind == e.kind }?.name ?? e.kind.rawValue
                 var row = looks[name, default: [:]][e.doubt, default: Row()]
@@ -96,7 +95,7 @@ public struct CostSummary: Sendable {
         var s = "\nseconds per receipt, by stage (on one core; \(read) receipts read)\n"
         s += "  " + named.map { $0.name.padding(toLength: max(9, $0.name.count), withPad: " ", startingAt: 0) }.joined(separator: "  ") + "  all\n"
         s += "  " + named.map { n in String(format: "%\(max(9, n.name.count)).3f", n.seconds) }.joined(separator: "  ")
-            + String(format: "  %.3f\n", named.map(\.seconds).reduce(0, +))
+            + String(format: "  %.3f\n", stages.total / Double(read))
         guard !looks.isEmpty else { return s }
         s += "\nextra looks: receipts that took one, and those where it made a field right (better) or wrong (worse) against the label\n"
         s += "  look          doubt    receipts  better  worse\n"

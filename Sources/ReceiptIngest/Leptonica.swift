@@ -227,7 +227,7 @@ public struct LeptonicaDecoder: ImageDecoder {
         }
         var steps: [String] = []
         var fileSize: (width: Int, height: Int)?
-        if direct != nil, reduction > 1 {
+        if reduction > 1 {
             // Leptonica keeps the file's declared resolution; the page now has 1/reduction of it.
             let (xres, yres) = pix.resolution
             rc_pixSetResolution(pix.handle, Int32(xres / reduction), Int32(yres / reduction))

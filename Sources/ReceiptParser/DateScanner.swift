@@ -140,20 +140,9 @@ enum DateScanner {
             let k = Array(key)
             guard k.count >= 5 else { return false }
             for n in (k.count - 1)...(k.count + 1) {
-                if long[n]?.contains(where: { Self.withinOne($0, k) }) == true { return true }
+                if long[n]?.contains(where: { EditDistance.withinOne($0, k) }) == true { return true }
             }
             return false
-        }
-
-        /// At most one insertion, deletion or substitution apart (`levenshtein(a, b) <= 1`).
-        static func withinOne(_ a: [Character], _ b: [Character]) -> Bool {
-            if a.count < b.count { return withinOne(b, a) }
-            guard a.count - b.count <= 1 else { return false }
-            var i = 0
-            while i < b.count, a[i] == b[i] { i += 1 }
-            if i == b.count { return true }
-            if a.count == b.count { return a[(i + 1)...] == b[(i + 1)...] }
-            return a[(i + 1)...] == b[i...]
         }
     }
 

@@ -26,13 +26,17 @@ public enum Doubt: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The field the doubt is about: "vendor", "date" or "total" (a subtotal and tax that do not
-    /// add up put the total in doubt).
-    public var field: String {
+    /// What a doubt can be about.
+    public enum Field: String, Sendable, Hashable, CaseIterable {
+        case vendor, date, total
+    }
+
+    /// The field the doubt is about (a subtotal and tax that do not add up put the total in doubt).
+    public var field: Field {
         switch self {
-        case .unsureVendor, .noVendor: "vendor"
-        case .noDate: "date"
-        case .noTotal, .unsureTotal, .subtotalTaxMismatch: "total"
+        case .unsureVendor, .noVendor: .vendor
+        case .noDate: .date
+        case .noTotal, .unsureTotal, .subtotalTaxMismatch: .total
         }
     }
 

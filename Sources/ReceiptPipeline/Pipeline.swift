@@ -13,11 +13,11 @@ public struct PipelineOptions: Sendable, Hashable {
     public var secondPass = true
     /// Read the rows that carry a field again, each alone (single-line mode) …
     public var rereadLines = true
-    /// … when the first parse doubts one of these fields ("vendor", "date", "total": `Doubt.field`).
+    /// … when the first parse doubts one of these fields (`Doubt.field`).
     /// Only the date: weighed on the dev sets with the receipt model (`receipts eval`'s extra-looks
     /// table), re-reads on a total or vendor doubt made no field right on 83 scans and 138 photos (one
     /// total better, one worse) for 7–11 % of the time; on a date doubt, 2 dates right of 64 photos.
-    public var rereadWhenDoubting: Set<String> = ["date"]
+    public var rereadWhenDoubting: Set<Doubt.Field> = [.date]
     /// Below this mean word confidence the page may be turned: orientation is checked.
     public var orientationCheckBelow = 0.6
     /// How the second look reads the page: sparse text (psm 11) finds words a block read misses.
@@ -72,6 +72,16 @@ public struct StageSeconds: Sendable, Hashable {
     }
 
     public var total: Double { named.map(\.seconds).reduce(0, +) }
+
+    /// Stage by stage, the sum (a run's totals, from which reports take means).
+    public static func + (a: StageSeconds, b: StageSeconds) -> StageSeconds {
+        var s = StageSeconds()
+        (s.decode, s.normalise, s.firstRead, s.orientation) = (a.decode + b.decode, a.normalise + b.normalise, a.firstRead + b.firstRead,
+                                                                a.orientation + b.orientation)
+        (s.missedRows, s.rereads, s.secondLook, s.parse) = (a.missedRows + b.missedRows, a.rereads + b.rereads, a.secondLook + b.secondLook,
+                                                            a.parse + b.parse)
+        return s
+    }
 }
 
 /// What the pipeline produced for one image.
@@ -91,8 +101,8 @@ public struct ReceiptResult: Sendable {
     public var pageCount = 1
     /// Pages taken from their own text layer (a PDF's), without OCR: all of them means no OCR ran.
     public var textLayerPages = 0
-    /// How long reading rows again alone took.
-    public var rereadSeconds = 0.0
+    /// How long reading rows again alone took (`stages.rereads`).
+    public var rereadSeconds: Double { stages.rereads }
     /// Where the time went, stage by stage.
     public var stages = StageSeconds()
     /// Rows of the first read that were read again alone (from `reading`).
@@ -304,7 +314,7 @@ public final class ReceiptPipeline {
         stages.parse += max(0, Date().timeIntervalSince(finishStart) - rereadSeconds - secondLookSeconds)
         var result = ReceiptResult(file: image.name, receipt: reading.receipt, page: reading.page, imageSteps: image.steps,
                                    passes: passes, seconds: Date().timeIntervalSince(start), image: image,
-                                   reading: makeReading(first, looks), rereadSeconds: rereadSeconds)
+                                   reading: makeReading(first, looks))
         result.stages = stages
         return result
     }

@@ -31,9 +31,10 @@ public enum EditDistance {
     }
 
     /// At most one insertion, deletion or substitution apart: `levenshtein(a, b) <= 1`, without the table
-    /// (the parser asks this for every word of every line against every keyword).
+    /// (the parser asks this for every word of every line against every keyword, as bytes; month names
+    /// with a letter outside ASCII as characters).
     @inlinable
-    public static func withinOne(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    public static func withinOne<T: Equatable>(_ a: [T], _ b: [T]) -> Bool {
         if a.count < b.count { return withinOne(b, a) }
         guard a.count - b.count <= 1 else { return false }
         var i = 0

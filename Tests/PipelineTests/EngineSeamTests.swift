@@ -92,7 +92,7 @@ struct EngineFailureTests {
         }
         // Rows are read again on a total doubt when asked to (by default only on a date doubt).
         var asked = PipelineOptions()
-        asked.rereadWhenDoubting = ["total"]
+        asked.rereadWhenDoubting = [.total]
         let r = try ReceiptPipeline(engine: engine, options: asked).process(path: Self.sample)
         let regionRequests = engine.requests.filter { $0.region != nil }
         #expect(regionRequests.count == 4, "date, subtotal, tax and total rows")
