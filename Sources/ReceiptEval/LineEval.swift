@@ -88,6 +88,7 @@ public struct LineEval {
         o.cropToPaper = false
         o.minLongSide = 0
         o.contrastNormalize = false
+        o.reduceAbove = 0  // the true boxes are in the file's pixels: a big page stays whole
         return o
     }
 

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import ReceiptModel
 import ReceiptTestSupport
+@testable import ReceiptEval
+@testable import ReceiptIngest
 
 /// `receipts eval --lines`: every true line read alone with the real Tesseract, and the figures.
 @Suite("eval --lines", .serialized)
@@ -44,6 +46,12 @@ struct LineEvalTests {
         let bad = try runExecutable("receipts", ["eval", "--lines", "--jobs", "1", mangled.path])
         let badCER = try #require(Self.figure(bad.out, "character error (case-insensitive)"), "\(bad.out)")
         #expect(badCER > cer + 20, "\(bad.out)")
+    }
+
+    @Test("the true boxes are in the file's pixels: a page over the reduction limit is read whole")
+    func bigPagesStayWhole() throws {
+        let page = try Ingest.load(path: Repo.samples + "/my-a4-invoice-01.jpg", options: LineEval.ingestOptions).pages[0]
+        #expect(page.width == 4961 && page.height == 7016)
     }
 
     @Test func aFolderWithoutTrueLinesIsAUsageError() throws {
