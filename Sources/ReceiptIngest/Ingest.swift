@@ -178,6 +178,56 @@ public struct IngestedImage: Sendable {
                              beforeContrast: beforeContrast?.rotated(quarterTurns: q), textLayer: nil)
     }
 
+    /// The page with faint print brought up: its grey levels stretched so that the darkest ink
+    /// (the 1st percentile of the page's pixels, black ones left out) becomes black and the paper
+    /// (their median) white. Print faded to light grey on a page with a black edge (a torn thermal
+    /// roll, a scanner's border) reads as nothing at all: Tesseract's one threshold falls between
+    /// the black and the paper, above the print. Nil for a page that is not grey, or whose ink is
+    /// already dark or no darker than its paper. The step reads "faint-print stretch".
+    public func faintPrintStretched() -> IngestedImage? {
+        guard pageImage.bytesPerPixel == 1, let (ink, paper) = Self.inkAndPaper(pageImage), ink >= Self.darkInk, paper - ink >= 16 else { return nil }
+        var map = [UInt8](repeating: 0, count: 256)
+        for v in 0..<256 { map[v] = UInt8(max(0, min(255, (v - ink) * 255 / (paper - ink)))) }
+        let w = pageImage.width, bpr = pageImage.bytesPerRow
+        var pixels = [UInt8](repeating: 0, count: w * pageImage.height)
+        pageImage.pixels.withUnsafeBufferPointer { src in
+            for y in 0..<pageImage.height {
+                for x in 0..<w { pixels[y * w + x] = map[Int(src[y * bpr + x])] }
+            }
+        }
+        guard let stretched = PageImage(name: name, width: w, height: pageImage.height, bytesPerPixel: 1, pixels: pixels,
+                                        resolution: pageImage.resolution) else { return nil }
+        return IngestedImage(name: name, format: format, originalWidth: originalWidth, originalHeight: originalHeight,
+                             steps: steps + ["faint-print stretch"], pageImage: stretched, beforeContrast: beforeContrast, textLayer: nil)
+    }
+
+    /// Ink this dark or darker is not faint: nothing to stretch.
+    static let darkInk = 96
+    /// Below this a pixel is an edge, a border or a bar, not print: left out of the levels.
+    static let black = 40
+
+    /// The grey level of the darkest ink (1st percentile) and of the paper (median), black pixels left out.
+    static func inkAndPaper(_ image: PageImage) -> (ink: Int, paper: Int)? {
+        var histogram = [Int](repeating: 0, count: 256)
+        image.pixels.withUnsafeBufferPointer { p in
+            for y in 0..<image.height {
+                let row = y * image.bytesPerRow
+                for x in 0..<image.width { histogram[Int(p[row + x])] += 1 }
+            }
+        }
+        let counted = histogram[black...].reduce(0, +)
+        guard counted > 0 else { return nil }
+        func level(_ fraction: Double) -> Int {
+            var seen = 0
+            for v in black..<256 {
+                seen += histogram[v]
+                if Double(seen) >= fraction * Double(counted) { return v }
+            }
+            return 255
+        }
+        return (level(0.01), level(0.5))
+    }
+
     /// A hash of the pixels OCR sees (not of the file): equal images, equal hashes.
     public var pixelHash: UInt64 { pageImage.pixelHash }
 
