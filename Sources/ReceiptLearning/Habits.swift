@@ -2,7 +2,7 @@ import Foundation
 import ReceiptModel
 import ReceiptParser
 
-/// Where a shop prints a field: learned from a correction whose value stood on a line of the
+/// Where a shop prints a field: learned from a correction or confirmation whose value stood on a line of the
 /// receipt (the kind of line: its words, or the words of the line above it, and which value on it),
 /// and found again on the shop's later receipts.
 public enum Habits {

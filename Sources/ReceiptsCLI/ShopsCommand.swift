@@ -59,7 +59,7 @@ enum ShopsCommand {
                 return n == 0 ? nil : "\(n) \(k == .registration ? "reg" : k.rawValue)"
             }
             return [s.id.description, StoreSupport.clip(s.name, 36), "\(s.receipts.count)", teachers(s.teachers, limit: 4),
-                    keys.isEmpty ? "header" : keys.joined(separator: ", "), s.habits.isEmpty ? "" : s.habits.map(\.field.rawValue).joined(separator: ", ")]
+                    keys.isEmpty ? "header" : keys.joined(separator: ", "), Self.habitFields(s)]
         }
         let widths = head.indices.map { i in max(head[i].count, rows.map { $0[i].count }.max() ?? 0) }
         func line(_ cells: [String]) -> String {
@@ -106,6 +106,13 @@ enum ShopsCommand {
             return .ok
         })
 
+    /// The fields the shop has habits for, each once ("total, date").
+    static func habitFields(_ s: StoredShop) -> String {
+        var seen: [String] = []
+        for h in s.habits where !seen.contains(h.field.rawValue) { seen.append(h.field.rawValue) }
+        return seen.joined(separator: ", ")
+    }
+
     static func render(_ s: StoredShop, corrections: [ReceiptID: [Correction]]) -> String {
         var out = "shop \(s.id)  \(s.name)\n"
         out += "  learned   \(s.createdAt), last \(s.updatedAt)\n"
@@ -126,8 +133,15 @@ enum ShopsCommand {
                 out += "  \(StoreSupport.pad(kind == .header ? "header" : "key", 10))\(StoreSupport.clip(kind == .header ? "'\(k.value)'" : k.description, 72))  (\(teachers(ids, limit: 6)))\n"
             }
         }
+        // One line a kind of line: every receipt confirmed or corrected on the same kind teaches it again.
+        var habitOrder: [String] = [], byHabit: [String: [ReceiptID]] = [:]
         for h in s.habits {
-            out += "  habit     \(h.field.rawValue): \(h.line) holds it (your correction of \(h.receiptID))\n"
+            let said = "\(h.field.rawValue): \(h.line) holds it"
+            if byHabit[said] == nil { habitOrder.append(said) }
+            byHabit[said, default: []].append(h.receiptID)
+        }
+        for said in habitOrder {
+            out += "  habit     \(said) (\(teachers(byHabit[said] ?? [], limit: 6)))\n"
         }
         let years = Dictionary(grouping: s.dates, by: \.date.year).sorted { $0.key < $1.key }
         if !years.isEmpty { out += "  years     " + years.map { "\($0.key) (\($0.value.count))" }.joined(separator: ", ") + "  (dates you corrected or confirmed)\n" }
