@@ -42,6 +42,32 @@ enum AmountScanner {
         return found ?? amount.matches(in: line)
     }
 
+    /// ".54", "RM .00", "$.99": an amount under one printed without its leading zero (a tax, a change, a
+    /// rounding), read as "0.54": a point at the start of the line or after a space or a currency sign, two
+    /// digits after it and no third. (Not after a letter, a digit or another point: "No.12", "1.50", "...12"; nor
+    /// after a digit and a space: "39 .80" is 39.80.)
+    static func withLeadingZeros(_ line: String) -> String {
+        // The points to put a zero before, found without copying the line (most lines have none).
+        func points(_ u: UnsafeBufferPointer<UInt8>) -> [Int] {
+            var at: [Int] = []
+            for i in u.indices where u[i] == UInt8(ascii: ".") && i + 2 < u.count {
+                if i > 0, u[i - 1] != UInt8(ascii: " "), u[i - 1] != UInt8(ascii: "$"), u[i - 1] != UInt8(ascii: "\t") { continue }
+                // "39 .80": a space OCR put before the point of an amount (read as one, `spaceBeforePoint`).
+                if i > 1, u[i - 1] == UInt8(ascii: " ") || u[i - 1] == UInt8(ascii: "\t"), Bytes.isDigit(u[i - 2]) { continue }
+                guard Bytes.isDigit(u[i + 1]), Bytes.isDigit(u[i + 2]) else { continue }
+                if i + 3 < u.count, Bytes.isDigit(u[i + 3]) || u[i + 3] == UInt8(ascii: ".") || u[i + 3] == UInt8(ascii: ",") { continue }
+                at.append(i)
+            }
+            return at
+        }
+        var line = line
+        let at = line.withUTF8(points)
+        guard !at.isEmpty else { return line }
+        var u = Array(line.utf8)
+        for i in at.reversed() { u.insert(UInt8(ascii: "0"), at: i) }
+        return String(decoding: u, as: UTF8.self)
+    }
+
     /// `currencyWords`: lower-case words that may stand right before an amount ("rm" in "RM10.60").
     static func scan(_ line: String, currencyWords: Set<String> = ["rm", "eur", "usd", "myr", "gbp", "chf", "sgd"]) -> [FoundAmount] {
         var out: [FoundAmount] = []
@@ -51,7 +77,7 @@ enum AmountScanner {
         let hasMinusPoint = ascii ? line.utf8.withContiguousStorageIfAvailable({ Bytes.hasPair($0, { $0 == UInt8(ascii: "-") }, { $0 == UInt8(ascii: ".") }) })
                                         ?? bytesContain(Array(line.utf8), "-.")
                                   : line.contains("-.")
-        let line = hasMinusPoint ? bareCents.replacing(in: line, with: "-0.") : line
+        let line = Self.withLeadingZeros(hasMinusPoint ? bareCents.replacing(in: line, with: "-0.") : line)
         // Character offsets counted on from the previous match (matches come in order): one walk of the line.
         var last = line.startIndex, offset = 0
         for m in amountMatches(line) {

@@ -41,6 +41,24 @@ struct ParserRulesTests {
         #expect(parser.parse(text: "CAFE\nTOTAL $9 99\nTOTAL $9.99").total?.evidence.notes.contains(.spaceForDecimalPoint) == false)
     }
 
+    /// ".54", "RM .00", "$.99": an amount under one printed without its leading zero is read; a point after a
+    /// letter, a digit or a digit and a space is not such an amount.
+    @Test func anAmountWithoutItsLeadingZero() {
+        #expect(AmountScanner.scan("TAX 3.25% .54").filter { !$0.isPercent }.map(\.amount) == [amount("0.54")])
+        #expect(AmountScanner.scan("CHANGE RM .00").map(\.amount) == [amount("0.00")])
+        #expect(AmountScanner.scan("Coupon $.99").map(\.amount) == [amount("0.99")])
+        #expect(AmountScanner.scan(".50 OFF").map(\.amount) == [amount("0.50")])
+        #expect(AmountScanner.scan("SUBTOTAL 193660 .00").map(\.amount) == [amount("193660.00")])
+        #expect(AmountScanner.scan("No.12").isEmpty && AmountScanner.scan("Ref .123").isEmpty && AmountScanner.scan("v1 .5.10").isEmpty)
+        #expect(AmountScanner.scan("-.02").map(\.amount) == [amount("0.02")] && AmountScanner.scan("-.02").first?.negative == true)
+        // The arithmetic then holds: the change of nothing makes cash the total; a tax under one adds up.
+        let cafe = parser.parse(text: "KEDAI KOPI MAJU\nTOTAL SALES RM 7.50\nCASH RM 7.50\nCHANGE RM .00")
+        #expect(cafe.total?.value == amount("7.50"))
+        #expect(cafe.total?.evidence.notes.contains(.sum(.cashChange(cash: amount("7.50"), change: amount("0.00")), equals: amount("7.50"))) == true)
+        let burger = parser.parse(text: "BURGER BARN\nDouble Double 6.55\nTAX 3.25% .54\nAmount Due $7.09")
+        #expect(burger.tax?.value == amount("0.54") && burger.subtotal?.value == amount("6.55"))
+    }
+
     // MARK: total and distractors
 
     @Test(arguments: [
