@@ -79,7 +79,7 @@ extension ReceiptParser {
         // A payment or total word: the row is that, unless the word is a weak one in a longer name ("CHOCOLATE BAR",
         // "CHICKEN TENDER", "NET BAG").
         // A word one OCR slip away counts only on a short row ("TOTAI 12.00"), not in a name ("SUMMER WIT").
-        let words = l.words.isASCII ? l.words.wordBytes.filter { $0.contains { $0 >= 0x61 && $0 <= 0x7A } }.count
+        let words = l.words.isASCII ? l.words.spans.filter { l.words.word($0).contains { $0 >= 0x61 && $0 <= 0x7A } }.count
                                     : l.words.words.filter { $0.contains(where: \.isLetter) }.count
         for set in [compiled.total, compiled.subtotal, compiled.rounding, compiled.cash, compiled.change] {
             if let kw = compiled.bestExact(set, in: l.words), kw.weight >= 0.95 || words <= 2 { return true }

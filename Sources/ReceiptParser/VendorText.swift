@@ -40,14 +40,14 @@ extension CompiledRules {
 
     /// `looksLikeNoise` for a line of ASCII, on its words' bytes (lower-case letters and digits, a byte a character).
     static func looksLikeNoiseASCII(_ w: WordLine) -> Bool {
-        let words = w.wordBytes.filter { $0.contains { $0 >= 0x61 && $0 <= 0x7A } }
+        let words = w.spans.filter { w.word($0).contains { $0 >= 0x61 && $0 <= 0x7A } }.map(w.word)
         guard !words.isEmpty else { return true }
         let short = words.filter { $0.count <= 2 }.count
         if words.count >= 2, short * 2 > words.count, (words.map(\.count).max() ?? 0) < 5 { return true }
         var odd = 0
         for word in words where word.count >= 3 {
             let noVowel = word.count > 3 && !word.contains { "aeiouy".utf8.contains($0) }
-            let oneLetter = word.allSatisfy { $0 == word[0] }
+            let oneLetter = word.allSatisfy { $0 == word[word.startIndex] }
             if noVowel || oneLetter { odd += 1 }
         }
         return odd * 2 > words.count
@@ -139,7 +139,8 @@ extension CompiledRules {
         // (Each word against the targets of its length only, the table asked without going through its global each time.)
         if let targets = misreadSkipTargetBytes, w.bytes.allSatisfy({ $0 < 0x80 }) {
             let table = Self.confusableBytes
-            for word in w.wordBytes where word.count >= 5 {
+            for span in w.spans where span.count >= 5 {
+                let word = w.word(span)
                 guard let same = targets[word.count] else { continue }
                 let upper = word.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
                 for target in same {
@@ -210,7 +211,7 @@ extension CompiledRules {
             // Read with under 30 % confidence: a logo that happens to hold a form's letters ("SS ee bs >. Balas & AS ae").
             if l.confidence < 0.3 { return nil }
             // "COMPANY REG NO 12345-X" (however misread): a form word first, then a number, is a registration line.
-            if digits >= 4, cw.words.count > 1, let first = cw.words.first {
+            if digits >= 4, cw.spans.count > 1, let first = cw.words.first {
                 let formWord = String(form.normalised.dropFirst().dropLast())
                 if formWord == String(first) || EditDistance.levenshtein(String(first), formWord, limit: 1) <= 1 { return nil }
             }
@@ -223,14 +224,14 @@ extension CompiledRules {
         }
         if any(vendorSkip, in: w) != nil || misreadSkipWord(w) { return nil }
         // One money word alone ("CASH"), or OCR noise from a logo: not a name.
-        if w.words.count == 1, isMoneyLabel(w) { return nil }
+        if w.spans.count == 1, isMoneyLabel(w) { return nil }
         if Self.looksLikeNoise(w) { return nil }
         // Read with under 30 % confidence: what OCR makes of a logo or a picture ("FESEREAFSSSEPEEFES ESE ESSE").
         if l.confidence < 0.3 { return nil }
         // Address and digit checks without a trailing registration number ("NAME MALAYSIA (308282-A)").
         let cDigits = cw.digitCount
         // Address words as printed only: one letter off is a name's word as often ("KANDAR" is no "BANDAR").
-        if anyExact(addressWords, in: cw) != nil, cDigits > 0 || cw.words.count > 3 { return nil }
+        if anyExact(addressWords, in: cw) != nil, cDigits > 0 || cw.spans.count > 3 { return nil }
         if cDigits > 4 || Double(cDigits) > Double(letters) * 0.5 { return nil }
         if !l.amounts.isEmpty { return nil }
         if letters < 3 { return nil }

@@ -107,6 +107,35 @@ struct HandScannerTests {
         #expect(WordLine("").padded == Self.paddedAsBefore("") && WordLine("-- --").padded == "  ")
     }
 
+    /// WordLine's words as places in its bytes (`spans`, with their byte masks and the line's word bits)
+    /// against `padded.split(separator: " ")`, on ASCII and on lines with other characters.
+    @Test func wordLineSpansAreTheSplitWords() {
+        var g = Lines(state: 19)
+        let other = Array("éÄß€£ \u{301}ñ")
+        for k in 0..<5_000 {
+            var s = g.line(Self.textAlphabet)
+            if k % 3 == 0, !s.isEmpty { s.insert(other.randomElement(using: &g)!, at: s.index(s.startIndex, offsetBy: Int.random(in: 0..<s.count, using: &g))) }
+            let w = WordLine(s)
+            let split = w.padded.split(separator: " ")
+            #expect(w.words == split && w.spans.count == split.count, "\(s)")
+            #expect(w.wordBytes == split.map { Array($0.utf8) }, "\(s)")
+            #expect(w.spans.map(\.mask) == split.map { WordLine.byteMask(Array($0.utf8)) }, "\(s)")
+            #expect(w.wordMask == split.reduce(0) { $0 | WordLine.bit(Array($1.utf8)) }, "\(s)")
+            #expect(w.lineByteMask == split.reduce(0) { $0 | WordLine.byteMask(Array($1.utf8)) }, "\(s)")
+        }
+    }
+
+    /// `OCRLine.text` (its words' bytes copied into one string) against `joined(separator: " ")`.
+    @Test func lineTextIsTheJoinedWords() {
+        var g = Lines(state: 23)
+        let alphabet = Self.textAlphabet + Array("éÄß€£ñ")
+        for _ in 0..<5_000 {
+            let words = (0..<Int.random(in: 0...6, using: &g)).map { _ in OCRWord(text: g.line(alphabet, max: 30), confidence: 0.5) }
+            let line = OCRLine(words: words)
+            #expect(line.text == words.map(\.text).joined(separator: " ") && line.text.utf8.elementsEqual(words.map(\.text).joined(separator: " ").utf8))
+        }
+    }
+
     @Test func wordAfterATimeIsTheExpressions() {
         var g = Lines(state: 31)
         for _ in 0..<20_000 {
