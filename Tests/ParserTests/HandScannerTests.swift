@@ -136,6 +136,34 @@ struct HandScannerTests {
         }
     }
 
+    /// The month words' tables by length against the dictionaries they were looked up in, on runs of letters
+    /// made from the month names themselves (as printed, a letter changed, added or dropped, upper case).
+    @Test func monthWordsByLengthAreTheDictionaries() {
+        let rules = CompiledRules(.builtIn)
+        let words = rules.monthWords
+        let names = rules.months.keys.sorted()
+        var g = Lines(state: 29)
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        var named = 0
+        for k in 0..<20_000 {
+            var run = Array(names.randomElement(using: &g)!.utf8.filter { $0 < 0x80 })
+            switch k % 5 {
+            case 1 where !run.isEmpty: run[Int.random(in: 0..<run.count, using: &g)] = letters.randomElement(using: &g)!.asciiValue!
+            case 2: run.insert(letters.randomElement(using: &g)!.asciiValue!, at: Int.random(in: 0...run.count, using: &g))
+            case 3 where !run.isEmpty: run.remove(at: Int.random(in: 0..<run.count, using: &g))
+            case 4: run = (0..<Int.random(in: 3...10, using: &g)).map { _ in letters.randomElement(using: &g)!.asciiValue! }
+            default: break
+            }
+            if k % 2 == 0 { run = run.map { Bytes.isLetter($0) ? $0 & ~0x20 : $0 } }
+            run = run.filter(Bytes.isLetter)
+            guard run.count >= 3 else { continue }
+            let fast = run.withUnsafeBufferPointer { words.names($0) }
+            #expect(fast == run.withUnsafeBufferPointer { words.namesByDictionaries($0) }, "\(String(decoding: run, as: UTF8.self))")
+            if fast { named += 1 }
+        }
+        #expect(named > 1_000)
+    }
+
     @Test func wordAfterATimeIsTheExpressions() {
         var g = Lines(state: 31)
         for _ in 0..<20_000 {
