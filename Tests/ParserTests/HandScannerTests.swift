@@ -164,6 +164,23 @@ struct HandScannerTests {
         #expect(named > 1_000)
     }
 
+    /// `AmountScanner.LineSigns` against what it stands for, and the amount expression finding nothing on a
+    /// printable line without a point or comma (where `scan` no longer runs the matcher).
+    @Test func amountLineSignsAreWhatScanAsked() {
+        var g = Lines(state: 53)
+        let alphabet = Self.amountAlphabet + Array("€£\u{7}é")
+        for k in 0..<20_000 {
+            var s = g.line(alphabet, max: 30)
+            if k % 2 == 0 { s.removeAll { $0 == "." || $0 == "," } }
+            let signs = s.utf8.withContiguousStorageIfAvailable(AmountScanner.LineSigns.init)!
+            let b = Array(s.utf8)
+            #expect(signs.ascii == b.allSatisfy { $0 < 0x80 } && signs.printable == b.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
+                    && signs.separator == (b.contains(0x2E) || b.contains(0x2C)) && signs.dollar == b.contains(0x24)
+                    && signs.minusPoint == bytesContain(b, "-."), "\(s)")
+            if signs.printable, !signs.separator { #expect(AmountScanner.amount.matches(in: s).isEmpty, "\(s)") }
+        }
+    }
+
     @Test func wordAfterATimeIsTheExpressions() {
         var g = Lines(state: 31)
         for _ in 0..<20_000 {
