@@ -108,9 +108,12 @@ struct CompiledRules: Sendable {
     let monthFirstCurrencies: Set<String>
     let dollarHints: [(String, String)]   // normalised word, code
     /// The payment words, normalised (`raw` is the normalised text too).
-    let cardWords: [Keyword]
-    let cashWords: [Keyword]
+    /// (Sets, so a line is asked only for the words its signs may hold: `any` gives the first that `contains`.)
+    let cardWords: KeywordSet
+    let cashWords: KeywordSet
     let receiptNumberKeywords: [(Keyword, Double)]
+    /// `receiptNumberKeywords`' keywords, in their order, with their signs.
+    let receiptNumberSet: KeywordSet
     let itemSkip: KeywordSet
     let itemDiscount: KeywordSet
     let itemVoid: KeywordSet
@@ -155,14 +158,15 @@ struct CompiledRules: Sendable {
         currencyWords = Set(r.currency.symbols.keys.map { $0.lowercased() }.filter { $0.allSatisfy(\.isLetter) })
         monthFirstCurrencies = Set(r.currency.monthFirst)
         dollarHints = (r.currency.dollarHints ?? [:]).map { (WordLine.normalise($0.key), $0.value) }.sorted { $0.0 < $1.0 }
-        cardWords = r.payment.card.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) }
-        cashWords = r.payment.cash.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) }
+        cardWords = KeywordSet(r.payment.card.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) })
+        cashWords = KeywordSet(r.payment.cash.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) })
         itemSkip = list(r.items?.skip)
         itemDiscount = list(r.items?.discount)
         itemVoid = list(r.items?.void)
         receiptNumberKeywords = r.receiptNumber.keywords.enumerated().map { i, k in
             (Keyword(raw: k, normalised: WordLine.normalise(k), weight: 1), 1 - Double(i) / Double(max(1, r.receiptNumber.keywords.count)) * 0.5)
         }.filter { $0.0.normalised.count > 2 }
+        receiptNumberSet = KeywordSet(receiptNumberKeywords.map(\.0))
     }
 
     /// The best-weighted keyword matching the line, if any.

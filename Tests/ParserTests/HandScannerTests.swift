@@ -59,7 +59,7 @@ struct HandScannerTests {
                       "LONDON W1D 4HS", "****1234", "ending in 5678", "last 4: 9012", " RM", " $", " TF", " A", "<A>", "12:30 PM", "12.5",
                       " ab 1", "---", "..", "#12 ", "Co. Reg. 12345-X", "12. 50", "12 .50", "SON 8HD", "  ",
                       "2 x 4.80", "3X 1.20", "1.24 lb @ 0.59", "2 * RM 3.50", " 0.657 KILOS", " 1,5 kg. ", " 12 oz", " 2 ", " 3 x ", "1 x Tea", "12 Coffee",
-                      "(Co. Reg. 12345-X)", "[co no: 123-4 ]", "(1234567-W) ", " AB12345", " ABCD12345", " 1234-A", "(B12-3)", "[12345678901]"]
+                      "  7x Tea", "123 Tea", "05 ", " 4X", "(Co. Reg. 12345-X)", "[co no: 123-4 ]", "(1234567-W) ", " AB12345", " ABCD12345", " 1234-A", "(B12-3)", "[12345678901]"]
         var g = Lines(state: 11)
         for _ in 0..<20_000 {
             var s = g.line(Self.textAlphabet, max: 16)
@@ -178,6 +178,24 @@ struct HandScannerTests {
                     && signs.separator == (b.contains(0x2E) || b.contains(0x2C)) && signs.dollar == b.contains(0x24)
                     && signs.minusPoint == bytesContain(b, "-."), "\(s)")
             if signs.printable, !signs.separator { #expect(AmountScanner.amount.matches(in: s).isEmpty, "\(s)") }
+        }
+    }
+
+    /// The payment words and receipt-number keywords asked through their sets' signs: `any` is the first word of
+    /// the list a line `contains`, and every keyword a line `contains` passes `may`.
+    @Test func paymentAndNumberWordsAskedByTheirSigns() {
+        let rules = CompiledRules(.builtIn)
+        let sets = [rules.cardWords, rules.cashWords, rules.receiptNumberSet]
+        let words = sets.flatMap { $0.map { $0.normalised.trimmingCharacters(in: .whitespaces) } }
+            + ["visa", "vlsa", "mastercrad", "cash", "cahs", "invoice", "lnvoice", "receipt", "no", "bill", "12.50", "rm", "total"]
+        var g = Lines(state: 59)
+        for _ in 0..<3_000 {
+            let line = (0..<Int.random(in: 1...4, using: &g)).map { _ in words.randomElement(using: &g)! }.joined(separator: " ")
+            let w = WordLine(line)
+            for set in sets {
+                #expect(rules.any(set, in: w) === set.keywords.first(where: { w.contains($0) }), "\(line)")
+                for i in set.indices where w.contains(set.keywords[i]) { #expect(w.may(set.signs[i], loosely: false), "\(line)") }
+            }
         }
     }
 
