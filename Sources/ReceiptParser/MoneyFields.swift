@@ -44,23 +44,25 @@ struct MoneyFields {
     init(lines: [ParseLine], rules: CompiledRules) {
         self.lines = lines
         self.rules = rules
-        subtotalLines = Self.find(rules.subtotal, lines, rules, all: true, loosely: true)
+        // A label line's value found once for every keyword set that names the line.
+        let paired = PairedValues(count: lines.count)
+        subtotalLines = Self.find(rules.subtotal, lines, rules, all: true, loosely: true, paired: paired)
         subtotalFound = subtotalLines.first
         // The best tax line, not the first: "Total (incl. GST) 31.47" says GST too, but is a total.
-        let taxLines = Self.find(rules.tax, lines, rules, exclude: rules.taxExclude, all: true).map(Self.taxTableRow)
+        let taxLines = Self.find(rules.tax, lines, rules, exclude: rules.taxExclude, all: true, paired: paired).map(Self.taxTableRow)
         // A line that is also a strong total ("Total Amt incl. GST @ 6%") is the total, not the tax.
         let taxScored = taxLines.map { t in (t, t.score - ((rules.best(rules.total, in: t.line.words)?.weight ?? 0) >= 0.9 ? 0.5 : 0)) }
         let bestTax = taxScored.map(\.1).max()
         taxFound = taxScored.first { $0.1 == bestTax }?.0
         self.taxLines = taxScored.map { var t = $0.0; t.score = $0.1; return t }
         // A rounding adjustment is less than the smallest note; "Rounding RM 177.20" is the rounded total.
-        let roundingLines = Self.find(rules.rounding, lines, rules, allowNegative: true, all: true)
+        let roundingLines = Self.find(rules.rounding, lines, rules, allowNegative: true, all: true, paired: paired)
         roundingFound = roundingLines.first { $0.amount.magnitude < Amount(1) }
-        discountFound = Self.find(rules.discount, lines, rules, allowNegative: true).first
-        cashFound = Self.find(rules.cash, lines, rules, exclude: rules.cashExclude).first
+        discountFound = Self.find(rules.discount, lines, rules, allowNegative: true, paired: paired).first
+        cashFound = Self.find(rules.cash, lines, rules, exclude: rules.cashExclude, paired: paired).first
         // Change is printed with a sign now and then ("20.00-"): it is never owed the other way.
-        changeFound = Self.find(rules.change, lines, rules, exclude: rules.changeExclude, allowNegative: true).first.map { f in var f = f; f.amount = f.amount.magnitude; return f }
-        totalCandidates = Self.find(rules.total, lines, rules, exclude: rules.totalDistractors, all: true)
+        changeFound = Self.find(rules.change, lines, rules, exclude: rules.changeExclude, allowNegative: true, paired: paired).first.map { f in var f = f; f.amount = f.amount.magnitude; return f }
+        totalCandidates = Self.find(rules.total, lines, rules, exclude: rules.totalDistractors, all: true, paired: paired)
         let totalLines = Set(totalCandidates.map(\.line.index))
         for r in roundingLines where r.amount >= Amount(1) && !totalLines.contains(r.line.index) {
             totalCandidates.append(Found(amount: r.amount, keyword: .derived("rounded total", weight: 0.75), line: r.line,
@@ -87,8 +89,11 @@ struct MoneyFields {
     /// Lines with no letters beyond a currency word ("RM", ":", "(RM)"): layout filler between a label and its value.
     static func isFiller(_ l: ParseLine, _ rules: CompiledRules) -> Bool {
         guard l.amounts.isEmpty, !isBareNumber(l) else { return false }
-        let words = l.words.words
-        if words.isEmpty { return true }
+        // (The words counted by their places; only a line of one word is split for it.)
+        let w = l.words
+        if w.spans.isEmpty { return true }
+        guard w.spans.count == 1 else { return false }
+        let words = w.words
         return words.count == 1 && (rules.currencyWords.contains(String(words[0])) || words[0].count <= 1) && l.words.digitCount == 0
     }
 
@@ -151,9 +156,29 @@ struct MoneyFields {
                       note: .amountInColumn(position: k + 1, of: values.count, afterLabels: labels.count))
     }
 
+    /// `pairedValue(i, lines, rules)` for each line `i`, worked out when first asked (it depends on the lines and
+    /// the rules alone: `init` asks it again for a line each set of keywords finds). A class: shared by the calls of `find`.
+    final class PairedValues {
+        private var values: [Paired?]
+        private var known: [Bool]
+        init(count: Int) {
+            values = Array(repeating: nil, count: count)
+            known = Array(repeating: false, count: count)
+        }
+        func value(_ i: Int, _ lines: [ParseLine], _ rules: CompiledRules) -> Paired? {
+            if known[i] { return values[i] }
+            let p = MoneyFields.pairedValue(i, lines, rules)
+            values[i] = p
+            known[i] = true
+            return p
+        }
+    }
+
     /// Lines carrying one of `keywords` (and none of `exclude` that contains it), with the amount on the line or paired with it.
+    /// `paired`: the label lines' values already found, for these `lines` (nil: each found anew).
     static func find(_ keywords: CompiledRules.KeywordSet, _ lines: [ParseLine], _ rules: CompiledRules,
-                     exclude: CompiledRules.KeywordSet = CompiledRules.KeywordSet([]), allowNegative: Bool = false, all: Bool = false, loosely: Bool = false) -> [Found] {
+                     exclude: CompiledRules.KeywordSet = CompiledRules.KeywordSet([]), allowNegative: Bool = false, all: Bool = false, loosely: Bool = false,
+                     paired: PairedValues? = nil) -> [Found] {
         var out: [Found] = []
         for (i, l) in lines.enumerated() {
             guard let kw = rules.best(keywords, in: l.words, loosely: loosely) else { continue }
@@ -176,7 +201,7 @@ struct MoneyFields {
             if let b = blocking { score *= 0.6; notes.append(.alsoSays(b.raw)) }
             var amounts = l.amounts.filter { !$0.isPercent && (allowNegative || !$0.negative) }
             var source = l
-            if amounts.isEmpty, let p = pairedValue(i, lines, rules) {
+            if amounts.isEmpty, let p = paired.map({ $0.value(i, lines, rules) }) ?? pairedValue(i, lines, rules) {
                 amounts = p.amounts.filter { !$0.isPercent && (allowNegative || !$0.negative) }
                 if !amounts.isEmpty { score *= p.factor; notes.append(p.note); source = p.line }
             }
