@@ -86,22 +86,26 @@ final class WordLine {
     let spans: [Span]
 
     init(_ text: String) {
-        var ascii: [UInt8] = [32]
-        ascii.reserveCapacity(text.utf8.count + 2)
+        // (Each array made once at the size it can reach: growing them, and the literal `[32]` reserved
+        // again, copied their buffers.)
+        let n = text.utf8.count
+        var ascii: [UInt8] = []
+        ascii.reserveCapacity(n + 2)
+        ascii.append(32)
         var letters = 0, digits = 0
         // Plain ASCII (most receipt lines): the same as the general path below, byte by byte (for ASCII,
-        // `lowercased` maps A-Z only, and `isLetter`/`isNumber` are A-Z, a-z, 0-9).
-        let isASCIIText = text.utf8.allSatisfy { $0 < 0x80 }
+        // `lowercased` maps A-Z only, and `isLetter`/`isNumber` are A-Z, a-z, 0-9). The bytes read in place
+        // when the string holds them so (a native string always does), else copied out.
+        let isASCIIText = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? text.utf8.allSatisfy { $0 < 0x80 }
         var spans: [Span] = []
         if isASCIIText {
-            var lastSpace = true
-            for b in text.utf8 {
-                if b >= 0x41 && b <= 0x5A { ascii.append(b | 0x20); letters += 1; lastSpace = false }
-                else if b >= 0x61 && b <= 0x7A { ascii.append(b); letters += 1; lastSpace = false }
-                else if b >= 0x30 && b <= 0x39 { ascii.append(b); digits += 1; lastSpace = false }
-                else if !lastSpace { ascii.append(32); lastSpace = true }
-            }
+            let counts = text.utf8.withContiguousStorageIfAvailable { Self.lowerWords($0, into: &ascii) }
+                ?? Array(text.utf8).withUnsafeBufferPointer { Self.lowerWords($0, into: &ascii) }
+            letters = counts.letters
+            digits = counts.digits
             if ascii.count == 1 || ascii.last != 32 { ascii.append(32) }
+            // (At most one word for every two bytes of the padded line.)
+            spans.reserveCapacity(ascii.count / 2)
             padded = String(decoding: ascii, as: UTF8.self)
             bytes = ascii
             // The words between the single spaces, as `padded.split(separator: " ")` gives them (on ASCII a
@@ -153,6 +157,21 @@ final class WordLine {
         lengthMask = lengths
         pairLengthMask = pairs
         lineByteMask = lineBytes
+    }
+
+    /// The ASCII path of `init`: the letters (lower-cased) and digits of `b` appended to `ascii`, each run of
+    /// anything else as one space (none at the start, `ascii` holding the leading space already); how many
+    /// letters and digits. (A function of its own: a nested function capturing the counts made them boxes,
+    /// asked for exclusive access at every byte.)
+    private static func lowerWords(_ b: UnsafeBufferPointer<UInt8>, into ascii: inout [UInt8]) -> (letters: Int, digits: Int) {
+        var letters = 0, digits = 0, lastSpace = true
+        for c in b {
+            if c >= 0x41 && c <= 0x5A { ascii.append(c | 0x20); letters += 1; lastSpace = false }
+            else if c >= 0x61 && c <= 0x7A { ascii.append(c); letters += 1; lastSpace = false }
+            else if c >= 0x30 && c <= 0x39 { ascii.append(c); digits += 1; lastSpace = false }
+            else if !lastSpace { ascii.append(32); lastSpace = true }
+        }
+        return (letters, digits)
     }
 
     /// Each word's bytes, `bytes[s.start..<s.end]`.
