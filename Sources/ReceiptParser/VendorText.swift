@@ -402,14 +402,16 @@ struct VendorText: Sendable {
         // After such a form, one or two scraps of one or two letters or digits go.
         let abbreviated = ending.filter { !isShort($0) || $0.contains(where: \.isPunctuation) }
         let abbreviatedForms = Self.literals(abbreviated)
+        let abbreviatedSets = abbreviatedForms?.map { ByteSet(bytes: $0) }
         scrapsAfterForm = Pattern(#"(\b(?:"# + Self.alternation(abbreviated) + #")\.?)(?:\s+[A-Za-z0-9]{1,2}){1,2}$"#,
-                                  mayMatch: { Self.endsInShortScraps($0) && Self.holdsOne($0, of: abbreviatedForms) })
+                                  mayMatch: { Self.endsInShortScraps($0) && Self.holdsOne($0, of: abbreviatedForms, sets: abbreviatedSets) })
         // After a form of three letters or more, anything with a digit goes (a registration number, noise);
         // not after "co.": "CO. NO: 12345" is a registration line, not a name.
         let certain = ending.filter { !isShort($0) }
         let certainForms = Self.literals(certain)
+        let certainSets = certainForms?.map { ByteSet(bytes: $0) }
         numberAfterForm = Pattern(#"(\b(?:"# + Self.alternation(certain) + #")\b\.?)\s+.*\d.*$"#,
-                                  mayMatch: { $0.contains(where: Bytes.isDigit) && Self.holdsOne($0, of: certainForms) })
+                                  mayMatch: { $0.contains(where: Bytes.isDigit) && Self.holdsOne($0, of: certainForms, sets: certainSets) })
     }
 
     /// The alternatives of `alternation(words)` as lower-case bytes: a line matching it holds one of them.
@@ -420,11 +422,12 @@ struct VendorText: Sendable {
     }
 
     /// Whether the printable-ASCII line, lower-cased, holds one of `literals` (the expressions are case-insensitive).
-    static func holdsOne(_ b: UnsafeBufferPointer<UInt8>, of literals: [[UInt8]]?) -> Bool {
+    /// `sets`: each literal's `ByteSet`, made once with them (nil: made here).
+    static func holdsOne(_ b: UnsafeBufferPointer<UInt8>, of literals: [[UInt8]]?, sets: [ByteSet]? = nil) -> Bool {
         guard let literals else { return true }
         // (A literal with a byte the line lacks is not in it: most lines are refused without lower-casing them.)
         let present = ByteSet(bytes: b.lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 })
-        guard literals.contains(where: { present.holds(ByteSet(bytes: $0)) }) else { return false }
+        guard (sets ?? literals.map { ByteSet(bytes: $0) }).contains(where: present.holds) else { return false }
         let lower = b.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
         return literals.contains { bytesContain(lower, $0) }
     }
