@@ -38,6 +38,13 @@ struct Pattern: @unchecked Sendable {
         return regex.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: template)
     }
 
+    /// `replacing(in:with:)` on a text the caller knows to be printable ASCII (`printable`), without walking it
+    /// again to find out: `mayMatch` asked at once. `printable` false: the expression is run, as for any other text.
+    func replacing(in s: String, with template: String, printable: Bool) -> String {
+        if printable, let mayMatch, s.utf8.withContiguousStorageIfAvailable(mayMatch) == false { return s }
+        return regex.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: template)
+    }
+
     /// Whether the pattern matches anywhere in `s` (`range(of:options: .regularExpression) != nil`).
     func hasMatch(in s: String) -> Bool {
         guard worthRunning(s) else { return false }

@@ -498,27 +498,31 @@ struct VendorText: Sendable {
 
     /// Strips OCR noise at the ends and a trailing registration number "(81109-A)".
     func clean(_ s: String) -> String {
-        var t = Self.registrationAtEnd.replacing(in: s, with: "")
+        // Whether `s` is printable ASCII, asked once: every step below only takes text away, trims it, collapses
+        // spaces, or puts back a piece of it or "SDN BHD", so what is left of printable ASCII stays so, and each
+        // expression's `mayMatch` may be asked without walking the text again.
+        let p = s.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } } ?? false
+        var t = Self.registrationAtEnd.replacing(in: s, with: "", printable: p)
         t = Self.trimEnds(t)
-        t = Self.registrationAtEnd.replacing(in: t, with: "")
+        t = Self.registrationAtEnd.replacing(in: t, with: "", printable: p)
         // A branch code "(KJ1)", then a bare registration number at the end: "NAME SDN BHD 1110644-W".
-        t = Self.branchCodeAtEnd.replacing(in: t, with: "")
-        t = Self.bareNumberAtEnd.replacing(in: t, with: "")
+        t = Self.branchCodeAtEnd.replacing(in: t, with: "", printable: p)
+        t = Self.bareNumberAtEnd.replacing(in: t, with: "", printable: p)
         t = collapsingSpaces(t, Self.spaces)
         t = Self.trimJunk(t)
         // A rule of dashes after the name ends it: "BP STATION VAN VEEN------------:-rm".
-        t = Self.ruleToEnd.replacing(in: t, with: "")
+        t = Self.ruleToEnd.replacing(in: t, with: "", printable: p)
         // Leading dots and a stray lower-case scrap before an upper-case name ("ri FOODICIOUS"), trailing scraps after a legal form.
-        t = Self.leadingDots.replacing(in: t, with: "")
-        t = Self.leadingScrap.replacing(in: t, with: "")
-        t = scrapsAfterForm.replacing(in: t, with: "$1")
+        t = Self.leadingDots.replacing(in: t, with: "", printable: p)
+        t = Self.leadingScrap.replacing(in: t, with: "", printable: p)
+        t = scrapsAfterForm.replacing(in: t, with: "$1", printable: p)
         // OCR's "SON BHD", "SIN BHD", "SDIi BHD", "SEN 3HD", "SDN BHO" for SDN BHD (Malaysia's private limited).
         // (Read right, "Sdn. Bhd." is left as printed.)
         for m in Self.misreadSdnBhd.matches(in: t).reversed() where m.groups[0].map({ $0.uppercased().filter(\.isLetter) }) != "SDNBHD" {
             t.replaceSubrange(m.range, with: "SDN BHD")
         }
         // After a legal form ends the name, anything with a digit is a registration number or noise.
-        t = numberAfterForm.replacing(in: t, with: "$1")
+        t = numberAfterForm.replacing(in: t, with: "$1", printable: p)
         t = Self.trimJunkKeepingDots(t)
         // "RESTORAN TELAGA VILLAGE oo": short lower-case scraps after a name printed in capitals.
         if let ascii = droppingLowerScrapsASCII(t) { return ascii }
@@ -554,11 +558,19 @@ struct VendorText: Sendable {
         }
         func lower(_ c: UInt8) -> Bool { c >= 0x61 && c <= 0x7A }
         func capitals(_ r: Range<Int>) -> Bool { r.count >= 2 && u[r].contains { $0 >= 0x41 && $0 <= 0x5A } && !u[r].contains(where: lower) }
-        guard words.filter(capitals).count >= 2 else { return t }
+        var capitalWords = 0
+        for w in words where capitals(w) { capitalWords += 1 }
+        guard capitalWords >= 2 else { return t }
+        // `t` is its words joined by single spaces already (no space at either end, none doubled): then the
+        // words kept joined are `t` up to the last of them, and no string is made of each.
+        let joined = words.first?.lowerBound == 0 && words.last?.upperBound == u.count
+            && words.reduce(words.count - 1) { $0 + $1.count } == u.count
+        let all = words.count
         while words.count > 2, let last = words.last, last.count <= 3, u[last].contains(where: lower),
               !shortForms.contains(String(decoding: u[last], as: UTF8.self).lowercased().trimmingCharacters(in: .punctuationCharacters)) {
             words.removeLast()
         }
+        if joined { return words.count == all ? t : String(decoding: u[0..<words[words.count - 1].upperBound], as: UTF8.self) }
         return words.map { String(decoding: u[$0], as: UTF8.self) }.joined(separator: " ")
     }
 

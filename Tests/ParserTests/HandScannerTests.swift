@@ -199,6 +199,28 @@ struct HandScannerTests {
         }
     }
 
+    /// `Pattern.replacing(in:with:printable:)` (the printable walk left to the caller) gives what `replacing(in:with:)`
+    /// gives, on the expressions `VendorText.clean` asks it of, for printable lines (and any line when told it is not).
+    @Test func replacingOnKnownPrintableTextIsTheSame() {
+        let rules = CompiledRules(.builtIn)
+        let patterns = [VendorText.registrationAtEnd, VendorText.branchCodeAtEnd, VendorText.bareNumberAtEnd, VendorText.ruleToEnd,
+                        VendorText.leadingDots, VendorText.leadingScrap, rules.vendorText.scrapsAfterForm, rules.vendorText.numberAfterForm]
+        let pieces = ["SDN BHD", "Sdn. Bhd. 12", "(12345-X)", "[KJ1]", " 1234567-W", "ENTERPRISE ab", "TRADING CO. 1", "---:-rm", "..NAME", "ri FOOD",
+                      " GmbH x 2", " berhad 9"]
+        var g = Lines(state: 61)
+        for k in 0..<10_000 {
+            var s = g.line(Self.textAlphabet, max: 16)
+            if Bool.random(using: &g) { s += pieces.randomElement(using: &g)! }
+            if Bool.random(using: &g) { s = pieces.randomElement(using: &g)! + " " + s }
+            if k % 7 == 0 { s += "é" }
+            let printable = s.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
+            for p in patterns {
+                #expect(p.replacing(in: s, with: "", printable: printable) == p.replacing(in: s, with: ""), "\(s)")
+                #expect(p.replacing(in: s, with: "", printable: false) == p.replacing(in: s, with: ""), "\(s)")
+            }
+        }
+    }
+
     @Test func wordAfterATimeIsTheExpressions() {
         var g = Lines(state: 31)
         for _ in 0..<20_000 {
