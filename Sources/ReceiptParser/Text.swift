@@ -386,6 +386,9 @@ struct ByteSet: Sendable {
 
     init(_ s: StaticString) { self = s.withUTF8Buffer { ByteSet(bytes: $0) } }
 
+    /// The set of the bytes below 64 (`lo`, bit c) and from 64 to 127 (`hi`, bit c - 64).
+    init(lo: UInt64, hi: UInt64) { self.lo = lo; self.hi = hi }
+
     @inline(__always) func contains(_ c: UInt8) -> Bool {
         c < 64 ? (lo >> UInt64(c)) & 1 != 0 : c < 128 ? (hi >> UInt64(c &- 64)) & 1 != 0 : false
     }
