@@ -173,11 +173,12 @@ struct CompiledRules: Sendable {
     /// Exact matches win over matches one OCR slip away ("totale" must not claim "total").
     func best(_ set: KeywordSet, in w: WordLine, loosely: Bool = false) -> Keyword? {
         if let exact = bestExact(set, in: w) { return exact }
-        // The first of the best, as `max(by:)` over the matches in order gives.
+        // The first of the best, as `max(by:)` over the matches in order gives. (No keyword of the set is on the
+        // line as printed, or `bestExact` had found it: `contains` is `slipsAway` here.)
         var best: Keyword?
         for i in set.indices where w.may(set.signs[i], loosely: loosely) {
             let k = set.keywords[i]
-            guard w.contains(k, loosely: loosely) else { continue }
+            guard w.slipsAway(k, loosely: loosely) else { continue }
             if let b = best, !Self.ranksBelow(b, k) { continue }
             best = k
         }

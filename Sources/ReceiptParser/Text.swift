@@ -255,7 +255,12 @@ final class WordLine {
 
     /// `contains(keyword.normalised, loosely:)`, with the keyword's bytes made once, when the rules were compiled.
     func contains(_ k: CompiledRules.Keyword, loosely: Bool = false) -> Bool {
-        if has(k) { return true }
+        has(k) || slipsAway(k, loosely: loosely)
+    }
+
+    /// The rest of `contains` after `has(k)`: the keyword one slip away (two, `loosely`). For a caller that knows
+    /// `has(k)` is false already (`CompiledRules.best`, after `bestExact` found no keyword of the set as printed).
+    func slipsAway(_ k: CompiledRules.Keyword, loosely: Bool = false) -> Bool {
         let n = k.core.count
         guard n >= 5, !k.coreHasSpace else { return false }
         // (A byte of the keyword missing from a word costs an edit at least: one slip away, at most one byte

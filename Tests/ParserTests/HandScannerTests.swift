@@ -221,6 +221,27 @@ struct HandScannerTests {
         }
     }
 
+    /// `CompiledRules.best` (its slips asked without `has` again) against its definition: the first of the best-ranked
+    /// keywords on the line as printed, else the first of the best-ranked that `contains` finds.
+    @Test func bestIsTheFirstOfTheBest() {
+        let rules = CompiledRules(.builtIn)
+        let sets = [rules.total, rules.subtotal, rules.tax, rules.rounding, rules.cash, rules.change, rules.discount]
+        let words = ["sub", "total", "subtotal", "sutotal", "subtota1", "rubtota", "sub tot", "tota", "totai", "cash", "casn", "change", "chanqe",
+                     "rounding", "roundlng", "adj", "tax", "gst", "amount", "due", "discount", "dlscount", "12.50", "rm", "grand", "nett"]
+        var g = Lines(state: 67)
+        for _ in 0..<3_000 {
+            let line = (0..<Int.random(in: 1...4, using: &g)).map { _ in words.randomElement(using: &g)! }.joined(separator: " ")
+            let w = WordLine(line)
+            for set in sets {
+                for loosely in [false, true] {
+                    let want = set.keywords.filter { w.has($0) }.max(by: CompiledRules.ranksBelow)
+                        ?? set.keywords.filter { w.contains($0, loosely: loosely) }.max(by: CompiledRules.ranksBelow)
+                    #expect(rules.best(set, in: w, loosely: loosely) === want, "\(line)")
+                }
+            }
+        }
+    }
+
     @Test func wordAfterATimeIsTheExpressions() {
         var g = Lines(state: 31)
         for _ in 0..<20_000 {
