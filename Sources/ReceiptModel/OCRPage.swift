@@ -71,7 +71,29 @@ public struct OCRLine: Sendable, Hashable, Codable {
         self.box = box
     }
 
-    public var text: String { words.map(\.text).joined(separator: " ") }
+    /// The words joined by single spaces (`words.map(\.text).joined(separator: " ")`), their UTF-8 copied
+    /// once into a string of the right size (the parser asks it of every line and row).
+    public var text: String {
+        switch words.count {
+        case 0: return ""
+        case 1: return words[0].text
+        default:
+            var n = words.count - 1
+            for w in words { n += w.text.utf8.count }
+            return String(unsafeUninitializedCapacity: n) { buf in
+                var at = 0
+                for (i, w) in words.enumerated() {
+                    if i > 0 { buf[at] = 0x20; at += 1 }
+                    var t = w.text
+                    t.withUTF8 { u in
+                        _ = UnsafeMutableBufferPointer(rebasing: buf[at..<(at + u.count)]).initialize(from: u)
+                        at += u.count
+                    }
+                }
+                return at
+            }
+        }
+    }
 
     /// The line and its words' boxes `dx` right and `dy` down (a region's read put back on its page).
     public func moved(dx: Int = 0, dy: Int = 0) -> OCRLine {
@@ -87,7 +109,11 @@ public struct OCRLine: Sendable, Hashable, Codable {
 
     /// Mean word confidence, 0...1 (1 for an empty line).
     public var confidence: Double {
-        words.isEmpty ? 1 : words.map(\.confidence).reduce(0, +) / Double(words.count)
+        // (Summed in the same order as `map(\.confidence).reduce(0, +)`, without the array.)
+        guard !words.isEmpty else { return 1 }
+        var sum = 0.0
+        for w in words { sum += w.confidence }
+        return sum / Double(words.count)
     }
 }
 

@@ -71,16 +71,22 @@ enum AmountScanner {
     /// `currencyWords`: lower-case words that may stand right before an amount ("rm" in "RM10.60").
     static func scan(_ line: String, currencyWords: Set<String> = ["rm", "eur", "usd", "myr", "gbp", "chf", "sgd"]) -> [FoundAmount] {
         var out: [FoundAmount] = []
+        // What is asked of the line's bytes below, in one walk (nil: the string's bytes are not at hand).
+        let signs = line.utf8.withContiguousStorageIfAvailable(LineSigns.init)
         // "-.02": a negative amount printed without its leading zero (rounding lines).
-        let ascii = line.utf8.allSatisfy { $0 < 0x80 }
+        let ascii = signs?.ascii ?? line.utf8.allSatisfy { $0 < 0x80 }
         // (On ASCII, a byte search is `contains`; Foundation's, on anything else.)
-        let hasMinusPoint = ascii ? line.utf8.withContiguousStorageIfAvailable({ Bytes.hasPair($0, { $0 == UInt8(ascii: "-") }, { $0 == UInt8(ascii: ".") }) })
-                                        ?? bytesContain(Array(line.utf8), "-.")
+        let hasMinusPoint = ascii ? signs?.minusPoint ?? bytesContain(Array(line.utf8), "-.")
                                   : line.contains("-.")
-        let line = Self.withLeadingZeros(hasMinusPoint ? bareCents.replacing(in: line, with: "-0.") : line)
+        // Every amount has its decimal point or comma: a line of printable ASCII without either has none (the
+        // hand matcher would try each start in vain). `bareCents` puts "0." where "-." was, and `withLeadingZeros`
+        // a "0" before a point, so the signs of the line as given hold for it too (printable, a point or comma, a "$").
+        let noAmounts = signs.map { $0.printable && !$0.separator } ?? false
+        let bare = hasMinusPoint ? bareCents.replacing(in: line, with: "-0.") : line
+        let line = noAmounts ? bare : Self.withLeadingZeros(bare)
         // Character offsets counted on from the previous match (matches come in order): one walk of the line.
         var last = line.startIndex, offset = 0
-        for m in amountMatches(line) {
+        for m in noAmounts ? [] : amountMatches(line) {
             // Glued to a word: only a currency word may stand there ("RM10.60", not "X51.50").
             if m.range.lowerBound > line.startIndex, line[line.index(before: m.range.lowerBound)].isLetter {
                 let word = line[..<m.range.lowerBound].reversed().prefix { $0.isLetter }
@@ -118,7 +124,7 @@ enum AmountScanner {
         }
         // "$43 70": after a currency sign, a space OCR read for the decimal point (faint on photos).
         // Only there: without the sign, "2 50" is a quantity and a price, or a code.
-        if ascii ? line.utf8.contains(UInt8(ascii: "$")) : line.contains(where: { "$£€¥".contains($0) }) {
+        if ascii ? signs?.dollar ?? line.utf8.contains(UInt8(ascii: "$")) : line.contains(where: { "$£€¥".contains($0) }) {
             for m in spaced.matches(in: line) {
                 guard let i = m.groups[1], let f = m.groups[2], let a = Amount("\(i).\(f)") else { continue }
                 let at = line.distance(from: line.startIndex, to: m.range.lowerBound)
@@ -131,6 +137,26 @@ enum AmountScanner {
         return out
     }
 
+    /// What `scan` asks of a line's bytes: all ASCII, all printable ASCII, a "." or ",", a "$", a "-" then a ".".
+    struct LineSigns {
+        var ascii = true, printable = true, separator = false, dollar = false, minusPoint = false
+        init(_ b: UnsafeBufferPointer<UInt8>) {
+            var previous: UInt8 = 0
+            for c in b {
+                if c >= 0x80 { ascii = false }
+                if c < 0x20 || c > 0x7E { printable = false }
+                if c == UInt8(ascii: ".") || c == UInt8(ascii: ",") { separator = true }
+                if c == UInt8(ascii: "$") { dollar = true }
+                if previous == UInt8(ascii: "-"), c == UInt8(ascii: ".") { minusPoint = true }
+                previous = c
+            }
+        }
+    }
+
+    /// `Amount("0.00")`, made once: a zero is made through the string (see `amount(integer:fraction:)`), and
+    /// "0.00" is common (rounding, discounts).
+    static let zeroCents = Amount("0.00")
+
     /// `Amount("\(integer).\(fraction)")`: for ASCII digits (at most 18 in all, not zero) the same Decimal made
     /// from the integer they spell (`Decimal(string:)` compacts its result, as `Decimal(UInt64)` does), without
     /// Foundation's parse, its locale and its trims; anything else through the string.
@@ -142,7 +168,7 @@ enum AmountScanner {
         var m: UInt64 = 0
         for c in iu { m = m * 10 + UInt64(c &- 0x30) }
         for c in fu { m = m * 10 + UInt64(c &- 0x30) }
-        guard m != 0 else { return Amount("\(integer).\(fraction)") }
+        guard m != 0 else { return integer == "0" && fraction == "00" ? zeroCents : Amount("\(integer).\(fraction)") }
         return Amount(Decimal(sign: .plus, exponent: -fu.count, significand: Decimal(m)))
     }
 

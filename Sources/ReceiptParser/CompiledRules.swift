@@ -108,9 +108,12 @@ struct CompiledRules: Sendable {
     let monthFirstCurrencies: Set<String>
     let dollarHints: [(String, String)]   // normalised word, code
     /// The payment words, normalised (`raw` is the normalised text too).
-    let cardWords: [Keyword]
-    let cashWords: [Keyword]
+    /// (Sets, so a line is asked only for the words its signs may hold: `any` gives the first that `contains`.)
+    let cardWords: KeywordSet
+    let cashWords: KeywordSet
     let receiptNumberKeywords: [(Keyword, Double)]
+    /// `receiptNumberKeywords`' keywords, in their order, with their signs.
+    let receiptNumberSet: KeywordSet
     let itemSkip: KeywordSet
     let itemDiscount: KeywordSet
     let itemVoid: KeywordSet
@@ -155,25 +158,27 @@ struct CompiledRules: Sendable {
         currencyWords = Set(r.currency.symbols.keys.map { $0.lowercased() }.filter { $0.allSatisfy(\.isLetter) })
         monthFirstCurrencies = Set(r.currency.monthFirst)
         dollarHints = (r.currency.dollarHints ?? [:]).map { (WordLine.normalise($0.key), $0.value) }.sorted { $0.0 < $1.0 }
-        cardWords = r.payment.card.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) }
-        cashWords = r.payment.cash.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) }
+        cardWords = KeywordSet(r.payment.card.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) })
+        cashWords = KeywordSet(r.payment.cash.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) })
         itemSkip = list(r.items?.skip)
         itemDiscount = list(r.items?.discount)
         itemVoid = list(r.items?.void)
         receiptNumberKeywords = r.receiptNumber.keywords.enumerated().map { i, k in
             (Keyword(raw: k, normalised: WordLine.normalise(k), weight: 1), 1 - Double(i) / Double(max(1, r.receiptNumber.keywords.count)) * 0.5)
         }.filter { $0.0.normalised.count > 2 }
+        receiptNumberSet = KeywordSet(receiptNumberKeywords.map(\.0))
     }
 
     /// The best-weighted keyword matching the line, if any.
     /// Exact matches win over matches one OCR slip away ("totale" must not claim "total").
     func best(_ set: KeywordSet, in w: WordLine, loosely: Bool = false) -> Keyword? {
         if let exact = bestExact(set, in: w) { return exact }
-        // The first of the best, as `max(by:)` over the matches in order gives.
+        // The first of the best, as `max(by:)` over the matches in order gives. (No keyword of the set is on the
+        // line as printed, or `bestExact` had found it: `contains` is `slipsAway` here.)
         var best: Keyword?
         for i in set.indices where w.may(set.signs[i], loosely: loosely) {
             let k = set.keywords[i]
-            guard w.contains(k, loosely: loosely) else { continue }
+            guard w.slipsAway(k, loosely: loosely) else { continue }
             if let b = best, !Self.ranksBelow(b, k) { continue }
             best = k
         }

@@ -61,12 +61,22 @@ extension CompiledRules {
     /// go to the character functions, as before. Nil when the line is not ASCII.
     func asciiCurrencies(in l: ParseLine) -> [String]? {
         let u = l.text.utf8
-        guard u.allSatisfy({ $0 < 0x80 }) else { return nil }
-        let lower = u.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        // The line lower-cased and the set of its bytes, in one walk of its bytes in place (nil: not ASCII).
+        func lowered(_ b: UnsafeBufferPointer<UInt8>) -> (lower: [UInt8], present: ByteSet)? {
+            var lower = [UInt8](repeating: 0, count: b.count)
+            var lo: UInt64 = 0, hi: UInt64 = 0
+            for (i, c) in b.enumerated() {
+                guard c < 0x80 else { return nil }
+                let d = c >= 0x41 && c <= 0x5A ? c | 0x20 : c
+                lower[i] = d
+                if d < 64 { lo |= 1 << UInt64(d) } else { hi |= 1 << UInt64(d - 64) }
+            }
+            return (lower, ByteSet(lo: lo, hi: hi))
+        }
+        guard let (lower, present) = u.withContiguousStorageIfAvailable(lowered) ?? Array(u).withUnsafeBufferPointer(lowered) else { return nil }
         var out: [String] = []
         var lowerText: String?
         // (A symbol with a byte the line lacks is not on it; one not ASCII never is.)
-        let present = ByteSet(bytes: lower)
         for (k, (sym, letters, set)) in currencySymbolBytes.enumerated() where set.map(present.holds) == true && bytesContain(lower, sym) {
             let code = currencySymbols[k].1
             if letters {

@@ -94,6 +94,12 @@ enum DateScanner {
         /// length in characters: a word of ASCII is one edit from such a name only by putting another character
         /// in that one's place or leaving it out (with two or more, never).
         let longOneOther: [(before: [UInt8], after: [UInt8], length: Int)]
+        /// The same tables as arrays indexed by length (empty past the longest name): asked for every run of
+        /// three letters or more on every line, a dictionary lookup hashed its key each time.
+        /// `exactASCII`, `longASCII` with `longASCIIMasks`, and `longOneOther` by the name's length in characters.
+        let exactByLength: [[[UInt8]]]
+        let longByLength: [[(name: [UInt8], mask: UInt64)]]
+        let oneOtherByLength: [[(before: [UInt8], after: [UInt8])]]
 
         init(_ months: [String: Int]) {
             exact = Set(months.keys)
@@ -108,15 +114,52 @@ enum DateScanner {
                 guard other.count == 1, let p = other.first else { return nil }
                 return (Array(String(chars[..<p]).utf8), Array(String(chars[(p + 1)...]).utf8), chars.count)
             }
+            let exactASCII = exactASCII, longASCII = longASCII, longASCIIMasks = longASCIIMasks
+            let maxLength = (Array(exactASCII.keys) + Array(longASCII.keys) + longOneOther.map(\.length) + [0]).max()!
+            exactByLength = (0...maxLength).map { exactASCII[$0] ?? [] }
+            longByLength = (0...maxLength).map { n in Array(zip(longASCII[n] ?? [], longASCIIMasks[n] ?? [])).map { (name: $0.0, mask: $0.1) } }
+            var others = [[(before: [UInt8], after: [UInt8])]](repeating: [], count: maxLength + 1)
+            for k in longOneOther { others[k.length].append((k.before, k.after)) }
+            oneOtherByLength = others
         }
 
         /// `names` of a run of ASCII letters given as bytes: the same answer, the ASCII names compared as bytes.
+        /// (The run lower-cased is `run[i] | 0x20`, asked byte by byte; it is copied out only for `withinOne`.)
         func names(_ run: UnsafeBufferPointer<UInt8>) -> Bool {
+            let m = run.count
             // As printed: an ASCII name of its length, byte for byte (lower-cased), without making a string to look up.
+            if m < exactByLength.count, exactByLength[m].contains(where: { name in name.indices.allSatisfy { name[$0] == run[$0] | 0x20 } }) { return true }
+            guard m >= 5 else { return false }
+            // One slip away: at most one of the name's bytes missing from the run (a bit of the masks missing is a byte missing).
+            var runMask: UInt64 = 0
+            for c in run { runMask |= 1 << UInt64((c | 0x20) & 63) }
+            var lower: [UInt8]?
+            for n in (m - 1)...(m + 1) where n < longByLength.count {
+                for (name, mask) in longByLength[n] where (mask & ~runMask).nonzeroBitCount <= 1 {
+                    let l = lower ?? run.map { $0 | 0x20 }
+                    lower = l
+                    if EditDistance.withinOne(name, l) { return true }
+                }
+            }
+            // A name with one character not ASCII, of this length (another character in its place) or one more
+            // (that character left out): the ASCII before and after it as printed.
+            func matches(_ key: (before: [UInt8], after: [UInt8])) -> Bool {
+                guard key.before.count <= m, key.after.count <= m else { return false }
+                for (i, c) in key.before.enumerated() where run[i] | 0x20 != c { return false }
+                for (i, c) in key.after.enumerated() where run[m - key.after.count + i] | 0x20 != c { return false }
+                return true
+            }
+            for n in [m, m + 1] where n < oneOtherByLength.count {
+                if oneOtherByLength[n].contains(where: matches) { return true }
+            }
+            return false
+        }
+
+        /// `names(_:)` as it was, on the dictionaries (for the test that holds the tables by length to it).
+        func namesByDictionaries(_ run: UnsafeBufferPointer<UInt8>) -> Bool {
             if let same = exactASCII[run.count], same.contains(where: { name in name.indices.allSatisfy { name[$0] == run[$0] | 0x20 } }) { return true }
             guard run.count >= 5 else { return false }
             let lower = run.map { $0 | 0x20 }
-            // One slip away: at most one of the name's bytes missing from the run (a bit of the masks missing is a byte missing).
             let runMask = WordLine.byteMask(lower)
             for n in (lower.count - 1)...(lower.count + 1) {
                 guard let names = longASCII[n], let masks = longASCIIMasks[n] else { continue }
@@ -125,10 +168,8 @@ enum DateScanner {
             return longOneOther.contains { key in
                 let m = lower.count
                 if m == key.length {
-                    // another character in the name's place
                     return lower.prefix(key.before.count).elementsEqual(key.before) && lower.suffix(key.after.count).elementsEqual(key.after)
                 }
-                // the name's character left out
                 return m == key.length - 1 && lower.prefix(key.before.count).elementsEqual(key.before) && lower.suffix(key.after.count).elementsEqual(key.after)
             }
         }

@@ -22,7 +22,16 @@ extension ReceiptParser {
         return false
     })
     /// A quantity first on the row: "2 Coffee", "1 x Tea" (not "2%", "3.EGG ROLL", a code "9988").
-    static let leadingQuantity = Pattern(#"^\s*(\d{1,2})(?:\s*[xX×]\s*|\s+)(?=\S)"#, mayMatch: ReceiptParser.startsWithDigit)
+    static let leadingQuantity = Pattern(#"^\s*(\d{1,2})(?:\s*[xX×]\s*|\s+)(?=\S)"#, mayMatch: { b in
+        // after the spaces, a run of one or two digits (not three: neither two nor one of them is followed by a
+        // space or an x), then a space or an "x" or "X"
+        var i = 0
+        while i < b.count, b[i] == 0x20 { i += 1 }
+        var j = i
+        while j < b.count, j - i < 3, Bytes.isDigit(b[j]) { j += 1 }
+        guard j - i == 1 || j - i == 2, j < b.count else { return false }
+        return b[j] == 0x20 || b[j] == UInt8(ascii: "x") || b[j] == UInt8(ascii: "X")
+    })
     /// A weight at the end of the name: "0.657 KILOS", "1.24 lb", "500 g" is not one (a pack size).
     static let weightAfterName = Pattern(#"\s(\d{1,3}[.,]\d{1,3})\s*(?:kg|kgs|kilos?|lb|lbs|oz)\.?\s*$"#, mayMatch: { b in
         // the line ends in a unit, then maybe a point and spaces
@@ -79,7 +88,7 @@ extension ReceiptParser {
         // A payment or total word: the row is that, unless the word is a weak one in a longer name ("CHOCOLATE BAR",
         // "CHICKEN TENDER", "NET BAG").
         // A word one OCR slip away counts only on a short row ("TOTAI 12.00"), not in a name ("SUMMER WIT").
-        let words = l.words.isASCII ? l.words.wordBytes.filter { $0.contains { $0 >= 0x61 && $0 <= 0x7A } }.count
+        let words = l.words.isASCII ? l.words.spans.filter { l.words.word($0).contains { $0 >= 0x61 && $0 <= 0x7A } }.count
                                     : l.words.words.filter { $0.contains(where: \.isLetter) }.count
         for set in [compiled.total, compiled.subtotal, compiled.rounding, compiled.cash, compiled.change] {
             if let kw = compiled.bestExact(set, in: l.words), kw.weight >= 0.95 || words <= 2 { return true }

@@ -44,32 +44,39 @@ struct MoneyFields {
     init(lines: [ParseLine], rules: CompiledRules) {
         self.lines = lines
         self.rules = rules
-        subtotalLines = Self.find(rules.subtotal, lines, rules, all: true, loosely: true)
+        // A label line's value found once for every keyword set that names the line.
+        let paired = PairedValues(count: lines.count)
+        subtotalLines = Self.find(rules.subtotal, lines, rules, all: true, loosely: true, paired: paired)
         subtotalFound = subtotalLines.first
         // The best tax line, not the first: "Total (incl. GST) 31.47" says GST too, but is a total.
-        let taxLines = Self.find(rules.tax, lines, rules, exclude: rules.taxExclude, all: true).map(Self.taxTableRow)
+        // Each line's best tax and rounding keyword, once: `find` reads its lines by them, and so do
+        // `taxLinesBefore` and `roundingLine` below.
+        let taxKeywords = lines.map { rules.best(rules.tax, in: $0.words) }
+        let roundingKeywords = lines.map { rules.best(rules.rounding, in: $0.words) }
+        let taxLines = Self.find(rules.tax, lines, rules, exclude: rules.taxExclude, all: true, paired: paired, best: taxKeywords).map(Self.taxTableRow)
         // A line that is also a strong total ("Total Amt incl. GST @ 6%") is the total, not the tax.
         let taxScored = taxLines.map { t in (t, t.score - ((rules.best(rules.total, in: t.line.words)?.weight ?? 0) >= 0.9 ? 0.5 : 0)) }
         let bestTax = taxScored.map(\.1).max()
         taxFound = taxScored.first { $0.1 == bestTax }?.0
         self.taxLines = taxScored.map { var t = $0.0; t.score = $0.1; return t }
         // A rounding adjustment is less than the smallest note; "Rounding RM 177.20" is the rounded total.
-        let roundingLines = Self.find(rules.rounding, lines, rules, allowNegative: true, all: true)
+        let roundingLines = Self.find(rules.rounding, lines, rules, allowNegative: true, all: true, paired: paired, best: roundingKeywords)
         roundingFound = roundingLines.first { $0.amount.magnitude < Amount(1) }
-        discountFound = Self.find(rules.discount, lines, rules, allowNegative: true).first
-        cashFound = Self.find(rules.cash, lines, rules, exclude: rules.cashExclude).first
+        discountFound = Self.find(rules.discount, lines, rules, allowNegative: true, paired: paired).first
+        cashFound = Self.find(rules.cash, lines, rules, exclude: rules.cashExclude, paired: paired).first
         // Change is printed with a sign now and then ("20.00-"): it is never owed the other way.
-        changeFound = Self.find(rules.change, lines, rules, exclude: rules.changeExclude, allowNegative: true).first.map { f in var f = f; f.amount = f.amount.magnitude; return f }
-        totalCandidates = Self.find(rules.total, lines, rules, exclude: rules.totalDistractors, all: true)
+        changeFound = Self.find(rules.change, lines, rules, exclude: rules.changeExclude, allowNegative: true, paired: paired).first.map { f in var f = f; f.amount = f.amount.magnitude; return f }
+        totalCandidates = Self.find(rules.total, lines, rules, exclude: rules.totalDistractors, all: true, paired: paired)
         let totalLines = Set(totalCandidates.map(\.line.index))
         for r in roundingLines where r.amount >= Amount(1) && !totalLines.contains(r.line.index) {
             totalCandidates.append(Found(amount: r.amount, keyword: .derived("rounded total", weight: 0.75), line: r.line,
                                          score: 0.75 * r.keyword.weight, notes: r.notes + [.roundingLineHoldsTotal]))
         }
-        roundingLine = roundingFound?.line.index ?? lines.first { l in
-            (rules.best(rules.rounding, in: l.words)?.weight ?? 0) >= 0.7 && !totalLines.contains(l.index)
+        roundingLine = roundingFound?.line.index ?? lines.indices.first { i in
+            let l = lines[i]
+            return (roundingKeywords[i]?.weight ?? 0) >= 0.7 && !totalLines.contains(l.index)
                 && !l.amounts.contains { !$0.isPercent && $0.amount.magnitude >= Amount(1) }
-        }?.index
+        }.map { lines[$0].index }
         taxTableLine = lines.first { l in l.amounts.isEmpty && rules.any(rules.totalTables, in: l.words) != nil }?.index
         if totalCandidates.count > Self.maxTotalCandidates {
             warnings.append("\(totalCandidates.count) lines read as totals; only the last \(Self.maxTotalCandidates) were weighed")
@@ -77,7 +84,7 @@ struct MoneyFields {
         }
         var counts = [0]
         counts.reserveCapacity(lines.count + 1)
-        for l in lines { counts.append(counts.last! + (rules.best(rules.tax, in: l.words) != nil ? 1 : 0)) }
+        for k in taxKeywords { counts.append(counts.last! + (k != nil ? 1 : 0)) }
         taxLinesBefore = counts
     }
 
@@ -87,8 +94,11 @@ struct MoneyFields {
     /// Lines with no letters beyond a currency word ("RM", ":", "(RM)"): layout filler between a label and its value.
     static func isFiller(_ l: ParseLine, _ rules: CompiledRules) -> Bool {
         guard l.amounts.isEmpty, !isBareNumber(l) else { return false }
-        let words = l.words.words
-        if words.isEmpty { return true }
+        // (The words counted by their places; only a line of one word is split for it.)
+        let w = l.words
+        if w.spans.isEmpty { return true }
+        guard w.spans.count == 1 else { return false }
+        let words = w.words
         return words.count == 1 && (rules.currencyWords.contains(String(words[0])) || words[0].count <= 1) && l.words.digitCount == 0
     }
 
@@ -151,12 +161,33 @@ struct MoneyFields {
                       note: .amountInColumn(position: k + 1, of: values.count, afterLabels: labels.count))
     }
 
+    /// `pairedValue(i, lines, rules)` for each line `i`, worked out when first asked (it depends on the lines and
+    /// the rules alone: `init` asks it again for a line each set of keywords finds). A class: shared by the calls of `find`.
+    final class PairedValues {
+        private var values: [Paired?]
+        private var known: [Bool]
+        init(count: Int) {
+            values = Array(repeating: nil, count: count)
+            known = Array(repeating: false, count: count)
+        }
+        func value(_ i: Int, _ lines: [ParseLine], _ rules: CompiledRules) -> Paired? {
+            if known[i] { return values[i] }
+            let p = MoneyFields.pairedValue(i, lines, rules)
+            values[i] = p
+            known[i] = true
+            return p
+        }
+    }
+
     /// Lines carrying one of `keywords` (and none of `exclude` that contains it), with the amount on the line or paired with it.
+    /// `paired`: the label lines' values already found, for these `lines` (nil: each found anew).
     static func find(_ keywords: CompiledRules.KeywordSet, _ lines: [ParseLine], _ rules: CompiledRules,
-                     exclude: CompiledRules.KeywordSet = CompiledRules.KeywordSet([]), allowNegative: Bool = false, all: Bool = false, loosely: Bool = false) -> [Found] {
+                     exclude: CompiledRules.KeywordSet = CompiledRules.KeywordSet([]), allowNegative: Bool = false, all: Bool = false, loosely: Bool = false,
+                     paired: PairedValues? = nil, best: [CompiledRules.Keyword?]? = nil) -> [Found] {
         var out: [Found] = []
         for (i, l) in lines.enumerated() {
-            guard let kw = rules.best(keywords, in: l.words, loosely: loosely) else { continue }
+            // (`best`: each line's `rules.best(keywords, in:, loosely:)`, found already.)
+            guard let kw = best.map({ $0[i] }) ?? rules.best(keywords, in: l.words, loosely: loosely) else { continue }
             // Matched one letter off ("change" in "charge") on a line that has an excluded word as printed: it is that word.
             if !l.words.has(kw), exclude.contains(where: { l.words.has($0) && EditDistance.levenshtein($0.normalised, kw.normalised, limit: 2) <= 1 }) { continue }
             // A distractor that includes the keyword ("sub total" ⊃ "total") takes the line away.
@@ -176,7 +207,7 @@ struct MoneyFields {
             if let b = blocking { score *= 0.6; notes.append(.alsoSays(b.raw)) }
             var amounts = l.amounts.filter { !$0.isPercent && (allowNegative || !$0.negative) }
             var source = l
-            if amounts.isEmpty, let p = pairedValue(i, lines, rules) {
+            if amounts.isEmpty, let p = paired.map({ $0.value(i, lines, rules) }) ?? pairedValue(i, lines, rules) {
                 amounts = p.amounts.filter { !$0.isPercent && (allowNegative || !$0.negative) }
                 if !amounts.isEmpty { score *= p.factor; notes.append(p.note); source = p.line }
             }

@@ -18,15 +18,21 @@ extension ReceiptParser {
     func payment(_ lines: [ParseLine]) -> (Field<String>?, Field<String>?) {
         var method: Field<String>?
         var last4: Field<String>?
+        // `method`'s value, kept beside it (asking the field copied it for every line).
+        var methodValue: String?
         for l in lines {
             if last4 == nil, let m = Self.cardDigits.matches(in: l.text).first, let d = m.groups[1] {
                 last4 = Field(d, confidence: 0.85, evidence: l.evidence(rule: "card.masked-number"))
             }
-            if method == nil || method?.value == "cash" {
-                if let card = compiled.cardWords.first(where: { l.words.contains($0) }) {
+            if methodValue == nil || methodValue == "cash" {
+                // (`any`: the first word of the list the line `contains`, the others refused by their signs.)
+                let w = l.words
+                if let card = compiled.any(compiled.cardWords, in: w) {
                     method = Field("card", confidence: 0.8, evidence: l.evidence(rule: "payment.card-word", notes: [.quoted(card.normalised.trimmingCharacters(in: .whitespaces))]))
-                } else if method == nil, !l.amounts.isEmpty, let cash = compiled.cashWords.first(where: { l.words.contains($0) }) {
+                    methodValue = "card"
+                } else if methodValue == nil, !l.amounts.isEmpty, let cash = compiled.any(compiled.cashWords, in: w) {
                     method = Field("cash", confidence: 0.7, evidence: l.evidence(rule: "payment.cash-word", notes: [.quoted(cash.normalised.trimmingCharacters(in: .whitespaces))]))
+                    methodValue = "cash"
                 }
             }
         }

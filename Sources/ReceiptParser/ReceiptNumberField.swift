@@ -7,8 +7,11 @@ extension ReceiptParser {
     static let idToken = Pattern(#"[:#.\s]*([A-Z0-9][A-Z0-9\-/]{2,24})"#)
 
     func receiptNumber(_ lines: [ParseLine]) -> Field<String>? {
+        let set = compiled.receiptNumberSet
         for l in lines {
-            for (kw, weight) in compiled.receiptNumberKeywords where l.words.contains(kw) {
+            // (A keyword the line's signs rule out is not asked: `may` is false only where `contains` is.)
+            let w = l.words
+            for (i, (kw, weight)) in compiled.receiptNumberKeywords.enumerated() where w.may(set.signs[i], loosely: false) && w.contains(kw) {
                 // The token after the keyword, with a digit in it.
                 guard let r = l.text.range(of: kw.raw, options: [.caseInsensitive]) ?? l.text.range(of: kw.raw.replacingOccurrences(of: " ", with: ""), options: .caseInsensitive) else { continue }
                 let after = String(l.text[r.upperBound...])

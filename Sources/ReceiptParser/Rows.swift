@@ -29,60 +29,83 @@ enum RowBuilder {
 
     static func rows(_ page: OCRPage) -> [Row] {
         let lines = page.lines
-        let boxed = lines.filter { ($0.box?.height ?? 0) > 0 }.count
+        var boxed = 0
+        for l in lines where (l.box?.height ?? 0) > 0 { boxed += 1 }
         guard lines.count > 1, boxed * 10 >= lines.count * 9 else {
             return lines.enumerated().map { Row(line: $0.element, source: $0.offset, members: [$0.offset]) }
         }
 
-        // The boxes once (each comparison below asked the line for its box).
+        // The boxes once (each comparison below asked the line for its box), unwrapped: a line without a box
+        // gets a zero box here and never joins a row (only the lines in `order` do).
         let boxes = lines.map(\.box)
-        // Rows under construction: member indexes, left to right by x.
-        var groups: [[Int]] = []
+        let bx = boxes.map { $0 ?? BoundingBox(x: 0, y: 0, width: 0, height: 0) }
+        // Rows under construction, as lists through the lines (no array per row, copied out and released at
+        // every comparison): row g's first member is `head[g]`, its last `tail[g]`, the member after line m
+        // `next[m]` (-1: none), in the order they joined.
+        var head: [Int] = [], tail: [Int] = []
+        var next = [Int](repeating: -1, count: lines.count)
         let order = lines.indices.filter { boxes[$0] != nil }.sorted {
-            let a = boxes[$0]!, b = boxes[$1]!
+            let a = bx[$0], b = bx[$1]
             return (a.y * 2 + a.height, a.x, $0) < (b.y * 2 + b.height, b.x, $1)
         }
         for i in order {
-            let b = boxes[i]!
+            let b = bx[i]
             var best: (group: Int, overlap: Double)?
-            for g in max(0, groups.count - rowWindow)..<groups.count {
-                let members = groups[g]
+            for g in max(0, head.count - rowWindow)..<head.count {
                 // Compare with the member nearest in x (tolerant of skew along a long row).
                 var nearest: BoundingBox?
                 var clash = false
                 var gap = Int.max
-                for m in members {
-                    let mb = boxes[m]!
+                var m = head[g]
+                while m >= 0 {
+                    let mb = bx[m]
                     let hOverlap = min(mb.maxX, b.maxX) - max(mb.x, b.x)
                     if hOverlap > min(mb.height, b.height) / 2 { clash = true; break }
                     let d = max(mb.x - b.maxX, b.x - mb.maxX, 0)
                     if d < gap { gap = d; nearest = mb }
+                    m = next[m]
                 }
                 guard !clash, let n = nearest else { continue }
                 let v = Double(min(n.maxY, b.maxY) - max(n.y, b.y)) / Double(max(1, min(n.height, b.height)))
                 if v >= minOverlap, best == nil || v > best!.overlap { best = (g, v) }
             }
             if let g = best?.group {
-                groups[g].append(i)
+                next[tail[g]] = i
+                tail[g] = i
             } else {
-                groups.append([i])
+                head.append(i)
+                tail.append(i)
             }
         }
         // Lines without a box stay where they were, on their own.
         var out: [Row] = []
-        for members in groups {
-            let leftToRight = members.sorted { (boxes[$0]!.x, $0) < (boxes[$1]!.x, $1) }
-            let words = leftToRight.flatMap { lines[$0].words }
-            let box = leftToRight.compactMap { boxes[$0] }.reduce(nil as BoundingBox?) { acc, b in acc.map { $0.union(b) } ?? b }
+        out.reserveCapacity(head.count)
+        for g in head.indices {
+            // A row of one line is that line as it was (an OCRLine is its words and its box, and the box is there).
+            guard next[head[g]] >= 0 else {
+                out.append(Row(line: lines[head[g]], source: head[g], members: [head[g]]))
+                continue
+            }
+            var members: [Int] = []
+            var m = head[g]
+            while m >= 0 { members.append(m); m = next[m] }
+            let leftToRight = members.sorted { (bx[$0].x, $0) < (bx[$1].x, $1) }
+            var words: [OCRWord] = []
+            var box: BoundingBox?
+            for i in leftToRight {
+                words.append(contentsOf: lines[i].words)
+                box = box.map { $0.union(bx[i]) } ?? bx[i]
+            }
             let sorted = members.sorted()
             out.append(Row(line: OCRLine(words: words, box: box), source: sorted[0], members: sorted))
         }
         for (i, l) in lines.enumerated() where l.box == nil { out.append(Row(line: l, source: i, members: [i])) }
-        // Top to bottom by the row's first (leftmost) member; source order breaks ties.
         // Top to bottom (by the row's leftmost member; source order breaks ties). Measured against source
         // order on the true SROIE text: the same but for one receipt each way.
-        // (Each row's place worked out once, not at every comparison.)
-        out = out.map { ($0, rowY($0, boxes)) }.sorted { ($0.1, $0.0.source) < ($1.1, $1.0.source) }.map(\.0)
+        // (Each row's place worked out once, not at every comparison; the rows' indexes sorted, not the rows:
+        // no two rows share a source, so the order is the same.)
+        let places = out.map { rowY($0, boxes) }
+        out = out.indices.sorted { (places[$0], out[$0].source) < (places[$1], out[$1].source) }.map { out[$0] }
         if debugDump {
             for r in out { FileHandle.standardError.write("[\(r.source)] \(r.members) \(r.line.text)\n".data(using: .utf8)!) }
         }
@@ -91,7 +114,12 @@ enum RowBuilder {
 
     /// The vertical centre (doubled) of a row's leftmost member; rows without a box sort by their neighbours' place.
     private static func rowY(_ r: Row, _ boxes: [BoundingBox?]) -> Int {
-        guard let b = r.members.compactMap({ boxes[$0] }).min(by: { $0.x < $1.x }) else { return Int.max }
+        // (The first of the leftmost, as `compactMap` then `min(by:)` gives it, without the array.)
+        var leftmost: BoundingBox?
+        for m in r.members {
+            if let b = boxes[m], leftmost == nil || b.x < leftmost!.x { leftmost = b }
+        }
+        guard let b = leftmost else { return Int.max }
         return b.y * 2 + b.height
     }
 }

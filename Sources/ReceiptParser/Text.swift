@@ -38,6 +38,13 @@ struct Pattern: @unchecked Sendable {
         return regex.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: template)
     }
 
+    /// `replacing(in:with:)` on a text the caller knows to be printable ASCII (`printable`), without walking it
+    /// again to find out: `mayMatch` asked at once. `printable` false: the expression is run, as for any other text.
+    func replacing(in s: String, with template: String, printable: Bool) -> String {
+        if printable, let mayMatch, s.utf8.withContiguousStorageIfAvailable(mayMatch) == false { return s }
+        return regex.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: template)
+    }
+
     /// Whether the pattern matches anywhere in `s` (`range(of:options: .regularExpression) != nil`).
     func hasMatch(in s: String) -> Bool {
         guard worthRunning(s) else { return false }
@@ -63,7 +70,9 @@ struct Pattern: @unchecked Sendable {
 /// asked by every field, never changed.
 final class WordLine {
     let padded: String
-    let words: [Substring]
+    /// The words of `padded` (`padded.split(separator: " ")`). Made when first asked: most lines are only
+    /// asked through `bytes` and `spans`.
+    private(set) lazy var words: [Substring] = padded.split(separator: " ")
     /// `padded` as UTF-8, for fast whole-word search (Foundation's String.contains is slow on Linux).
     let bytes: [UInt8]
     /// The text was ASCII (and so is `padded`).
@@ -72,37 +81,52 @@ final class WordLine {
     let letterCount: Int
     let digitCount: Int
 
+    /// One word of the line: its bytes, `bytes[start..<end]`, and their `byteMask`.
+    struct Span {
+        let start: Int
+        let end: Int
+        let mask: UInt64
+        var count: Int { end - start }
+    }
+    /// The words (as `words` holds them) as places in `bytes`: one array for the line, not an array (and an
+    /// allocation) for each word.
+    let spans: [Span]
+
     init(_ text: String) {
-        var ascii: [UInt8] = [32]
-        ascii.reserveCapacity(text.utf8.count + 2)
+        // (Each array made once at the size it can reach: growing them, and the literal `[32]` reserved
+        // again, copied their buffers.)
+        let n = text.utf8.count
+        var ascii: [UInt8] = []
+        ascii.reserveCapacity(n + 2)
+        ascii.append(32)
         var letters = 0, digits = 0
         // Plain ASCII (most receipt lines): the same as the general path below, byte by byte (for ASCII,
-        // `lowercased` maps A-Z only, and `isLetter`/`isNumber` are A-Z, a-z, 0-9).
-        let isASCIIText = text.utf8.allSatisfy { $0 < 0x80 }
-        var asciiWords: ([Substring], [[UInt8]])?
+        // `lowercased` maps A-Z only, and `isLetter`/`isNumber` are A-Z, a-z, 0-9). The bytes read in place
+        // when the string holds them so (a native string always does), else copied out.
+        let isASCIIText = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? text.utf8.allSatisfy { $0 < 0x80 }
+        var spans: [Span] = []
         if isASCIIText {
-            var lastSpace = true
-            for b in text.utf8 {
-                if b >= 0x41 && b <= 0x5A { ascii.append(b | 0x20); letters += 1; lastSpace = false }
-                else if b >= 0x61 && b <= 0x7A { ascii.append(b); letters += 1; lastSpace = false }
-                else if b >= 0x30 && b <= 0x39 { ascii.append(b); digits += 1; lastSpace = false }
-                else if !lastSpace { ascii.append(32); lastSpace = true }
-            }
+            let counts = text.utf8.withContiguousStorageIfAvailable { Self.lowerWords($0, into: &ascii) }
+                ?? Array(text.utf8).withUnsafeBufferPointer { Self.lowerWords($0, into: &ascii) }
+            letters = counts.letters
+            digits = counts.digits
             if ascii.count == 1 || ascii.last != 32 { ascii.append(32) }
-            let p = String(decoding: ascii, as: UTF8.self)
-            padded = p
+            // (At most one word for every two bytes of the padded line.)
+            spans.reserveCapacity(ascii.count / 2)
+            padded = String(decoding: ascii, as: UTF8.self)
             bytes = ascii
-            // The words between the single spaces, as `padded.split(separator: " ")` gives them.
-            var ws: [Substring] = [], wb: [[UInt8]] = []
-            var start = 1
-            for i in 1..<ascii.count where ascii[i] == 32 {
-                if i > start {
-                    ws.append(p[p.utf8.index(p.startIndex, offsetBy: start)..<p.utf8.index(p.startIndex, offsetBy: i)])
-                    wb.append(Array(ascii[start..<i]))
+            // The words between the single spaces, as `padded.split(separator: " ")` gives them (on ASCII a
+            // byte 32 is the character " ").
+            var start = 1, mask: UInt64 = 0
+            for i in 1..<ascii.count {
+                let c = ascii[i]
+                if c == 32 {
+                    if i > start { spans.append(Span(start: start, end: i, mask: mask)) }
+                    start = i + 1; mask = 0
+                } else {
+                    mask |= 1 << UInt64(c & 63)
                 }
-                start = i + 1
             }
-            asciiWords = (ws, wb)
         } else {
             var out = ""
             out.reserveCapacity(text.count + 2)
@@ -118,33 +142,56 @@ final class WordLine {
             bytes = Array(padded.utf8)
             letters = padded.filter(\.isLetter).count
             digits = padded.filter(\.isNumber).count
+            // (Split by characters: a space a combining mark follows is no " ".)
+            let u = padded.utf8
+            spans = padded.split(separator: " ").map { w in
+                let start = u.distance(from: u.startIndex, to: w.startIndex)
+                return Span(start: start, end: start + w.utf8.count, mask: Self.byteMask(w.utf8))
+            }
         }
         letterCount = letters
         digitCount = digits
         isASCII = isASCIIText
-        if let (ws, wb) = asciiWords {
-            words = ws
-            wordBytes = wb
-        } else {
-            words = padded.split(separator: " ")
-            wordBytes = words.map { Array($0.utf8) }
-        }
-        var mask: UInt64 = 0, lengths: UInt64 = 0, pairs: UInt64 = 0
-        for (i, w) in wordBytes.enumerated() {
-            mask |= Self.bit(w)
+        self.spans = spans
+        var mask: UInt64 = 0, lengths: UInt64 = 0, pairs: UInt64 = 0, lineBytes: UInt64 = 0
+        for (i, w) in spans.enumerated() {
+            mask |= Self.bit(ascii: bytes, w)
             lengths |= Self.lengthBit(w.count)
-            if i > 0 { pairs |= Self.lengthBit(wordBytes[i - 1].count + w.count) }
+            if i > 0 { pairs |= Self.lengthBit(spans[i - 1].count + w.count) }
+            lineBytes |= w.mask
         }
         wordMask = mask
         lengthMask = lengths
         pairLengthMask = pairs
-        byteMasks = wordBytes.map(Self.byteMask)
-        lineByteMask = byteMasks.reduce(0, |)
+        lineByteMask = lineBytes
     }
 
-    /// `byteMask` of each word.
-    let byteMasks: [UInt64]
-    /// `byteMasks` together: a byte of a keyword missing from it is missing from every word.
+    /// The ASCII path of `init`: the letters (lower-cased) and digits of `b` appended to `ascii`, each run of
+    /// anything else as one space (none at the start, `ascii` holding the leading space already); how many
+    /// letters and digits. (A function of its own: a nested function capturing the counts made them boxes,
+    /// asked for exclusive access at every byte.)
+    private static func lowerWords(_ b: UnsafeBufferPointer<UInt8>, into ascii: inout [UInt8]) -> (letters: Int, digits: Int) {
+        var letters = 0, digits = 0, lastSpace = true
+        for c in b {
+            if c >= 0x41 && c <= 0x5A { ascii.append(c | 0x20); letters += 1; lastSpace = false }
+            else if c >= 0x61 && c <= 0x7A { ascii.append(c); letters += 1; lastSpace = false }
+            else if c >= 0x30 && c <= 0x39 { ascii.append(c); digits += 1; lastSpace = false }
+            else if !lastSpace { ascii.append(32); lastSpace = true }
+        }
+        return (letters, digits)
+    }
+
+    /// Each word's bytes, `bytes[s.start..<s.end]`.
+    @inline(__always) func word(_ s: Span) -> ArraySlice<UInt8> { bytes[s.start..<s.end] }
+
+    /// `bit` of a word of `bytes`, without copying it out.
+    private static func bit(ascii bytes: [UInt8], _ s: Span) -> UInt64 {
+        var h: UInt64 = 0xcbf29ce484222325
+        for i in s.start..<s.end { h = (h ^ UInt64(bytes[i])) &* 0x100000001b3 }
+        return 1 << (h & 63)
+    }
+
+    /// The words' `mask`s together: a byte of a keyword missing from it is missing from every word.
     let lineByteMask: UInt64
 
     // Cheap refusals before the byte comparisons: a keyword matches as printed only if each of its
@@ -179,8 +226,8 @@ final class WordLine {
         return want
     }
 
-    /// Each word as UTF-8, for the one-slip-away comparison.
-    let wordBytes: [[UInt8]]
+    /// Each word as UTF-8 (`spans` copied out), for code that wants them as arrays.
+    var wordBytes: [[UInt8]] { spans.map { Array(word($0)) } }
 
     /// True when `needle` (already normalised) occurs in `padded`, byte for byte.
     func has(_ needle: String) -> Bool { bytesContain(bytes, needle) }
@@ -208,7 +255,12 @@ final class WordLine {
 
     /// `contains(keyword.normalised, loosely:)`, with the keyword's bytes made once, when the rules were compiled.
     func contains(_ k: CompiledRules.Keyword, loosely: Bool = false) -> Bool {
-        if has(k) { return true }
+        has(k) || slipsAway(k, loosely: loosely)
+    }
+
+    /// The rest of `contains` after `has(k)`: the keyword one slip away (two, `loosely`). For a caller that knows
+    /// `has(k)` is false already (`CompiledRules.best`, after `bestExact` found no keyword of the set as printed).
+    func slipsAway(_ k: CompiledRules.Keyword, loosely: Bool = false) -> Bool {
         let n = k.core.count
         guard n >= 5, !k.coreHasSpace else { return false }
         // (A byte of the keyword missing from a word costs an edit at least: one slip away, at most one byte
@@ -218,14 +270,16 @@ final class WordLine {
         let missing = (km & ~lineByteMask).nonzeroBitCount
         guard missing <= 2 else { return false }
         let kw = k.core
+        // (Only the few words the masks let through are copied out for the comparisons.)
         if missing <= 1, lengthMask & k.oneSlipLengths != 0,
-           wordBytes.indices.contains(where: { abs(wordBytes[$0].count - n) <= 1 && (km & ~byteMasks[$0]).nonzeroBitCount <= 1
-                                                && EditDistance.withinOne(wordBytes[$0], kw) }) { return true }
+           spans.contains(where: { abs($0.count - n) <= 1 && (km & ~$0.mask).nonzeroBitCount <= 1
+                                   && EditDistance.withinOne(Array(word($0)), kw) }) { return true }
         guard loosely, n >= Self.twoSlipsFrom, (lengthMask | pairLengthMask) & k.twoSlipLengths != 0 else { return false }
         func few(_ m: UInt64) -> Bool { (km & ~m).nonzeroBitCount <= 2 }
-        if wordBytes.indices.contains(where: { abs(wordBytes[$0].count - n) <= 2 && few(byteMasks[$0]) && Self.withinTwo(wordBytes[$0], [], kw) }) { return true }
-        return wordBytes.indices.dropLast().contains { i in
-            abs(wordBytes[i].count + wordBytes[i + 1].count - n) <= 2 && few(byteMasks[i] | byteMasks[i + 1]) && Self.withinTwo(wordBytes[i], wordBytes[i + 1], kw)
+        if spans.contains(where: { abs($0.count - n) <= 2 && few($0.mask) && Self.withinTwo(Array(word($0)), [], kw) }) { return true }
+        return spans.indices.dropLast().contains { i in
+            abs(spans[i].count + spans[i + 1].count - n) <= 2 && few(spans[i].mask | spans[i + 1].mask)
+                && Self.withinTwo(Array(word(spans[i])), Array(word(spans[i + 1])), kw)
         }
     }
 
@@ -336,6 +390,9 @@ struct ByteSet: Sendable {
     }
 
     init(_ s: StaticString) { self = s.withUTF8Buffer { ByteSet(bytes: $0) } }
+
+    /// The set of the bytes below 64 (`lo`, bit c) and from 64 to 127 (`hi`, bit c - 64).
+    init(lo: UInt64, hi: UInt64) { self.lo = lo; self.hi = hi }
 
     @inline(__always) func contains(_ c: UInt8) -> Bool {
         c < 64 ? (lo >> UInt64(c)) & 1 != 0 : c < 128 ? (hi >> UInt64(c &- 64)) & 1 != 0 : false

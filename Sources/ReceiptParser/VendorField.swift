@@ -162,7 +162,7 @@ extension ReceiptParser {
         guard cw.digitCount == 0, cw.letterCount >= 3, l.confidence >= 0.3, compiled.any(compiled.vendorSkip, in: cw) == nil,
               !CompiledRules.isCityLine(l.text), !CompiledRules.looksLikeNoise(cw), kind == nil else { return false }
         let places = cw.words.filter { word in compiled.anyExact(compiled.addressWords, in: WordLine(String(word))) != nil }.count
-        return places > 0 && places * 2 < cw.words.count
+        return places > 0 && places * 2 < cw.spans.count
     }
 
     /// `score` raised or lowered by what names look like, whichever rule found the line: near the top, read

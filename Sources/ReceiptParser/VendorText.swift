@@ -40,14 +40,14 @@ extension CompiledRules {
 
     /// `looksLikeNoise` for a line of ASCII, on its words' bytes (lower-case letters and digits, a byte a character).
     static func looksLikeNoiseASCII(_ w: WordLine) -> Bool {
-        let words = w.wordBytes.filter { $0.contains { $0 >= 0x61 && $0 <= 0x7A } }
+        let words = w.spans.filter { w.word($0).contains { $0 >= 0x61 && $0 <= 0x7A } }.map(w.word)
         guard !words.isEmpty else { return true }
         let short = words.filter { $0.count <= 2 }.count
         if words.count >= 2, short * 2 > words.count, (words.map(\.count).max() ?? 0) < 5 { return true }
         var odd = 0
         for word in words where word.count >= 3 {
             let noVowel = word.count > 3 && !word.contains { "aeiouy".utf8.contains($0) }
-            let oneLetter = word.allSatisfy { $0 == word[0] }
+            let oneLetter = word.allSatisfy { $0 == word[word.startIndex] }
             if noVowel || oneLetter { odd += 1 }
         }
         return odd * 2 > words.count
@@ -139,7 +139,8 @@ extension CompiledRules {
         // (Each word against the targets of its length only, the table asked without going through its global each time.)
         if let targets = misreadSkipTargetBytes, w.bytes.allSatisfy({ $0 < 0x80 }) {
             let table = Self.confusableBytes
-            for word in w.wordBytes where word.count >= 5 {
+            for span in w.spans where span.count >= 5 {
+                let word = w.word(span)
                 guard let same = targets[word.count] else { continue }
                 let upper = word.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
                 for target in same {
@@ -210,7 +211,7 @@ extension CompiledRules {
             // Read with under 30 % confidence: a logo that happens to hold a form's letters ("SS ee bs >. Balas & AS ae").
             if l.confidence < 0.3 { return nil }
             // "COMPANY REG NO 12345-X" (however misread): a form word first, then a number, is a registration line.
-            if digits >= 4, cw.words.count > 1, let first = cw.words.first {
+            if digits >= 4, cw.spans.count > 1, let first = cw.words.first {
                 let formWord = String(form.normalised.dropFirst().dropLast())
                 if formWord == String(first) || EditDistance.levenshtein(String(first), formWord, limit: 1) <= 1 { return nil }
             }
@@ -223,14 +224,14 @@ extension CompiledRules {
         }
         if any(vendorSkip, in: w) != nil || misreadSkipWord(w) { return nil }
         // One money word alone ("CASH"), or OCR noise from a logo: not a name.
-        if w.words.count == 1, isMoneyLabel(w) { return nil }
+        if w.spans.count == 1, isMoneyLabel(w) { return nil }
         if Self.looksLikeNoise(w) { return nil }
         // Read with under 30 % confidence: what OCR makes of a logo or a picture ("FESEREAFSSSEPEEFES ESE ESSE").
         if l.confidence < 0.3 { return nil }
         // Address and digit checks without a trailing registration number ("NAME MALAYSIA (308282-A)").
         let cDigits = cw.digitCount
         // Address words as printed only: one letter off is a name's word as often ("KANDAR" is no "BANDAR").
-        if anyExact(addressWords, in: cw) != nil, cDigits > 0 || cw.words.count > 3 { return nil }
+        if anyExact(addressWords, in: cw) != nil, cDigits > 0 || cw.spans.count > 3 { return nil }
         if cDigits > 4 || Double(cDigits) > Double(letters) * 0.5 { return nil }
         if !l.amounts.isEmpty { return nil }
         if letters < 3 { return nil }
@@ -401,14 +402,16 @@ struct VendorText: Sendable {
         // After such a form, one or two scraps of one or two letters or digits go.
         let abbreviated = ending.filter { !isShort($0) || $0.contains(where: \.isPunctuation) }
         let abbreviatedForms = Self.literals(abbreviated)
+        let abbreviatedSets = abbreviatedForms?.map { ByteSet(bytes: $0) }
         scrapsAfterForm = Pattern(#"(\b(?:"# + Self.alternation(abbreviated) + #")\.?)(?:\s+[A-Za-z0-9]{1,2}){1,2}$"#,
-                                  mayMatch: { Self.endsInShortScraps($0) && Self.holdsOne($0, of: abbreviatedForms) })
+                                  mayMatch: { Self.endsInShortScraps($0) && Self.holdsOne($0, of: abbreviatedForms, sets: abbreviatedSets) })
         // After a form of three letters or more, anything with a digit goes (a registration number, noise);
         // not after "co.": "CO. NO: 12345" is a registration line, not a name.
         let certain = ending.filter { !isShort($0) }
         let certainForms = Self.literals(certain)
+        let certainSets = certainForms?.map { ByteSet(bytes: $0) }
         numberAfterForm = Pattern(#"(\b(?:"# + Self.alternation(certain) + #")\b\.?)\s+.*\d.*$"#,
-                                  mayMatch: { $0.contains(where: Bytes.isDigit) && Self.holdsOne($0, of: certainForms) })
+                                  mayMatch: { $0.contains(where: Bytes.isDigit) && Self.holdsOne($0, of: certainForms, sets: certainSets) })
     }
 
     /// The alternatives of `alternation(words)` as lower-case bytes: a line matching it holds one of them.
@@ -419,11 +422,12 @@ struct VendorText: Sendable {
     }
 
     /// Whether the printable-ASCII line, lower-cased, holds one of `literals` (the expressions are case-insensitive).
-    static func holdsOne(_ b: UnsafeBufferPointer<UInt8>, of literals: [[UInt8]]?) -> Bool {
+    /// `sets`: each literal's `ByteSet`, made once with them (nil: made here).
+    static func holdsOne(_ b: UnsafeBufferPointer<UInt8>, of literals: [[UInt8]]?, sets: [ByteSet]? = nil) -> Bool {
         guard let literals else { return true }
         // (A literal with a byte the line lacks is not in it: most lines are refused without lower-casing them.)
         let present = ByteSet(bytes: b.lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 })
-        guard literals.contains(where: { present.holds(ByteSet(bytes: $0)) }) else { return false }
+        guard (sets ?? literals.map { ByteSet(bytes: $0) }).contains(where: present.holds) else { return false }
         let lower = b.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
         return literals.contains { bytesContain(lower, $0) }
     }
@@ -494,27 +498,31 @@ struct VendorText: Sendable {
 
     /// Strips OCR noise at the ends and a trailing registration number "(81109-A)".
     func clean(_ s: String) -> String {
-        var t = Self.registrationAtEnd.replacing(in: s, with: "")
+        // Whether `s` is printable ASCII, asked once: every step below only takes text away, trims it, collapses
+        // spaces, or puts back a piece of it or "SDN BHD", so what is left of printable ASCII stays so, and each
+        // expression's `mayMatch` may be asked without walking the text again.
+        let p = s.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } } ?? false
+        var t = Self.registrationAtEnd.replacing(in: s, with: "", printable: p)
         t = Self.trimEnds(t)
-        t = Self.registrationAtEnd.replacing(in: t, with: "")
+        t = Self.registrationAtEnd.replacing(in: t, with: "", printable: p)
         // A branch code "(KJ1)", then a bare registration number at the end: "NAME SDN BHD 1110644-W".
-        t = Self.branchCodeAtEnd.replacing(in: t, with: "")
-        t = Self.bareNumberAtEnd.replacing(in: t, with: "")
+        t = Self.branchCodeAtEnd.replacing(in: t, with: "", printable: p)
+        t = Self.bareNumberAtEnd.replacing(in: t, with: "", printable: p)
         t = collapsingSpaces(t, Self.spaces)
         t = Self.trimJunk(t)
         // A rule of dashes after the name ends it: "BP STATION VAN VEEN------------:-rm".
-        t = Self.ruleToEnd.replacing(in: t, with: "")
+        t = Self.ruleToEnd.replacing(in: t, with: "", printable: p)
         // Leading dots and a stray lower-case scrap before an upper-case name ("ri FOODICIOUS"), trailing scraps after a legal form.
-        t = Self.leadingDots.replacing(in: t, with: "")
-        t = Self.leadingScrap.replacing(in: t, with: "")
-        t = scrapsAfterForm.replacing(in: t, with: "$1")
+        t = Self.leadingDots.replacing(in: t, with: "", printable: p)
+        t = Self.leadingScrap.replacing(in: t, with: "", printable: p)
+        t = scrapsAfterForm.replacing(in: t, with: "$1", printable: p)
         // OCR's "SON BHD", "SIN BHD", "SDIi BHD", "SEN 3HD", "SDN BHO" for SDN BHD (Malaysia's private limited).
         // (Read right, "Sdn. Bhd." is left as printed.)
         for m in Self.misreadSdnBhd.matches(in: t).reversed() where m.groups[0].map({ $0.uppercased().filter(\.isLetter) }) != "SDNBHD" {
             t.replaceSubrange(m.range, with: "SDN BHD")
         }
         // After a legal form ends the name, anything with a digit is a registration number or noise.
-        t = numberAfterForm.replacing(in: t, with: "$1")
+        t = numberAfterForm.replacing(in: t, with: "$1", printable: p)
         t = Self.trimJunkKeepingDots(t)
         // "RESTORAN TELAGA VILLAGE oo": short lower-case scraps after a name printed in capitals.
         if let ascii = droppingLowerScrapsASCII(t) { return ascii }
@@ -550,11 +558,19 @@ struct VendorText: Sendable {
         }
         func lower(_ c: UInt8) -> Bool { c >= 0x61 && c <= 0x7A }
         func capitals(_ r: Range<Int>) -> Bool { r.count >= 2 && u[r].contains { $0 >= 0x41 && $0 <= 0x5A } && !u[r].contains(where: lower) }
-        guard words.filter(capitals).count >= 2 else { return t }
+        var capitalWords = 0
+        for w in words where capitals(w) { capitalWords += 1 }
+        guard capitalWords >= 2 else { return t }
+        // `t` is its words joined by single spaces already (no space at either end, none doubled): then the
+        // words kept joined are `t` up to the last of them, and no string is made of each.
+        let joined = words.first?.lowerBound == 0 && words.last?.upperBound == u.count
+            && words.reduce(words.count - 1) { $0 + $1.count } == u.count
+        let all = words.count
         while words.count > 2, let last = words.last, last.count <= 3, u[last].contains(where: lower),
               !shortForms.contains(String(decoding: u[last], as: UTF8.self).lowercased().trimmingCharacters(in: .punctuationCharacters)) {
             words.removeLast()
         }
+        if joined { return words.count == all ? t : String(decoding: u[0..<words[words.count - 1].upperBound], as: UTF8.self) }
         return words.map { String(decoding: u[$0], as: UTF8.self) }.joined(separator: " ")
     }
 

@@ -59,7 +59,7 @@ struct HandScannerTests {
                       "LONDON W1D 4HS", "****1234", "ending in 5678", "last 4: 9012", " RM", " $", " TF", " A", "<A>", "12:30 PM", "12.5",
                       " ab 1", "---", "..", "#12 ", "Co. Reg. 12345-X", "12. 50", "12 .50", "SON 8HD", "  ",
                       "2 x 4.80", "3X 1.20", "1.24 lb @ 0.59", "2 * RM 3.50", " 0.657 KILOS", " 1,5 kg. ", " 12 oz", " 2 ", " 3 x ", "1 x Tea", "12 Coffee",
-                      "(Co. Reg. 12345-X)", "[co no: 123-4 ]", "(1234567-W) ", " AB12345", " ABCD12345", " 1234-A", "(B12-3)", "[12345678901]"]
+                      "  7x Tea", "123 Tea", "05 ", " 4X", "(Co. Reg. 12345-X)", "[co no: 123-4 ]", "(1234567-W) ", " AB12345", " ABCD12345", " 1234-A", "(B12-3)", "[12345678901]"]
         var g = Lines(state: 11)
         for _ in 0..<20_000 {
             var s = g.line(Self.textAlphabet, max: 16)
@@ -105,6 +105,141 @@ struct HandScannerTests {
             #expect(w.padded == before && w.letterCount == before.filter(\.isLetter).count && w.digitCount == before.filter(\.isNumber).count, "\(s)")
         }
         #expect(WordLine("").padded == Self.paddedAsBefore("") && WordLine("-- --").padded == "  ")
+    }
+
+    /// WordLine's words as places in its bytes (`spans`, with their byte masks and the line's word bits)
+    /// against `padded.split(separator: " ")`, on ASCII and on lines with other characters.
+    @Test func wordLineSpansAreTheSplitWords() {
+        var g = Lines(state: 19)
+        let other = Array("éÄß€£ \u{301}ñ")
+        for k in 0..<5_000 {
+            var s = g.line(Self.textAlphabet)
+            if k % 3 == 0, !s.isEmpty { s.insert(other.randomElement(using: &g)!, at: s.index(s.startIndex, offsetBy: Int.random(in: 0..<s.count, using: &g))) }
+            let w = WordLine(s)
+            let split = w.padded.split(separator: " ")
+            #expect(w.words == split && w.spans.count == split.count, "\(s)")
+            #expect(w.wordBytes == split.map { Array($0.utf8) }, "\(s)")
+            #expect(w.spans.map(\.mask) == split.map { WordLine.byteMask(Array($0.utf8)) }, "\(s)")
+            #expect(w.wordMask == split.reduce(0) { $0 | WordLine.bit(Array($1.utf8)) }, "\(s)")
+            #expect(w.lineByteMask == split.reduce(0) { $0 | WordLine.byteMask(Array($1.utf8)) }, "\(s)")
+        }
+    }
+
+    /// `OCRLine.text` (its words' bytes copied into one string) against `joined(separator: " ")`.
+    @Test func lineTextIsTheJoinedWords() {
+        var g = Lines(state: 23)
+        let alphabet = Self.textAlphabet + Array("éÄß€£ñ")
+        for _ in 0..<5_000 {
+            let words = (0..<Int.random(in: 0...6, using: &g)).map { _ in OCRWord(text: g.line(alphabet, max: 30), confidence: 0.5) }
+            let line = OCRLine(words: words)
+            #expect(line.text == words.map(\.text).joined(separator: " ") && line.text.utf8.elementsEqual(words.map(\.text).joined(separator: " ").utf8))
+        }
+    }
+
+    /// The month words' tables by length against the dictionaries they were looked up in, on runs of letters
+    /// made from the month names themselves (as printed, a letter changed, added or dropped, upper case).
+    @Test func monthWordsByLengthAreTheDictionaries() {
+        let rules = CompiledRules(.builtIn)
+        let words = rules.monthWords
+        let names = rules.months.keys.sorted()
+        var g = Lines(state: 29)
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        var named = 0
+        for k in 0..<20_000 {
+            var run = Array(names.randomElement(using: &g)!.utf8.filter { $0 < 0x80 })
+            switch k % 5 {
+            case 1 where !run.isEmpty: run[Int.random(in: 0..<run.count, using: &g)] = letters.randomElement(using: &g)!.asciiValue!
+            case 2: run.insert(letters.randomElement(using: &g)!.asciiValue!, at: Int.random(in: 0...run.count, using: &g))
+            case 3 where !run.isEmpty: run.remove(at: Int.random(in: 0..<run.count, using: &g))
+            case 4: run = (0..<Int.random(in: 3...10, using: &g)).map { _ in letters.randomElement(using: &g)!.asciiValue! }
+            default: break
+            }
+            if k % 2 == 0 { run = run.map { Bytes.isLetter($0) ? $0 & ~0x20 : $0 } }
+            run = run.filter(Bytes.isLetter)
+            guard run.count >= 3 else { continue }
+            let fast = run.withUnsafeBufferPointer { words.names($0) }
+            #expect(fast == run.withUnsafeBufferPointer { words.namesByDictionaries($0) }, "\(String(decoding: run, as: UTF8.self))")
+            if fast { named += 1 }
+        }
+        #expect(named > 1_000)
+    }
+
+    /// `AmountScanner.LineSigns` against what it stands for, and the amount expression finding nothing on a
+    /// printable line without a point or comma (where `scan` no longer runs the matcher).
+    @Test func amountLineSignsAreWhatScanAsked() {
+        var g = Lines(state: 53)
+        let alphabet = Self.amountAlphabet + Array("€£\u{7}é")
+        for k in 0..<20_000 {
+            var s = g.line(alphabet, max: 30)
+            if k % 2 == 0 { s.removeAll { $0 == "." || $0 == "," } }
+            let signs = s.utf8.withContiguousStorageIfAvailable(AmountScanner.LineSigns.init)!
+            let b = Array(s.utf8)
+            #expect(signs.ascii == b.allSatisfy { $0 < 0x80 } && signs.printable == b.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
+                    && signs.separator == (b.contains(0x2E) || b.contains(0x2C)) && signs.dollar == b.contains(0x24)
+                    && signs.minusPoint == bytesContain(b, "-."), "\(s)")
+            if signs.printable, !signs.separator { #expect(AmountScanner.amount.matches(in: s).isEmpty, "\(s)") }
+        }
+    }
+
+    /// The payment words and receipt-number keywords asked through their sets' signs: `any` is the first word of
+    /// the list a line `contains`, and every keyword a line `contains` passes `may`.
+    @Test func paymentAndNumberWordsAskedByTheirSigns() {
+        let rules = CompiledRules(.builtIn)
+        let sets = [rules.cardWords, rules.cashWords, rules.receiptNumberSet]
+        let words = sets.flatMap { $0.map { $0.normalised.trimmingCharacters(in: .whitespaces) } }
+            + ["visa", "vlsa", "mastercrad", "cash", "cahs", "invoice", "lnvoice", "receipt", "no", "bill", "12.50", "rm", "total"]
+        var g = Lines(state: 59)
+        for _ in 0..<3_000 {
+            let line = (0..<Int.random(in: 1...4, using: &g)).map { _ in words.randomElement(using: &g)! }.joined(separator: " ")
+            let w = WordLine(line)
+            for set in sets {
+                #expect(rules.any(set, in: w) === set.keywords.first(where: { w.contains($0) }), "\(line)")
+                for i in set.indices where w.contains(set.keywords[i]) { #expect(w.may(set.signs[i], loosely: false), "\(line)") }
+            }
+        }
+    }
+
+    /// `Pattern.replacing(in:with:printable:)` (the printable walk left to the caller) gives what `replacing(in:with:)`
+    /// gives, on the expressions `VendorText.clean` asks it of, for printable lines (and any line when told it is not).
+    @Test func replacingOnKnownPrintableTextIsTheSame() {
+        let rules = CompiledRules(.builtIn)
+        let patterns = [VendorText.registrationAtEnd, VendorText.branchCodeAtEnd, VendorText.bareNumberAtEnd, VendorText.ruleToEnd,
+                        VendorText.leadingDots, VendorText.leadingScrap, rules.vendorText.scrapsAfterForm, rules.vendorText.numberAfterForm]
+        let pieces = ["SDN BHD", "Sdn. Bhd. 12", "(12345-X)", "[KJ1]", " 1234567-W", "ENTERPRISE ab", "TRADING CO. 1", "---:-rm", "..NAME", "ri FOOD",
+                      " GmbH x 2", " berhad 9"]
+        var g = Lines(state: 61)
+        for k in 0..<10_000 {
+            var s = g.line(Self.textAlphabet, max: 16)
+            if Bool.random(using: &g) { s += pieces.randomElement(using: &g)! }
+            if Bool.random(using: &g) { s = pieces.randomElement(using: &g)! + " " + s }
+            if k % 7 == 0 { s += "é" }
+            let printable = s.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
+            for p in patterns {
+                #expect(p.replacing(in: s, with: "", printable: printable) == p.replacing(in: s, with: ""), "\(s)")
+                #expect(p.replacing(in: s, with: "", printable: false) == p.replacing(in: s, with: ""), "\(s)")
+            }
+        }
+    }
+
+    /// `CompiledRules.best` (its slips asked without `has` again) against its definition: the first of the best-ranked
+    /// keywords on the line as printed, else the first of the best-ranked that `contains` finds.
+    @Test func bestIsTheFirstOfTheBest() {
+        let rules = CompiledRules(.builtIn)
+        let sets = [rules.total, rules.subtotal, rules.tax, rules.rounding, rules.cash, rules.change, rules.discount]
+        let words = ["sub", "total", "subtotal", "sutotal", "subtota1", "rubtota", "sub tot", "tota", "totai", "cash", "casn", "change", "chanqe",
+                     "rounding", "roundlng", "adj", "tax", "gst", "amount", "due", "discount", "dlscount", "12.50", "rm", "grand", "nett"]
+        var g = Lines(state: 67)
+        for _ in 0..<3_000 {
+            let line = (0..<Int.random(in: 1...4, using: &g)).map { _ in words.randomElement(using: &g)! }.joined(separator: " ")
+            let w = WordLine(line)
+            for set in sets {
+                for loosely in [false, true] {
+                    let want = set.keywords.filter { w.has($0) }.max(by: CompiledRules.ranksBelow)
+                        ?? set.keywords.filter { w.contains($0, loosely: loosely) }.max(by: CompiledRules.ranksBelow)
+                    #expect(rules.best(set, in: w, loosely: loosely) === want, "\(line)")
+                }
+            }
+        }
     }
 
     @Test func wordAfterATimeIsTheExpressions() {
