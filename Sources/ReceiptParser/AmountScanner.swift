@@ -83,7 +83,7 @@ enum AmountScanner {
         // a "0" before a point, so the signs of the line as given hold for it too (printable, a point or comma, a "$").
         let noAmounts = signs.map { $0.printable && !$0.separator } ?? false
         let bare = hasMinusPoint ? bareCents.replacing(in: line, with: "-0.") : line
-        let line = noAmounts ? bare : Self.withLeadingZeros(bare)
+        let line = noAmounts || signs?.barePoint == false ? bare : Self.withLeadingZeros(bare)
         // Character offsets counted on from the previous match (matches come in order): one walk of the line.
         var last = line.startIndex, offset = 0
         for m in noAmounts ? [] : amountMatches(line) {
@@ -140,6 +140,8 @@ enum AmountScanner {
     /// What `scan` asks of a line's bytes: all ASCII, all printable ASCII, a "." or ",", a "$", a "-" then a ".".
     struct LineSigns {
         var ascii = true, printable = true, separator = false, dollar = false, minusPoint = false
+        /// A point at the line's start or after a space, a tab or a "$": where `withLeadingZeros` may put a zero.
+        var barePoint = false
         init(_ b: UnsafeBufferPointer<UInt8>) {
             var previous: UInt8 = 0
             for c in b {
@@ -148,6 +150,9 @@ enum AmountScanner {
                 if c == UInt8(ascii: ".") || c == UInt8(ascii: ",") { separator = true }
                 if c == UInt8(ascii: "$") { dollar = true }
                 if previous == UInt8(ascii: "-"), c == UInt8(ascii: ".") { minusPoint = true }
+                if c == UInt8(ascii: "."), previous == 0 || previous == UInt8(ascii: " ") || previous == UInt8(ascii: "\t") || previous == UInt8(ascii: "$") {
+                    barePoint = true
+                }
                 previous = c
             }
         }

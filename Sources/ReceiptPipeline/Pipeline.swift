@@ -267,9 +267,10 @@ public final class ReceiptPipeline {
         let faintStart = Date()
         stages.orientation += faintStart.timeIntervalSince(orientationStart)
         // Still next to nothing read, upright or not: faint print, read again stretched (counted with the first read).
-        if options.stretchFaintPrint, Self.wordLines(page) < options.faintPrintBelow, let stretched = image.faintPrintStretched() {
+        let linesRead = Self.wordLines(page)
+        if options.stretchFaintPrint, linesRead < options.faintPrintBelow, let stretched = image.faintPrintStretched() {
             let again = try read(stretched, .page, prefix + "faint print stretched", into: &passes)
-            if Self.wordLines(again) > Self.wordLines(page) { image = stretched; page = again }
+            if Self.wordLines(again) > linesRead { image = stretched; page = again }
             stages.firstRead += Date().timeIntervalSince(faintStart)
         }
         return (image, page)
@@ -277,7 +278,12 @@ public final class ReceiptPipeline {
 
     /// How many of the page's lines hold a word of three letters or digits.
     static func wordLines(_ page: OCRPage) -> Int {
-        page.lines.filter { $0.words.contains { $0.text.filter { $0.isLetter || $0.isNumber }.count >= 3 } }.count
+        page.lines.filter { hasWord($0.words) }.count
+    }
+
+    /// A word of three letters or digits among `words`.
+    static func hasWord(_ words: [OCRWord]) -> Bool {
+        words.contains { $0.text.filter { $0.isLetter || $0.isNumber }.count >= 3 }
     }
 
     /// The bands of ink `page` has no line for, each read alone as one line; kept where the read
@@ -292,7 +298,7 @@ public final class ReceiptPipeline {
             let alnum = text.filter { $0.isLetter || $0.isNumber }.count
             // A barcode or a rule reads as one character over and over ("OOOOOO TTTTT i i i").
             let commonest = Dictionary(grouping: text.uppercased().filter { $0.isLetter || $0.isNumber }, by: { $0 }).values.map(\.count).max() ?? 0
-            guard words.contains(where: { $0.text.filter { $0.isLetter || $0.isNumber }.count >= 3 }),
+            guard Self.hasWord(words),
                   alnum * 10 >= text.count * 7, commonest * 10 <= alnum * 4, row.meanConfidence >= 0.5 else { return nil }
             return OCRReading.Look(kind: .missedRow, reason: "no line read in this band of ink", page: row, region: region)
         }
