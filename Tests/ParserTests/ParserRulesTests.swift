@@ -102,6 +102,15 @@ struct ParserRulesTests {
         #expect(r.checks.contains(.sum(.cashChange(cash: amount("50.00"), change: amount("4.57")), equals: amount("45.43"))))
     }
 
+    /// "GST @6% included in total RM 0.60" names the tax the total holds: its amount is the tax, and the
+    /// total line above it, misread, still beats it ("Total RM INCLUDING GST" keeps its total).
+    @Test func taxIncludedInTotalIsNotTheTotal() {
+        let r = parser.parse(text: "HARDWARE SHOP\nTotal Incl. GST@6% RM 10.00\nCASH RM 20.00\nCHANGE RM 9.40\nGST @6% included in total RM 0.60")
+        #expect(r.total?.value != amount("0.60"))
+        #expect(r.tax?.value == amount("0.60"))
+        #expect(parser.parse(text: "SHOP\nTOTAL RM INCLUDING GST 6% 12.72").total?.value == amount("12.72"))
+    }
+
     /// "-.02" is a rounding of two cents; a "Rounding" line holding a total-sized amount is the rounded total.
     @Test func roundingLineWithTheRoundedTotal() {
         let r = parser.parse(text: "SHOP\nTotal Sales (Inclusive GST) RM 177.22\nRounding Adjustment RM -.02\nRounding RM 177.20")
