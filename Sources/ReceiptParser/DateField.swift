@@ -6,15 +6,16 @@ import ReceiptModel
 // ranked: a date keyword on the line, no expiry wording, near the top, printed twice.
 
 extension ReceiptParser {
-    func date(_ lines: [ParseLine], currency: String?) -> Field<CalendarDate>? {
+    /// The date, and the lines that print that day (a receipt prints it again with the time it was paid or printed).
+    func date(_ lines: [ParseLine], currency: String?) -> (Field<CalendarDate>?, lines: Set<Int>) {
         let latest = options.latestDate ?? Self.tomorrow()
         let (found, words) = datesFound(lines)
-        guard !found.isEmpty else { return nil }
+        guard !found.isEmpty else { return (nil, []) }
         let (order, reason) = settledOrder(found, lines: lines, currency: currency, latest: latest, words: words)
         let candidates = found.compactMap { raw, line in
             dateCandidate(raw, on: line, words: words[line.index]!, order: order, reason: reason, lineCount: lines.count, latest: latest)
         }
-        guard !candidates.isEmpty else { return nil }
+        guard !candidates.isEmpty else { return (nil, []) }
         // The same day printed twice is stronger evidence.
         var byDay: [CalendarDate: Int] = [:]
         for c in candidates { byDay[c.0, default: 0] += 1 }
@@ -22,7 +23,8 @@ extension ReceiptParser {
             .sorted { $0.1 > $1.1 }
         let best = ranked[0]
         let rejected = ranked.dropFirst().filter { $0.0 != best.0 }.prefix(5).map { Candidate(value: $0.0.iso, score: $0.1, evidence: $0.2) }
-        return Field(best.0, confidence: min(0.99, max(0.02, best.1)), evidence: best.2, rejected: Array(rejected))
+        let dayLines = Set(candidates.filter { $0.0 == best.0 }.compactMap { $0.2.line })
+        return (Field(best.0, confidence: min(0.99, max(0.02, best.1)), evidence: best.2, rejected: Array(rejected)), dayLines)
     }
 
     /// Every date on the lines, and the date words of each line that has one (read once per line, not once per date on it).

@@ -54,8 +54,9 @@ public struct ReceiptParser: Sendable {
         let (lines, currency) = read(page)
         var receipt = ParsedReceipt(parserVersion: Self.version)
         receipt.currency = currency
-        receipt.date = date(lines, currency: receipt.currency?.value)
-        receipt.time = time(lines, dateLine: receipt.date?.evidence.line)
+        let (date, dayLines) = date(lines, currency: receipt.currency?.value)
+        receipt.date = date
+        receipt.time = time(lines, dateLine: date?.evidence.line, dayLines: dayLines)
         receipt.vendor = vendor(lines)
         let money = MoneyFields(lines: lines, rules: compiled)
         let items = lineItems(lines)

@@ -2,10 +2,12 @@ import Foundation
 import ReceiptModel
 
 // The time of day: an hh:mm[:ss] on the line, best on the date's line or after "time"; not an amount
-// misread on a total or payment line.
+// misread on a total or payment line. Of equals the last: a receipt that prints its date and time twice
+// (the order opened and the bill printed, the card slip) was paid at the later one.
 
 extension ReceiptParser {
-    func time(_ lines: [ParseLine], dateLine: Int?) -> Field<TimeOfDay>? {
+    /// `dateLine`: the line the date was read from; `dayLines`: every line that prints that day.
+    func time(_ lines: [ParseLine], dateLine: Int?, dayLines: Set<Int> = []) -> Field<TimeOfDay>? {
         var best: (TimeOfDay, Double, ParseLine, [Note])?
         for l in lines {
             let times = TimeScanner.scan(l.text)
@@ -13,15 +15,19 @@ extension ReceiptParser {
             // Once per line, not once per time on it.
             let labelled = l.words.has(" time ") || l.words.has(" masa ") || l.words.has(" zeit ") || l.words.has(" heure ")
             // "Total: 1:08": a price with its decimal point read as a colon, on a line that names money and no date.
-            let moneyLine = l.source != dateLine && !labelled && compiled.isMoneyLabel(l.words)
+            let besideDate = l.source == dateLine || dayLines.contains(l.source)
+            let moneyLine = !besideDate && !labelled && compiled.isMoneyLabel(l.words)
+            // "TEL# 718 478 0:23": a phone number's digits.
+            let phoneLine = !besideDate && !labelled && (l.words.has(" tel ") || l.words.has(" phone ") || l.words.has(" fax "))
             for t in times {
                 var score = 0.6
                 var notes: [Note] = []
-                if l.source == dateLine { score += 0.3 }
+                if besideDate { score += 0.3 }
                 if labelled { score += 0.2 }
-                if moneyLine { score -= 0.3 }
+                if moneyLine || phoneLine { score -= 0.3 }
                 if let read = t.meridiemRead { notes.append(.meridiemRead(read, pm: t.time.hour >= 12)) }
-                if best == nil || score > best!.1 { best = (t.time, score, l, notes) }
+                // Of equals beside the date, the later; elsewhere the first (a receipt's time is printed near its top).
+                if best == nil || score > best!.1 || (score == best!.1 && besideDate) { best = (t.time, score, l, notes) }
             }
         }
         return best.map { Field($0.0, confidence: $0.1, evidence: $0.2.evidence(rule: "time.hh:mm", notes: $0.3)) }

@@ -31,6 +31,15 @@ struct FieldsTests {
         #expect(parser.parse(text: "SHOP\n18/03/2018 10:35 Pos3\nTOTAL 1.00").time?.value == time(10, 35))
     }
 
+    /// A bill printed with its date and time twice (opened, paid) was paid at the later; a time with no date
+    /// beside it stays the first; a phone number's "478 0:23" is no time.
+    @Test("the later of two times beside the date; not a phone number's digits")
+    func timesBesideTheDate() {
+        #expect(parser.parse(text: "CAFE\n27/04/2013 17:51\nTEA 3.00\nTOTAL 3.00\n---27/04/2013 19:03---").time?.value == time(19, 3))
+        #expect(parser.parse(text: "CAFE\nTable 7 10:43 PM\nTEA 3.00\nTOTAL 3.00\na: 2 : 3:00").time?.value == time(22, 43))
+        #expect(parser.parse(text: "DELI\nTEA 3.00\nTOTAL 3.00\nTEL# 718 478 0:23 Store# 23\nThank you 11:01").time?.value == time(11, 1))
+    }
+
     @Test("a time right after 'Time:' with no space")
     func afterALabelColon() {
         #expect(parser.parse(text: "SHOP\nDate :9/24/2016 Time:2:35 pm\nTOTAL 1.00").time?.value == time(14, 35))
