@@ -231,6 +231,12 @@ extension ReceiptParser {
                 break
             }
         }
+        // "Wedge 1 $10.00": one price, a count of one after the name: the quantity column.
+        if qty == nil, prices.count == 1, case let bare = itemName(desc), let m = Self.trailingQuantity.matches(in: bare).last,
+           m.groups[1] == "1", bare[..<m.range.lowerBound].contains(where: \.isLetter) {
+            qty = 1; unit = amount
+            desc = String(bare[..<m.range.lowerBound])
+        }
         if qty == nil, let m = Self.quantityPrefix.matches(in: desc).first, let q = m.groups[1].flatMap({ Decimal(string: $0) }) {
             qty = q
             desc = String(desc[m.range.upperBound...])
@@ -287,7 +293,22 @@ extension ReceiptParser {
             t = Self.trailingTaxFlag.replacing(in: t, with: "")
             if t == before { break }
         }
-        return MoneyFields.trimSpaces(t)  // (Trim: Foundation's trim, without bridging ASCII)
+        return Self.withoutItemCodes(MoneyFields.trimSpaces(t))  // (Trim: Foundation's trim, without bridging ASCII)
+    }
+
+    /// The name without the barcode the till prints beside it: eight digits or more, first ("048643072619 PIPE
+    /// BUSHING", "002432070 LPNB-SM SASQUATCH") or last ("BAR S BACON 1590006105"), a UPC or EAN, not the name.
+    /// A shorter code (a PLU, "39036 ROMAINE", "E 134991 ORGANIC PAST") is printed as part of the name and kept;
+    /// so is a code with less than two letters of name beside it.
+    static func withoutItemCodes(_ name: String) -> String {
+        var words = name.split(separator: " ", omittingEmptySubsequences: true)
+        guard words.count >= 2 else { return name }
+        func barcode(_ w: Substring) -> Bool { w.utf8.count >= 8 && w.utf8.allSatisfy(Bytes.isDigit) }
+        func letters(_ ws: ArraySlice<Substring>) -> Int { ws.reduce(0) { $0 + $1.utf8.filter(Bytes.isLetter).count } }
+        var changed = false
+        if barcode(words[0]), letters(words[1...]) >= 2 { words.removeFirst(); changed = true }
+        if words.count >= 2, barcode(words[words.count - 1]), letters(words[..<(words.count - 1)]) >= 2 { words.removeLast(); changed = true }
+        return changed ? words.joined(separator: " ") : name
     }
 
     /// The items' amounts (less their discounts) against the subtotal, else the total less the tax added

@@ -303,6 +303,20 @@ struct FieldsTests {
         #expect(parser.itemName("BLUE BURGER XL") == "BLUE BURGER XL")
     }
 
+    /// A barcode beside the name (eight digits or more) is not the name; a shorter code, a year and a name
+    /// that is all code stay.
+    @Test("item names lose the barcode printed beside them")
+    func itemBarcodes() {
+        #expect(parser.itemName("048643072619 PIPE BUSHING <A>") == "PIPE BUSHING")
+        #expect(parser.itemName("BAR S BACON 1590006105") == "BAR S BACON")
+        #expect(parser.itemName("39036 ROMAINE") == "39036 ROMAINE")
+        #expect(parser.itemName("2024 CALENDAR") == "2024 CALENDAR")
+        #expect(parser.itemName("00123456789 4B") == "00123456789 4B")
+        let r = parser.parse(text: "GRILL\nWedge 1 $10.00\n002432070 LPNB-SM SASQUATCH 5.99\nTOTAL 15.99")
+        #expect(r.lineItems.map(\.description) == ["Wedge", "LPNB-SM SASQUATCH"])
+        #expect(r.lineItems.first?.quantity == 1)
+    }
+
     @Test("a price read with a colon on a total line is not the time")
     func notOnAMoneyLine() {
         let r = parser.parse(text: "CAFE\nSTORE 12 REG 3 12:25\nLatte 4.50\nTotal: 1:08\nPaid 5.00")
