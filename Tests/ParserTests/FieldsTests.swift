@@ -305,6 +305,15 @@ struct FieldsTests {
 
     /// A barcode beside the name (eight digits or more) is not the name; a shorter code, a year and a name
     /// that is all code stay.
+    /// "set" is September in Italian and Portuguese: "Value set 19.80" is an item and its price, not 19 September '80.
+    @Test("a word that is also a month, before an amount, is no date")
+    func setMenuIsNoDate() {
+        let r = parser.parse(text: "SOBA HOUSE\n02/03/2011 20:07\n1 Udon set 26.60\n1 Value set 19.80\nSUBTOTAL 46.40\nTOTAL 46.40")
+        #expect(r.lineItems.map(\.description) == ["Udon set", "Value set"])
+        #expect(r.date?.value == CalendarDate(year: 2011, month: 3, day: 2))
+        #expect(parser.parse(text: "CAFE\nOct.10'15\nTOTAL 1.00").date?.value == CalendarDate(year: 2015, month: 10, day: 10))
+    }
+
     @Test("item names lose the barcode printed beside them")
     func itemBarcodes() {
         #expect(parser.itemName("048643072619 PIPE BUSHING <A>") == "PIPE BUSHING")
