@@ -116,6 +116,8 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     case spaceAroundDecimalPoint
     /// "a space read for the decimal point" ("$43 70")
     case spaceForDecimalPoint
+    /// "a colon read for the decimal point" ("KRAFT SINGLES 1:33 D", an item's price)
+    case colonForDecimalPoint
     /// "one decimal read (174.9): its last digit taken as 0"
     case oneDecimalRead(String)
 
@@ -245,6 +247,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case let .lettersReadAsDigits(t): return "letters read as digits (\(t))"
         case .spaceAroundDecimalPoint: return "space around the decimal point"
         case .spaceForDecimalPoint: return "a space read for the decimal point"
+        case .colonForDecimalPoint: return "a colon read for the decimal point"
         case let .oneDecimalRead(t): return "one decimal read (\(t)): its last digit taken as 0"
         case let .seen(n): return "seen \(n)×"
         case let .dollarHint(w): return "'$' with '\(w)' on the receipt"

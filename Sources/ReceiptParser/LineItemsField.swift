@@ -116,7 +116,9 @@ extension ReceiptParser {
         var pendingName: ParseLine?
         var running = Amount(0)
         for (k, l) in lines[..<end].enumerated() {
-            let prices = l.amounts.filter { !$0.isPercent }
+            var prices = l.amounts.filter { !$0.isPercent }
+            // "KRAFT SINGLES 1:33 D": a price with its point read as a colon, last on a named row among the items.
+            if prices.isEmpty, !notItem[k], let p = Self.colonPrice(l.text) { prices = [p] }
             guard let price = prices.last else {
                 pendingName = l.words.letterCount >= 3 && !notItem[k] ? l : nil
                 continue
@@ -255,6 +257,27 @@ extension ReceiptParser {
         let name = itemName(desc)
         return LineItem(description: name, quantity: qty, unitPrice: unit, amount: amount,
                         evidence: l.evidence(rule: "item.line", notes: notes + last.repairs))
+    }
+
+    /// The row's price when OCR read its decimal point as a colon: "ROAST PARSNIPS 2:75", "HAM 162 2:98 TF" (a tax
+    /// flag of one or two capitals may follow). Only last on the row, after a word of two letters, one to three
+    /// digits before the colon and two after: a time of day inside the items is rarer than this slip.
+    static func colonPrice(_ text: String) -> FoundAmount? {
+        var words = text.split(separator: " ")
+        if let last = words.last, last.count <= 2, last.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
+            // "5:11 PM", "5:11 PH": a time of day.
+            if last.count == 2, last.hasPrefix("P") || last.hasPrefix("A"), last.hasSuffix("M") || last.hasSuffix("H") { return nil }
+            words.removeLast()
+        }
+        if words.contains(where: { $0.lowercased() == "time" }) { return nil }
+        guard words.count >= 2, let w = words.last else { return nil }
+        let b = Array(w.utf8)
+        guard let colon = b.firstIndex(of: UInt8(ascii: ":")), (1...3).contains(colon), b.count == colon + 3,
+              b.indices.allSatisfy({ $0 == colon || Bytes.isDigit(b[$0]) }),
+              words.dropLast().contains(where: { $0.utf8.filter(Bytes.isLetter).count >= 2 }),
+              let a = Amount(String(decoding: b[..<colon], as: UTF8.self) + "." + String(decoding: b[(colon + 1)...], as: UTF8.self)) else { return nil }
+        let at = text.distance(from: text.startIndex, to: w.startIndex)
+        return FoundAmount(amount: a, position: at, repairs: [.colonForDecimalPoint], negative: false, isPercent: false)
     }
 
     /// An amount first on a row ("1,00 Ensaladilla Rusa"), with what stands before it.

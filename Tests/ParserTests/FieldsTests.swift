@@ -314,6 +314,17 @@ struct FieldsTests {
         #expect(parser.parse(text: "CAFE\nOct.10'15\nTOTAL 1.00").date?.value == CalendarDate(year: 2015, month: 10, day: 10))
     }
 
+    /// Photos lose the point of a price to a colon ("HAM 162 2:98 TF"): on an item row, last, it is the price,
+    /// with the repair noted; a time on a row that says so is not.
+    @Test("an item's price with its point read as a colon")
+    func colonForPoint() {
+        let r = parser.parse(text: "DELI\n01/28/09 14:21\nPEP MUSH BCN 3.99 TF\nHNY HAM 162 2:98 TF\nROAST PARSNIPS 2:75\n8 TIME 5:11 PM\nTOTAL 9.72")
+        #expect(r.lineItems.map(\.description) == ["PEP MUSH BCN", "HNY HAM 162", "ROAST PARSNIPS"])
+        #expect(r.lineItems.map(\.amount) == [amount("3.99"), amount("2.98"), amount("2.75")])
+        #expect(r.lineItems[1].evidence.notes.contains(.colonForDecimalPoint))
+        #expect(r.time?.value == time(14, 21))
+    }
+
     @Test("item names lose the barcode printed beside them")
     func itemBarcodes() {
         #expect(parser.itemName("048643072619 PIPE BUSHING <A>") == "PIPE BUSHING")
