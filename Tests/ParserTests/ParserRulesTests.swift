@@ -111,6 +111,14 @@ struct ParserRulesTests {
         #expect(parser.parse(text: "SHOP\nTOTAL RM INCLUDING GST 6% 12.72").total?.value == amount("12.72"))
     }
 
+    /// "Total Taxes 4.56" is the tax, as "Total Tax" is.
+    @Test func totalTaxesIsTheTax() {
+        let r = parser.parse(text: "DINER\nSubtotal 57.00\nTotal Taxes 4.56\nTOTAL 61.56")
+        #expect(r.total?.value == amount("61.56"))
+        #expect(r.tax?.value == amount("4.56"))
+        #expect(parser.parse(text: "DINER\nPASTA 57.00\nTotal Taxes 4.56\nCHARGED 61.56").total?.value != amount("4.56"))
+    }
+
     /// "-.02" is a rounding of two cents; a "Rounding" line holding a total-sized amount is the rounded total.
     @Test func roundingLineWithTheRoundedTotal() {
         let r = parser.parse(text: "SHOP\nTotal Sales (Inclusive GST) RM 177.22\nRounding Adjustment RM -.02\nRounding RM 177.20")
