@@ -48,11 +48,17 @@ struct FieldsTests {
 
     // MARK: subtotal and tax keywords
 
-    @Test("the subtotal's word two OCR slips away, or read in two pieces", arguments: ["RubTota", "SUBTTL", "Sub. Tot", "Subfetal", "Sub“Tota]"])
+    @Test("the subtotal's word two OCR slips away, read in two pieces, or cut short", arguments: ["RubTota", "SUBTTL", "Sub. Tot", "Subfetal", "Sub“Tota]", "SubT"])
     func subtotalMisread(_ word: String) {
         let r = parser.parse(text: "DINER\nBurger 9.50\nFries 3.95\n\(word) 13.45\nTax 0.70\nTotal 14.15")
         #expect(r.subtotal?.value == amount("13.45"))
         #expect(r.total?.value == amount("14.15"))
+    }
+
+    /// "SubT 50.45": the word cut short, found by its word alone (no sum here names it).
+    @Test("a subtotal written 'SubT'")
+    func subT() {
+        #expect(parser.parse(text: "DINER\nBurger 9.50\nSubT 9.95\nService 1.00\nTotal 10.65").subtotal?.value == amount("9.95"))
     }
 
     @Test("tax words tills print: 'Total Taxes', 'TAX1', 'V.A.T'", arguments: ["Total Taxes", "TAX1", "V.A.T 14%", "IMPUESTO 10%"])
