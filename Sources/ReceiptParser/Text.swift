@@ -273,7 +273,7 @@ final class WordLine {
         // (Only the few words the masks let through are copied out for the comparisons.)
         if missing <= 1, lengthMask & k.oneSlipLengths != 0,
            spans.contains(where: { abs($0.count - n) <= 1 && (km & ~$0.mask).nonzeroBitCount <= 1
-                                   && EditDistance.withinOne(Array(word($0)), kw) }) { return true }
+                                   && Self.oneSlip(Array(word($0)), kw) }) { return true }
         guard loosely, n >= Self.twoSlipsFrom, (lengthMask | pairLengthMask) & k.twoSlipLengths != 0 else { return false }
         func few(_ m: UInt64) -> Bool { (km & ~m).nonzeroBitCount <= 2 }
         if spans.contains(where: { abs($0.count - n) <= 2 && few($0.mask) && Self.withinTwo(Array(word($0)), [], kw) }) { return true }
@@ -281,6 +281,13 @@ final class WordLine {
             abs(spans[i].count + spans[i + 1].count - n) <= 2 && few(spans[i].mask | spans[i + 1].mask)
                 && Self.withinTwo(Array(word(spans[i])), Array(word(spans[i + 1])), kw)
         }
+    }
+
+    /// `w` is the keyword `kw` read with one OCR slip; not the keyword with a letter added at its end, which is
+    /// another word ("SUMMER" is not the German "summe", "TOTALE" not "total").
+    static func oneSlip(_ w: [UInt8], _ kw: [UInt8]) -> Bool {
+        if w.count == kw.count + 1, Bytes.isLetter(w[w.count - 1]), w.starts(with: kw) { return false }
+        return EditDistance.withinOne(w, kw)
     }
 
     /// A bit for each byte value of `w` (modulo 64): a bit the word lacks is a byte it lacks.
@@ -300,7 +307,7 @@ final class WordLine {
         guard n >= 5 else { return false }
         let kw = Array(normalisedKeyword.utf8.dropFirst().dropLast())
         guard !kw.contains(32) else { return false }
-        if wordBytes.contains(where: { abs($0.count - n) <= 1 && EditDistance.withinOne($0, kw) }) { return true }
+        if wordBytes.contains(where: { abs($0.count - n) <= 1 && Self.oneSlip($0, kw) }) { return true }
         guard loosely, n >= Self.twoSlipsFrom else { return false }
         if wordBytes.contains(where: { abs($0.count - n) <= 2 && Self.withinTwo($0, [], kw) }) { return true }
         return zip(wordBytes, wordBytes.dropFirst()).contains { a, b in abs(a.count + b.count - n) <= 2 && Self.withinTwo(a, b, kw) }

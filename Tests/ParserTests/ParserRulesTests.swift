@@ -119,6 +119,14 @@ struct ParserRulesTests {
         #expect(parser.parse(text: "DINER\nPASTA 57.00\nTotal Taxes 4.56\nCHARGED 61.56").total?.value != amount("4.56"))
     }
 
+    /// A keyword one OCR slip away matches ("TOTAI"); the keyword with a letter added is another word:
+    /// "SUMMER WIT" is no German "Summe", and the beer is no total.
+    @Test func aKeywordWithALetterAddedIsAnotherWord() {
+        let r = parser.parse(text: "BREWPUB\n1 1302 SUMMER WIT $2.00\n1 PALE ALE $27.50\nBalance $29.50")
+        #expect(r.total?.value == amount("29.50"))
+        #expect(parser.parse(text: "SHOP\nTOTAI 12.00").total?.value == amount("12.00"))
+    }
+
     /// "-.02" is a rounding of two cents; a "Rounding" line holding a total-sized amount is the rounded total.
     @Test func roundingLineWithTheRoundedTotal() {
         let r = parser.parse(text: "SHOP\nTotal Sales (Inclusive GST) RM 177.22\nRounding Adjustment RM -.02\nRounding RM 177.20")
