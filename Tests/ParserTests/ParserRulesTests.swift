@@ -127,6 +127,14 @@ struct ParserRulesTests {
         #expect(parser.parse(text: "SHOP\nTOTAI 12.00").total?.value == amount("12.00"))
     }
 
+    /// "Item Total" sums the items before tax and tip, as a subtotal does; "VAT Total" is the tax's.
+    @Test func itemTotalIsASubtotal() {
+        let r = parser.parse(text: "HOTEL BAR\nItem Total: 1,360.00\nService 95.20\nTotal Due 1,455.20\nVAT Total 0.00")
+        #expect(r.total?.value == amount("1455.20"))
+        #expect(r.subtotal?.value == amount("1360.00"))
+        #expect(parser.parse(text: "CAFE\nLatte 4.20\nVAT Total 0.70").total?.value != amount("0.70"))
+    }
+
     /// "-.02" is a rounding of two cents; a "Rounding" line holding a total-sized amount is the rounded total.
     @Test func roundingLineWithTheRoundedTotal() {
         let r = parser.parse(text: "SHOP\nTotal Sales (Inclusive GST) RM 177.22\nRounding Adjustment RM -.02\nRounding RM 177.20")
