@@ -34,7 +34,7 @@ public enum BuiltInRules {
       "credit", "debit", "eftpos", "total weight", "weight", "kg", "total units", "pcs", "units",
       "excluding", "excluding gst", "excl gst", "excl tax", "before tax", "before gst", "exclusive of gst",
       "gst amt", "tax amt", "gross amount", "gross total", "total gst", "total sst", "total vat", "supplies", "rated supplies",
-      "included in total", "incl in total", "includes in total", "taxes", "total taxes", "vat total", "tax total", "gst total", "item total", "items total"
+      "included in total", "incl in total", "includes in total", "taxes", "total taxes", "vat total", "tax total", "gst total", "item total", "items total", "total included", "total paid"
     ],
     "tables": ["gst summary", "tax summary", "vat summary", "summary", "tax code", "tax rate", "vat rate", "mwst-satz", "steuersatz", "taux tva"]
   },

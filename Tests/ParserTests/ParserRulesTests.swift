@@ -135,6 +135,15 @@ struct ParserRulesTests {
         #expect(parser.parse(text: "CAFE\nLatte 4.20\nVAT Total 0.70").total?.value != amount("0.70"))
     }
 
+    /// "Total Paid RM20.20" is what was handed over, and "(Total Included GST @ 6% : 0.42)" the tax the total holds.
+    @Test func totalPaidIsTenderedAndTotalIncludedIsTheTax() {
+        let r = parser.parse(text: "BAKERY\nBUN 14.20\nTotal (Incl GST) RM14.20\nTotal Paid RM20.20\nChange RM6.00")
+        #expect(r.total?.value == amount("14.20"))
+        let s = parser.parse(text: "BAKERY\nSCONE 7.50\nPay 20.00\n(Total Included GST @ 6% : 0.42)")
+        #expect(s.total?.value != amount("0.42"))
+        #expect(s.tax?.value == amount("0.42"))
+    }
+
     /// "-.02" is a rounding of two cents; a "Rounding" line holding a total-sized amount is the rounded total.
     @Test func roundingLineWithTheRoundedTotal() {
         let r = parser.parse(text: "SHOP\nTotal Sales (Inclusive GST) RM 177.22\nRounding Adjustment RM -.02\nRounding RM 177.20")
