@@ -242,6 +242,24 @@ struct HandScannerTests {
         }
     }
 
+    @Test func timeScannerGivesTheExpressionsMatches() {
+        var g = Lines(state: 41)
+        let pieces = ["12:30", "1:05", "23:59:59", "9 : 45", "24:00", "10:3O", " PM", "pm", "P.M.", "a.m", " : AM", "P. M", ".5", ",",
+                      ":", " ", "0", "1", "2", "3", "5", "9", "12", "x", "A", "m", "."]
+        for _ in 0..<30_000 {
+            let s = (0..<Int.random(in: 1...7, using: &g)).map { _ in pieces.randomElement(using: &g)! }.joined()
+            let hand = s.utf8.withContiguousStorageIfAvailable { TimeScanner.handMatches($0) } ?? []
+            let regex = TimeScanner.time.matches(in: s)
+            let want = regex.map { m in
+                "\(m.groups[1].flatMap { Int($0) } ?? -1) \(m.groups[2].flatMap { Int($0) } ?? -1) \(m.groups[3].flatMap { Int($0) } ?? -1) \(m.groups[4] ?? "-") \(s.utf8.distance(from: s.startIndex, to: m.range.lowerBound)) \(s.utf8.distance(from: s.startIndex, to: m.range.upperBound))"
+            }
+            let got = hand.map { m in
+                "\(m.hour) \(m.minute) \(m.second ?? -1) \(m.meridiem.map { String(UnicodeScalar($0)) } ?? "-") \(m.start) \(m.end)"
+            }
+            #expect(got == want, "\(s)")
+        }
+    }
+
     @Test func wordAfterATimeIsTheExpressions() {
         var g = Lines(state: 31)
         for _ in 0..<20_000 {
