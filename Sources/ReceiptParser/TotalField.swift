@@ -227,7 +227,7 @@ extension MoneyFields {
             else if earlier, c.line.index >= r.line.index { score += 0.2; notes.append(.afterRounding(r.amount)) }
         }
         // A total with a tax line below it and a somewhat larger total below that: the total before tax.
-        if let later = candidates.first(where: { $0.line.index > c.line.index && $0.amount > v && $0.amount <= v * Decimal(1.3) && $0.keyword.weight >= 0.8 }),
+        if let later = candidates.first(where: { $0.line.index > c.line.index && $0.amount > v && $0.amount <= v * Ratio.r1_3 && $0.keyword.weight >= 0.8 }),
            later.line.index > c.line.index + 1, taxLinesBefore[later.line.index] - taxLinesBefore[c.line.index + 1] > 0 {
             score -= 0.2; notes.append(.beforeTax(later.amount))
         }
