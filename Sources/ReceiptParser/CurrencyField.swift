@@ -77,7 +77,12 @@ extension CompiledRules {
         var out: [String] = []
         var lowerText: String?
         // (A symbol with a byte the line lacks is not on it; one not ASCII never is.)
-        for (k, (sym, letters, set)) in currencySymbolBytes.enumerated() where set.map(present.holds) == true && bytesContain(lower, sym) {
+        for k in currencySymbolBytes.indices {
+            // (The symbol's set asked before its bytes are taken: taking each element whole retained and released
+            // its array, for every symbol on every line.)
+            guard let set = currencySymbolBytes[k].set, present.holds(set) else { continue }
+            let sym = currencySymbolBytes[k].bytes, letters = currencySymbolBytes[k].letters
+            guard bytesContain(lower, sym) else { continue }
             let code = currencySymbols[k].1
             if letters {
                 if Self.isWord(lower, sym) || (sym.count >= 2 && Self.wordBeforeNumber(lower, sym)) { out.append(code) }

@@ -347,16 +347,20 @@ func bytesContain(_ hay: [UInt8], _ needle: [UInt8]) -> Bool {
 
 func bytesContain(_ hay: UnsafeBufferPointer<UInt8>, _ nb: UnsafeBufferPointer<UInt8>) -> Bool {
     let m = nb.count, total = hay.count
-    guard m > 0, m <= total else { return m == 0 }
-    let first = nb[0]
-    var i = 0
-    while i <= total - m {
-        if hay[i] == first {
-            var j = 1
-            while j < m, hay[i + j] == nb[j] { j += 1 }
-            if j == m { return true }
-        }
-        i += 1
+    guard m > 0, m <= total, let h = hay.baseAddress, let n = nb.baseAddress else { return m == 0 }
+    // A speed trick (this search was 5 % of a parse, comparing at every byte): the places of one byte of the
+    // needle found by `memchr` (a few vector instructions for a line), and the needle compared only there.
+    // That byte is the first, or the second after a space: keywords are padded (" total "), and a space
+    // stands between every two words of a line.
+    let a = m > 1 && nb[0] == 0x20 ? 1 : 0
+    let anchor = Int32(nb[a])
+    let last = total - m + a  // the anchor's last possible place in `hay`
+    var q = a
+    while q <= last {
+        guard let p = memchr(h + q, anchor, last - q + 1) else { return false }
+        let at = UnsafeRawPointer(h).distance(to: UnsafeRawPointer(p))
+        if memcmp(h + (at - a), n, m) == 0 { return true }
+        q = at + 1
     }
     return false
 }
