@@ -42,11 +42,11 @@ extension CompiledRules {
         let lower = l.text.lowercased()
         let lowerBytes = Array(lower.utf8)
         for (sym, code) in currencySymbols where bytesContain(lowerBytes, sym) {
-            if sym.allSatisfy(\.isLetter) {
+            if sym.allSatisfy(\.isLetterQuick) {
                 if l.words.has(" \(sym) ") || (sym.count >= 2 && Self.wordBeforeNumber(lower, sym)) { out.append(code) }
             } else if lower.contains(sym), Self.nextToDigit(lower, sym) {
                 // "s$" inside "us$" is not Singapore's: a prefixed dollar must start its word.
-                if sym.count > 1, sym.first?.isLetter == true, !Self.startsWord(lower, sym) { continue }
+                if sym.count > 1, sym.first?.isLetterQuick == true, !Self.startsWord(lower, sym) { continue }
                 // "$" inside "S$", "A$", "HK$" belongs to those.
                 if sym == "$", currencySymbols.contains(where: { $0.0.count > 1 && $0.0.hasSuffix("$") && lower.contains($0.0) }) { continue }
                 out.append(code)
@@ -91,7 +91,7 @@ extension CompiledRules {
                 lowerText = text
                 let s = currencySymbols[k].0
                 guard Self.nextToDigit(text, s) else { continue }
-                if s.count > 1, s.first?.isLetter == true, !Self.startsWord(text, s) { continue }
+                if s.count > 1, s.first?.isLetterQuick == true, !Self.startsWord(text, s) { continue }
                 if s == "$", currencySymbols.contains(where: { $0.0.count > 1 && $0.0.hasSuffix("$") && text.contains($0.0) }) { continue }
                 out.append(code)
             }
@@ -137,7 +137,7 @@ extension CompiledRules {
     static func startsWord(_ text: String, _ sym: String) -> Bool {
         var from = text.startIndex
         while let r = text.range(of: sym, range: from..<text.endIndex) {
-            if r.lowerBound == text.startIndex || !text[text.index(before: r.lowerBound)].isLetter { return true }
+            if r.lowerBound == text.startIndex || !text[text.index(before: r.lowerBound)].isLetterQuick { return true }
             from = r.upperBound
         }
         return false
@@ -147,7 +147,7 @@ extension CompiledRules {
     static func wordBeforeNumber(_ text: String, _ word: String) -> Bool {
         var from = text.startIndex
         while let r = text.range(of: word, range: from..<text.endIndex) {
-            let startsWord = r.lowerBound == text.startIndex || !(text[text.index(before: r.lowerBound)].isLetter)
+            let startsWord = r.lowerBound == text.startIndex || !(text[text.index(before: r.lowerBound)].isLetterQuick)
             let after = text[r.upperBound...]
             let next = after.first == " " ? after.dropFirst().first : after.first
             if startsWord, next?.isNumber == true { return true }

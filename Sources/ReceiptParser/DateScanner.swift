@@ -205,7 +205,7 @@ enum DateScanner {
             taken.insert(range, at: lo)
             out.append(r)
         }
-        func pos(_ r: Range<String.Index>) -> Bool { r.lowerBound > line.startIndex && line[line.index(before: r.lowerBound)].isLetter }
+        func pos(_ r: Range<String.Index>) -> Bool { r.lowerBound > line.startIndex && line[line.index(before: r.lowerBound)].isLetterQuick }
         // Each pattern is tried only where the line has what any match of it needs (most lines hold no date).
         let signs = Signs(line, monthWords: monthWords)
         guard signs.digits >= 2 else { return [] }

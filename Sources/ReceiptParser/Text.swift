@@ -132,7 +132,7 @@ final class WordLine {
             out.reserveCapacity(text.count + 2)
             var lastSpace = true
             for ch in text.lowercased() {
-                if ch.isLetter || ch.isNumber {
+                if ch.isLetterQuick || ch.isNumber {
                     out.append(ch); lastSpace = false
                 } else if !lastSpace {
                     out.append(" "); lastSpace = true
@@ -140,7 +140,7 @@ final class WordLine {
             }
             padded = " " + out.trimmingCharacters(in: .whitespaces) + " "
             bytes = Array(padded.utf8)
-            letters = padded.filter(\.isLetter).count
+            letters = padded.filter(\.isLetterQuick).count
             digits = padded.filter(\.isNumber).count
             // (Split by characters: a space a combining mark follows is no " ".)
             let u = padded.utf8
@@ -459,4 +459,73 @@ struct Trim: Sendable {
         if let f = fast, let f { return f }
         return s.trimmingCharacters(in: set)
     }
+}
+
+extension Character {
+    /// `isLetter`, answered for ASCII without looking the Unicode property up (a speed trick: `isLetter` looks
+    /// it up for every character, some 380 instructions, and the parser asks it of most characters of the
+    /// header lines and the items). On ASCII the letters are A-Z and a-z, as `isLetter` says.
+    @inline(__always) var isLetterQuick: Bool {
+        if let a = asciiValue { return (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A }
+        return isLetter
+    }
+}
+
+/// `s.replacingOccurrences(of: target, with: replacement)` (Foundation's, no options), on bytes when `s` and
+/// `target` are printable ASCII (a speed trick: Foundation's took some 25,000 instructions a call). There no
+/// character is composed of others, so a byte search finds the occurrences Foundation's comparison finds:
+/// left to right, each search going on after the last occurrence's end. `HandScannerTests` holds the two to
+/// each other. Any other text goes to Foundation.
+func replacingOccurrences(in s: String, of target: String, with replacement: String) -> String {
+    func printable(_ x: String) -> Bool { x.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } }
+    guard !target.isEmpty, printable(s), printable(target) else { return s.replacingOccurrences(of: target, with: replacement) }
+    let h = Array(s.utf8), t = Array(target.utf8)
+    guard h.count >= t.count else { return s }
+    var out: [UInt8] = []
+    var i = 0, copied = 0
+    while i <= h.count - t.count {
+        if h[i] == t[0], h[i..<(i + t.count)].elementsEqual(t) {
+            if out.isEmpty { out.reserveCapacity(h.count + replacement.utf8.count) }
+            out.append(contentsOf: h[copied..<i])
+            out.append(contentsOf: replacement.utf8)
+            i += t.count
+            copied = i
+        } else {
+            i += 1
+        }
+    }
+    guard copied > 0 else { return s }
+    out.append(contentsOf: h[copied...])
+    return String(decoding: out, as: UTF8.self)
+}
+
+/// `s.filter(\.isLetter).count`, counted on bytes when `s` is ASCII (a speed trick: the filter built a string
+/// character by character). On ASCII the letters are the bytes A-Z and a-z ("\r\n", one character, is no letter).
+func letterCount<S: StringProtocol>(_ s: S) -> Int {
+    if let n = s.utf8.withContiguousStorageIfAvailable({ b -> Int? in
+        var n = 0
+        for c in b {
+            guard c < 0x80 else { return nil }
+            if Bytes.isLetter(c) { n += 1 }
+        }
+        return n
+    }), let n { return n }
+    return s.reduce(0) { $0 + ($1.isLetterQuick ? 1 : 0) }
+}
+
+/// The letters of `s` counted, and whether one of them is not as `lowercased()` leaves it (`letters ==
+/// letters.lowercased()` false, where `letters` is `s.filter(\.isLetter)`), on bytes when `s` is ASCII: there
+/// `lowercased` changes A-Z alone.
+func letterCountAndCapital(_ s: String) -> (count: Int, capital: Bool) {
+    if let r = s.utf8.withContiguousStorageIfAvailable({ b -> (Int, Bool)? in
+        var n = 0, capital = false
+        for c in b {
+            guard c < 0x80 else { return nil }
+            if Bytes.isLetter(c) { n += 1 }
+            if c >= 0x41 && c <= 0x5A { capital = true }
+        }
+        return (n, capital)
+    }), let r { return r }
+    let letters = s.filter(\.isLetterQuick)
+    return (letters.count, letters != letters.lowercased())
 }

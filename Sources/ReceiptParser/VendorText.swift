@@ -13,16 +13,16 @@ extension CompiledRules {
         let ascii = w.bytes.allSatisfy { $0 < 0x80 }
         var restBytes = w.bytes
         for f in legalForms where ascii && f.isASCII ? bytesContain(restBytes, f.bytes) : rest.contains(f.normalised) {
-            rest = rest.replacingOccurrences(of: f.normalised, with: " ")
+            rest = replacingOccurrences(in: rest, of: f.normalised, with: " ")
             restBytes = Array(rest.utf8)
         }
-        return rest.split(separator: " ").filter { $0.count > 1 && $0.contains(where: \.isLetter) }
+        return rest.split(separator: " ").filter { $0.count > 1 && $0.contains(where: \.isLetterQuick) }
     }
 
     /// Mostly one- and two-letter scraps, or letters run together ("eee"): what OCR makes of logos and pictures.
     static func looksLikeNoise(_ w: WordLine) -> Bool {
         if w.isASCII { return looksLikeNoiseASCII(w) }
-        let words = w.words.filter { $0.contains(where: \.isLetter) }
+        let words = w.words.filter { $0.contains(where: \.isLetterQuick) }
         guard !words.isEmpty else { return true }
         let short = words.filter { $0.count <= 2 }.count
         if words.count >= 2, short * 2 > words.count, (words.map(\.count).max() ?? 0) < 5 { return true }
@@ -216,7 +216,7 @@ extension CompiledRules {
                 if formWord == String(first) || EditDistance.levenshtein(String(first), formWord, limit: 1) <= 1 { return nil }
             }
             let w = cw
-            let rest = w.padded.replacingOccurrences(of: form.normalised, with: " ").filter(\.isLetter)
+            let rest = replacingOccurrences(in: w.padded, of: form.normalised, with: " ").filter(\.isLetterQuick)
             // Short legal forms ("sa", "as", "ag") only at the end of a line with a name before them.
             if form.length <= 4, !w.endsWith(form) { return nil }
             if form.length <= 4, rest.count < 3 { return nil }
@@ -240,7 +240,7 @@ extension CompiledRules {
         let u = l.text.utf8
         let symbols = u.allSatisfy({ $0 < 0x80 && $0 != 0x0A })
             ? u.filter { !Bytes.isAlnum($0) && !Self.nameMarks.contains($0) }.count
-            : l.text.filter { !$0.isLetter && !$0.isNumber && $0 != " " && $0 != "&" && $0 != "." && $0 != "'" && $0 != "-" }.count
+            : l.text.filter { !$0.isLetterQuick && !$0.isNumber && $0 != " " && $0 != "&" && $0 != "." && $0 != "'" && $0 != "-" }.count
         if symbols * 2 > letters { return nil }
         return .nameLike
     }
@@ -273,7 +273,7 @@ extension CompiledRules {
             return false
         } ?? nil
         if let ascii { return ascii }
-        return name.split(whereSeparator: { !$0.isLetter }).contains { w in nameWords[w.count]?.contains(w.uppercased()) ?? false }
+        return name.split(whereSeparator: { !$0.isLetterQuick }).contains { w in nameWords[w.count]?.contains(w.uppercased()) ?? false }
     }
 
     static let digitAsLetterInside: [Character: Character] = ["0": "O", "1": "I", "5": "S", "8": "B"]
@@ -306,18 +306,18 @@ extension CompiledRules {
             return styled + String(decoding: u[lead...], as: UTF8.self)
         }
         var chars = Array(word)
-        let letters = chars.filter(\.isLetter).count
+        let letters = letterCount(word)
         let digits = chars.indices.filter { chars[$0].isNumber }
         if letters >= 2, digits.count == 1, let i = digits.first,
-           chars.allSatisfy({ $0.isLetter || $0.isNumber || ".'&-".contains($0) }) {
+           chars.allSatisfy({ $0.isLetterQuick || $0.isNumber || ".'&-".contains($0) }) {
             // Inside a word (after a letter or a dot); at the start only 0, as numbers do not start with it.
-            let inside = i > 0 && (chars[i - 1].isLetter || chars[i - 1] == ".")
+            let inside = i > 0 && (chars[i - 1].isLetterQuick || chars[i - 1] == ".")
             let map = inside ? Self.digitAsLetterInside : Self.digitAsLetterFirst
-            if let c = map[chars[i]], i + 1 < chars.count, chars[i + 1].isLetter || chars[i + 1] == "." { chars[i] = c }
+            if let c = map[chars[i]], i + 1 < chars.count, chars[i + 1].isLetterQuick || chars[i + 1] == "." { chars[i] = c }
         }
         // The letters of the word, without trailing punctuation, against the business words of the same length.
-        let core = chars.prefix { $0.isLetter }
-        guard core.count >= 5, core.count == chars.count || chars[core.count...].allSatisfy({ !$0.isLetter && !$0.isNumber }) else { return String(chars) }
+        let core = chars.prefix { $0.isLetterQuick }
+        guard core.count >= 5, core.count == chars.count || chars[core.count...].allSatisfy({ !$0.isLetterQuick && !$0.isNumber }) else { return String(chars) }
         let upper = String(core).uppercased()
         guard let same = nameWords[upper.count], !same.contains(upper) else { return String(chars) }
         // One letter off, and that letter one OCR often mistakes for the other: "PASIR" stays, "HUUSE" does not.
@@ -518,7 +518,7 @@ struct VendorText: Sendable {
         t = scrapsAfterForm.replacing(in: t, with: "$1", printable: p)
         // OCR's "SON BHD", "SIN BHD", "SDIi BHD", "SEN 3HD", "SDN BHO" for SDN BHD (Malaysia's private limited).
         // (Read right, "Sdn. Bhd." is left as printed.)
-        for m in Self.misreadSdnBhd.matches(in: t).reversed() where m.groups[0].map({ $0.uppercased().filter(\.isLetter) }) != "SDNBHD" {
+        for m in Self.misreadSdnBhd.matches(in: t).reversed() where m.groups[0].map({ $0.uppercased().filter(\.isLetterQuick) }) != "SDNBHD" {
             t.replaceSubrange(m.range, with: "SDN BHD")
         }
         // After a legal form ends the name, anything with a digit is a registration number or noise.
@@ -579,7 +579,7 @@ struct VendorText: Sendable {
         var t = s
         if let colon = t.firstIndex(of: ":") {
             let head = t[..<colon], tail = t[t.index(after: colon)...]
-            if head.split(separator: " ").count <= 2, tail.filter(\.isLetter).count >= 4 { t = String(tail) }
+            if head.split(separator: " ").count <= 2, letterCount(tail) >= 4 { t = String(tail) }
         }
         t = Self.numberLabel.replacing(in: t, with: "")
         return clean(t)

@@ -260,6 +260,20 @@ struct HandScannerTests {
         }
     }
 
+    /// The byte replacement against Foundation's, overlapping occurrences among them ("aaa", "aa"), and text
+    /// that is not printable ASCII (handed to Foundation).
+    @Test func replacingOccurrencesIsFoundations() {
+        var g = Lines(state: 43)
+        let targets = [" ", ",", "aa", "a a", " sdn bhd ", "ab", "é", " "]
+        for _ in 0..<20_000 {
+            let s = g.line(Array("aab ,. sdnbhé"), max: 14)
+            let t = targets.randomElement(using: &g)!
+            for r in ["", ".", " ", "-", "xyz"] {
+                #expect(replacingOccurrences(in: s, of: t, with: r) == s.replacingOccurrences(of: t, with: r), "\(s) / \(t) / \(r)")
+            }
+        }
+    }
+
     @Test func wordAfterATimeIsTheExpressions() {
         var g = Lines(state: 31)
         for _ in 0..<20_000 {
