@@ -16,7 +16,7 @@ extension CompiledRules {
             rest = replacingOccurrences(in: rest, of: f.normalised, with: " ")
             restBytes = Array(rest.utf8)
         }
-        return rest.split(separator: " ").filter { $0.count > 1 && $0.contains(where: \.isLetterQuick) }
+        return splitOnSpaces(rest).filter { $0.count > 1 && $0.contains(where: \.isLetterQuick) }
     }
 
     /// Mostly one- and two-letter scraps, or letters run together ("eee"): what OCR makes of logos and pictures.
@@ -251,7 +251,7 @@ extension CompiledRules {
     /// ("D.1.Y.", "0ISTRIBUTION"), and a word one letter off exactly one common business word
     /// ("HARDHARE" → "HARDWARE", "CONFECTIUNERY" → "CONFECTIONERY").
     func repairName(_ name: String) -> String {
-        name.split(separator: " ").map { repairWord(String($0)) }.joined(separator: " ")
+        splitOnSpaces(name).map { repairWord(String($0)) }.joined(separator: " ")
     }
 
     /// Whether a name holds one of the common business words ("HARDWARE", "Restaurant").
@@ -264,9 +264,12 @@ extension CompiledRules {
                 guard Bytes.isLetter(b[i]) else { i += 1; continue }
                 var j = i
                 while j < b.count, Bytes.isLetter(b[j]) { j += 1 }
-                if let same = nameWords[j - i] {
-                    let upper = String(decoding: b[i..<j].map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
-                    if same.contains(upper) { return true }
+                if let same = nameWordBytes[j - i] {
+                    // (A word of the list equal to the run upper-cased: its bytes, the same.)
+                    let run = UnsafeBufferPointer(rebasing: b[i..<j])
+                    if same.contains(where: { w in w.count == run.count && zip(w, run).allSatisfy { $0 == ($1 >= 0x61 && $1 <= 0x7A ? $1 - 0x20 : $1) } }) {
+                        return true
+                    }
                 }
                 i = j
             }
@@ -288,19 +291,23 @@ extension CompiledRules {
             if lead < 5 || u[lead...].contains(where: Bytes.isAlnum) { return word }
             // Else five letters or more, then punctuation alone: what follows, on bytes (no digit to repair).
             let upperBytes = u[..<lead].map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
-            let upper = String(decoding: upperBytes, as: UTF8.self)
-            guard let same = nameWords[lead], !same.contains(upper) else { return word }
-            let near = same.filter { w in
-                guard w.utf8.count == lead else { return false }
-                var slip: (UInt8, UInt8)?
-                for (a, b) in zip(w.utf8, upperBytes) where a != b {
-                    if slip != nil { return false }
-                    slip = (a, b)
+            // (The common words compared as bytes: `nameWordBytes`, the same words as `nameWords`.)
+            guard let same = nameWordBytes[lead], !same.contains(upperBytes) else { return word }
+            // The one word of the list one confusable letter away, if exactly one is.
+            var near = 0, found: [UInt8]?
+            for w in same where w.count == lead {
+                var slip: (UInt8, UInt8)?, twice = false
+                for k in 0..<lead where w[k] != upperBytes[k] {
+                    if slip != nil { twice = true; break }
+                    slip = (w[k], upperBytes[k])
                 }
-                guard let (a, b) = slip else { return false }
-                return a < 0x80 && Self.confusableBytes[Int(a) * 128 + Int(b)]
+                guard !twice, let (a, b) = slip, a < 0x80, Self.confusableBytes[Int(a) * 128 + Int(b)] else { continue }
+                near += 1
+                found = w
             }
-            guard near.count == 1, let fix = near.first else { return word }
+            guard near == 1, let fixBytes = found else { return word }
+            let fix = String(decoding: fixBytes, as: UTF8.self)
+            let upper = String(decoding: upperBytes, as: UTF8.self)
             let core = String(decoding: u[..<lead], as: UTF8.self)
             let styled = core == upper ? fix : (core == upper.lowercased() ? fix.lowercased() : fix.capitalized)
             return styled + String(decoding: u[lead...], as: UTF8.self)

@@ -274,6 +274,14 @@ struct HandScannerTests {
         }
     }
 
+    @Test func splitOnSpacesIsSplit() {
+        var g = Lines(state: 47)
+        for _ in 0..<20_000 {
+            let s = g.line(Array("ab  c.\r\n\u{301}é\t"), max: 12)
+            #expect(splitOnSpaces(s) == s.split(separator: " "), "\(s)")
+        }
+    }
+
     @Test func wordAfterATimeIsTheExpressions() {
         var g = Lines(state: 31)
         for _ in 0..<20_000 {
