@@ -17,7 +17,7 @@ extension ReceiptParser {
                 let (kw, weight) = compiled.receiptNumberKeywords[i]
                 guard w.contains(kw) else { continue }
                 // The token after the keyword, with a digit in it.
-                guard let r = l.text.range(of: kw.raw, options: [.caseInsensitive]) ?? l.text.range(of: replacingOccurrences(in: kw.raw, of: " ", with: ""), options: .caseInsensitive) else { continue }
+                guard let r = rangeIgnoringCase(of: kw.raw, in: l.text) ?? rangeIgnoringCase(of: replacingOccurrences(in: kw.raw, of: " ", with: ""), in: l.text) else { continue }
                 let after = String(l.text[r.upperBound...])
                 for m in Self.idToken.matches(in: after.uppercased()) {
                     guard let tok = m.groups[1], tok.contains(where: \.isNumber) else { continue }

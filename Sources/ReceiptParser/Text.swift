@@ -551,3 +551,34 @@ func splitOnSpaces(_ s: String) -> [Substring] {
     if case let words?? = fast { return words }
     return s.split(separator: " ")
 }
+
+/// Whether `s` is printable ASCII (a space to a tilde): text on which the byte paths below answer as Foundation does.
+func isPrintableASCII(_ s: String) -> Bool { s.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } }
+
+/// `s.contains(other)` as Foundation answers it (`range(of:) != nil`), on bytes when both are printable ASCII
+/// and `other` is not empty (a speed trick: Foundation's search cost some 8,000 instructions a call). There no
+/// character is composed of others, so the byte search finds what Foundation's comparison finds.
+func textContains(_ s: String, _ other: String) -> Bool {
+    guard !other.isEmpty, isPrintableASCII(s), isPrintableASCII(other) else { return s.contains(other) }
+    var a = s, b = other
+    return a.withUTF8 { h in b.withUTF8 { bytesContain(h, $0) } }
+}
+
+/// `s.range(of: other, options: .caseInsensitive)`, on bytes when both are printable ASCII and `other` is not
+/// empty (a speed trick, as `textContains`): there Foundation's case folding is A-Z to a-z alone, and the first
+/// occurrence is the one it gives.
+func rangeIgnoringCase(of other: String, in s: String) -> Range<String.Index>? {
+    guard !other.isEmpty, isPrintableASCII(s), isPrintableASCII(other) else { return s.range(of: other, options: .caseInsensitive) }
+    let h = Array(s.utf8), n = Array(other.utf8)
+    guard n.count <= h.count else { return nil }
+    func fold(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
+    for i in 0...(h.count - n.count) where fold(h[i]) == fold(n[0]) {
+        var j = 1
+        while j < n.count, fold(h[i + j]) == fold(n[j]) { j += 1 }
+        if j == n.count {
+            let u = s.utf8
+            return u.index(u.startIndex, offsetBy: i)..<u.index(u.startIndex, offsetBy: i + n.count)
+        }
+    }
+    return nil
+}

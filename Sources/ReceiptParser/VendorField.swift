@@ -54,7 +54,7 @@ extension ReceiptParser {
         }
         guard let best = candidates.max(by: { $0.1 < $1.1 }) else { return nil }
         // A line the chosen name was joined from ("TAMAN BUNGA FLORIST" above "(BUNGA RAYA GARDEN SDN BHD)") is part of it, not rejected.
-        let rejected = candidates.filter { $0.0 != best.0 && !best.0.contains($0.0) }.sorted { $0.1 > $1.1 }.prefix(4).map { Candidate(value: $0.0, score: $0.1, evidence: $0.2) }
+        let rejected = candidates.filter { $0.0 != best.0 && !textContains(best.0, $0.0) }.sorted { $0.1 > $1.1 }.prefix(4).map { Candidate(value: $0.0, score: $0.1, evidence: $0.2) }
         return Field(best.0, confidence: min(0.95, max(0.05, best.1)), evidence: best.2, rejected: Array(rejected))
     }
 

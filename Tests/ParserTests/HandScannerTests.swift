@@ -282,6 +282,17 @@ struct HandScannerTests {
         }
     }
 
+    @Test func textSearchesAreFoundations() {
+        var g = Lines(state: 53)
+        let needles = ["", " ", "ab", "AB", "a b", "Inv No", "inv#", "no", " tip ", "é", "b\u{301}"]
+        for _ in 0..<20_000 {
+            let s = g.line(Array("abAB nNoOiI#v.tp\u{301}é"), max: 14)
+            let n = needles.randomElement(using: &g)!
+            #expect(textContains(s, n) == s.contains(n), "\(s) / \(n)")
+            #expect(rangeIgnoringCase(of: n, in: s) == s.range(of: n, options: .caseInsensitive), "\(s) / \(n)")
+        }
+    }
+
     @Test func wordAfterATimeIsTheExpressions() {
         var g = Lines(state: 31)
         for _ in 0..<20_000 {
