@@ -88,8 +88,8 @@ enum AmountScanner {
         var last = line.startIndex, offset = 0
         for m in noAmounts ? [] : amountMatches(line) {
             // Glued to a word: only a currency word may stand there ("RM10.60", not "X51.50").
-            if m.range.lowerBound > line.startIndex, line[line.index(before: m.range.lowerBound)].isLetter {
-                let word = line[..<m.range.lowerBound].reversed().prefix { $0.isLetter }
+            if m.range.lowerBound > line.startIndex, line[line.index(before: m.range.lowerBound)].isLetterQuick {
+                let word = line[..<m.range.lowerBound].reversed().prefix { $0.isLetterQuick }
                 let w = String(word.reversed()).lowercased()
                 // Or a currency word with one letter misread ("RN10.05", "RH4.72"): same length, same first letter.
                 let nearly = (2...3).contains(w.count) && currencyWords.contains { c in

@@ -101,6 +101,9 @@ struct CompiledRules: Sendable {
     let addressWords: KeywordSet
     /// Upper-cased business words, by length (for one-edit look-ups).
     let nameWords: [Int: [String]]
+    /// `nameWords` as UTF-8, under the same keys and in the same order (asked on bytes by the ASCII paths of
+    /// `hasNameWord` and `repairWord`: a string made and compared for each word of each name was most of their cost).
+    let nameWordBytes: [Int: [[UInt8]]]
     let currencySymbols: [(String, String)]   // raw symbol, code
     /// `currencySymbols`' symbols as UTF-8, and whether each is all letters (`currencies(in:)` on ASCII).
     let currencySymbolBytes: [(bytes: [UInt8], letters: Bool, set: ByteSet?)]
@@ -151,11 +154,12 @@ struct CompiledRules: Sendable {
         misreadSkipTargetBytes = Self.misreadSkipTargetBytes(misreadSkipTargets)
         addressWords = list(r.vendor.addressWords)
         nameWords = Dictionary(grouping: Set((r.vendor.nameWords ?? []).map { $0.uppercased() }).sorted(), by: \.count)
+        nameWordBytes = nameWords.mapValues { $0.map { Array($0.utf8) } }
         currencySymbols = r.currency.symbols.map { ($0.key.lowercased(), $0.value) }.sorted { $0.0.count > $1.0.count }
         currencySymbolBytes = currencySymbols.map { s in
-            (Array(s.0.utf8), s.0.allSatisfy(\.isLetter), s.0.utf8.allSatisfy { $0 < 0x80 } ? ByteSet(bytes: s.0.utf8) : nil)
+            (Array(s.0.utf8), s.0.allSatisfy(\.isLetterQuick), s.0.utf8.allSatisfy { $0 < 0x80 } ? ByteSet(bytes: s.0.utf8) : nil)
         }
-        currencyWords = Set(r.currency.symbols.keys.map { $0.lowercased() }.filter { $0.allSatisfy(\.isLetter) })
+        currencyWords = Set(r.currency.symbols.keys.map { $0.lowercased() }.filter { $0.allSatisfy(\.isLetterQuick) })
         monthFirstCurrencies = Set(r.currency.monthFirst)
         dollarHints = (r.currency.dollarHints ?? [:]).map { (WordLine.normalise($0.key), $0.value) }.sorted { $0.0 < $1.0 }
         cardWords = KeywordSet(r.payment.card.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) })

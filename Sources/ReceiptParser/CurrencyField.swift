@@ -42,11 +42,11 @@ extension CompiledRules {
         let lower = l.text.lowercased()
         let lowerBytes = Array(lower.utf8)
         for (sym, code) in currencySymbols where bytesContain(lowerBytes, sym) {
-            if sym.allSatisfy(\.isLetter) {
+            if sym.allSatisfy(\.isLetterQuick) {
                 if l.words.has(" \(sym) ") || (sym.count >= 2 && Self.wordBeforeNumber(lower, sym)) { out.append(code) }
             } else if lower.contains(sym), Self.nextToDigit(lower, sym) {
                 // "s$" inside "us$" is not Singapore's: a prefixed dollar must start its word.
-                if sym.count > 1, sym.first?.isLetter == true, !Self.startsWord(lower, sym) { continue }
+                if sym.count > 1, sym.first?.isLetterQuick == true, !Self.startsWord(lower, sym) { continue }
                 // "$" inside "S$", "A$", "HK$" belongs to those.
                 if sym == "$", currencySymbols.contains(where: { $0.0.count > 1 && $0.0.hasSuffix("$") && lower.contains($0.0) }) { continue }
                 out.append(code)
@@ -77,7 +77,12 @@ extension CompiledRules {
         var out: [String] = []
         var lowerText: String?
         // (A symbol with a byte the line lacks is not on it; one not ASCII never is.)
-        for (k, (sym, letters, set)) in currencySymbolBytes.enumerated() where set.map(present.holds) == true && bytesContain(lower, sym) {
+        for k in currencySymbolBytes.indices {
+            // (The symbol's set asked before its bytes are taken: taking each element whole retained and released
+            // its array, for every symbol on every line.)
+            guard let set = currencySymbolBytes[k].set, present.holds(set) else { continue }
+            let sym = currencySymbolBytes[k].bytes, letters = currencySymbolBytes[k].letters
+            guard bytesContain(lower, sym) else { continue }
             let code = currencySymbols[k].1
             if letters {
                 if Self.isWord(lower, sym) || (sym.count >= 2 && Self.wordBeforeNumber(lower, sym)) { out.append(code) }
@@ -86,7 +91,7 @@ extension CompiledRules {
                 lowerText = text
                 let s = currencySymbols[k].0
                 guard Self.nextToDigit(text, s) else { continue }
-                if s.count > 1, s.first?.isLetter == true, !Self.startsWord(text, s) { continue }
+                if s.count > 1, s.first?.isLetterQuick == true, !Self.startsWord(text, s) { continue }
                 if s == "$", currencySymbols.contains(where: { $0.0.count > 1 && $0.0.hasSuffix("$") && text.contains($0.0) }) { continue }
                 out.append(code)
             }
@@ -132,7 +137,7 @@ extension CompiledRules {
     static func startsWord(_ text: String, _ sym: String) -> Bool {
         var from = text.startIndex
         while let r = text.range(of: sym, range: from..<text.endIndex) {
-            if r.lowerBound == text.startIndex || !text[text.index(before: r.lowerBound)].isLetter { return true }
+            if r.lowerBound == text.startIndex || !text[text.index(before: r.lowerBound)].isLetterQuick { return true }
             from = r.upperBound
         }
         return false
@@ -142,7 +147,7 @@ extension CompiledRules {
     static func wordBeforeNumber(_ text: String, _ word: String) -> Bool {
         var from = text.startIndex
         while let r = text.range(of: word, range: from..<text.endIndex) {
-            let startsWord = r.lowerBound == text.startIndex || !(text[text.index(before: r.lowerBound)].isLetter)
+            let startsWord = r.lowerBound == text.startIndex || !(text[text.index(before: r.lowerBound)].isLetterQuick)
             let after = text[r.upperBound...]
             let next = after.first == " " ? after.dropFirst().first : after.first
             if startsWord, next?.isNumber == true { return true }

@@ -136,10 +136,12 @@ enum DateScanner {
             for c in run { runMask |= 1 << UInt64((c | 0x20) & 63) }
             var lower: [UInt8]?
             for n in (m - 1)...(m + 1) where n < longByLength.count {
-                for (name, mask) in longByLength[n] where (mask & ~runMask).nonzeroBitCount <= 1 {
+                // (The mask asked before the name is taken out: taking each element whole retained and released
+                // its name, for every name of the length on every run of letters.)
+                for k in longByLength[n].indices where (longByLength[n][k].mask & ~runMask).nonzeroBitCount <= 1 {
                     let l = lower ?? run.map { $0 | 0x20 }
                     lower = l
-                    if EditDistance.withinOne(name, l) { return true }
+                    if EditDistance.withinOne(longByLength[n][k].name, l) { return true }
                 }
             }
             // A name with one character not ASCII, of this length (another character in its place) or one more
@@ -150,7 +152,7 @@ enum DateScanner {
                 for (i, c) in key.after.enumerated() where run[m - key.after.count + i] | 0x20 != c { return false }
                 return true
             }
-            for n in [m, m + 1] where n < oneOtherByLength.count {
+            for n in m...(m + 1) where n < oneOtherByLength.count {
                 if oneOtherByLength[n].contains(where: matches) { return true }
             }
             return false
@@ -204,7 +206,7 @@ enum DateScanner {
             taken.insert(range, at: lo)
             out.append(r)
         }
-        func pos(_ r: Range<String.Index>) -> Bool { r.lowerBound > line.startIndex && line[line.index(before: r.lowerBound)].isLetter }
+        func pos(_ r: Range<String.Index>) -> Bool { r.lowerBound > line.startIndex && line[line.index(before: r.lowerBound)].isLetterQuick }
         // Each pattern is tried only where the line has what any match of it needs (most lines hold no date).
         let signs = Signs(line, monthWords: monthWords)
         guard signs.digits >= 2 else { return [] }
@@ -241,6 +243,7 @@ enum DateScanner {
         var yearMark = false
         /// A run of letters that `month` reads (or does without its first two letters, a day's "th" glued
         /// to it): every named pattern's name is such a run, and a name that is no month is dropped.
+        /// Asked only where `digits` is 2 or more (false on other lines).
         var monthWord = false
 
         init(_ line: String, monthWords: MonthWords?) {
@@ -259,6 +262,8 @@ enum DateScanner {
             var i = 0
             // Where the digit after the last run's separator stands, and that run's length.
             var joinedAt = -1, joinedFrom = 0, joinedFromYear = false
+            // A run of three letters or more: a month name may be one.
+            var letterRun = false
             while i < b.count {
                 let c = b[i]
                 if isDigit(i) {
@@ -293,20 +298,29 @@ enum DateScanner {
                 } else if isLetter(i) {
                     var j = i
                     while isLetter(j) { j += 1 }
-                    if !monthWord, j - i >= 3 {
-                        if let words = monthWords {
-                            let run = UnsafeBufferPointer(rebasing: b[i..<j])
-                            if words.names(run) || (j - i >= 5 && words.names(UnsafeBufferPointer(rebasing: run.dropFirst(2)))) { monthWord = true }
-                        } else {
-                            monthWord = true
-                        }
-                    }
+                    if j - i >= 3 { letterRun = true }
                     i = j
                 } else {
                     if c == 0x3A { colon = true }
                     if c == 0x27 || c == 0x60 || c == 0x22 { yearMark = true }
                     i += 1
                 }
+            }
+            // The month names asked only of a line with two digits or more, after the walk (a speed trick: asking
+            // them of every run of letters on every line was most of this walk's cost, and `scan` asks nothing
+            // of a line with fewer digits, so there `monthWord` stays false unread).
+            guard letterRun, digits >= 2 else { return }
+            guard let words = monthWords else { monthWord = true; return }
+            i = 0
+            while i < b.count {
+                guard isLetter(i) else { i += 1; continue }
+                var j = i
+                while isLetter(j) { j += 1 }
+                if j - i >= 3 {
+                    let run = UnsafeBufferPointer(rebasing: b[i..<j])
+                    if words.names(run) || (j - i >= 5 && words.names(UnsafeBufferPointer(rebasing: run.dropFirst(2)))) { monthWord = true; return }
+                }
+                i = j
             }
         }
     }

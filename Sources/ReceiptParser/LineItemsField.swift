@@ -89,7 +89,7 @@ extension ReceiptParser {
         // "CHICKEN TENDER", "NET BAG").
         // A word one OCR slip away counts only on a short row ("TOTAI 12.00"), not in a name ("SUMMER WIT").
         let words = l.words.isASCII ? l.words.spans.filter { l.words.word($0).contains { $0 >= 0x61 && $0 <= 0x7A } }.count
-                                    : l.words.words.filter { $0.contains(where: \.isLetter) }.count
+                                    : l.words.words.filter { $0.contains(where: \.isLetterQuick) }.count
         for set in [compiled.total, compiled.subtotal, compiled.rounding, compiled.cash, compiled.change] {
             if let kw = compiled.bestExact(set, in: l.words), kw.weight >= 0.95 || words <= 2 { return true }
             if words <= 2, compiled.any(set, in: l.words) != nil { return true }
@@ -145,12 +145,12 @@ extension ReceiptParser {
             }
             if notItem[k] { continue }
             guard var item = item(l, price: price, prices: prices) else { continue }
-            if item.description.filter(\.isLetter).count < 2 {
+            if letterCount(item.description) < 2 {
                 if let name = columnNames[l.index] {
                     // Names in one column, prices in the next, read one after the other.
                     item.description = itemName(name.text)
                     item.evidence.notes.append(.nameFromColumn(name.text))
-                } else if let above = pendingName, above.index == l.index - 1, case let name = itemName(above.text), name.filter(\.isLetter).count >= 2 {
+                } else if let above = pendingName, above.index == l.index - 1, case let name = itemName(above.text), letterCount(name) >= 2 {
                     // The name is on the row above ("BANANAS" over "1.23 lb @ 0.59/lb 0.73").
                     item.description = name
                     item.evidence.notes.append(.nameFromLineAbove(above.text))
@@ -199,10 +199,10 @@ extension ReceiptParser {
         let firstAt = prices.first?.position ?? last.position
         var desc = String(l.text.prefix(firstAt))
         // "1,00 Ensaladilla Rusa 19,00": a quantity printed as an amount first, the name after it.
-        if desc.filter(\.isLetter).count < 2, prices.count >= 2, let lead = prices.first, lead.amount.cents % 100 == 0,
+        if letterCount(desc) < 2, prices.count >= 2, let lead = prices.first, lead.amount.cents % 100 == 0,
            lead.amount.value >= 1, lead.amount.value <= 99,
            case let between = Self.leadingAmount.replacing(in: String(l.text.prefix(last.position)), with: ""),
-           between.filter(\.isLetter).count >= 2 {
+           letterCount(between) >= 2 {
             return LineItem(description: itemName(between), quantity: lead.amount.value, unitPrice: nil, amount: last.amount,
                             evidence: l.evidence(rule: "item.line", notes: last.repairs))
         }
@@ -212,8 +212,8 @@ extension ReceiptParser {
         let amount = last.amount
         func confirm(_ q: Decimal, _ u: Amount) -> Bool { MoneyFields.same(u * q, amount) }
         if let m = Self.quantityTimesPrice.matches(in: l.text).first,
-           let q = m.groups[1].flatMap({ Decimal(string: $0.replacingOccurrences(of: ",", with: "."), locale: Locale(identifier: "en_US_POSIX")) }),
-           let u = m.groups[2].flatMap({ Amount($0.replacingOccurrences(of: ",", with: ".")) }), q > 0 {
+           let q = m.groups[1].flatMap({ Decimal(string: replacingOccurrences(in: $0, of: ",", with: "."), locale: Locale(identifier: "en_US_POSIX")) }),
+           let u = m.groups[2].flatMap({ Amount(replacingOccurrences(in: $0, of: ",", with: ".")) }), q > 0 {
             // "2 x 4.80 9.60", "1.23 lb @ 0.59": the unit price and quantity; the name is before them.
             desc = String(l.text[..<m.range.lowerBound])
             if confirm(q, u) || prices.count == 1 {
@@ -250,7 +250,7 @@ extension ReceiptParser {
         }
         // "FILETE PECHUGA 0.657 KILOS", "APPLES 1.24 lb": a weight after the name is the quantity.
         if qty == nil, let m = Self.weightAfterName.matches(in: desc).last,
-           let q = m.groups[1].flatMap({ Decimal(string: $0.replacingOccurrences(of: ",", with: "."), locale: Locale(identifier: "en_US_POSIX")) }), q > 0 {
+           let q = m.groups[1].flatMap({ Decimal(string: replacingOccurrences(in: $0, of: ",", with: "."), locale: Locale(identifier: "en_US_POSIX")) }), q > 0 {
             qty = q
             desc = String(desc[..<m.range.lowerBound])
         }

@@ -245,3 +245,13 @@ struct MoneyFields {
         return s + t + adjustment
     }
 }
+
+/// The ratios amounts are compared by, each made once: `Decimal(Double)` costs thousands of instructions, and
+/// some were made again for every candidate amount (a speed trick; the same initialiser, so the same values).
+enum Ratio {
+    static let r0_25 = Decimal(0.25)
+    static let r0_3 = Decimal(0.3)
+    static let r0_5 = Decimal(0.5)
+    static let r1_3 = Decimal(1.3)
+    static let r1_35 = Decimal(1.35)
+}

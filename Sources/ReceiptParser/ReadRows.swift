@@ -32,7 +32,7 @@ public struct ReadRow: Sendable, Hashable {
 
     /// The words of `text` the way `label` holds them.
     public static func label(_ text: String) -> String {
-        text.lowercased().split { !$0.isLetter }.filter { $0.count >= 2 }.joined(separator: " ")
+        text.lowercased().split { !$0.isLetterQuick }.filter { $0.count >= 2 }.joined(separator: " ")
     }
 }
 

@@ -75,7 +75,7 @@ public struct ReceiptParser: Sendable {
             guard let row = t.evidence.line.flatMap({ rowOf[$0] }) else { return nil }
             let before = items.filter { ($0.evidence.line.flatMap { rowOf[$0] } ?? 0) < row }
             let sum = before.reduce(Amount(0)) { $0 + $1.net }
-            return before.count >= 2 && sum.value > 0 && sum <= t.value && t.value <= sum * Decimal(1.35) ? t : nil
+            return before.count >= 2 && sum.value > 0 && sum <= t.value && t.value <= sum * Ratio.r1_35 ? t : nil
         }
         let stop = [settled.subtotal, settled.tax, read].compactMap { $0?.evidence.line.flatMap { rowOf[$0] } }.filter { $0 > firstItemRow }.min()
         let above = stop.map { s in items.filter { ($0.evidence.line.flatMap { rowOf[$0] } ?? 0) < s } } ?? items

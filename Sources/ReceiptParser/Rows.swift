@@ -44,6 +44,10 @@ enum RowBuilder {
         // `next[m]` (-1: none), in the order they joined.
         var head: [Int] = [], tail: [Int] = []
         var next = [Int](repeating: -1, count: lines.count)
+        // The bottom (`maxY`) of row g's lowest member: a row that ends above a line's top cannot take it
+        // (its nearest member's overlap would be none), so it is passed over without walking its members (a
+        // speed trick: lines are taken top to bottom, and most of the rows in the window lie above).
+        var bottom: [Int] = []
         let order = lines.indices.filter { boxes[$0] != nil }.sorted {
             let a = bx[$0], b = bx[$1]
             return (a.y * 2 + a.height, a.x, $0) < (b.y * 2 + b.height, b.x, $1)
@@ -51,7 +55,7 @@ enum RowBuilder {
         for i in order {
             let b = bx[i]
             var best: (group: Int, overlap: Double)?
-            for g in max(0, head.count - rowWindow)..<head.count {
+            for g in max(0, head.count - rowWindow)..<head.count where bottom[g] > b.y {
                 // Compare with the member nearest in x (tolerant of skew along a long row).
                 var nearest: BoundingBox?
                 var clash = false
@@ -72,9 +76,11 @@ enum RowBuilder {
             if let g = best?.group {
                 next[tail[g]] = i
                 tail[g] = i
+                bottom[g] = max(bottom[g], b.maxY)
             } else {
                 head.append(i)
                 tail.append(i)
+                bottom.append(b.maxY)
             }
         }
         // Lines without a box stay where they were, on their own.

@@ -103,7 +103,7 @@ extension MoneyFields {
         //     label says ("V.A.T", "Cuota", a tax word OCR garbled): the tax.
         for s in subtotals where s.line.index + 1 < row {
             let want = t - s.amount - adj
-            guard want.value > 0, want < s.amount * Decimal(0.3),
+            guard want.value > 0, want < s.amount * Ratio.r0_3,
                   let (l, a) = printed(want, in: lines[(s.line.index + 1)..<row].filter { !isOtherCharge($0) }) else { continue }
             let o = TaxOption(amount: a, found: Found(amount: a, keyword: .derived("total less subtotal", weight: 0.6), line: l, score: 0.6, notes: []),
                               notes: [])
@@ -145,7 +145,7 @@ extension MoneyFields {
         // 4. A subtotal line, and a tax line whose amount OCR could not read: the tax is what is left.
         if let s = subtotals.last, options.isEmpty, let taxLine = unreadTaxLine(after: s.line.index, before: row) {
             let rest = t - s.amount - adj
-            if rest.value > 0, rest < s.amount * Decimal(0.25), onlyTaxBetween(s.line.index, row) {
+            if rest.value > 0, rest < s.amount * Ratio.r0_25, onlyTaxBetween(s.line.index, row) {
                 let o = TaxOption(amount: rest, found: Found(amount: rest, keyword: .derived("total less subtotal", weight: 0.5), line: taxLine,
                                                               score: 0.5, notes: []),
                                   notes: [.workedOut(.totalLessSubtotal(total: t, subtotal: s.amount), equals: rest)])
@@ -167,7 +167,7 @@ extension MoneyFields {
         }
         var out = kept
         // A tax as large as half the total is no tax: a total line that names the tax ("Total Sales (Excluding GST)").
-        if let x = out.tax, x.value >= t * Decimal(0.5) { out.tax = nil }
+        if let x = out.tax, x.value >= t * Ratio.r0_5 { out.tax = nil }
         // 6. No tax added: the tax included in the prices, as the receipt states it ("VAT 20% included 1.99",
         //    "TOTAL INCLUDES 6% GOVT TAX OF 0.68"), a small part of the total.
         if out.tax == nil, let (l, a) = includedTax(below: subtotals.first?.line.index, total: t) {
@@ -182,7 +182,7 @@ extension MoneyFields {
     func includedTax(below first: Int?, total t: Amount) -> (ParseLine, Amount)? {
         for l in lines where first == nil || l.index >= first! {
             guard rules.best(rules.tax, in: l.words) != nil, l.words.words.contains(where: Self.inclusionWords.contains) else { continue }
-            if let a = l.amounts.last(where: { !$0.isPercent && !$0.negative && $0.amount.value > 0 && $0.amount < t * Decimal(0.3) }) {
+            if let a = l.amounts.last(where: { !$0.isPercent && !$0.negative && $0.amount.value > 0 && $0.amount < t * Ratio.r0_3 }) {
                 return (l, a.amount)
             }
         }
@@ -243,7 +243,7 @@ extension MoneyFields {
     func isOtherCharge(_ l: ParseLine) -> Bool {
         if rules.best(rules.tax, in: l.words) != nil { return false }
         for set in [rules.rounding, rules.discount, rules.cash, rules.change] where rules.any(set, in: l.words) != nil { return true }
-        return [" tip ", " tips ", " gratuity ", " service ", " svc ", " charge ", " deposit ", " fee "].contains { l.words.padded.contains($0) }
+        return [" tip ", " tips ", " gratuity ", " service ", " svc ", " charge ", " deposit ", " fee "].contains { textContains(l.words.padded, $0) }
     }
 
     /// A tax line between the subtotal's row and the total's with no amount OCR could read.

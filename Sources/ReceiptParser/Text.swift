@@ -72,7 +72,7 @@ final class WordLine {
     let padded: String
     /// The words of `padded` (`padded.split(separator: " ")`). Made when first asked: most lines are only
     /// asked through `bytes` and `spans`.
-    private(set) lazy var words: [Substring] = padded.split(separator: " ")
+    private(set) lazy var words: [Substring] = splitOnSpaces(padded)
     /// `padded` as UTF-8, for fast whole-word search (Foundation's String.contains is slow on Linux).
     let bytes: [UInt8]
     /// The text was ASCII (and so is `padded`).
@@ -132,7 +132,7 @@ final class WordLine {
             out.reserveCapacity(text.count + 2)
             var lastSpace = true
             for ch in text.lowercased() {
-                if ch.isLetter || ch.isNumber {
+                if ch.isLetterQuick || ch.isNumber {
                     out.append(ch); lastSpace = false
                 } else if !lastSpace {
                     out.append(" "); lastSpace = true
@@ -140,7 +140,7 @@ final class WordLine {
             }
             padded = " " + out.trimmingCharacters(in: .whitespaces) + " "
             bytes = Array(padded.utf8)
-            letters = padded.filter(\.isLetter).count
+            letters = padded.filter(\.isLetterQuick).count
             digits = padded.filter(\.isNumber).count
             // (Split by characters: a space a combining mark follows is no " ".)
             let u = padded.utf8
@@ -354,16 +354,20 @@ func bytesContain(_ hay: [UInt8], _ needle: [UInt8]) -> Bool {
 
 func bytesContain(_ hay: UnsafeBufferPointer<UInt8>, _ nb: UnsafeBufferPointer<UInt8>) -> Bool {
     let m = nb.count, total = hay.count
-    guard m > 0, m <= total else { return m == 0 }
-    let first = nb[0]
-    var i = 0
-    while i <= total - m {
-        if hay[i] == first {
-            var j = 1
-            while j < m, hay[i + j] == nb[j] { j += 1 }
-            if j == m { return true }
-        }
-        i += 1
+    guard m > 0, m <= total, let h = hay.baseAddress, let n = nb.baseAddress else { return m == 0 }
+    // A speed trick (this search was 5 % of a parse, comparing at every byte): the places of one byte of the
+    // needle found by `memchr` (a few vector instructions for a line), and the needle compared only there.
+    // That byte is the first, or the second after a space: keywords are padded (" total "), and a space
+    // stands between every two words of a line.
+    let a = m > 1 && nb[0] == 0x20 ? 1 : 0
+    let anchor = Int32(nb[a])
+    let last = total - m + a  // the anchor's last possible place in `hay`
+    var q = a
+    while q <= last {
+        guard let p = memchr(h + q, anchor, last - q + 1) else { return false }
+        let at = UnsafeRawPointer(h).distance(to: UnsafeRawPointer(p))
+        if memcmp(h + (at - a), n, m) == 0 { return true }
+        q = at + 1
     }
     return false
 }
@@ -462,4 +466,126 @@ struct Trim: Sendable {
         if let f = fast, let f { return f }
         return s.trimmingCharacters(in: set)
     }
+}
+
+extension Character {
+    /// `isLetter`, answered for ASCII without looking the Unicode property up (a speed trick: `isLetter` looks
+    /// it up for every character, some 380 instructions, and the parser asks it of most characters of the
+    /// header lines and the items). On ASCII the letters are A-Z and a-z, as `isLetter` says.
+    @inline(__always) var isLetterQuick: Bool {
+        if let a = asciiValue { return (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A }
+        return isLetter
+    }
+}
+
+/// `s.replacingOccurrences(of: target, with: replacement)` (Foundation's, no options), on bytes when `s` and
+/// `target` are printable ASCII (a speed trick: Foundation's took some 25,000 instructions a call). There no
+/// character is composed of others, so a byte search finds the occurrences Foundation's comparison finds:
+/// left to right, each search going on after the last occurrence's end. `HandScannerTests` holds the two to
+/// each other. Any other text goes to Foundation.
+func replacingOccurrences(in s: String, of target: String, with replacement: String) -> String {
+    func printable(_ x: String) -> Bool { x.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } }
+    guard !target.isEmpty, printable(s), printable(target) else { return s.replacingOccurrences(of: target, with: replacement) }
+    let h = Array(s.utf8), t = Array(target.utf8)
+    guard h.count >= t.count else { return s }
+    var out: [UInt8] = []
+    var i = 0, copied = 0
+    while i <= h.count - t.count {
+        if h[i] == t[0], h[i..<(i + t.count)].elementsEqual(t) {
+            if out.isEmpty { out.reserveCapacity(h.count + replacement.utf8.count) }
+            out.append(contentsOf: h[copied..<i])
+            out.append(contentsOf: replacement.utf8)
+            i += t.count
+            copied = i
+        } else {
+            i += 1
+        }
+    }
+    guard copied > 0 else { return s }
+    out.append(contentsOf: h[copied...])
+    return String(decoding: out, as: UTF8.self)
+}
+
+/// `s.filter(\.isLetter).count`, counted on bytes when `s` is ASCII (a speed trick: the filter built a string
+/// character by character). On ASCII the letters are the bytes A-Z and a-z ("\r\n", one character, is no letter).
+func letterCount<S: StringProtocol>(_ s: S) -> Int {
+    if let n = s.utf8.withContiguousStorageIfAvailable({ b -> Int? in
+        var n = 0
+        for c in b {
+            guard c < 0x80 else { return nil }
+            if Bytes.isLetter(c) { n += 1 }
+        }
+        return n
+    }), let n { return n }
+    return s.reduce(0) { $0 + ($1.isLetterQuick ? 1 : 0) }
+}
+
+/// The letters of `s` counted, and whether one of them is not as `lowercased()` leaves it (`letters ==
+/// letters.lowercased()` false, where `letters` is `s.filter(\.isLetter)`), on bytes when `s` is ASCII: there
+/// `lowercased` changes A-Z alone.
+func letterCountAndCapital(_ s: String) -> (count: Int, capital: Bool) {
+    if let r = s.utf8.withContiguousStorageIfAvailable({ b -> (Int, Bool)? in
+        var n = 0, capital = false
+        for c in b {
+            guard c < 0x80 else { return nil }
+            if Bytes.isLetter(c) { n += 1 }
+            if c >= 0x41 && c <= 0x5A { capital = true }
+        }
+        return (n, capital)
+    }), let r { return r }
+    let letters = s.filter(\.isLetterQuick)
+    return (letters.count, letters != letters.lowercased())
+}
+
+/// `s.split(separator: " ")`, the words found on bytes when `s` is ASCII (a speed trick: the split walked the
+/// text character by character, some 9,000 instructions for a name of a few words). On ASCII a character is a
+/// byte, but for "\r\n", and a space is part of no other character: the same words, as the same substrings.
+func splitOnSpaces(_ s: String) -> [Substring] {
+    let fast: [Substring]?? = s.utf8.withContiguousStorageIfAvailable { b -> [Substring]? in
+        guard b.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let u = s.utf8
+        var out: [Substring] = []
+        var i = 0
+        while i < b.count {
+            if b[i] == 0x20 { i += 1; continue }
+            var j = i + 1
+            while j < b.count, b[j] != 0x20 { j += 1 }
+            out.append(s[u.index(u.startIndex, offsetBy: i)..<u.index(u.startIndex, offsetBy: j)])
+            i = j
+        }
+        return out
+    }
+    if case let words?? = fast { return words }
+    return s.split(separator: " ")
+}
+
+/// Whether `s` is printable ASCII (a space to a tilde): text on which the byte paths below answer as Foundation does.
+func isPrintableASCII(_ s: String) -> Bool { s.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } }
+
+/// `s.contains(other)` as Foundation answers it (`range(of:) != nil`), on bytes when both are printable ASCII
+/// and `other` is not empty (a speed trick: Foundation's search cost some 8,000 instructions a call). There no
+/// character is composed of others, so the byte search finds what Foundation's comparison finds.
+func textContains(_ s: String, _ other: String) -> Bool {
+    guard !other.isEmpty, isPrintableASCII(s), isPrintableASCII(other) else { return s.contains(other) }
+    var a = s, b = other
+    return a.withUTF8 { h in b.withUTF8 { bytesContain(h, $0) } }
+}
+
+/// `s.range(of: other, options: .caseInsensitive)`, on bytes when both are printable ASCII and `other` is not
+/// empty (a speed trick, as `textContains`): there Foundation's case folding is A-Z to a-z alone, and the first
+/// occurrence is the one it gives.
+func rangeIgnoringCase(of other: String, in s: String) -> Range<String.Index>? {
+    guard !other.isEmpty, isPrintableASCII(s), isPrintableASCII(other) else { return s.range(of: other, options: .caseInsensitive) }
+    let h = Array(s.utf8), n = Array(other.utf8)
+    guard n.count <= h.count else { return nil }
+    func fold(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
+    for i in 0...(h.count - n.count) where fold(h[i]) == fold(n[0]) {
+        var j = 1
+        while j < n.count, fold(h[i + j]) == fold(n[j]) { j += 1 }
+        if j == n.count {
+            let u = s.utf8
+            return u.index(u.startIndex, offsetBy: i)..<u.index(u.startIndex, offsetBy: i + n.count)
+        }
+    }
+    return nil
 }

@@ -59,13 +59,22 @@ enum TimeScanner {
         var meridiemRead: String?
     }
 
+    /// One match of `time`: its groups as numbers (the hour, the minutes, the seconds if printed, the
+    /// meridiem's letter lower-cased if printed) and where it is in the line.
+    struct Match {
+        var hour: Int, minute: Int, second: Int?
+        var meridiem: String?
+        var range: Range<String.Index>
+    }
+
     static func scan(_ line: String) -> [Found] {
         // Character offsets counted on from the previous match (matches come in order): one walk of the line.
         var last = line.startIndex, offset = 0
-        return time.matches(in: line).compactMap { m in
-            guard var h = m.groups[1].flatMap({ Int($0) }), let mi = m.groups[2].flatMap({ Int($0) }) else { return nil }
+        return matches(line).compactMap { m in
+            var h = m.hour
+            let mi = m.minute
             var read: String?
-            var meridiem = m.groups[4]?.lowercased()
+            var meridiem = m.meridiem
             if meridiem == nil, (1...12).contains(h), let (word, am) = misreadMeridiem(line[m.range.upperBound...]) {
                 meridiem = am ? "a" : "p"; read = word
             }
@@ -74,11 +83,102 @@ enum TimeScanner {
                 if ap == "p", h < 12 { h += 12 }
                 if ap == "a", h == 12 { h = 0 }
             }
-            guard let t = TimeOfDay(hour: h, minute: mi, second: m.groups[3].flatMap { Int($0) }) else { return nil }
+            guard let t = TimeOfDay(hour: h, minute: mi, second: m.second) else { return nil }
             offset += line.distance(from: last, to: m.range.lowerBound)
             last = m.range.lowerBound
             return Found(time: t, offset: offset, meridiemRead: read)
         }
+    }
+
+    /// `time`'s matches: by hand on printable ASCII (`handMatches`), else by the expression.
+    static func matches(_ line: String) -> [Match] {
+        if case let hand?? = line.utf8.withContiguousStorageIfAvailable({ b -> [Match]? in
+            guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return nil }
+            // (A byte a character on printable ASCII: the byte offsets are the characters'.)
+            return handMatches(b).map { m in
+                let u = line.utf8
+                return Match(hour: m.hour, minute: m.minute, second: m.second, meridiem: m.meridiem.map { String(UnicodeScalar($0 | 0x20)) },
+                             range: u.index(u.startIndex, offsetBy: m.start)..<u.index(u.startIndex, offsetBy: m.end))
+            }
+        }) { return hand }
+        return time.matches(in: line).compactMap { m in
+            guard let h = m.groups[1].flatMap({ Int($0) }), let mi = m.groups[2].flatMap({ Int($0) }) else { return nil }
+            return Match(hour: h, minute: mi, second: m.groups[3].flatMap { Int($0) }, meridiem: m.groups[4]?.lowercased(), range: m.range)
+        }
+    }
+
+    /// `time`'s matches found by hand on printable ASCII (where `\d` is 0-9 and `\s` a space), in the order and
+    /// with the choices the expression's backtracking makes (a speed trick: NSRegularExpression cost more than
+    /// the rest of the time field; `HandScannerTests` holds the two to each other):
+    ///
+    ///     (?<![\d.,])(?<!\d:)([01]?\d|2[0-3])\s?:\s?([0-5]\d)(?:\s?:\s?([0-5]\d))?(?:\s*:?\s*([AaPp])\.?\s?[Mm]\.?)?(?![\d]|\.\d)
+    ///
+    /// Each match from where the last ended, at the first start that gives one; at a start, the hour of two
+    /// digits before the hour of one where `[01]?` may take a digit, of one before `2[0-3]`; then the seconds
+    /// taken before left out, the meridiem taken before left out, its last point taken before left out, the first
+    /// of these that the end's look-ahead allows. (The spaces and the meridiem's points and colon have one
+    /// way each to match: giving one back leaves a character that the next part cannot take.)
+    static func handMatches(_ b: UnsafeBufferPointer<UInt8>) -> [(hour: Int, minute: Int, second: Int?, meridiem: UInt8?, start: Int, end: Int)] {
+        let n = b.count
+        func at(_ i: Int) -> UInt8 { i < n ? b[i] : 0 }
+        func digit(_ i: Int) -> Bool { i < n && Bytes.isDigit(b[i]) }
+        func value(_ i: Int, _ count: Int) -> Int { count == 1 ? Int(b[i] - 48) : Int(b[i] - 48) * 10 + Int(b[i + 1] - 48) }
+        /// `\s?:\s?([0-5]\d)` at `i`: where its two digits start, or nil.
+        func colonPair(_ i: Int) -> Int? {
+            var i = i
+            if at(i) == 0x20 { i += 1 }
+            guard at(i) == UInt8(ascii: ":") else { return nil }
+            i += 1
+            if at(i) == 0x20 { i += 1 }
+            guard at(i) >= UInt8(ascii: "0"), at(i) <= UInt8(ascii: "5"), digit(i + 1) else { return nil }
+            return i
+        }
+        /// `(?![\d]|\.\d)` at `i`.
+        func endsAt(_ i: Int) -> Bool { !digit(i) && !(at(i) == UInt8(ascii: ".") && digit(i + 1)) }
+        typealias Hit = (hour: Int, minute: Int, second: Int?, meridiem: UInt8?, start: Int, end: Int)
+        /// The match that starts at `p` with an hour of `hl` digits, or nil.
+        func match(_ p: Int, hour hl: Int) -> Hit? {
+            guard let m = colonPair(p + hl) else { return nil }
+            let hour = value(p, hl), minute = value(m, 2)
+            let seconds = colonPair(m + 2)
+            // The seconds taken first, then left out.
+            for s in seconds.map({ [$0, nil] }) ?? [nil] {
+                let base = s.map { $0 + 2 } ?? m + 2
+                let second = s.map { value($0, 2) }
+                // `\s*:?\s*([AaPp])\.?\s?[Mm]\.?`, its last point taken first, then left out; then no meridiem.
+                var i = base
+                while at(i) == 0x20 { i += 1 }
+                if at(i) == UInt8(ascii: ":") { i += 1 }
+                while at(i) == 0x20 { i += 1 }
+                let letter = at(i)
+                if letter | 0x20 == UInt8(ascii: "a") || letter | 0x20 == UInt8(ascii: "p") {
+                    i += 1
+                    if at(i) == UInt8(ascii: ".") { i += 1 }
+                    if at(i) == 0x20 { i += 1 }
+                    if at(i) | 0x20 == UInt8(ascii: "m") {
+                        i += 1
+                        if at(i) == UInt8(ascii: "."), endsAt(i + 1) { return (hour, minute, second, letter, p, i + 1) }
+                        if endsAt(i) { return (hour, minute, second, letter, p, i) }
+                    }
+                }
+                if endsAt(base) { return (hour, minute, second, nil, p, base) }
+            }
+            return nil
+        }
+        var out: [Hit] = []
+        var p = 0
+        while p < n {
+            var hit: Hit?
+            if digit(p), !(p > 0 && (Bytes.isDigit(b[p - 1]) || b[p - 1] == UInt8(ascii: ".") || b[p - 1] == UInt8(ascii: ","))),
+               !(p > 1 && b[p - 1] == UInt8(ascii: ":") && Bytes.isDigit(b[p - 2])) {
+                // The hour's alternatives in the order they are tried: `[01]\d`, `\d`, `2[0-3]`.
+                if (b[p] == UInt8(ascii: "0") || b[p] == UInt8(ascii: "1")) && digit(p + 1) { hit = match(p, hour: 2) }
+                if hit == nil { hit = match(p, hour: 1) }
+                if hit == nil, b[p] == UInt8(ascii: "2"), at(p + 1) >= UInt8(ascii: "0"), at(p + 1) <= UInt8(ascii: "3") { hit = match(p, hour: 2) }
+            }
+            if let hit { out.append(hit); p = hit.end } else { p += 1 }
+        }
+        return out
     }
 
     /// `meridiemAfter`'s group 1 by hand, looking only at the start of `rest` (the expression was given all

@@ -54,7 +54,7 @@ extension ReceiptParser {
         }
         guard let best = candidates.max(by: { $0.1 < $1.1 }) else { return nil }
         // A line the chosen name was joined from ("TAMAN BUNGA FLORIST" above "(BUNGA RAYA GARDEN SDN BHD)") is part of it, not rejected.
-        let rejected = candidates.filter { $0.0 != best.0 && !best.0.contains($0.0) }.sorted { $0.1 > $1.1 }.prefix(4).map { Candidate(value: $0.0, score: $0.1, evidence: $0.2) }
+        let rejected = candidates.filter { $0.0 != best.0 && !textContains(best.0, $0.0) }.sorted { $0.1 > $1.1 }.prefix(4).map { Candidate(value: $0.0, score: $0.1, evidence: $0.2) }
         return Field(best.0, confidence: min(0.95, max(0.05, best.1)), evidence: best.2, rejected: Array(rejected))
     }
 
@@ -67,14 +67,14 @@ extension ReceiptParser {
         var words = l.ocrWords
         guard words.count >= 2, words.contains(where: { $0.confidence < 1 }) else { return l }
         func isScrap(_ w: OCRWord, among rest: ArraySlice<OCRWord>, leading: Bool) -> Bool {
-            let alnum = w.text.filter { $0.isLetter || $0.isNumber }.count
+            let alnum = w.text.filter { $0.isLetterQuick || $0.isNumber }.count
             if alnum == 0 { return !w.text.contains("&") }
             guard alnum <= 3, w.confidence < 0.9 else { return false }
             // Read unsurely beside words read far more surely, and not written as initials are ("Seaview Car
             // Wash Fes", "Pawprint Pd", "To) The Arcade", "Bee: KAMPUNG REST"): a logo or the paper's edge. Short
             // capitals ("CW KHOO", "'SH POWER", "-BP STATION") are initials printed bold, which OCR reads unsurely too.
-            let sure = rest.filter { $0.text.contains(where: \.isLetter) }.map(\.confidence)
-            let letters = w.text.filter(\.isLetter)
+            let sure = rest.filter { $0.text.contains(where: \.isLetterQuick) }.map(\.confidence)
+            let letters = w.text.filter(\.isLetterQuick)
             // A legal form's letters first on the line are no initials: forms end names ("AS LAKESIDE GASOLINE").
             let formFirst = leading && compiled.vendorText.shortForms.contains(w.text.lowercased().trimmingCharacters(in: .punctuationCharacters))
             let initials = !letters.isEmpty && letters.allSatisfy(\.isUppercase) && !formFirst
@@ -91,7 +91,7 @@ extension ReceiptParser {
             return false
         }
         /// What stays must still hold a word of three letters read with confidence.
-        func solid(_ ws: ArraySlice<OCRWord>) -> Bool { ws.contains { $0.text.filter(\.isLetter).count >= 3 && $0.confidence >= 0.5 } }
+        func solid(_ ws: ArraySlice<OCRWord>) -> Bool { ws.contains { letterCount($0.text) >= 3 && $0.confidence >= 0.5 } }
         var changed = false
         while words.count >= 2, isScrap(words[0], among: words.dropFirst(), leading: true), solid(words.dropFirst()) { words.removeFirst(); changed = true }
         // A name that ends in its legal form keeps its end ("KAYU JATI HARDWARE & TIMBER SON. 8HD" is misread, not a scrap).
@@ -173,12 +173,14 @@ extension ReceiptParser {
         var score = score
         score -= 0.02 * Double(i)
         if l.confidence < 0.6 { score -= 0.1 }
-        let letters = name.filter(\.isLetter)
+
         if compiled.hasNameWord(name) { score += 0.15 }
         // A registration number below the line, or on it ("BRIGHT VOLT MALAYSIA (308282-A)").
         if i + 1 < top.count, Self.registrationNumber.matches(in: top[i + 1].text).first != nil { score += 0.1 }
         else if Self.registrationOnLine.matches(in: l.text).first != nil { score += 0.1 }
-        if letters.count <= 4 || (letters == letters.lowercased() && letters.count < 8) { score -= 0.15 }
+        // (The letters counted, and asked for a capital, without making a string of them: on ASCII, a byte a letter.)
+        let (letters, capital) = letterCountAndCapital(name)
+        if letters <= 4 || (!capital && letters < 8) { score -= 0.15 }
         return score
     }
 }

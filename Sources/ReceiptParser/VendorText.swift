@@ -13,16 +13,16 @@ extension CompiledRules {
         let ascii = w.bytes.allSatisfy { $0 < 0x80 }
         var restBytes = w.bytes
         for f in legalForms where ascii && f.isASCII ? bytesContain(restBytes, f.bytes) : rest.contains(f.normalised) {
-            rest = rest.replacingOccurrences(of: f.normalised, with: " ")
+            rest = replacingOccurrences(in: rest, of: f.normalised, with: " ")
             restBytes = Array(rest.utf8)
         }
-        return rest.split(separator: " ").filter { $0.count > 1 && $0.contains(where: \.isLetter) }
+        return splitOnSpaces(rest).filter { $0.count > 1 && $0.contains(where: \.isLetterQuick) }
     }
 
     /// Mostly one- and two-letter scraps, or letters run together ("eee"): what OCR makes of logos and pictures.
     static func looksLikeNoise(_ w: WordLine) -> Bool {
         if w.isASCII { return looksLikeNoiseASCII(w) }
-        let words = w.words.filter { $0.contains(where: \.isLetter) }
+        let words = w.words.filter { $0.contains(where: \.isLetterQuick) }
         guard !words.isEmpty else { return true }
         let short = words.filter { $0.count <= 2 }.count
         if words.count >= 2, short * 2 > words.count, (words.map(\.count).max() ?? 0) < 5 { return true }
@@ -216,7 +216,7 @@ extension CompiledRules {
                 if formWord == String(first) || EditDistance.levenshtein(String(first), formWord, limit: 1) <= 1 { return nil }
             }
             let w = cw
-            let rest = w.padded.replacingOccurrences(of: form.normalised, with: " ").filter(\.isLetter)
+            let rest = replacingOccurrences(in: w.padded, of: form.normalised, with: " ").filter(\.isLetterQuick)
             // Short legal forms ("sa", "as", "ag") only at the end of a line with a name before them.
             if form.length <= 4, !w.endsWith(form) { return nil }
             if form.length <= 4, rest.count < 3 { return nil }
@@ -240,7 +240,7 @@ extension CompiledRules {
         let u = l.text.utf8
         let symbols = u.allSatisfy({ $0 < 0x80 && $0 != 0x0A })
             ? u.filter { !Bytes.isAlnum($0) && !Self.nameMarks.contains($0) }.count
-            : l.text.filter { !$0.isLetter && !$0.isNumber && $0 != " " && $0 != "&" && $0 != "." && $0 != "'" && $0 != "-" }.count
+            : l.text.filter { !$0.isLetterQuick && !$0.isNumber && $0 != " " && $0 != "&" && $0 != "." && $0 != "'" && $0 != "-" }.count
         if symbols * 2 > letters { return nil }
         return .nameLike
     }
@@ -251,7 +251,7 @@ extension CompiledRules {
     /// ("D.1.Y.", "0ISTRIBUTION"), and a word one letter off exactly one common business word
     /// ("HARDHARE" → "HARDWARE", "CONFECTIUNERY" → "CONFECTIONERY").
     func repairName(_ name: String) -> String {
-        name.split(separator: " ").map { repairWord(String($0)) }.joined(separator: " ")
+        splitOnSpaces(name).map { repairWord(String($0)) }.joined(separator: " ")
     }
 
     /// Whether a name holds one of the common business words ("HARDWARE", "Restaurant").
@@ -264,16 +264,19 @@ extension CompiledRules {
                 guard Bytes.isLetter(b[i]) else { i += 1; continue }
                 var j = i
                 while j < b.count, Bytes.isLetter(b[j]) { j += 1 }
-                if let same = nameWords[j - i] {
-                    let upper = String(decoding: b[i..<j].map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
-                    if same.contains(upper) { return true }
+                if let same = nameWordBytes[j - i] {
+                    // (A word of the list equal to the run upper-cased: its bytes, the same.)
+                    let run = UnsafeBufferPointer(rebasing: b[i..<j])
+                    if same.contains(where: { w in w.count == run.count && zip(w, run).allSatisfy { $0 == ($1 >= 0x61 && $1 <= 0x7A ? $1 - 0x20 : $1) } }) {
+                        return true
+                    }
                 }
                 i = j
             }
             return false
         } ?? nil
         if let ascii { return ascii }
-        return name.split(whereSeparator: { !$0.isLetter }).contains { w in nameWords[w.count]?.contains(w.uppercased()) ?? false }
+        return name.split(whereSeparator: { !$0.isLetterQuick }).contains { w in nameWords[w.count]?.contains(w.uppercased()) ?? false }
     }
 
     static let digitAsLetterInside: [Character: Character] = ["0": "O", "1": "I", "5": "S", "8": "B"]
@@ -288,36 +291,40 @@ extension CompiledRules {
             if lead < 5 || u[lead...].contains(where: Bytes.isAlnum) { return word }
             // Else five letters or more, then punctuation alone: what follows, on bytes (no digit to repair).
             let upperBytes = u[..<lead].map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
-            let upper = String(decoding: upperBytes, as: UTF8.self)
-            guard let same = nameWords[lead], !same.contains(upper) else { return word }
-            let near = same.filter { w in
-                guard w.utf8.count == lead else { return false }
-                var slip: (UInt8, UInt8)?
-                for (a, b) in zip(w.utf8, upperBytes) where a != b {
-                    if slip != nil { return false }
-                    slip = (a, b)
+            // (The common words compared as bytes: `nameWordBytes`, the same words as `nameWords`.)
+            guard let same = nameWordBytes[lead], !same.contains(upperBytes) else { return word }
+            // The one word of the list one confusable letter away, if exactly one is.
+            var near = 0, found: [UInt8]?
+            for w in same where w.count == lead {
+                var slip: (UInt8, UInt8)?, twice = false
+                for k in 0..<lead where w[k] != upperBytes[k] {
+                    if slip != nil { twice = true; break }
+                    slip = (w[k], upperBytes[k])
                 }
-                guard let (a, b) = slip else { return false }
-                return a < 0x80 && Self.confusableBytes[Int(a) * 128 + Int(b)]
+                guard !twice, let (a, b) = slip, a < 0x80, Self.confusableBytes[Int(a) * 128 + Int(b)] else { continue }
+                near += 1
+                found = w
             }
-            guard near.count == 1, let fix = near.first else { return word }
+            guard near == 1, let fixBytes = found else { return word }
+            let fix = String(decoding: fixBytes, as: UTF8.self)
+            let upper = String(decoding: upperBytes, as: UTF8.self)
             let core = String(decoding: u[..<lead], as: UTF8.self)
             let styled = core == upper ? fix : (core == upper.lowercased() ? fix.lowercased() : fix.capitalized)
             return styled + String(decoding: u[lead...], as: UTF8.self)
         }
         var chars = Array(word)
-        let letters = chars.filter(\.isLetter).count
+        let letters = letterCount(word)
         let digits = chars.indices.filter { chars[$0].isNumber }
         if letters >= 2, digits.count == 1, let i = digits.first,
-           chars.allSatisfy({ $0.isLetter || $0.isNumber || ".'&-".contains($0) }) {
+           chars.allSatisfy({ $0.isLetterQuick || $0.isNumber || ".'&-".contains($0) }) {
             // Inside a word (after a letter or a dot); at the start only 0, as numbers do not start with it.
-            let inside = i > 0 && (chars[i - 1].isLetter || chars[i - 1] == ".")
+            let inside = i > 0 && (chars[i - 1].isLetterQuick || chars[i - 1] == ".")
             let map = inside ? Self.digitAsLetterInside : Self.digitAsLetterFirst
-            if let c = map[chars[i]], i + 1 < chars.count, chars[i + 1].isLetter || chars[i + 1] == "." { chars[i] = c }
+            if let c = map[chars[i]], i + 1 < chars.count, chars[i + 1].isLetterQuick || chars[i + 1] == "." { chars[i] = c }
         }
         // The letters of the word, without trailing punctuation, against the business words of the same length.
-        let core = chars.prefix { $0.isLetter }
-        guard core.count >= 5, core.count == chars.count || chars[core.count...].allSatisfy({ !$0.isLetter && !$0.isNumber }) else { return String(chars) }
+        let core = chars.prefix { $0.isLetterQuick }
+        guard core.count >= 5, core.count == chars.count || chars[core.count...].allSatisfy({ !$0.isLetterQuick && !$0.isNumber }) else { return String(chars) }
         let upper = String(core).uppercased()
         guard let same = nameWords[upper.count], !same.contains(upper) else { return String(chars) }
         // One letter off, and that letter one OCR often mistakes for the other: "PASIR" stays, "HUUSE" does not.
@@ -518,7 +525,7 @@ struct VendorText: Sendable {
         t = scrapsAfterForm.replacing(in: t, with: "$1", printable: p)
         // OCR's "SON BHD", "SIN BHD", "SDIi BHD", "SEN 3HD", "SDN BHO" for SDN BHD (Malaysia's private limited).
         // (Read right, "Sdn. Bhd." is left as printed.)
-        for m in Self.misreadSdnBhd.matches(in: t).reversed() where m.groups[0].map({ $0.uppercased().filter(\.isLetter) }) != "SDNBHD" {
+        for m in Self.misreadSdnBhd.matches(in: t).reversed() where m.groups[0].map({ $0.uppercased().filter(\.isLetterQuick) }) != "SDNBHD" {
             t.replaceSubrange(m.range, with: "SDN BHD")
         }
         // After a legal form ends the name, anything with a digit is a registration number or noise.
@@ -579,7 +586,7 @@ struct VendorText: Sendable {
         var t = s
         if let colon = t.firstIndex(of: ":") {
             let head = t[..<colon], tail = t[t.index(after: colon)...]
-            if head.split(separator: " ").count <= 2, tail.filter(\.isLetter).count >= 4 { t = String(tail) }
+            if head.split(separator: " ").count <= 2, letterCount(tail) >= 4 { t = String(tail) }
         }
         t = Self.numberLabel.replacing(in: t, with: "")
         return clean(t)

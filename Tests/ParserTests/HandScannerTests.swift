@@ -242,6 +242,57 @@ struct HandScannerTests {
         }
     }
 
+    @Test func timeScannerGivesTheExpressionsMatches() {
+        var g = Lines(state: 41)
+        let pieces = ["12:30", "1:05", "23:59:59", "9 : 45", "24:00", "10:3O", " PM", "pm", "P.M.", "a.m", " : AM", "P. M", ".5", ",",
+                      ":", " ", "0", "1", "2", "3", "5", "9", "12", "x", "A", "m", "."]
+        for _ in 0..<30_000 {
+            let s = (0..<Int.random(in: 1...7, using: &g)).map { _ in pieces.randomElement(using: &g)! }.joined()
+            let hand = s.utf8.withContiguousStorageIfAvailable { TimeScanner.handMatches($0) } ?? []
+            let regex = TimeScanner.time.matches(in: s)
+            let want = regex.map { m in
+                "\(m.groups[1].flatMap { Int($0) } ?? -1) \(m.groups[2].flatMap { Int($0) } ?? -1) \(m.groups[3].flatMap { Int($0) } ?? -1) \(m.groups[4] ?? "-") \(s.utf8.distance(from: s.startIndex, to: m.range.lowerBound)) \(s.utf8.distance(from: s.startIndex, to: m.range.upperBound))"
+            }
+            let got = hand.map { m in
+                "\(m.hour) \(m.minute) \(m.second ?? -1) \(m.meridiem.map { String(UnicodeScalar($0)) } ?? "-") \(m.start) \(m.end)"
+            }
+            #expect(got == want, "\(s)")
+        }
+    }
+
+    /// The byte replacement against Foundation's, overlapping occurrences among them ("aaa", "aa"), and text
+    /// that is not printable ASCII (handed to Foundation).
+    @Test func replacingOccurrencesIsFoundations() {
+        var g = Lines(state: 43)
+        let targets = [" ", ",", "aa", "a a", " sdn bhd ", "ab", "é", " "]
+        for _ in 0..<20_000 {
+            let s = g.line(Array("aab ,. sdnbhé"), max: 14)
+            let t = targets.randomElement(using: &g)!
+            for r in ["", ".", " ", "-", "xyz"] {
+                #expect(replacingOccurrences(in: s, of: t, with: r) == s.replacingOccurrences(of: t, with: r), "\(s) / \(t) / \(r)")
+            }
+        }
+    }
+
+    @Test func splitOnSpacesIsSplit() {
+        var g = Lines(state: 47)
+        for _ in 0..<20_000 {
+            let s = g.line(Array("ab  c.\r\n\u{301}é\t"), max: 12)
+            #expect(splitOnSpaces(s) == s.split(separator: " "), "\(s)")
+        }
+    }
+
+    @Test func textSearchesAreFoundations() {
+        var g = Lines(state: 53)
+        let needles = ["", " ", "ab", "AB", "a b", "Inv No", "inv#", "no", " tip ", "é", "b\u{301}"]
+        for _ in 0..<20_000 {
+            let s = g.line(Array("abAB nNoOiI#v.tp\u{301}é"), max: 14)
+            let n = needles.randomElement(using: &g)!
+            #expect(textContains(s, n) == s.contains(n), "\(s) / \(n)")
+            #expect(rangeIgnoringCase(of: n, in: s) == s.range(of: n, options: .caseInsensitive), "\(s) / \(n)")
+        }
+    }
+
     @Test func wordAfterATimeIsTheExpressions() {
         var g = Lines(state: 31)
         for _ in 0..<20_000 {
