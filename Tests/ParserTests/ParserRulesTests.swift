@@ -144,6 +144,15 @@ struct ParserRulesTests {
         #expect(s.tax?.value == amount("0.42"))
     }
 
+    /// "Grand TotalRM15.40": the currency word run into the keyword and the amount; both are read. A word that
+    /// only ends in the letters of one ("ButterM285", "Crackers200g") is left as printed.
+    @Test func aCurrencyWordGluedBetweenKeywordAndAmount() {
+        let r = parser.parse(text: "CAKE HOUSE\nTotal (Incl GST) RM15.39\nRounding RM0.01\nGrand TotalRM15.40\nTotal Paid RM50.00\nChange RM34.60")
+        #expect(r.total?.value == amount("15.40"))
+        let items = parser.parse(text: "CURRY HOUSE\n1 PaneerButterM285 28.50\nRiceCrackers200g 1.65\nTOTAL 30.15").lineItems
+        #expect(items.map(\.description) == ["PaneerButterM285", "RiceCrackers200g"])
+    }
+
     /// "-.02" is a rounding of two cents; a "Rounding" line holding a total-sized amount is the rounded total.
     @Test func roundingLineWithTheRoundedTotal() {
         let r = parser.parse(text: "SHOP\nTotal Sales (Inclusive GST) RM 177.22\nRounding Adjustment RM -.02\nRounding RM 177.20")
