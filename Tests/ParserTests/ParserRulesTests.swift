@@ -153,6 +153,15 @@ struct ParserRulesTests {
         #expect(items.map(\.description) == ["PaneerButterM285", "RiceCrackers200g"])
     }
 
+    /// A total printed alike on two total lines is not "repaired" to a sum one digit away: the sum's inputs
+    /// (here the change, 1.00 read as 2.00) are the likelier misreads.
+    @Test func aTotalPrintedTwiceIsNotRepaired() {
+        let r = parser.parse(text: "SHOP\nTotal : 9.00\nRounding Adjustment 0.00\nRounded Total (RM): 9.00\nCash 10.00\nChange 2.00")
+        #expect(r.total?.value == amount("9.00"))
+        // Printed once, the same sum still repairs it.
+        #expect(parser.parse(text: "SHOP\nTotal : 9.00\nCash 10.00\nChange 2.00").total?.value == amount("8.00"))
+    }
+
     /// "-.02" is a rounding of two cents; a "Rounding" line holding a total-sized amount is the rounded total.
     @Test func roundingLineWithTheRoundedTotal() {
         let r = parser.parse(text: "SHOP\nTotal Sales (Inclusive GST) RM 177.22\nRounding Adjustment RM -.02\nRounding RM 177.20")
