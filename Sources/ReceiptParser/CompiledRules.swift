@@ -108,6 +108,8 @@ struct CompiledRules: Sendable {
     /// `currencySymbols`' symbols as UTF-8, and whether each is all letters (`currencies(in:)` on ASCII).
     let currencySymbolBytes: [(bytes: [UInt8], letters: Bool, set: ByteSet?)]
     let currencyWords: Set<String>
+    /// `currencyWords` of ASCII letters as bytes (`ParseLine.ungluingCurrency`).
+    let currencyWordBytes: [[UInt8]]
     let monthFirstCurrencies: Set<String>
     let dollarHints: [(String, String)]   // normalised word, code
     /// The payment words, normalised (`raw` is the normalised text too).
@@ -160,6 +162,7 @@ struct CompiledRules: Sendable {
             (Array(s.0.utf8), s.0.allSatisfy(\.isLetterQuick), s.0.utf8.allSatisfy { $0 < 0x80 } ? ByteSet(bytes: s.0.utf8) : nil)
         }
         currencyWords = Set(r.currency.symbols.keys.map { $0.lowercased() }.filter { $0.allSatisfy(\.isLetterQuick) })
+        currencyWordBytes = currencyWords.map { Array($0.utf8) }.filter { w in w.allSatisfy { $0 < 0x80 } }.sorted { $0.count > $1.count || ($0.count == $1.count && $0.lexicographicallyPrecedes($1)) }
         monthFirstCurrencies = Set(r.currency.monthFirst)
         dollarHints = (r.currency.dollarHints ?? [:]).map { (WordLine.normalise($0.key), $0.value) }.sorted { $0.0 < $1.0 }
         cardWords = KeywordSet(r.payment.card.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) })

@@ -234,7 +234,7 @@ extension ReceiptParser {
             }
         }
         // "Wedge 1 $10.00": one price, a count of one after the name: the quantity column.
-        if qty == nil, prices.count == 1, case let bare = itemName(desc), let m = Self.trailingQuantity.matches(in: bare).last,
+        if qty == nil, prices.count == 1, desc.utf8.contains(UInt8(ascii: "1")), case let bare = itemName(desc), let m = Self.trailingQuantity.matches(in: bare).last,
            m.groups[1] == "1", bare[..<m.range.lowerBound].contains(where: \.isLetter) {
             qty = 1; unit = amount
             desc = String(bare[..<m.range.lowerBound])
@@ -263,6 +263,13 @@ extension ReceiptParser {
     /// flag of one or two capitals may follow). Only last on the row, after a word of two letters, one to three
     /// digits before the colon and two after: a time of day inside the items is rarer than this slip.
     static func colonPrice(_ text: String) -> FoundAmount? {
+        // (Most rows have no colon with two digits after it: asked on the bytes before anything is made.)
+        var u = text.utf8.reversed().makeIterator()
+        var digitsAfter = 0, seen = false
+        while let c = u.next() {
+            if c == UInt8(ascii: ":") { if digitsAfter == 2 { seen = true; break }; digitsAfter = 0 } else if Bytes.isDigit(c) { digitsAfter += 1 } else { digitsAfter = 0 }
+        }
+        guard seen else { return nil }
         var words = text.split(separator: " ")
         if let last = words.last, last.count <= 2, last.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
             // "5:11 PM", "5:11 PH": a time of day.
@@ -324,6 +331,10 @@ extension ReceiptParser {
     /// A shorter code (a PLU, "39036 ROMAINE", "E 134991 ORGANIC PAST") is printed as part of the name and kept;
     /// so is a code with less than two letters of name beside it.
     static func withoutItemCodes(_ name: String) -> String {
+        // (A run of eight digits first, asked on the bytes: most names have none.)
+        var run = 0, long = false
+        for c in name.utf8 { run = Bytes.isDigit(c) ? run + 1 : 0; if run >= 8 { long = true; break } }
+        guard long else { return name }
         var words = name.split(separator: " ", omittingEmptySubsequences: true)
         guard words.count >= 2 else { return name }
         func barcode(_ w: Substring) -> Bool { w.utf8.count >= 8 && w.utf8.allSatisfy(Bytes.isDigit) }

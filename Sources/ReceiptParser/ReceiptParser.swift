@@ -119,10 +119,11 @@ final class ParseLine {
     /// The words as read, with their boxes and confidences (the vendor rules trim scraps by them).
     let ocrWords: [OCRWord]
 
-    init(index: Int, source: Int? = nil, line: OCRLine, rules: CompiledRules, scanAmounts: Bool = true) {
+    // (`borrowing`: an initializer takes its arguments owned, and a copy of the rules retains every table in them, once a line.)
+    init(index: Int, source: Int? = nil, line: OCRLine, rules: borrowing CompiledRules, scanAmounts: Bool = true) {
         self.index = index
         self.source = source ?? index
-        text = Self.ungluingCurrency(line.text, rules.currencyWords)
+        text = Self.ungluingCurrency(line.text, rules.currencyWordBytes)
         amounts = scanAmounts ? AmountScanner.scan(text, currencyWords: rules.currencyWords) : []
         dates = scanAmounts ? DateScanner.scan(text, months: rules.months, monthWords: rules.monthWords) : []
         box = line.box
@@ -136,32 +137,29 @@ final class ParseLine {
 
     /// "Grand TotalRM15.40" as "Grand Total RM15.40": a currency word OCR ran into the word before it and the
     /// amount after it (three letters of word at least before it), so the keyword and the amount are both read.
-    /// Lines without a letter before a digit are returned as they are, without a copy.
-    static func ungluingCurrency(_ s: String, _ currencyWords: Set<String>) -> String {
-        var u = s.utf8.makeIterator()
-        var previous: UInt8 = 0, glued = false
-        while let c = u.next() {
-            if Bytes.isDigit(c), Bytes.isLetter(previous) { glued = true; break }
-            previous = c
+    /// Only where an amount with two decimals follows ("ButterM285", "Crackers200g" are words). Lines without
+    /// one are returned as they are, without a copy (bytes compared in place: every line is asked).
+    static func ungluingCurrency(_ line: String, _ currencyWords: [[UInt8]]) -> String {
+        var s = line
+        var cuts: [Int] = []
+        s.withUTF8 { b in
+            guard b.count >= 8 else { return }
+            for i in 4..<(b.count - 3) where Bytes.isDigit(b[i]) && Bytes.isLetter(b[i - 1]) {
+                // An amount: digits, a point or comma, two digits, no third.
+                var k = i
+                while k < b.count, Bytes.isDigit(b[k]) { k += 1 }
+                guard k + 2 < b.count, b[k] == UInt8(ascii: ".") || b[k] == UInt8(ascii: ","), Bytes.isDigit(b[k + 1]), Bytes.isDigit(b[k + 2]),
+                      k + 3 == b.count || !Bytes.isDigit(b[k + 3]) else { continue }
+                var j = i - 1
+                while j > 0, Bytes.isLetter(b[j - 1]) { j -= 1 }
+                for c in currencyWords where i - j >= c.count + 3 {
+                    if c.indices.allSatisfy({ b[i - c.count + $0] | 0x20 == c[$0] }) { cuts.append(i - c.count); break }
+                }
+            }
         }
-        guard glued, s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return s }
-        var b = Array(s.utf8)
-        var i = 1
-        while i < b.count {
-            defer { i += 1 }
-            guard Bytes.isDigit(b[i]), Bytes.isLetter(b[i - 1]) else { continue }
-            var j = i - 1
-            while j > 0, Bytes.isLetter(b[j - 1]) { j -= 1 }
-            // An amount must follow: digits, a point or comma, two digits ("ButterM285", "Crackers200g" are words).
-            var k = i
-            while k < b.count, Bytes.isDigit(b[k]) { k += 1 }
-            guard k + 2 < b.count, b[k] == UInt8(ascii: ".") || b[k] == UInt8(ascii: ","), Bytes.isDigit(b[k + 1]), Bytes.isDigit(b[k + 2]),
-                  k + 3 == b.count || !Bytes.isDigit(b[k + 3]) else { continue }
-            let run = String(decoding: b[j..<i], as: UTF8.self).lowercased()
-            guard let c = currencyWords.first(where: { run.count >= $0.count + 3 && run.hasSuffix($0) }) else { continue }
-            b.insert(0x20, at: i - c.count)
-            i += 1
-        }
-        return String(decoding: b, as: UTF8.self)
+        guard !cuts.isEmpty else { return line }
+        var out = Array(line.utf8)
+        for c in cuts.reversed() { out.insert(0x20, at: c) }
+        return String(decoding: out, as: UTF8.self)
     }
 }
