@@ -116,7 +116,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     case spaceAroundDecimalPoint
     /// "a space read for the decimal point" ("$43 70")
     case spaceForDecimalPoint
-    /// "a colon read for the decimal point" ("KRAFT SINGLES 1:33 D", an item's price)
+    /// "a colon read for the decimal point" ("RYE BREAD 3:49 D", an item's price)
     case colonForDecimalPoint
     /// "one decimal read (174.9): its last digit taken as 0"
     case oneDecimalRead(String)

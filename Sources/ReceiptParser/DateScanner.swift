@@ -48,7 +48,7 @@ enum DateScanner {
     /// before a till's apostrophe: "#3 Oct.10'15" is October 10, '15.
     static let dayMonthName = Pattern(#"(?<![\d\p{L}])([OQD]\d|\d{1,2})(?:st|nd|rd|th|er)?[\s\-/.,]*(\p{L}{3,9})\.?[\s\-/.,']*(\d{4}|\d{2})(?!\d|\s?['’‘´`]\s?\d)"#)
     /// "Jun17'13", "Jul03’ 12", "Oct.10'15(Sat)", "March 4, 2024": the year after an apostrophe as US tills print it.
-    /// Not an amount after a word that is also a month ("Value set 19.80": "set" is September in Italian).
+    /// Not an amount after a word that is also a month ("Lunch set 18.70": "set" is September in Italian).
     static let monthNameDay = Pattern(#"(?<!\p{L})(\p{L}{3,9})\.?[\s\-/.]*(\d{1,2})(?![.,]\d{2}(?!\d))(?:st|nd|rd|th|[\s,.'’‘´`\-/])[\s,.'’‘´`\-/]*(\d{4}|\d{2})(?![\d]|:\d)"#)
     static let compactYMD = Pattern(#"(?<!\d)(20\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?!\d)"#)
     /// "25032018 13:11:54": a till's stamp, day (or month), month (or day) and year run together, believed

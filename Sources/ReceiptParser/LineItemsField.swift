@@ -117,7 +117,7 @@ extension ReceiptParser {
         var running = Amount(0)
         for (k, l) in lines[..<end].enumerated() {
             var prices = l.amounts.filter { !$0.isPercent }
-            // "KRAFT SINGLES 1:33 D": a price with its point read as a colon, last on a named row among the items.
+            // "RYE BREAD 3:49 D": a price with its point read as a colon, last on a named row among the items.
             if prices.isEmpty, !notItem[k], let p = Self.colonPrice(l.text) { prices = [p] }
             guard let price = prices.last else {
                 pendingName = l.words.letterCount >= 3 && !notItem[k] ? l : nil
@@ -233,7 +233,7 @@ extension ReceiptParser {
                 break
             }
         }
-        // "Wedge 1 $10.00": one price, a count of one after the name: the quantity column.
+        // "Caesar 1 $9.00": one price, a count of one after the name: the quantity column.
         if qty == nil, prices.count == 1, desc.utf8.contains(UInt8(ascii: "1")), case let bare = itemName(desc), let m = Self.trailingQuantity.matches(in: bare).last,
            m.groups[1] == "1", bare[..<m.range.lowerBound].contains(where: \.isLetter) {
             qty = 1; unit = amount
@@ -259,7 +259,7 @@ extension ReceiptParser {
                         evidence: l.evidence(rule: "item.line", notes: notes + last.repairs))
     }
 
-    /// The row's price when OCR read its decimal point as a colon: "ROAST PARSNIPS 2:75", "HAM 162 2:98 TF" (a tax
+    /// The row's price when OCR read its decimal point as a colon: "GLAZED CARROTS 2:75", "TURKEY 240 2:98 TF" (a tax
     /// flag of one or two capitals may follow). Only last on the row, after a word of two letters, one to three
     /// digits before the colon and two after: a time of day inside the items is rarer than this slip.
     static func colonPrice(_ text: String) -> FoundAmount? {
@@ -326,9 +326,9 @@ extension ReceiptParser {
         return Self.withoutItemCodes(MoneyFields.trimSpaces(t))  // (Trim: Foundation's trim, without bridging ASCII)
     }
 
-    /// The name without the barcode the till prints beside it: eight digits or more, first ("048643072619 PIPE
-    /// BUSHING", "002432070 LPNB-SM SASQUATCH") or last ("BAR S BACON 1590006105"), a UPC or EAN, not the name.
-    /// A shorter code (a PLU, "39036 ROMAINE", "E 134991 ORGANIC PAST") is printed as part of the name and kept;
+    /// The name without the barcode the till prints beside it: eight digits or more, first ("072145390016 HOSE
+    /// CLAMP", "003318274 CHEW TOY") or last ("OAT MILK 4471209953"), a UPC or EAN, not the name.
+    /// A shorter code (a PLU, "40112 KALE", "E 2207 FIGS") is printed as part of the name and kept;
     /// so is a code with less than two letters of name beside it.
     static func withoutItemCodes(_ name: String) -> String {
         // (A run of eight digits first, asked on the bytes: most names have none.)

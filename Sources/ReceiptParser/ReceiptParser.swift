@@ -135,9 +135,9 @@ final class ParseLine {
         Evidence(line: source, text: text, box: box, rule: rule, notes: notes)
     }
 
-    /// "Grand TotalRM15.40" as "Grand Total RM15.40": a currency word OCR ran into the word before it and the
+    /// "Grand TotalRM22.50" as "Grand Total RM22.50": a currency word OCR ran into the word before it and the
     /// amount after it (three letters of word at least before it), so the keyword and the amount are both read.
-    /// Only where an amount with two decimals follows ("ButterM285", "Crackers200g" are words). Lines without
+    /// Only where an amount with two decimals follows ("TikkaM410", "Snacks150g" are words). Lines without
     /// one are returned as they are, without a copy (bytes compared in place: every line is asked).
     static func ungluingCurrency(_ line: String, _ currencyWords: [[UInt8]]) -> String {
         var s = line

@@ -17,7 +17,7 @@ extension ReceiptParser {
             // "Total: 1:08": a price with its decimal point read as a colon, on a line that names money and no date.
             let besideDate = l.source == dateLine || dayLines.contains(l.source)
             let moneyLine = !besideDate && !labelled && compiled.isMoneyLabel(l.words)
-            // "TEL# 718 478 0:23": a phone number's digits.
+            // "TEL# 555 120 0:47": a phone number's digits.
             let phoneLine = !besideDate && !labelled && (l.words.has(" tel ") || l.words.has(" phone ") || l.words.has(" fax "))
             for t in times {
                 var score = 0.6

@@ -306,10 +306,10 @@ extension MoneyFields {
     /// (5↔6, 0↔8, …): the digit was misread; take the sum. Returns the check it records.
     func repairMisreadDigit(_ scored: inout [Scored], lineItems: [LineItem]) -> [Check] {
         guard !scored[0].notes.contains(where: \.agreesWithArithmetic) else { return [] }
-        // Printed alike on two total lines or more ("Total : 9.00", "Rounded Total (RM): 9.00"): OCR does not
+        // Printed alike on two total lines or more ("Total : 6.00", "Rounded Total (RM): 6.00"): OCR does not
         // misread the same digit twice the same way; the sum's inputs (cash, change) are the likelier misreads.
         // (Lines whose keyword is a strong total's, their amount on them, and no other word that takes it: "Total GST
-        // 1.20" is no second print, nor a value paired with its label from a column.)
+        // 0.34" is no second print, nor a value paired with its label from a column.)
         let clean = scored.filter { c in
             Self.same(c.found.amount, scored[0].found.amount) && !c.found.keyword.isDerived && c.found.keyword.weight >= 0.8
                 && !c.found.notes.contains {
