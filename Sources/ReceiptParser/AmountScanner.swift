@@ -61,11 +61,7 @@ enum AmountScanner {
             return at
         }
         var line = line
-        let at = line.withUTF8(points)
-        guard !at.isEmpty else { return line }
-        var u = Array(line.utf8)
-        for i in at.reversed() { u.insert(UInt8(ascii: "0"), at: i) }
-        return String(decoding: u, as: UTF8.self)
+        return inserting(UInt8(ascii: "0"), before: line.withUTF8(points), in: line)
     }
 
     /// `currencyWords`: lower-case words that may stand right before an amount ("rm" in "RM10.60").

@@ -118,7 +118,7 @@ extension ReceiptParser {
         for (k, l) in lines[..<end].enumerated() {
             var prices = l.amounts.filter { !$0.isPercent }
             // "RYE BREAD 3:49 D": a price with its point read as a colon, last on a named row among the items.
-            if prices.isEmpty, !notItem[k], let p = Self.colonPrice(l.text) { prices = [p] }
+            if prices.isEmpty, !notItem[k], let p = Self.colonPrice(l) { prices = [p] }
             guard let price = prices.last else {
                 pendingName = l.words.letterCount >= 3 && !notItem[k] ? l : nil
                 continue
@@ -262,7 +262,8 @@ extension ReceiptParser {
     /// The row's price when OCR read its decimal point as a colon: "GLAZED CARROTS 2:75", "TURKEY 240 2:98 TF" (a tax
     /// flag of one or two capitals may follow). Only last on the row, after a word of two letters, one to three
     /// digits before the colon and two after: a time of day inside the items is rarer than this slip.
-    static func colonPrice(_ text: String) -> FoundAmount? {
+    static func colonPrice(_ l: ParseLine) -> FoundAmount? {
+        let text = l.text
         // (Most rows have no colon with two digits after it: asked on the bytes before anything is made.)
         var u = text.utf8.reversed().makeIterator()
         var digitsAfter = 0, seen = false
@@ -270,7 +271,7 @@ extension ReceiptParser {
             if c == UInt8(ascii: ":") { if digitsAfter == 2 { seen = true; break }; digitsAfter = 0 } else if Bytes.isDigit(c) { digitsAfter += 1 } else { digitsAfter = 0 }
         }
         guard seen else { return nil }
-        var words = text.split(separator: " ")
+        var words = splitOnSpaces(text)
         if let last = words.last, last.count <= 2, last.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
             // "5:11 PM", "5:11 PH": a time of day.
             if last.count == 2, last.hasPrefix("P") || last.hasPrefix("A"), last.hasSuffix("M") || last.hasSuffix("H") { return nil }
@@ -281,7 +282,7 @@ extension ReceiptParser {
         let b = Array(w.utf8)
         guard let colon = b.firstIndex(of: UInt8(ascii: ":")), (1...3).contains(colon), b.count == colon + 3,
               b.indices.allSatisfy({ $0 == colon || Bytes.isDigit(b[$0]) }),
-              words.dropLast().contains(where: { $0.utf8.filter(Bytes.isLetter).count >= 2 }),
+              words.dropLast().contains(where: { letterCount($0) >= 2 }),
               let a = Amount(String(decoding: b[..<colon], as: UTF8.self) + "." + String(decoding: b[(colon + 1)...], as: UTF8.self)) else { return nil }
         let at = text.distance(from: text.startIndex, to: w.startIndex)
         return FoundAmount(amount: a, position: at, repairs: [.colonForDecimalPoint], negative: false, isPercent: false)
@@ -335,10 +336,10 @@ extension ReceiptParser {
         var run = 0, long = false
         for c in name.utf8 { run = Bytes.isDigit(c) ? run + 1 : 0; if run >= 8 { long = true; break } }
         guard long else { return name }
-        var words = name.split(separator: " ", omittingEmptySubsequences: true)
+        var words = splitOnSpaces(name)
         guard words.count >= 2 else { return name }
         func barcode(_ w: Substring) -> Bool { w.utf8.count >= 8 && w.utf8.allSatisfy(Bytes.isDigit) }
-        func letters(_ ws: ArraySlice<Substring>) -> Int { ws.reduce(0) { $0 + $1.utf8.filter(Bytes.isLetter).count } }
+        func letters(_ ws: ArraySlice<Substring>) -> Int { ws.reduce(0) { $0 + letterCount($1) } }
         var changed = false
         if barcode(words[0]), letters(words[1...]) >= 2 { words.removeFirst(); changed = true }
         if words.count >= 2, barcode(words[words.count - 1]), letters(words[..<(words.count - 1)]) >= 2 { words.removeLast(); changed = true }

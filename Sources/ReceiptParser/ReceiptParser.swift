@@ -56,7 +56,7 @@ public struct ReceiptParser: Sendable {
         receipt.currency = currency
         let (date, dayLines) = date(lines, currency: receipt.currency?.value)
         receipt.date = date
-        receipt.time = time(lines, dateLine: date?.evidence.line, dayLines: dayLines)
+        receipt.time = time(lines, dayLines: dayLines)
         receipt.vendor = vendor(lines)
         let money = MoneyFields(lines: lines, rules: compiled)
         let items = lineItems(lines)
@@ -157,9 +157,6 @@ final class ParseLine {
                 }
             }
         }
-        guard !cuts.isEmpty else { return line }
-        var out = Array(line.utf8)
-        for c in cuts.reversed() { out.insert(0x20, at: c) }
-        return String(decoding: out, as: UTF8.self)
+        return inserting(0x20, before: cuts, in: line)
     }
 }

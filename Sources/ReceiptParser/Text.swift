@@ -484,8 +484,7 @@ extension Character {
 /// left to right, each search going on after the last occurrence's end. `HandScannerTests` holds the two to
 /// each other. Any other text goes to Foundation.
 func replacingOccurrences(in s: String, of target: String, with replacement: String) -> String {
-    func printable(_ x: String) -> Bool { x.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } }
-    guard !target.isEmpty, printable(s), printable(target) else { return s.replacingOccurrences(of: target, with: replacement) }
+    guard !target.isEmpty, isPrintableASCII(s), isPrintableASCII(target) else { return s.replacingOccurrences(of: target, with: replacement) }
     let h = Array(s.utf8), t = Array(target.utf8)
     guard h.count >= t.count else { return s }
     var out: [UInt8] = []
@@ -557,6 +556,16 @@ func splitOnSpaces(_ s: String) -> [Substring] {
     }
     if case let words?? = fast { return words }
     return s.split(separator: " ")
+}
+
+/// `s` with `byte` put before each of the UTF-8 offsets `offsets` (ascending; ASCII places, so the text stays
+/// valid): the parser's repairs of a line as read ("RM .00" → "RM 0.00", "TotalRM5.40" → "Total RM5.40").
+/// `s` itself when there are none.
+func inserting(_ byte: UInt8, before offsets: [Int], in s: String) -> String {
+    guard !offsets.isEmpty else { return s }
+    var out = Array(s.utf8)
+    for at in offsets.reversed() { out.insert(byte, at: at) }
+    return String(decoding: out, as: UTF8.self)
 }
 
 /// Whether `s` is printable ASCII (a space to a tilde): text on which the byte paths below answer as Foundation does.

@@ -6,8 +6,8 @@ import ReceiptModel
 // (the order opened and the bill printed, the card slip) was paid at the later one.
 
 extension ReceiptParser {
-    /// `dateLine`: the line the date was read from; `dayLines`: every line that prints that day.
-    func time(_ lines: [ParseLine], dateLine: Int?, dayLines: Set<Int> = []) -> Field<TimeOfDay>? {
+    /// `dayLines`: every line that prints the receipt's date (the one it was read from among them).
+    func time(_ lines: [ParseLine], dayLines: Set<Int>) -> Field<TimeOfDay>? {
         var best: (TimeOfDay, Double, ParseLine, [Note])?
         for l in lines {
             let times = TimeScanner.scan(l.text)
@@ -15,7 +15,7 @@ extension ReceiptParser {
             // Once per line, not once per time on it.
             let labelled = l.words.has(" time ") || l.words.has(" masa ") || l.words.has(" zeit ") || l.words.has(" heure ")
             // "Total: 1:08": a price with its decimal point read as a colon, on a line that names money and no date.
-            let besideDate = l.source == dateLine || dayLines.contains(l.source)
+            let besideDate = dayLines.contains(l.source)
             let moneyLine = !besideDate && !labelled && compiled.isMoneyLabel(l.words)
             // "TEL# 555 120 0:47": a phone number's digits.
             let phoneLine = !besideDate && !labelled && (l.words.has(" tel ") || l.words.has(" phone ") || l.words.has(" fax "))
