@@ -277,7 +277,8 @@ extension ReceiptParser {
             if last.count == 2, last.hasPrefix("P") || last.hasPrefix("A"), last.hasSuffix("M") || last.hasSuffix("H") { return nil }
             words.removeLast()
         }
-        if words.contains(where: { $0.lowercased() == "time" }) { return nil }
+        // ("TIME: 1:12", "Time 11:06": the line's words, not its space-split ones, which keep the colon.)
+        if l.words.has(" time ") { return nil }
         guard words.count >= 2, let w = words.last else { return nil }
         let b = Array(w.utf8)
         guard let colon = b.firstIndex(of: UInt8(ascii: ":")), (1...3).contains(colon), b.count == colon + 3,

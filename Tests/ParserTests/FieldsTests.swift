@@ -329,6 +329,7 @@ struct FieldsTests {
         #expect(r.lineItems.map(\.amount) == [amount("3.99"), amount("2.98"), amount("2.75")])
         #expect(r.lineItems[1].evidence.notes.contains(.colonForDecimalPoint))
         #expect(r.time?.value == time(9, 40))
+        #expect(parser.parse(text: "CORNER MARKET\nTIME: 1:12\nRYE BREAD 3.99\nTOTAL 3.99").lineItems.map(\.description) == ["RYE BREAD"])
     }
 
     @Test("item names lose the barcode printed beside them")
