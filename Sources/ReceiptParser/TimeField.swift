@@ -19,12 +19,18 @@ extension ReceiptParser {
             let moneyLine = !besideDate && !labelled && compiled.isMoneyLabel(l.words)
             // "TEL# 555 120 0:47": a phone number's digits.
             let phoneLine = !besideDate && !labelled && (l.words.has(" tel ") || l.words.has(" phone ") || l.words.has(" fax "))
+            // "Open Time: 01:24PM", "Opened 12:02", "Open 9:00-21:00": when the table opened (the bill was paid later)
+            // or the shop's hours, not when the receipt was paid.
+            let opening = l.words.has(" open ") || l.words.has(" opened ") || l.words.has(" opening ")
             for t in times {
                 var score = 0.6
                 var notes: [Note] = []
                 if besideDate { score += 0.3 }
                 if labelled { score += 0.2 }
                 if moneyLine || phoneLine { score -= 0.3 }
+                if opening { score -= 0.2 }
+                // "VISA 1:48" alone: few shops sell before seven, and a 12-hour till would print PM.
+                if !besideDate && !labelled && t.time.hour < 7 && !t.meridiem && t.time.second == nil { score -= 0.1 }
                 if let read = t.meridiemRead { notes.append(.meridiemRead(read, pm: t.time.hour >= 12)) }
                 // Of equals beside the date, the later; elsewhere the first (a receipt's time is printed near its top).
                 if best == nil || score > best!.1 || (score == best!.1 && besideDate) { best = (t.time, score, l, notes) }
@@ -35,7 +41,7 @@ extension ReceiptParser {
 }
 
 enum TimeScanner {
-    static let time = Pattern(#"(?<![\d.,])(?<!\d:)([01]?\d|2[0-3])\s?:\s?([0-5]\d)(?:\s?:\s?([0-5]\d))?(?:\s*:?\s*([AaPp])\.?\s?[Mm]\.?)?(?![\d]|\.\d)"#,
+    static let time = Pattern(#"(?<![\d.,])(?<!\d:)([01]?\d|2[0-3])\s?:\s?([0-5]\d)(?:\s?:\s?([0-5]\d))?(?:\s*:?\s*([AaPp])\.?\s?[Mm]\.?)?(?![\d]|[./]\d)"#,
                               mayMatch: { b in
         // What every match holds, `\d\s?:\s?[0-5]\d`: a digit, maybe a space, a colon, maybe a space, 0 to 5, a digit
         // (most lines with a colon are labels: "Cashier:", "Date:").
@@ -57,6 +63,8 @@ enum TimeScanner {
         var time: TimeOfDay
         var offset: Int
         var meridiemRead: String?
+        /// An AM or PM was printed (or read into a word) after it.
+        var meridiem = false
     }
 
     /// One match of `time`: its groups as numbers (the hour, the minutes, the seconds if printed, the
@@ -86,7 +94,7 @@ enum TimeScanner {
             guard let t = TimeOfDay(hour: h, minute: mi, second: m.second) else { return nil }
             offset += line.distance(from: last, to: m.range.lowerBound)
             last = m.range.lowerBound
-            return Found(time: t, offset: offset, meridiemRead: read)
+            return Found(time: t, offset: offset, meridiemRead: read, meridiem: meridiem != nil)
         }
     }
 
@@ -111,7 +119,7 @@ enum TimeScanner {
     /// with the choices the expression's backtracking makes (a speed trick: NSRegularExpression cost more than
     /// the rest of the time field; `HandScannerTests` holds the two to each other):
     ///
-    ///     (?<![\d.,])(?<!\d:)([01]?\d|2[0-3])\s?:\s?([0-5]\d)(?:\s?:\s?([0-5]\d))?(?:\s*:?\s*([AaPp])\.?\s?[Mm]\.?)?(?![\d]|\.\d)
+    ///     (?<![\d.,])(?<!\d:)([01]?\d|2[0-3])\s?:\s?([0-5]\d)(?:\s?:\s?([0-5]\d))?(?:\s*:?\s*([AaPp])\.?\s?[Mm]\.?)?(?![\d]|[./]\d)
     ///
     /// Each match from where the last ended, at the first start that gives one; at a start, the hour of two
     /// digits before the hour of one where `[01]?` may take a digit, of one before `2[0-3]`; then the seconds
@@ -133,8 +141,8 @@ enum TimeScanner {
             guard at(i) >= UInt8(ascii: "0"), at(i) <= UInt8(ascii: "5"), digit(i + 1) else { return nil }
             return i
         }
-        /// `(?![\d]|\.\d)` at `i`.
-        func endsAt(_ i: Int) -> Bool { !digit(i) && !(at(i) == UInt8(ascii: ".") && digit(i + 1)) }
+        /// `(?![\d]|[./]\d)` at `i`.
+        func endsAt(_ i: Int) -> Bool { !digit(i) && !((at(i) == UInt8(ascii: ".") || at(i) == UInt8(ascii: "/")) && digit(i + 1)) }
         typealias Hit = (hour: Int, minute: Int, second: Int?, meridiem: UInt8?, start: Int, end: Int)
         /// The match that starts at `p` with an hour of `hl` digits, or nil.
         func match(_ p: Int, hour hl: Int) -> Hit? {

@@ -40,6 +40,26 @@ struct FieldsTests {
         #expect(parser.parse(text: "DELI\nTEA 3.00\nTOTAL 3.00\nTEL# 555 120 0:47 Store# 9\nThank you 14:06").time?.value == time(14, 6))
     }
 
+    /// "Ann9 : 08/03/2030": a name's last letter read as a 9 before the date is no time at 9:08.
+    @Test("a time's minutes are not a date's day")
+    func minutesAreNotADate() {
+        #expect(parser.parse(text: "CAFE\nServer: Ann9 : 08/03/2030\nTable 4 12:34 PM\nTEA 3.00\nTOTAL 3.00").time?.value == time(12, 34))
+    }
+
+    /// A check prints when its table opened and when it was paid: the paid one, wherever it stands.
+    @Test("not the time a table opened")
+    func notTheOpeningTime() {
+        #expect(parser.parse(text: "BISTRO\nDate: Mar 02, 2030 Time: 02:10PM\nTEA 3.00\nTOTAL 3.00\nOpen Time: Mar 02, 2030 01:15PM").time?.value == time(14, 10))
+        #expect(parser.parse(text: "BISTRO\nPrinted 12/08/2030 10:58\nTEA 3.00\nTOTAL 3.00\nOpened 12/08/2030 10:02").time?.value == time(10, 58))
+    }
+
+    /// "VISA 1:48" before "16:45": a bare small hour away from the date and no AM or PM is the weaker reading.
+    @Test("a bare hour before seven is weaker than a daytime one")
+    func earlyHourIsWeaker() {
+        #expect(parser.parse(text: "DELI\nTEA 3.00\nTOTAL 3.00\nVISA 1:48\nThank you 16:45").time?.value == time(16, 45))
+        #expect(parser.parse(text: "DELI\nTEA 3.00\nTOTAL 3.00\nVISA 1:48 PM\nThank you 16:45").time?.value == time(13, 48))
+    }
+
     @Test("a time right after 'Time:' with no space")
     func afterALabelColon() {
         #expect(parser.parse(text: "SHOP\nDate :9/24/2016 Time:2:35 pm\nTOTAL 1.00").time?.value == time(14, 35))
