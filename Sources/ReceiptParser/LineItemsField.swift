@@ -86,12 +86,12 @@ extension ReceiptParser {
     /// A row that has a price and is never an item: totals, tax, tender, change, loyalty, a header's numbers.
     func isNotAnItem(_ l: ParseLine) -> Bool {
         // A payment or total word: the row is that, unless the word is a weak one in a longer name ("CHOCOLATE BAR",
-        // "CHICKEN TENDER", "NET BAG").
+        // "CHICKEN TENDER", "NET BAG"); "Eat-In Total (incl Tax)" is a total ("total incl", 0.9), however long.
         // A word one OCR slip away counts only on a short row ("TOTAI 12.00"), not in a name ("SUMMER WIT").
         let words = l.words.isASCII ? l.words.spans.filter { l.words.word($0).contains { $0 >= 0x61 && $0 <= 0x7A } }.count
                                     : l.words.words.filter { $0.contains(where: \.isLetterQuick) }.count
         for set in [compiled.total, compiled.subtotal, compiled.rounding, compiled.cash, compiled.change] {
-            if let kw = compiled.bestExact(set, in: l.words), kw.weight >= 0.95 || words <= 2 { return true }
+            if let kw = compiled.bestExact(set, in: l.words), kw.weight >= 0.9 || words <= 2 { return true }
             if words <= 2, compiled.any(set, in: l.words) != nil { return true }
         }
         if compiled.isSubtotal(l.words), words <= 3 || compiled.anyExact(compiled.subtotal, in: l.words) != nil { return true }
@@ -117,6 +117,8 @@ extension ReceiptParser {
         var running = Amount(0)
         for (k, l) in lines[..<end].enumerated() {
             var prices = l.amounts.filter { !$0.isPercent }
+            // "1.95 lb @ 0.30 / lb" with the row's own amount lost: no price of its own.
+            if let last = prices.last, Self.perUnit(last, on: l) { prices = [] }
             // "RYE BREAD 3:49 D": a price with its point read as a colon, last on a named row among the items.
             if prices.isEmpty, !notItem[k], let p = Self.colonPrice(l) { prices = [p] }
             guard let price = prices.last else {
@@ -259,6 +261,29 @@ extension ReceiptParser {
                         evidence: l.evidence(rule: "item.line", notes: notes + last.repairs))
     }
 
+    /// "1.95 lb @ 0.30 / lb": a weight, or a price for one unit of weight printed beside it: not what the row costs.
+    static func perUnit(_ a: FoundAmount, on l: ParseLine) -> Bool {
+        // (Most rows name no unit: asked on the bytes first.)
+        let unitLetters = l.text.utf8.withContiguousStorageIfAvailable { Bytes.has($0, "bBgGzZoO") } ?? true
+        guard unitLetters else { return false }
+        let b = Array(l.text.utf8)
+        // (Positions count characters: on text that is not ASCII this rule does not look.)
+        guard a.position < b.count, b.allSatisfy({ $0 < 0x80 }) else { return false }
+        var i = a.position
+        // The amount's own characters ("0 .30": a space OCR put before the point), then maybe "/", then the unit.
+        func amountByte(_ i: Int) -> Bool {
+            let c = b[i]
+            if Bytes.isDigit(c) || c == UInt8(ascii: ".") || c == UInt8(ascii: ",") || c == UInt8(ascii: "-") { return true }
+            return c == 0x20 && i + 1 < b.count && (b[i + 1] == UInt8(ascii: ".") || b[i + 1] == UInt8(ascii: ","))
+        }
+        while i < b.count, amountByte(i) { i += 1 }
+        while i < b.count, b[i] == 0x20 || b[i] == UInt8(ascii: "/") { i += 1 }
+        let unit = b[i...].prefix { Bytes.isAlnum($0) }.map { $0 | 0x20 }
+        // "lb", OCR's "Ib" and "1b", "kg", "oz".
+        return Self.weightUnits.contains(unit)
+    }
+    static let weightUnits: [[UInt8]] = ["lb", "lbs", "ib", "ibs", "1b", "kg", "kgs", "oz", "kilo", "kilos"].map { Array($0.utf8) }
+
     /// The row's price when OCR read its decimal point as a colon: "GLAZED CARROTS 2:75", "TURKEY 240 2:98 TF" (a tax
     /// flag of one or two capitals may follow). Only last on the row, after a word of two letters, one to three
     /// digits before the colon and two after: a time of day inside the items is rarer than this slip.
@@ -280,6 +305,8 @@ extension ReceiptParser {
         // ("TIME: 1:12", "Time 11:06": the line's words, not its space-split ones, which keep the colon.)
         if l.words.has(" time ") { return nil }
         guard words.count >= 2, let w = words.last else { return nil }
+        // "Jul/ 15/201 A842 12:25", "REG 22-08*2014 21:11": a date OCR broke, and the time beside it.
+        if words.dropLast().contains(where: Self.dateFragment) { return nil }
         let b = Array(w.utf8)
         guard let colon = b.firstIndex(of: UInt8(ascii: ":")), (1...3).contains(colon), b.count == colon + 3,
               b.indices.allSatisfy({ $0 == colon || Bytes.isDigit(b[$0]) }),
@@ -288,6 +315,24 @@ extension ReceiptParser {
         let at = text.distance(from: text.startIndex, to: w.startIndex)
         return FoundAmount(amount: a, position: at, repairs: [.colonForDecimalPoint], negative: false, isPercent: false)
     }
+
+    /// A word that is part of a date: a year ("2014", "22-08*2014") or a month's short name with a digit or a
+    /// slash ("Jul/", "15Mar").
+    static func dateFragment(_ w: Substring) -> Bool {
+        let b = Array(w.utf8)
+        var i = 0
+        while i < b.count {
+            guard Bytes.isDigit(b[i]) else { i += 1; continue }
+            var j = i
+            while j < b.count, Bytes.isDigit(b[j]) { j += 1 }
+            if j - i == 4, (b[i] == UInt8(ascii: "1") && b[i + 1] == UInt8(ascii: "9")) || (b[i] == UInt8(ascii: "2") && b[i + 1] == UInt8(ascii: "0")) { return true }
+            i = j
+        }
+        let letters = b.filter { Bytes.isLetter($0) }.map { $0 | 0x20 }
+        guard letters.count == 3, b.contains(where: { Bytes.isDigit($0) || $0 == UInt8(ascii: "/") }) else { return false }
+        return monthAbbreviations.contains(letters)
+    }
+    static let monthAbbreviations: [[UInt8]] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"].map { Array($0.utf8) }
 
     /// An amount first on a row ("1,00 Ensaladilla Rusa"), with what stands before it.
     static let leadingAmount = Pattern(#"^\W*\d+[.,]\d{2}"#, caseInsensitive: false)

@@ -225,6 +225,20 @@ struct FieldsTests {
         #expect(r.lineItems.map(\.quantity) == [Decimal(string: "0.657"), Decimal(string: "0.185")])
     }
 
+    /// "0.26 lb @ 1.17 / lb" with the row's own amount lost: 1.17 is what a pound costs, not an item.
+    @Test("a price per pound or kilo is no item's amount")
+    func pricePerUnitIsNotAnAmount() {
+        let r = parser.parse(text: "GROCER\nRYE FLOUR 2210\n0.26 lb @ 1.17 / lb\nPEARS\n1.95 1b 0 .30 / Ib\nOAT MILK 2.49\nTOTAL 3.10")
+        #expect(r.lineItems.map(\.amount) == [amount("2.49")])
+    }
+
+    /// A time beside a broken date is no price read with a colon for its point.
+    @Test("no colon price beside a date OCR broke")
+    func noColonPriceBesideADate() {
+        let r = parser.parse(text: "DELI\nJul/ 15/203 A842 12:25\nREG 22-08*2030 21:11\nRYE BREAD 3:49\nTOTAL 3.49")
+        #expect(r.lineItems.map(\.amount) == [amount("3.49")])
+    }
+
     @Test("a quantity printed as an amount before the name ('1,00 Ensaladilla 19,00')")
     func quantityAsAmount() {
         let r = parser.parse(text: "BAR\n1,00 Ensaladilla Rusa 19,00 €\n2,00 Agua 5,00 €\nTOTAL 24,00")
