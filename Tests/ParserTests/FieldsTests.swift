@@ -239,6 +239,13 @@ struct FieldsTests {
         #expect(r.lineItems.map(\.amount) == [amount("3.49")])
     }
 
+    /// Rows that say what is owed or moved, a word of theirs misread ("Amt Due" read "Ant Due"): no items.
+    @Test("'... Due', a transfer, a service charge's 'Svc' are no items")
+    func dueAndTransferRowsAreNoItems() {
+        let r = parser.parse(text: "BAR\nLAGER 6.00\nNACHOS 9.50\nOpt Svc Ch 1.55\nAnt Due 17.05\nTransfer Anount: 17.05\nTOTAL 17.05")
+        #expect(r.lineItems.map(\.description) == ["LAGER", "NACHOS"])
+    }
+
     @Test("a quantity printed as an amount before the name ('1,00 Ensaladilla 19,00')")
     func quantityAsAmount() {
         let r = parser.parse(text: "BAR\n1,00 Ensaladilla Rusa 19,00 €\n2,00 Agua 5,00 €\nTOTAL 24,00")
