@@ -240,9 +240,9 @@ struct FieldsTests {
     }
 
     /// Rows that say what is owed or moved, a word of theirs misread ("Amt Due" read "Ant Due"): no items.
-    @Test("'... Due', a transfer, a service charge's 'Svc' are no items")
+    @Test("'... Due', a transfer, a service charge's 'Svc', a tax table's 'Netto' are no items")
     func dueAndTransferRowsAreNoItems() {
-        let r = parser.parse(text: "BAR\nLAGER 6.00\nNACHOS 9.50\nOpt Svc Ch 1.55\nAnt Due 17.05\nTransfer Anount: 17.05\nTOTAL 17.05")
+        let r = parser.parse(text: "BAR\nLAGER 6.00\nNACHOS 9.50\nOpt Svc Ch 1.55\nAnt Due 17.05\nTransfer Anount: 17.05\nNETTO 7% 15.93\nTOTAL 17.05")
         #expect(r.lineItems.map(\.description) == ["LAGER", "NACHOS"])
     }
 
