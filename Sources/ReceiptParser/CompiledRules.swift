@@ -23,6 +23,9 @@ struct CompiledRules: Sendable {
         /// what `WordLine.hasLength` asks, made once.
         let oneSlipLengths: UInt64
         let twoSlipLengths: UInt64
+        /// Whether OCR slips may match it: one word of five letters or more; of a weak keyword (under 0.75), six or
+        /// more ("cuota", 0.7, one slip from "Cota", would make "Panna Cota 6.00" a tax; "anount" is still "amount").
+        let slips: Bool
 
         init(raw: String, normalised: String, weight: Double) {
             self.raw = raw; self.normalised = normalised; self.weight = weight
@@ -35,7 +38,9 @@ struct CompiledRules: Sendable {
             wordMask = bytes.split(separator: 32).reduce(0) { $0 | WordLine.bit($1) }
             oneSlipLengths = WordLine.lengthBits(core.count - 1, core.count + 1)
             twoSlipLengths = WordLine.lengthBits(core.count - 2, core.count + 2)
+            slips = core.count >= (weight >= Self.weakestSlipping ? 5 : 6) && !coreHasSpace
         }
+        static let weakestSlipping = 0.75
 
         /// Not a word on the receipt but how a candidate was found ("subtotal + tax"): never matched,
         /// named in the rule instead ("total.subtotal-+-tax").
@@ -65,7 +70,7 @@ struct CompiledRules: Sendable {
         init(_ keywords: [Keyword]) {
             self.keywords = keywords
             signs = keywords.map { k in
-                Signs(words: k.wordMask, coreBytes: k.coreByteMask, slips: k.core.count >= 5 && !k.coreHasSpace,
+                Signs(words: k.wordMask, coreBytes: k.coreByteMask, slips: k.slips,
                       twoSlips: k.core.count >= WordLine.twoSlipsFrom, oneSlipLengths: k.oneSlipLengths, twoSlipLengths: k.twoSlipLengths)
             }
         }

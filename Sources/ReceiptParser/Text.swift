@@ -262,7 +262,7 @@ final class WordLine {
     /// `has(k)` is false already (`CompiledRules.best`, after `bestExact` found no keyword of the set as printed).
     func slipsAway(_ k: CompiledRules.Keyword, loosely: Bool = false) -> Bool {
         let n = k.core.count
-        guard n >= 5, !k.coreHasSpace else { return false }
+        guard k.slips else { return false }
         // (A byte of the keyword missing from a word costs an edit at least: one slip away, at most one byte
         // is missing, from the word and so from the whole line; two slips, two. A bit of `byteMask` missing
         // is a byte missing.)

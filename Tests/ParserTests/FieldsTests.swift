@@ -246,6 +246,15 @@ struct FieldsTests {
         #expect(r.lineItems.map(\.description) == ["LAGER", "NACHOS"])
     }
 
+    /// "Cota" is one slip from the Spanish tax word "cuota" (a weak keyword): a dessert, not the tax, and the items
+    /// go on below it.
+    @Test("'Panna Cota 6.00' is an item, not a tax")
+    func weakKeywordsNeedTheirLetters() {
+        let r = parser.parse(text: "TRATTORIA\n1 LAMB SHANK 26.80\n1 Panna Cota 6.00\n1 SALMON 13.00\nSUBTOTAL 45.80\nTOTAL 45.80")
+        #expect(r.tax == nil)
+        #expect(r.lineItems.map(\.description) == ["LAMB SHANK", "Panna Cota", "SALMON"])
+    }
+
     @Test("a quantity printed as an amount before the name ('1,00 Ensaladilla 19,00')")
     func quantityAsAmount() {
         let r = parser.parse(text: "BAR\n1,00 Ensaladilla Rusa 19,00 €\n2,00 Agua 5,00 €\nTOTAL 24,00")
