@@ -514,4 +514,34 @@ struct HandScannerTests {
         }
     }
 
+    /// The item rows' quantities found by hand against their expressions: the same match (the first, or the
+    /// last for the trailing one), groups and range, on generated rows, some not ASCII (handed to the expression).
+    @Test func quantitiesAreTheExpressionsMatches() {
+        var g = Lines(state: 59)
+        let pieces = ["1", "2", "12", "123", "1234", "0", " ", "  ", "x", "X", "@", "*", "×", ".", ",", "5.00", "Tea", "a", "é", "-", "kg"]
+        func key(_ m: QuantityScanner.Match?, _ s: String) -> String {
+            m.map { "\($0.groups) \(s.utf8.distance(from: s.startIndex, to: $0.range.lowerBound)) \(s.utf8.distance(from: s.startIndex, to: $0.range.upperBound))" } ?? "-"
+        }
+        for _ in 0..<30_000 {
+            let s = (0..<Int.random(in: 0...7, using: &g)).map { _ in pieces.randomElement(using: &g)! }.joined()
+            #expect(key(QuantityScanner.prefix(s), s) == key(ReceiptParser.quantityPrefix.matches(in: s).first, s), "\(s)")
+            #expect(key(QuantityScanner.leading(s), s) == key(ReceiptParser.leadingQuantity.matches(in: s).first, s), "\(s)")
+            #expect(key(QuantityScanner.trailing(s), s) == key(ReceiptParser.trailingQuantity.matches(in: s).last, s), "\(s)")
+        }
+    }
+
+    /// An item name's leading and trailing marks dropped by hand against the expressions' replacements, on
+    /// generated names (some not ASCII: handed to the expressions).
+    @Test func itemMarksDropAsTheExpressionsDo() {
+        var g = Lines(state: 61)
+        let alphabet = Array("aZ09 @=~:;,_-|*'\".#$()/+") + ["é", "—", "’", "\t"]
+        func replaced(_ p: Pattern, _ s: String) -> String {
+            p.regex.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: "")
+        }
+        for _ in 0..<20_000 {
+            let s = g.line(alphabet, max: 10)
+            #expect(ReceiptParser.droppingLeadingMarks(s) == replaced(ReceiptParser.leadingMarks, s), "\(s)")
+            #expect(ReceiptParser.droppingTrailingMarks(s) == replaced(ReceiptParser.trailingMarks, s), "\(s)")
+        }
+    }
 }
