@@ -170,7 +170,7 @@ enum AmountScanner {
         for c in iu { m = m * 10 + UInt64(c &- 0x30) }
         for c in fu { m = m * 10 + UInt64(c &- 0x30) }
         guard m != 0 else { return integer == "0" && fraction == "00" ? zeroCents : Amount("\(integer).\(fraction)") }
-        return Amount(Decimal(sign: .plus, exponent: -fu.count, significand: Decimal(m)))
+        return Amount(significand: m, fractionDigits: fu.count)
     }
 
     /// A currency sign, up to four digits, one space, two digits, and no more digits, decimals or percent.

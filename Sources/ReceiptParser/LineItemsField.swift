@@ -225,8 +225,8 @@ extension ReceiptParser {
         } else if prices.count >= 2 {
             // Columns: [qty] name [qty] unit amount, the unit times the quantity the amount.
             let u = prices[prices.count - 2].amount
-            let lead = Self.leadingQuantity.matches(in: desc).first
-            let trail = Self.trailingQuantity.matches(in: desc).last
+            let lead = QuantityScanner.leading(desc)
+            let trail = QuantityScanner.trailing(desc)
             for (m, leading) in [(trail, false), (lead, true)] {
                 guard let m, let q = m.groups[1].flatMap({ Decimal(string: $0) }), q > 0, confirm(q, u) else { continue }
                 qty = q; unit = u
@@ -236,15 +236,15 @@ extension ReceiptParser {
             }
         }
         // "Caesar 1 $9.00": one price, a count of one after the name: the quantity column.
-        if qty == nil, prices.count == 1, desc.utf8.contains(UInt8(ascii: "1")), case let bare = itemName(desc), let m = Self.trailingQuantity.matches(in: bare).last,
+        if qty == nil, prices.count == 1, desc.utf8.contains(UInt8(ascii: "1")), case let bare = itemName(desc), let m = QuantityScanner.trailing(bare),
            m.groups[1] == "1", bare[..<m.range.lowerBound].contains(where: \.isLetter) {
             qty = 1; unit = amount
             desc = String(bare[..<m.range.lowerBound])
         }
-        if qty == nil, let m = Self.quantityPrefix.matches(in: desc).first, let q = m.groups[1].flatMap({ Decimal(string: $0) }) {
+        if qty == nil, let m = QuantityScanner.prefix(desc), let q = m.groups[1].flatMap({ Decimal(string: $0) }) {
             qty = q
             desc = String(desc[m.range.upperBound...])
-        } else if qty == nil, let m = Self.leadingQuantity.matches(in: desc).first, let q = m.groups[1].flatMap({ Decimal(string: $0) }),
+        } else if qty == nil, let m = QuantityScanner.leading(desc), let q = m.groups[1].flatMap({ Decimal(string: $0) }),
                   q > 0, q <= 20, !desc[m.range.upperBound...].hasPrefix(".") {
             // "1 Black & Blue 7.39": a small number first, then a name, is how many.
             qty = q
@@ -351,6 +351,28 @@ extension ReceiptParser {
         if u.count == 1 { return u[0] >= UInt8(ascii: "A") && u[0] <= UInt8(ascii: "Z") }
         return ["TF", "TX", "FT", "NT", "SR", "ZR"].contains(w) || u.first == UInt8(ascii: "<")
     })
+    /// `leadingMarks.replacing(in: s, with: "")`; on printable ASCII by hand (the marks are what is not a letter or
+    /// a digit, the match the run of them that starts the text).
+    static func droppingLeadingMarks(_ s: String) -> String {
+        trimmedPrintable(s) { b in
+            var i = 0
+            while i < b.count, !Bytes.isAlnum(b[i]) { i += 1 }
+            return (i, b.count)
+        } ?? leadingMarks.replacing(in: s, with: "")
+    }
+
+    /// `trailingMarks.replacing(in: s, with: "")`; on printable ASCII by hand (the leftmost match is the run of
+    /// marks that ends the text, all of it).
+    static func droppingTrailingMarks(_ s: String) -> String {
+        trimmedPrintable(s) { b in
+            var end = b.count
+            while end > 0, trailingMarkBytes.contains(b[end - 1]) { end -= 1 }
+            return (0, end)
+        } ?? trailingMarks.replacing(in: s, with: "")
+    }
+    /// `trailingMarks`' characters that are printable ASCII.
+    static let trailingMarkBytes = ByteSet(" @=~:;,_-|*'\".")
+
     /// The text after the last space, when a space stands before it (and it is not empty).
     static func lastWord(_ b: UnsafeBufferPointer<UInt8>) -> String? {
         guard let i = b.lastIndex(of: 0x20), i + 1 < b.count else { return nil }
@@ -361,10 +383,10 @@ extension ReceiptParser {
     /// "* "), a currency sign or word and a tax flag at the end ("$", "£", "RM", " A", " TF", "<A>").
     func itemName(_ s: String) -> String {
         var t = collapsingSpaces(s, Self.spaces)
-        t = Self.leadingMarks.replacing(in: t, with: "")
+        t = Self.droppingLeadingMarks(t)
         for _ in 0..<3 {
             let before = t
-            t = Self.trailingMarks.replacing(in: t, with: "")
+            t = Self.droppingTrailingMarks(t)
             t = Self.trailingCurrencyWord.replacing(in: t, with: "")
             t = Self.trailingCurrencySign.replacing(in: t, with: "")
             t = Self.trailingTaxFlag.replacing(in: t, with: "")

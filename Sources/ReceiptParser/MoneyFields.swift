@@ -227,7 +227,13 @@ struct MoneyFields {
         { f in Field(f.amount, confidence: 0.5 + 0.4 * f.score, evidence: f.line.evidence(rule: rule, notes: f.notes)) }
     }
 
-    static func same(_ a: Amount, _ b: Amount) -> Bool { (a - b).magnitude <= oneCent }
+    static func same(_ a: Amount, _ b: Amount) -> Bool {
+        if let x = a.knownCents, let y = b.knownCents {
+            let (d, o) = x.subtractingReportingOverflow(y)
+            if !o { return d.magnitude <= 1 }
+        }
+        return (a - b).magnitude <= oneCent
+    }
     /// Made once: `Amount(cents:)` divides a Decimal, and `same` is asked for every pair of amounts compared.
     static let oneCent = Amount(cents: 1)
 

@@ -381,10 +381,37 @@ func similarity(_ a: String, _ b: String) -> Double {
 /// `spaces` (`\s+`) replaced by one space. On printable ASCII with no two spaces in a row every match is
 /// a single space already, and `s` comes back as it is without running the expression.
 func collapsingSpaces(_ s: String, _ spaces: Pattern) -> String {
-    let plain = s.utf8.withContiguousStorageIfAvailable { b in
-        b.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } && !Bytes.hasRun(b, 2) { $0 == 0x20 }
-    } ?? false
-    return plain ? s : spaces.replacing(in: s, with: " ")
+    // Printable ASCII (`\s` is the space there): without a run of spaces, `s` itself; with one, each run made one
+    // space on the bytes. Any other text: the expression.
+    let collapsed = s.utf8.withContiguousStorageIfAvailable { b -> String?? in
+        guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return .none }
+        guard Bytes.hasRun(b, 2, { $0 == 0x20 }) else { return .some(nil) }
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        for c in b where c != 0x20 || out.last != 0x20 { out.append(c) }
+        return .some(String(decoding: out, as: UTF8.self))
+    }
+    switch collapsed {
+    case .some(.some(.some(let t))): return t
+    case .some(.some(.none)): return s
+    default: return spaces.replacing(in: s, with: " ")
+    }
+}
+
+/// `s` less its bytes before `start` and from `end` on, where `bounds` finds them on printable ASCII; nil (the
+/// caller's expression to be asked) for any other text.
+func trimmedPrintable(_ s: String, _ bounds: (UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int)) -> String? {
+    let r = s.utf8.withContiguousStorageIfAvailable { b -> String?? in
+        guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return .none }
+        let (start, end) = bounds(b)
+        if start == 0 && end == b.count { return .some(nil) }
+        return .some(String(decoding: UnsafeBufferPointer(rebasing: b[start..<max(start, end)]), as: UTF8.self))
+    }
+    switch r {
+    case .some(.some(.some(let t))): return t
+    case .some(.some(.none)): return s
+    default: return nil
+    }
 }
 
 /// A set of ASCII bytes as two 64-bit masks: asking it is a shift, not a walk of a string's UTF-8 (the

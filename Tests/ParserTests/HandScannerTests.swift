@@ -452,4 +452,96 @@ struct HandScannerTests {
             #expect(WordLine.withinTwo(a, b, k) == (EditDistance.levenshtein(a + b, k) <= 2))
         }
     }
+
+    /// The Decimal an amount holds, byte for byte (its exponent, length, sign and significand).
+    static func held(_ d: Decimal) -> [UInt8] { withUnsafeBytes(of: d) { Array($0) } }
+
+    /// `Amount`'s description and cents as they were, from the Decimal alone.
+    static func describedAsBefore(_ value: Decimal) -> String {
+        var v = value, r = Decimal()
+        NSDecimalRound(&r, &v, 2, .plain)
+        if r == value {
+            let c = centsAsBefore(value), a = c.magnitude, frac = a % 100
+            return "\(c < 0 ? "-" : "")\(a / 100).\(frac < 10 ? "0" : "")\(frac)"
+        }
+        return "\(value)"
+    }
+
+    static func centsAsBefore(_ value: Decimal) -> Int64 {
+        var v = value * 100, r = Decimal()
+        NSDecimalRound(&r, &v, 0, .plain)
+        return Int64(truncating: r as NSDecimalNumber)
+    }
+
+    /// Amounts that know their cents (`+`, `-`, `<`, `==`, `magnitude`, `cents`, `description` and
+    /// `MoneyFields.same` on integers) against the same operations on their Decimals, as they were: the same
+    /// answers, and results holding the very Decimal the Decimal operation makes.
+    @Test func amountsInCentsAreTheDecimals() {
+        var g = Lines(state: 53)
+        let digits = Array("0123456789")
+        var amounts: [Amount] = [Amount(0), Amount(1), Amount(cents: 0), Amount(cents: 1), Amount(cents: -5), Amount(cents: 50),
+                                 Amount(Decimal(0.3)), Amount(Decimal(1.35)), AmountScanner.zeroCents!]
+        for s in ["0", "0.0", "0.00", "-0.00", "00.50", "12", "12.3", "12.30", "-12.30", "-3.5", "1.234", "0.005", "1249.99",
+                  "9999999999999999.99", "99999999999999999.99", "-9999999999999999.99", "1.", ".5", "1-2"] {
+            if let a = Amount(s) { amounts.append(a) }
+        }
+        for _ in 0..<400 {
+            let i = g.line(digits, max: 7), f = g.line(digits, max: 3)
+            if let a = AmountScanner.amount(integer: i.isEmpty ? "0" : i, fraction: f.count >= 2 ? f : "05") { amounts.append(a) }
+            if let a = Amount((Bool.random(using: &g) ? "-" : "") + (i.isEmpty ? "0" : i) + (f.isEmpty ? "" : "." + f)) { amounts.append(a) }
+        }
+        for _ in 0..<200 {
+            let a = amounts.randomElement(using: &g)!, b = amounts.randomElement(using: &g)!
+            amounts.append(a + b); amounts.append(a - b); amounts.append(a.magnitude); amounts.append(a * Ratio.r0_3)
+        }
+        for a in amounts {
+            #expect(a.description == Self.describedAsBefore(a.value) && a.cents == Self.centsAsBefore(a.value), "\(a.value)")
+            let m = a.magnitude
+            #expect(Self.held(m.value) == Self.held(a.value < 0 ? -a.value : a.value), "\(a.value)")
+            if let c = a.knownCents { #expect(a.value == Decimal(c) / 100, "\(a.value)") }
+        }
+        let oneCent = Decimal(1) / 100
+        for _ in 0..<40_000 {
+            let a = amounts.randomElement(using: &g)!, b = amounts.randomElement(using: &g)!
+            let sum = a + b, difference = a - b, s = a.value + b.value, d = a.value - b.value
+            #expect(Self.held(sum.value) == Self.held(s) && Self.held(difference.value) == Self.held(d), "\(a.value) \(b.value)")
+            #expect(sum.description == Self.describedAsBefore(s) && difference.description == Self.describedAsBefore(d), "\(a.value) \(b.value)")
+            #expect((a < b) == (a.value < b.value) && (a == b) == (a.value == b.value) && (a <= b) == (a.value <= b.value), "\(a.value) \(b.value)")
+            #expect(a != b || a.hashValue == b.hashValue, "\(a.value) \(b.value)")
+            #expect(MoneyFields.same(a, b) == ((d < 0 ? -d : d) <= oneCent), "\(a.value) \(b.value)")
+            if let c = sum.knownCents { #expect(s == Decimal(c) / 100, "\(a.value) \(b.value)") }
+            if let c = difference.knownCents { #expect(d == Decimal(c) / 100, "\(a.value) \(b.value)") }
+        }
+    }
+
+    /// The item rows' quantities found by hand against their expressions: the same match (the first, or the
+    /// last for the trailing one), groups and range, on generated rows, some not ASCII (handed to the expression).
+    @Test func quantitiesAreTheExpressionsMatches() {
+        var g = Lines(state: 59)
+        let pieces = ["1", "2", "12", "123", "1234", "0", " ", "  ", "x", "X", "@", "*", "×", ".", ",", "5.00", "Tea", "a", "é", "-", "kg"]
+        func key(_ m: QuantityScanner.Match?, _ s: String) -> String {
+            m.map { "\($0.groups) \(s.utf8.distance(from: s.startIndex, to: $0.range.lowerBound)) \(s.utf8.distance(from: s.startIndex, to: $0.range.upperBound))" } ?? "-"
+        }
+        for _ in 0..<30_000 {
+            let s = (0..<Int.random(in: 0...7, using: &g)).map { _ in pieces.randomElement(using: &g)! }.joined()
+            #expect(key(QuantityScanner.prefix(s), s) == key(ReceiptParser.quantityPrefix.matches(in: s).first, s), "\(s)")
+            #expect(key(QuantityScanner.leading(s), s) == key(ReceiptParser.leadingQuantity.matches(in: s).first, s), "\(s)")
+            #expect(key(QuantityScanner.trailing(s), s) == key(ReceiptParser.trailingQuantity.matches(in: s).last, s), "\(s)")
+        }
+    }
+
+    /// An item name's leading and trailing marks dropped by hand against the expressions' replacements, on
+    /// generated names (some not ASCII: handed to the expressions).
+    @Test func itemMarksDropAsTheExpressionsDo() {
+        var g = Lines(state: 61)
+        let alphabet = Array("aZ09 @=~:;,_-|*'\".#$()/+") + ["é", "—", "’", "\t"]
+        func replaced(_ p: Pattern, _ s: String) -> String {
+            p.regex.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: "")
+        }
+        for _ in 0..<20_000 {
+            let s = g.line(alphabet, max: 10)
+            #expect(ReceiptParser.droppingLeadingMarks(s) == replaced(ReceiptParser.leadingMarks, s), "\(s)")
+            #expect(ReceiptParser.droppingTrailingMarks(s) == replaced(ReceiptParser.trailingMarks, s), "\(s)")
+        }
+    }
 }
