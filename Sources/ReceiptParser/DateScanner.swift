@@ -216,7 +216,7 @@ enum DateScanner {
         if signs.monthWord { scanMonthNames(line, months: months, add: add, glued: pos) }
         if signs.digits8 { scanCompact(line, colon: signs.colon, add: add, glued: pos) }
         if signs.yearMark { scanLooseMonthNames(line, months: months, add: add, glued: pos) }
-        if signs.year4, signs.monthWord { scanLooseDayMonthYear(line, months: months, add: add, glued: pos) }
+        if signs.year4, signs.monthWord || signs.slashedWord { scanLooseDayMonthYear(line, months: months, add: add, glued: pos) }
         return out
     }
 
@@ -245,6 +245,9 @@ enum DateScanner {
         /// to it): every named pattern's name is such a run, and a name that is no month is dropped.
         /// Asked only where `digits` is 2 or more (false on other lines).
         var monthWord = false
+        /// Three letters between two slashes or dashes after a digit and before one ("25/Fen/2017"): a month
+        /// one letter off, maybe.
+        var slashedWord = false
 
         init(_ line: String, monthWords: MonthWords?) {
             var line = line
@@ -254,6 +257,7 @@ enum DateScanner {
         init(_ b: UnsafeBufferPointer<UInt8>, monthWords: MonthWords?) {
             guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else {
                 digits = 2; year4 = true; digits8 = true; separatedDigits = 2; colon = true; yearMark = true; monthWord = true
+                slashedWord = true
                 ymdChain = true; numericChain = true; separatorThenYear = true
                 return
             }
@@ -299,6 +303,9 @@ enum DateScanner {
                     var j = i
                     while isLetter(j) { j += 1 }
                     if j - i >= 3 { letterRun = true }
+                    if j - i == 3, i >= 2, j + 1 < b.count, b[i - 1] == 0x2F || b[i - 1] == 0x2D, b[j] == b[i - 1], isDigit(i - 2), isDigit(j + 1) {
+                        slashedWord = true
+                    }
                     i = j
                 } else {
                     if c == 0x3A { colon = true }
@@ -423,6 +430,16 @@ enum DateScanner {
     static func scanLooseDayMonthYear(_ line: String, months: [String: Int], add: (RawDate, Range<String.Index>) -> Void,
                                       glued: (Range<String.Index>) -> Bool) {
         for m in looseDayMonthYear.matches(in: line) {
+            // "25/Fen/2017": a three-letter month one letter off, between two slashes (or dashes) after a day of digits.
+            if let run = m.groups[1], let name = m.groups[2], let ys = m.groups[3], let y = Int(ys), let d = Int(run), (1...31).contains(d),
+               name.count == 3, months[name.lowercased()] == nil, let (mo, fixed) = looseMonth(name, months) {
+                let text = Array(line[m.range])
+                if text.count == 11, text[2] == text[6], text[2] == "/" || text[2] == "-" {
+                    add(RawDate(first: d, second: mo, year: y, shape: .named, afterLetter: glued(m.range), text: String(line[m.range]),
+                                rule: "date.day-monthname", repaired: "\(run)\(text[2])\(fixed)\(text[2])\(ys)"), m.range)
+                    continue
+                }
+            }
             guard let run = m.groups[1], run.contains(where: { !$0.isNumber }), let name = m.groups[2], let mo = month(name, months),
                   let ys = m.groups[3], let y = Int(ys),
                   !ReceiptParser.timeOfDay.matches(in: String(line[m.range.upperBound...])).isEmpty else { continue }

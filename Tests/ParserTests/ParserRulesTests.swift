@@ -314,6 +314,14 @@ struct ParserRulesTests {
         #expect(parser.parse(text: "SHOP\n07/04/2018 - 18.10:59\nTOTAL RM1.00").date?.value == day(2018, 4, 7))
     }
 
+    /// "14/Dun/2024": a three-letter month one letter off between slashes is that month, where only one month
+    /// is that close ("Fen" is as near the Italian "gen" as "feb" and stays unread).
+    @Test func aMonthOneLetterOffBetweenSlashes() {
+        #expect(parser.parse(text: "SHOP\nINV 12345 14/Dun/2024 10:01\nTOTAL RM1.00").date?.value == day(2024, 6, 14))
+        #expect(parser.parse(text: "SHOP\nINV 12345 14-Dun-2024\nTOTAL RM1.00").date?.value == day(2024, 6, 14))
+        #expect(parser.parse(text: "SHOP\nINV 12345 14/Fen/2024\nTOTAL RM1.00").date == nil)
+    }
+
     @Test func productCodesAreNotDates() {
         let r = parser.parse(text: "SHOP\nHC03-7-15 SPRAYER 8.00\nDATE: 12/01/2019\nTOTAL RM8.00")
         #expect(r.date?.value == day(2019, 1, 12))
