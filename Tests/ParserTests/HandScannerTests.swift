@@ -306,9 +306,11 @@ struct HandScannerTests {
     /// (five letters or more), two (eight or more, loosely; also two neighbours run together).
     @Test func keywordsMatchAsBeforeTheMasks() {
         let rules = CompiledRules(.builtIn)
-        let sets = [rules.total, rules.subtotal, rules.tax, rules.vendorSkip, rules.legalForms, rules.totalDistractors]
+        let sets = [rules.total, rules.subtotal, rules.tax, rules.vendorSkip, rules.legalForms, rules.totalDistractors, rules.rounding,
+                    rules.discount, rules.cash, rules.change, rules.dateKeywords, rules.taxExclude]
         let words = ["sub", "total", "subtotal", "sutotal", "subtota1", "rubtota", "sub tot", "tota", "totai", "cash", "change", "invoice",
-                     "lnvoice", "tax", "gst", "sdn", "bhd", "berhad", "enterprlse", "zwischensumme", "amount", "due", "12.50", "rm"]
+                     "lnvoice", "tax", "gst", "sdn", "bhd", "berhad", "enterprlse", "zwischensumme", "amount", "due", "12.50", "rm",
+                     "grand total", "rounding", "discount", "date", "tarikh", "balance", "net total", "total tax", "sales tax", "tendered"]
         var g = Lines(state: 37)
         func before(_ w: WordLine, _ k: CompiledRules.Keyword, _ loosely: Bool) -> Bool {
             if w.has(k.normalised) { return true }
@@ -335,6 +337,21 @@ struct HandScannerTests {
                     #expect(rules.any(set, in: w, loosely: loosely) === set.first { w.contains($0, loosely: loosely) }, "\(line)")
                 }
                 #expect(rules.anyExact(set, in: w) === set.first { w.has($0) }, "\(line)")
+                // `best` and `bestExact` (the keywords asked by their word bits, out of order) as the walk in order
+                // gave them: the first of the best.
+                func firstOfBest(_ matches: (CompiledRules.Keyword) -> Bool) -> CompiledRules.Keyword? {
+                    var best: CompiledRules.Keyword?
+                    for k in set where matches(k) {
+                        if let b = best, !CompiledRules.ranksBelow(b, k) { continue }
+                        best = k
+                    }
+                    return best
+                }
+                let exact = firstOfBest { w.has($0) }
+                #expect(rules.bestExact(set, in: w) === exact, "\(line)")
+                for loosely in [false, true] {
+                    #expect(rules.best(set, in: w, loosely: loosely) === (exact ?? firstOfBest { w.contains($0, loosely: loosely) }), "\(line)")
+                }
             }
         }
     }
