@@ -66,13 +66,39 @@ struct CompiledRules: Sendable {
 
         let keywords: [Keyword]
         let signs: [Signs]
+        /// The keywords indexed by their word bits, in one array (a set is passed by value: each array more is a
+        /// retain and a release in every caller): `index[b]..<index[b + 1]` (b 0...64) are the places in `index`
+        /// of the keywords whose lowest bit of `Signs.words` is `b` (64: no word bits), in their order; after
+        /// them, from `index[65]`, the keywords that may slip (`Signs.slips`), in their order. A line holds a
+        /// keyword as printed only if it has all its bits, and so its lowest.
+        let index: [Int]
 
         init(_ keywords: [Keyword]) {
             self.keywords = keywords
-            signs = keywords.map { k in
+            let signs = keywords.map { k in
                 Signs(words: k.wordMask, coreBytes: k.coreByteMask, slips: k.slips,
                       twoSlips: k.core.count >= WordLine.twoSlipsFrom, oneSlipLengths: k.oneSlipLengths, twoSlipLengths: k.twoSlipLengths)
             }
+            self.signs = signs
+            let lowest = signs.map { $0.words == 0 ? 64 : $0.words.trailingZeroBitCount }
+            var start = [Int](repeating: 0, count: 66)
+            for b in lowest { start[b + 1] += 1 }
+            for b in 0..<65 { start[b + 1] += start[b] }
+            var next = start, order = [Int](repeating: 0, count: signs.count)
+            for (i, b) in lowest.enumerated() { order[next[b]] = i; next[b] += 1 }
+            index = start.map { $0 + 66 } + order + signs.indices.filter { signs[$0].slips }
+        }
+
+        /// Calls `body` with every keyword whose lowest word bit is in `mask` or that has no word bits: a superset
+        /// of the keywords a line with the word bits `mask` holds as printed (not in order).
+        @inline(__always) func forEachUnderBits(_ mask: UInt64, _ body: (Int) -> Void) {
+            var m = mask
+            while m != 0 {
+                let b = m.trailingZeroBitCount
+                m &= m &- 1
+                for j in index[b]..<index[b + 1] { body(index[j]) }
+            }
+            for j in index[64]..<index[65] { body(index[j]) }
         }
 
         var startIndex: Int { keywords.startIndex }
@@ -186,9 +212,12 @@ struct CompiledRules: Sendable {
     func best(_ set: KeywordSet, in w: WordLine, loosely: Bool = false) -> Keyword? {
         if let exact = bestExact(set, in: w) { return exact }
         // The first of the best, as `max(by:)` over the matches in order gives. (No keyword of the set is on the
-        // line as printed, or `bestExact` had found it: `contains` is `slipsAway` here.)
+        // line as printed, or `bestExact` had found it: `contains` is `slipsAway` here, false for a keyword
+        // that does not slip: only the slipping ones, listed after `set.index[65]`, are asked.)
         var best: Keyword?
-        for i in set.indices where w.may(set.signs[i], loosely: loosely) {
+        for j in set.index[65]..<set.index.count {
+            let i = set.index[j]
+            guard w.may(set.signs[i], loosely: loosely) else { continue }
             let k = set.keywords[i]
             guard w.slipsAway(k, loosely: loosely) else { continue }
             if let b = best, !Self.ranksBelow(b, k) { continue }
@@ -201,26 +230,52 @@ struct CompiledRules: Sendable {
     static func ranksBelow(_ a: Keyword, _ b: Keyword) -> Bool { a.weight < b.weight || (a.weight == b.weight && a.length < b.length) }
 
     func any(_ set: KeywordSet, in w: WordLine, loosely: Bool = false) -> Keyword? {
-        for i in set.indices where w.may(set.signs[i], loosely: loosely) && w.contains(set.keywords[i], loosely: loosely) { return set.keywords[i] }
-        return nil
+        // The first keyword in order on the line as printed or slipped: the first as printed (`firstExact`), unless
+        // a slipping keyword before it is on the line one slip away (two, `loosely`): it is not on the line as
+        // printed, or it were the first.
+        let exact = firstExact(set, in: w)
+        for j in set.index[65]..<set.index.count {
+            let i = set.index[j]
+            if let e = exact, i >= e { break }
+            if w.may(set.signs[i], loosely: loosely) && w.slipsAway(set.keywords[i], loosely: loosely) { return set.keywords[i] }
+        }
+        return exact.map { set.keywords[$0] }
+    }
+
+    /// The first keyword of `set` on the line as printed (`WordLine.has`), only the keywords under the line's word
+    /// bits asked.
+    func firstExact(_ set: KeywordSet, in w: WordLine) -> Int? {
+        var first: Int?
+        let mask = w.wordMask
+        set.forEachUnderBits(mask) { i in
+            if let f = first, i > f { return }
+            if set.signs[i].words & ~mask == 0 && w.has(set.keywords[i]) { first = i }
+        }
+        return first
     }
 
     /// The best-weighted keyword of `set` on the line as printed, no OCR slip allowed.
     func bestExact(_ set: KeywordSet, in w: WordLine) -> Keyword? {
-        var best: Keyword?
-        for i in set.indices where set.signs[i].words & ~w.wordMask == 0 {
+        // The first of the best in the set's order, the keywords asked out of order (under the line's word bits):
+        // one asked later that ranks the same wins when it comes first in the set.
+        var best: Int?
+        let mask = w.wordMask
+        set.forEachUnderBits(mask) { i in
+            guard set.signs[i].words & ~mask == 0 else { return }
             let k = set.keywords[i]
-            guard w.has(k) else { continue }
-            if let b = best, !Self.ranksBelow(b, k) { continue }
-            best = k
+            guard w.has(k) else { return }
+            if let b = best {
+                let bk = set.keywords[b]
+                guard Self.ranksBelow(bk, k) || (!Self.ranksBelow(k, bk) && i < b) else { return }
+            }
+            best = i
         }
-        return best
+        return best.map { set.keywords[$0] }
     }
 
     /// A keyword of `set` as printed, no OCR slip allowed (short everyday words: "table" must not claim "CABLE").
     func anyExact(_ set: KeywordSet, in w: WordLine) -> Keyword? {
-        for i in set.indices where set.signs[i].words & ~w.wordMask == 0 && w.has(set.keywords[i]) { return set.keywords[i] }
-        return nil
+        firstExact(set, in: w).map { set.keywords[$0] }
     }
 
     /// The line names the subtotal, read as loosely as OCR slips allow ("RubTota", "SUBTTL").

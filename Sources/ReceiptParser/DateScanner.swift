@@ -339,8 +339,190 @@ enum DateScanner {
         }
     }
 
+    /// `numeric`'s matches, found by hand on printable ASCII (`QuantityScanner.allMatches`): the expression's own,
+    /// in its backtracking order, with its groups and ranges. `HandScannerTests` holds it to the expression.
+    static func numericMatches(_ line: String) -> [QuantityScanner.Match] {
+        QuantityScanner.allMatches(line, numeric) { b, from in
+            let n = b.count
+            @inline(__always) func digit(_ i: Int) -> Bool { i < n && Bytes.isDigit(b[i]) }
+            @inline(__always) func digits(_ i: Int, _ k: Int) -> Bool { i + k <= n && (i..<(i + k)).allSatisfy { Bytes.isDigit(b[$0]) } }
+            @inline(__always) func separator(_ i: Int) -> Bool { i < n && (b[i] == 0x2D || b[i] == 0x2F || b[i] == 0x2E) }
+            /// `\s?` at `i`: with the space first, then without.
+            @inline(__always) func space(_ i: Int) -> StrideThrough<Int> { stride(from: i < n && b[i] == 0x20 ? i + 1 : i, through: i, by: -1) }
+            var st = from
+            while st < n {
+                defer { st += 1 }
+                guard Bytes.isDigit(b[st]) else { continue }
+                if st > 0, Bytes.isDigit(b[st - 1]) || b[st - 1] == UInt8(ascii: ".") || b[st - 1] == UInt8(ascii: ",") { continue }
+                for k1 in stride(from: 2, through: 1, by: -1) where digits(st, k1) {
+                    let a = st + k1
+                    for s1 in space(a) where separator(s1) {
+                        for s2 in space(s1 + 1) {
+                            for k3 in stride(from: 2, through: 1, by: -1) where digits(s2, k3) {
+                                let c = s2 + k3
+                                for s3 in space(c) where separator(s3) {
+                                    for s4 in space(s3 + 1) {
+                                        for k5 in stride(from: 4, through: 2, by: -2) where digits(s4, k5) {
+                                            let e = s4 + k5
+                                            // `(?![\d]|[.,]\d|[-/.]\d)`
+                                            if digit(e) { continue }
+                                            if e < n, b[e] == 0x2E || b[e] == 0x2C || b[e] == 0x2D || b[e] == 0x2F, digit(e + 1) { continue }
+                                            return (st..<e, [st..<a, s1..<(s1 + 1), s2..<c, s3..<(s3 + 1), s4..<e])
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            return nil
+        }
+    }
+
+    /// `looseNumeric`'s matches, found by hand on printable ASCII: the expression's own, in its backtracking order,
+    /// with its groups and ranges (`HandScannerTests` holds it to the expression).
+    static func looseNumericMatches(_ line: String) -> [QuantityScanner.Match] {
+        QuantityScanner.allMatches(line, looseNumeric) { b, from in
+            let n = b.count
+            /// `[0-9OoQlI|]`, `[-/.,'’]` (on ASCII, without the ’).
+            @inline(__always) func isDay(_ c: UInt8) -> Bool {
+                Bytes.isDigit(c) || c == UInt8(ascii: "O") || c == UInt8(ascii: "o") || c == UInt8(ascii: "Q") || c == UInt8(ascii: "l")
+                    || c == UInt8(ascii: "I") || c == UInt8(ascii: "|")
+            }
+            @inline(__always) func isMark(_ c: UInt8) -> Bool {
+                c == 0x2D || c == 0x2F || c == 0x2E || c == 0x2C || c == 0x27
+            }
+            @inline(__always) func run(_ i: Int, _ k: Int, _ test: (UInt8) -> Bool) -> Bool {
+                i + k <= n && (i..<(i + k)).allSatisfy { test(b[$0]) }
+            }
+            @inline(__always) func space(_ i: Int) -> StrideThrough<Int> { stride(from: i < n && b[i] == 0x20 ? i + 1 : i, through: i, by: -1) }
+            var st = from
+            while st < n {
+                defer { st += 1 }
+                guard isDay(b[st]) else { continue }
+                // `(?<![0-9A-Za-z.,/\-])`
+                if st > 0, case let c = b[st - 1], Bytes.isDigit(c) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A) || c == 0x2E || c == 0x2C || c == 0x2F || c == 0x2D { continue }
+                for k1 in stride(from: 2, through: 1, by: -1) where run(st, k1, isDay) {
+                    let a = st + k1
+                    for s1 in space(a) {
+                        for k2 in stride(from: 2, through: 1, by: -1) where run(s1, k2, isMark) {
+                            let p = s1 + k2
+                            for s2 in space(p) {
+                                for k3 in stride(from: 2, through: 1, by: -1) where run(s2, k3, isDay) {
+                                    let c = s2 + k3
+                                    for s3 in space(c) {
+                                        for k4 in stride(from: 2, through: 1, by: -1) where run(s3, k4, isMark) {
+                                            let q = s3 + k4
+                                            for s4 in space(q) {
+                                                // `((?:19|20)\d{2})(?![0-9])`
+                                                guard s4 + 4 <= n, (b[s4] == 0x31 && b[s4 + 1] == 0x39) || (b[s4] == 0x32 && b[s4 + 1] == 0x30),
+                                                      Bytes.isDigit(b[s4 + 2]), Bytes.isDigit(b[s4 + 3]), !(s4 + 4 < n && Bytes.isDigit(b[s4 + 4]))
+                                                else { continue }
+                                                return (st..<(s4 + 4), [st..<a, s1..<p, s2..<c, s3..<q, s4..<(s4 + 4)])
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            return nil
+        }
+    }
+
+    /// `compactYMD`'s matches by hand on printable ASCII (fixed width: one way to match at each place).
+    static func compactYMDMatches(_ line: String) -> [QuantityScanner.Match] {
+        QuantityScanner.allMatches(line, compactYMD) { b, from in
+            let n = b.count
+            @inline(__always) func d(_ i: Int) -> Bool { i < n && Bytes.isDigit(b[i]) }
+            var st = from
+            while st + 8 <= n {
+                defer { st += 1 }
+                guard b[st] == 0x32, b[st + 1] == 0x30, d(st + 2), d(st + 3), !(st > 0 && Bytes.isDigit(b[st - 1])) else { continue }
+                let m0 = b[st + 4], m1 = b[st + 5], d0 = b[st + 6], d1 = b[st + 7]
+                // `(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?!\d)`
+                guard (m0 == 0x30 && m1 >= 0x31 && m1 <= 0x39) || (m0 == 0x31 && m1 >= 0x30 && m1 <= 0x32) else { continue }
+                guard (d0 == 0x30 && d1 >= 0x31 && d1 <= 0x39) || ((d0 == 0x31 || d0 == 0x32) && Bytes.isDigit(d1)) || (d0 == 0x33 && (d1 == 0x30 || d1 == 0x31))
+                else { continue }
+                guard !d(st + 8) else { continue }
+                return (st..<(st + 8), [st..<(st + 4), (st + 4)..<(st + 6), (st + 6)..<(st + 8)])
+            }
+            return nil
+        }
+    }
+
+    /// `compactDMYBeforeTime`'s matches by hand on printable ASCII.
+    static func compactDMYBeforeTimeMatches(_ line: String) -> [QuantityScanner.Match] {
+        QuantityScanner.allMatches(line, compactDMYBeforeTime) { b, from in
+            let n = b.count
+            @inline(__always) func d(_ i: Int) -> Bool { i < n && Bytes.isDigit(b[i]) }
+            /// `:[0-5]\d(?!\d)` at `t`.
+            @inline(__always) func minutes(_ t: Int) -> Bool { t < n && b[t] == 0x3A && t + 1 < n && b[t + 1] >= 0x30 && b[t + 1] <= 0x35 && d(t + 2) && !d(t + 3) }
+            var st = from
+            while st + 8 <= n {
+                defer { st += 1 }
+                if st > 0, Bytes.isDigit(b[st - 1]) || b[st - 1] == 0x2E || b[st - 1] == 0x2C { continue }
+                guard d(st), d(st + 1), d(st + 2), d(st + 3), (b[st + 4] == 0x31 && b[st + 5] == 0x39) || (b[st + 4] == 0x32 && b[st + 5] == 0x30),
+                      d(st + 6), d(st + 7) else { continue }
+                // `(?=\s{1,3}(?:[01]?\d|2[0-3]):[0-5]\d(?!\d))`: one to three spaces (a fourth leaves a space where the hour must be)
+                let e = st + 8
+                var h = e
+                while h < n, b[h] == 0x20 { h += 1 }
+                guard (1...3).contains(h - e), h < n else { continue }
+                // `[01]?\d` (with the first digit, then without), or `2[0-3]`
+                let hour = ((b[h] == 0x30 || b[h] == 0x31) && d(h + 1) && minutes(h + 2))
+                    || (d(h) && minutes(h + 1))
+                    || (b[h] == 0x32 && h + 1 < n && b[h + 1] >= 0x30 && b[h + 1] <= 0x33 && minutes(h + 2))
+                guard hour else { continue }
+                return (st..<e, [st..<(st + 2), (st + 2)..<(st + 4), (st + 4)..<e])
+            }
+            return nil
+        }
+    }
+
+    /// `compactDMYAfterDateWord`'s matches by hand on printable ASCII (the words in any case, as the expression).
+    static func compactDMYAfterDateWordMatches(_ line: String) -> [QuantityScanner.Match] {
+        QuantityScanner.allMatches(line, compactDMYAfterDateWord) { b, from in
+            let n = b.count
+            @inline(__always) func d(_ i: Int) -> Bool { i < n && Bytes.isDigit(b[i]) }
+            /// Whether the word `w` (lower case) stands at `i`, in any case.
+            @inline(__always) func word(_ i: Int, _ w: StaticString) -> Bool {
+                let k = w.utf8CodeUnitCount
+                guard i + k <= n else { return false }
+                let p = w.utf8Start
+                for j in 0..<k where b[i + j] | 0x20 != p[j] { return false }
+                return true
+            }
+            var st = from
+            while st < n {
+                defer { st += 1 }
+                let c = b[st] | 0x20
+                guard c == 0x64 || c == 0x74 || c == 0x66 else { continue }
+                // `\b`: no word character (a letter, a digit, "_") before it
+                if st > 0, case let p = b[st - 1], Bytes.isDigit(p) || ((p | 0x20) >= 0x61 && (p | 0x20) <= 0x7A) || p == 0x5F { continue }
+                // (At most one of the words can stand here: each takes the place only its own letters fill.)
+                var w = st
+                if word(st, "date") { w = st + 4 } else if word(st, "tarikh") { w = st + 6 } else if word(st, "datum") { w = st + 5 } else if word(st, "fecha") { w = st + 5 } else { continue }
+                // `\s*[:.]?\s*` (a shorter run of spaces leaves a space no digit matches)
+                while w < n, b[w] == 0x20 { w += 1 }
+                if w < n, b[w] == 0x3A || b[w] == 0x2E { w += 1 }
+                while w < n, b[w] == 0x20 { w += 1 }
+                guard w + 8 <= n, d(w), d(w + 1), d(w + 2), d(w + 3), (b[w + 4] == 0x31 && b[w + 5] == 0x39) || (b[w + 4] == 0x32 && b[w + 5] == 0x30),
+                      d(w + 6), d(w + 7) else { continue }
+                let e = w + 8
+                // `(?![\d.,])`
+                if e < n, Bytes.isDigit(b[e]) || b[e] == 0x2E || b[e] == 0x2C { continue }
+                return (st..<e, [w..<(w + 2), (w + 2)..<(w + 4), (w + 4)..<e])
+            }
+            return nil
+        }
+    }
+
     static func scanNumeric(_ line: String, add: (RawDate, Range<String.Index>) -> Void, glued pos: (Range<String.Index>) -> Bool) {
-        for m in numeric.matches(in: line) {
+        for m in numericMatches(line) {
             guard let a = m.groups[1].flatMap({ Int($0) }), let b = m.groups[3].flatMap({ Int($0) }),
                   let ys = m.groups[5], let y = year(ys) else { continue }
             // "12.50.10" style noise: separators must agree unless OCR dropped one.
@@ -363,15 +545,15 @@ enum DateScanner {
     }
 
     static func scanCompact(_ line: String, colon: Bool, add: (RawDate, Range<String.Index>) -> Void, glued pos: (Range<String.Index>) -> Bool) {
-        for m in compactYMD.matches(in: line) {
+        for m in compactYMDMatches(line) {
             guard let y = m.groups[1].flatMap({ Int($0) }), let mo = m.groups[2].flatMap({ Int($0) }), let d = m.groups[3].flatMap({ Int($0) }) else { continue }
             add(RawDate(first: d, second: mo, year: y, shape: .compact, afterLetter: pos(m.range), text: String(line[m.range]), rule: "date.compact"), m.range)
         }
-        for m in colon ? compactDMYBeforeTime.matches(in: line) : [] {
+        for m in colon ? compactDMYBeforeTimeMatches(line) : [] {
             guard let a = m.groups[1].flatMap({ Int($0) }), let b = m.groups[2].flatMap({ Int($0) }), let y = m.groups[3].flatMap({ Int($0) }) else { continue }
             add(RawDate(first: a, second: b, year: y, shape: .numeric, afterLetter: pos(m.range), text: String(line[m.range]), rule: "date.compact-before-time"), m.range)
         }
-        for m in compactDMYAfterDateWord.matches(in: line) {
+        for m in compactDMYAfterDateWordMatches(line) {
             guard let a = m.groups[1].flatMap({ Int($0) }), let b = m.groups[2].flatMap({ Int($0) }), let y = m.groups[3].flatMap({ Int($0) }),
                   let digits = line[m.range].firstRange(of: #/\d{8}/#) else { continue }
             add(RawDate(first: a, second: b, year: y, shape: .numeric, afterLetter: false, text: String(line[digits]), rule: "date.compact-after-date-word"), digits)
@@ -381,7 +563,7 @@ enum DateScanner {
     /// All-digit dates read through OCR slips. Before the clean patterns, so "O1/12/2018 10:22" is 1 December
     /// rather than "1/12/2018" glued to a letter; it gives way on text read as printed.
     static func scanLooseNumeric(_ line: String, add: (RawDate, Range<String.Index>) -> Void, glued: (Range<String.Index>) -> Bool) {
-        for m in looseNumeric.matches(in: line) {
+        for m in looseNumericMatches(line) {
             guard let r1 = m.groups[1], let s1 = m.groups[2], let r2 = m.groups[3], let s2 = m.groups[4], let ys = m.groups[5], let y = Int(ys),
                   var aText = digits(r1), var a = Int(aText), let bText = digits(r2), let b = Int(bText) else { continue }
             let clean: Set<String> = ["/", "-", "."]

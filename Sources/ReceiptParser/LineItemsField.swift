@@ -213,7 +213,7 @@ extension ReceiptParser {
         var notes: [Note] = []
         let amount = last.amount
         func confirm(_ q: Decimal, _ u: Amount) -> Bool { MoneyFields.same(u * q, amount) }
-        if let m = Self.quantityTimesPrice.matches(in: l.text).first,
+        if let m = QuantityScanner.timesPrice(l.text),
            let q = m.groups[1].flatMap({ Decimal(string: replacingOccurrences(in: $0, of: ",", with: "."), locale: Locale(identifier: "en_US_POSIX")) }),
            let u = m.groups[2].flatMap({ Amount(replacingOccurrences(in: $0, of: ",", with: ".")) }), q > 0 {
             // "2 x 4.80 9.60", "1.23 lb @ 0.59": the unit price and quantity; the name is before them.

@@ -66,6 +66,71 @@ enum QuantityScanner {
         }
     }
 
+    /// `(?<![\d.,])(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:[xX×@*]|(?:lb|kg|KG|LB|Ib|kilos?|KILOS?)\s*@)\s*(?:RM|\$|€|£)?\s*(\d+[.,]\d{2})`
+    /// (`ReceiptParser.quantityTimesPrice`, case-insensitive), the first match: "2 x 4.80", "1.23 lb @ 0.59".
+    static func timesPrice(_ s: String) -> Match? {
+        scanGroups(s, ReceiptParser.quantityTimesPrice, first: true) { b in
+            let n = b.count
+            @inline(__always) func digit(_ i: Int) -> Bool { i < n && Bytes.isDigit(b[i]) }
+            @inline(__always) func lower(_ i: Int) -> UInt8 { i < n ? b[i] | 0x20 : 0 }
+            @inline(__always) func spaces(_ i: Int) -> Int { var i = i; while i < n, b[i] == 0x20 { i += 1 }; return i }
+            /// After the quantity (ending at `a`): the sign or unit, the currency, the price; the price's range.
+            func rest(_ a: Int) -> Range<Int>? {
+                // (Each `\s*` is followed by what no space begins, so only its longest run can go on.)
+                var p = spaces(a)
+                guard p < n else { return nil }
+                let c = b[p]
+                if c == UInt8(ascii: "x") || c == UInt8(ascii: "X") || c == UInt8(ascii: "@") || c == UInt8(ascii: "*") {
+                    p += 1
+                } else {
+                    // lb, kg, ib, kilos, kilo in any case, then spaces and an "@" (at most one of them can go on)
+                    var u = p
+                    let l0 = lower(p), l1 = lower(p + 1)
+                    if (l0 == 0x6C && l1 == 0x62) || (l0 == 0x6B && l1 == 0x67) || (l0 == 0x69 && l1 == 0x62) {
+                        u = p + 2
+                    } else if l0 == 0x6B && l1 == 0x69 && lower(p + 2) == 0x6C && lower(p + 3) == 0x6F {
+                        // "kilos" first; "kilo" before an "s" leaves the "s" where the "@" must be
+                        u = lower(p + 4) == 0x73 ? p + 5 : p + 4
+                    } else {
+                        return nil
+                    }
+                    let at = spaces(u)
+                    guard at < n, b[at] == UInt8(ascii: "@") else { return nil }
+                    p = at + 1
+                }
+                // spaces, "RM" or "$" (taken where printed: no price begins with either), spaces
+                p = spaces(p)
+                if lower(p) == 0x72 && lower(p + 1) == 0x6D { p = spaces(p + 2) } else if p < n, b[p] == UInt8(ascii: "$") { p = spaces(p + 1) }
+                // `\d+[.,]\d{2}`: the longest run of digits (a shorter one leaves a digit where the point must be)
+                var t = p
+                while digit(t) { t += 1 }
+                guard t > p, t < n, b[t] == UInt8(ascii: ".") || b[t] == UInt8(ascii: ","), digit(t + 1), digit(t + 2) else { return nil }
+                return p..<(t + 3)
+            }
+            var st = 0
+            while st < n {
+                defer { st += 1 }
+                guard Bytes.isDigit(b[st]) else { continue }
+                if st > 0, Bytes.isDigit(b[st - 1]) || b[st - 1] == UInt8(ascii: ".") || b[st - 1] == UInt8(ascii: ",") { continue }
+                var run = st
+                while digit(run) { run += 1 }
+                // `\d{1,3}`, longest first, then the optional fraction `[.,]\d{1,3}`, longest first, then without it.
+                for k1 in stride(from: min(3, run - st), through: 1, by: -1) {
+                    let a = st + k1
+                    if a < n, b[a] == UInt8(ascii: ".") || b[a] == UInt8(ascii: ",") {
+                        var run2 = a + 1
+                        while digit(run2) { run2 += 1 }
+                        for k2 in stride(from: min(3, run2 - a - 1), through: 1, by: -1) {
+                            if let price = rest(a + 1 + k2) { return (st..<price.upperBound, [st..<(a + 1 + k2), price]) }
+                        }
+                    }
+                    if let price = rest(a) { return (st..<price.upperBound, [st..<a, price]) }
+                }
+            }
+            return nil
+        }
+    }
+
     /// `hand` on the bytes of printable ASCII text (the whole match and group 1, as byte offsets), else the
     /// expression's first or last match.
     private static func scan(_ s: String, _ pattern: Pattern, first: Bool,
@@ -84,4 +149,49 @@ enum QuantityScanner {
         let range = at(whole.lowerBound)..<at(whole.upperBound)
         return ([String(s[range]), String(s[at(group.lowerBound)..<at(group.upperBound)])], range)
     }
+
+    /// `scan` with any number of groups: `hand` gives the whole match and each group's range.
+    private static func scanGroups(_ s: String, _ pattern: Pattern, first: Bool,
+                                   _ hand: (UnsafeBufferPointer<UInt8>) -> (whole: Range<Int>, groups: [Range<Int>])?) -> Match? {
+        let found = s.utf8.withContiguousStorageIfAvailable { b -> (whole: Range<Int>, groups: [Range<Int>])?? in
+            guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return .none }
+            return .some(hand(b))
+        }
+        guard case let .some(.some(result)) = found else {
+            let all = pattern.matches(in: s)
+            return first ? all.first : all.last
+        }
+        guard let (whole, groups) = result else { return nil }
+        let u = s.utf8
+        func at(_ k: Int) -> String.Index { u.index(u.startIndex, offsetBy: k) }
+        let range = at(whole.lowerBound)..<at(whole.upperBound)
+        return ([String(s[range])] + groups.map { String(s[at($0.lowerBound)..<at($0.upperBound)]) }, range)
+    }
+
+    /// Every match of `pattern` in `s`, as `Pattern.matches(in:)` gives them: on printable ASCII found by `hand`
+    /// (the first match starting at or after a byte offset: the whole match, non-empty, and each group's range,
+    /// nil where a group took no part), each search going on where the last match ended; any other text is
+    /// asked of the expression.
+    static func allMatches(_ s: String, _ pattern: Pattern,
+                           _ hand: (UnsafeBufferPointer<UInt8>, Int) -> (whole: Range<Int>, groups: [Range<Int>?])?) -> [Match] {
+        let found = s.utf8.withContiguousStorageIfAvailable { b -> [(whole: Range<Int>, groups: [Range<Int>?])]? in
+            guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return nil }
+            var out: [(whole: Range<Int>, groups: [Range<Int>?])] = []
+            var from = 0
+            while from < b.count, let m = hand(b, from) {
+                out.append(m)
+                from = m.whole.upperBound
+            }
+            return out
+        }
+        guard case let .some(.some(results)) = found else { return pattern.matches(in: s) }
+        if results.isEmpty { return [] }
+        let u = s.utf8
+        func at(_ k: Int) -> String.Index { u.index(u.startIndex, offsetBy: k) }
+        return results.map { whole, groups in
+            let range = at(whole.lowerBound)..<at(whole.upperBound)
+            return ([String(s[range])] + groups.map { g in g.map { String(s[at($0.lowerBound)..<at($0.upperBound)]) } }, range)
+        }
+    }
 }
+

@@ -552,6 +552,48 @@ struct VendorText: Sendable {
     /// The end of `clean` on ASCII, the words found as bytes (a character a byte: the same words as
     /// `split(separator: " ")`, without walking the text by characters). Nil when the text is not ASCII.
     func droppingLowerScrapsASCII(_ t: String) -> String? {
+        // A speed trick: most names have fewer than two words in capitals, or no short scrap last, and are `t` as it
+        // is; that is found in one walk of its bytes, without copying them or listing the words (nil: not ASCII;
+        // true: `t`; false: the whole walk below answers).
+        let quick = t.utf8.withContiguousStorageIfAvailable { b -> Bool? in
+            let n = b.count
+            var i = 0, words = 0, capitalWords = 0, lastCount = 0, lastLower = false, joined = true
+            while i < n {
+                let c = b[i]
+                if c >= 0x80 { return nil }
+                if c == 0x20 {
+                    // (`joined` below: no space first, last or doubled.)
+                    if i == 0 || i == n - 1 || b[i - 1] == 0x20 { joined = false }
+                    i += 1
+                    continue
+                }
+                var j = i, upper = false, lower = false
+                while j < n, b[j] != 0x20 {
+                    let d = b[j]
+                    if d >= 0x80 { return nil }
+                    if d >= 0x41 && d <= 0x5A { upper = true } else if d >= 0x61 && d <= 0x7A { lower = true }
+                    j += 1
+                }
+                words += 1
+                if j - i >= 2, upper, !lower { capitalWords += 1 }
+                lastCount = j - i; lastLower = lower
+                i = j
+            }
+            if capitalWords < 2 { return true }
+            // No last word the loop below could drop: `t`, where it is its words joined by single spaces.
+            if words <= 2 || lastCount > 3 || !lastLower { return joined }
+            return false
+        }
+        if let quick {
+            guard let same = quick else { return nil }
+            if same { return t }
+        }
+        return droppingLowerScrapsWalk(t)
+    }
+
+    /// `droppingLowerScrapsASCII` by the whole walk: the words listed, the scraps dropped (its quick answers held to
+    /// this by `HandScannerTests`).
+    func droppingLowerScrapsWalk(_ t: String) -> String? {
         let u = Array(t.utf8)
         guard u.allSatisfy({ $0 < 0x80 }) else { return nil }
         var words: [Range<Int>] = []

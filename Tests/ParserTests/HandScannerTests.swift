@@ -306,9 +306,11 @@ struct HandScannerTests {
     /// (five letters or more), two (eight or more, loosely; also two neighbours run together).
     @Test func keywordsMatchAsBeforeTheMasks() {
         let rules = CompiledRules(.builtIn)
-        let sets = [rules.total, rules.subtotal, rules.tax, rules.vendorSkip, rules.legalForms, rules.totalDistractors]
+        let sets = [rules.total, rules.subtotal, rules.tax, rules.vendorSkip, rules.legalForms, rules.totalDistractors, rules.rounding,
+                    rules.discount, rules.cash, rules.change, rules.dateKeywords, rules.taxExclude]
         let words = ["sub", "total", "subtotal", "sutotal", "subtota1", "rubtota", "sub tot", "tota", "totai", "cash", "change", "invoice",
-                     "lnvoice", "tax", "gst", "sdn", "bhd", "berhad", "enterprlse", "zwischensumme", "amount", "due", "12.50", "rm"]
+                     "lnvoice", "tax", "gst", "sdn", "bhd", "berhad", "enterprlse", "zwischensumme", "amount", "due", "12.50", "rm",
+                     "grand total", "rounding", "discount", "date", "tarikh", "balance", "net total", "total tax", "sales tax", "tendered"]
         var g = Lines(state: 37)
         func before(_ w: WordLine, _ k: CompiledRules.Keyword, _ loosely: Bool) -> Bool {
             if w.has(k.normalised) { return true }
@@ -335,6 +337,21 @@ struct HandScannerTests {
                     #expect(rules.any(set, in: w, loosely: loosely) === set.first { w.contains($0, loosely: loosely) }, "\(line)")
                 }
                 #expect(rules.anyExact(set, in: w) === set.first { w.has($0) }, "\(line)")
+                // `best` and `bestExact` (the keywords asked by their word bits, out of order) as the walk in order
+                // gave them: the first of the best.
+                func firstOfBest(_ matches: (CompiledRules.Keyword) -> Bool) -> CompiledRules.Keyword? {
+                    var best: CompiledRules.Keyword?
+                    for k in set where matches(k) {
+                        if let b = best, !CompiledRules.ranksBelow(b, k) { continue }
+                        best = k
+                    }
+                    return best
+                }
+                let exact = firstOfBest { w.has($0) }
+                #expect(rules.bestExact(set, in: w) === exact, "\(line)")
+                for loosely in [false, true] {
+                    #expect(rules.best(set, in: w, loosely: loosely) === (exact ?? firstOfBest { w.contains($0, loosely: loosely) }), "\(line)")
+                }
             }
         }
     }
@@ -542,6 +559,71 @@ struct HandScannerTests {
             let s = g.line(alphabet, max: 10)
             #expect(ReceiptParser.droppingLeadingMarks(s) == replaced(ReceiptParser.leadingMarks, s), "\(s)")
             #expect(ReceiptParser.droppingTrailingMarks(s) == replaced(ReceiptParser.trailingMarks, s), "\(s)")
+        }
+    }
+
+    /// The quantity times price found by hand against its expression (case-insensitive, with its unit words and
+    /// its backtracking): the same first match, groups and range, on generated rows, some not ASCII.
+    @Test func quantityTimesPriceIsTheExpressionsMatch() {
+        var g = Lines(state: 67)
+        let pieces = ["1", "2", "12", "123", "1234", "0", "5.00", "4,80", ".", ",", " ", "  ", "x", "X", "@", "*", "×", "lb", "LB", "Ib",
+                      "kg", "Kg", "kilo", "KILOS", "kilos", "ki", "s", "RM", "rm", "Rm", "$", "€", "Tea", "a", "é", "-", "05", "9"]
+        func key(_ m: QuantityScanner.Match?, _ s: String) -> String {
+            m.map { "\($0.groups) \(s.utf8.distance(from: s.startIndex, to: $0.range.lowerBound)) \(s.utf8.distance(from: s.startIndex, to: $0.range.upperBound))" } ?? "-"
+        }
+        for _ in 0..<40_000 {
+            let s = (0..<Int.random(in: 0...9, using: &g)).map { _ in pieces.randomElement(using: &g)! }.joined()
+            #expect(key(QuantityScanner.timesPrice(s), s) == key(ReceiptParser.quantityTimesPrice.regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)).map { m in
+                (groups: (0..<m.numberOfRanges).map { Range(m.range(at: $0), in: s).map { String(s[$0]) } }, range: Range(m.range, in: s)!)
+            }, s), "\(s)")
+        }
+    }
+
+    /// The numeric dates found by hand against their expression: every match, its groups and range, on
+    /// generated lines, some not ASCII.
+    @Test func numericDatesAreTheExpressionsMatches() {
+        var g = Lines(state: 71)
+        let pieces = ["1", "2", "12", "31", "123", "2018", "20", "19", "0", ".", ",", "-", "/", " ", ":", "a", "é", "05", "9", "12/05/", "1.2.", "-2019"]
+        func key(_ ms: [QuantityScanner.Match], _ s: String) -> String {
+            ms.map { "\($0.groups) \(s.utf8.distance(from: s.startIndex, to: $0.range.lowerBound)) \(s.utf8.distance(from: s.startIndex, to: $0.range.upperBound))" }
+                .joined(separator: "; ")
+        }
+        func regex(_ s: String) -> [QuantityScanner.Match] {
+            DateScanner.numeric.regex.matches(in: s, range: NSRange(s.startIndex..., in: s)).map { m in
+                (groups: (0..<m.numberOfRanges).map { Range(m.range(at: $0), in: s).map { String(s[$0]) } }, range: Range(m.range, in: s)!)
+            }
+        }
+        for _ in 0..<40_000 {
+            let s = (0..<Int.random(in: 0...10, using: &g)).map { _ in pieces.randomElement(using: &g)! }.joined()
+            #expect(key(DateScanner.numericMatches(s), s) == key(regex(s), s), "\(s)")
+        }
+    }
+
+    /// The loose numeric and the compact dates found by hand against their expressions: every match, its groups
+    /// and range, on generated lines, some not ASCII.
+    @Test func looseAndCompactDatesAreTheExpressionsMatches() {
+        var g = Lines(state: 73)
+        let loosePieces = ["1", "2", "12", "0", "O", "o", "Q", "l", "I", "|", "i", "2018", "1999", "20", "19", "2", ".", ",", "-", "/", "'", "’",
+                           " ", "  ", "a", "é", "05", "9", ":"]
+        let compactPieces = ["20180512", "20181332", "2018", "0512", "1231", "0100", "19", "20", "1", "2", "0", "3", " ", "  ", "   ", "    ", ":",
+                             "12:30", "9:05", "23:59", "24:00", ":5", ".", ",", "date", "DATE", "Date:", "tarikh", "DATUM", "fecha", "up", "_", "é",
+                             "08122018", "25032018"]
+        func key(_ ms: [QuantityScanner.Match], _ s: String) -> String {
+            ms.map { "\(String(describing: $0.groups)) \(s.utf8.distance(from: s.startIndex, to: $0.range.lowerBound)) \(s.utf8.distance(from: s.startIndex, to: $0.range.upperBound))" }
+                .joined(separator: "; ")
+        }
+        func regex(_ p: Pattern, _ s: String) -> [QuantityScanner.Match] {
+            p.regex.matches(in: s, range: NSRange(s.startIndex..., in: s)).map { m in
+                (groups: (0..<m.numberOfRanges).map { Range(m.range(at: $0), in: s).map { String(s[$0]) } }, range: Range(m.range, in: s)!)
+            }
+        }
+        for _ in 0..<30_000 {
+            let s = (0..<Int.random(in: 0...10, using: &g)).map { _ in loosePieces.randomElement(using: &g)! }.joined()
+            #expect(key(DateScanner.looseNumericMatches(s), s) == key(regex(DateScanner.looseNumeric, s), s), "\(s)")
+            let c = (0..<Int.random(in: 0...6, using: &g)).map { _ in compactPieces.randomElement(using: &g)! }.joined()
+            #expect(key(DateScanner.compactYMDMatches(c), c) == key(regex(DateScanner.compactYMD, c), c), "\(c)")
+            #expect(key(DateScanner.compactDMYBeforeTimeMatches(c), c) == key(regex(DateScanner.compactDMYBeforeTime, c), c), "\(c)")
+            #expect(key(DateScanner.compactDMYAfterDateWordMatches(c), c) == key(regex(DateScanner.compactDMYAfterDateWord, c), c), "\(c)")
         }
     }
 }
