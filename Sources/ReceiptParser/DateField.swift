@@ -77,7 +77,8 @@ extension ReceiptParser {
                 }
             }
         }
-        if let c = currency {
+        // A "$" on a receipt that names GST is no US dollar (the US has no GST): it says nothing of the order.
+        if let c = currency, !(c == "USD" && lines.contains { $0.words.has(" gst ") }) {
             let cur: DateOrder = compiled.monthFirstCurrencies.contains(c) ? .monthFirst : .dayFirst
             votes[cur, default: 0] += 0.6
             if why[cur] == nil { why[cur] = .currency(c) }

@@ -322,6 +322,12 @@ struct ParserRulesTests {
         #expect(parser.parse(text: "SHOP\nINV 12345 14/Fen/2024\nTOTAL RM1.00").date == nil)
     }
 
+    /// A "$" (maybe a misread mark) on a receipt that names GST is no US dollar: it does not make 06/08 June 8.
+    @Test func aDollarBesideGSTSaysNothingOfTheDateOrder() {
+        #expect(parser.parse(text: "SHOP\nGST ID: 000111222333\nDate: 06/08/2024\nTotal 0% supplies: $4.31\nTOTAL 4.31").date?.value == day(2024, 8, 6))
+        #expect(parser.parse(text: "DINER\nDate: 06/08/2024\nTax $0.31\nTOTAL $4.31").date?.value == day(2024, 6, 8))
+    }
+
     @Test func productCodesAreNotDates() {
         let r = parser.parse(text: "SHOP\nHC03-7-15 SPRAYER 8.00\nDATE: 12/01/2019\nTOTAL RM8.00")
         #expect(r.date?.value == day(2019, 1, 12))
