@@ -263,24 +263,26 @@ extension ReceiptParser {
 
     /// "1.95 lb @ 0.30 / lb": a weight, or a price for one unit of weight printed beside it: not what the row costs.
     static func perUnit(_ a: FoundAmount, on l: ParseLine) -> Bool {
-        // (Most rows name no unit: asked on the bytes first.)
-        let unitLetters = l.text.utf8.withContiguousStorageIfAvailable { Bytes.has($0, "bBgGzZoO") } ?? true
-        guard unitLetters else { return false }
-        let b = Array(l.text.utf8)
-        // (Positions count characters: on text that is not ASCII this rule does not look.)
-        guard a.position < b.count, b.allSatisfy({ $0 < 0x80 }) else { return false }
-        var i = a.position
-        // The amount's own characters ("0 .30": a space OCR put before the point), then maybe "/", then the unit.
-        func amountByte(_ i: Int) -> Bool {
-            let c = b[i]
-            if Bytes.isDigit(c) || c == UInt8(ascii: ".") || c == UInt8(ascii: ",") || c == UInt8(ascii: "-") { return true }
-            return c == 0x20 && i + 1 < b.count && (b[i + 1] == UInt8(ascii: ".") || b[i + 1] == UInt8(ascii: ","))
+        // (Positions count characters: on text that is not ASCII this rule does not look. The bytes are read in
+        // place, from the amount on: asked of every priced row among the items.)
+        guard l.words.isASCII else { return false }
+        var text = l.text
+        return text.withUTF8 { b in
+            guard a.position < b.count else { return false }
+            var i = a.position
+            // The amount's own characters ("0 .30": a space OCR put before the point), then maybe "/", then the unit.
+            func amountByte(_ i: Int) -> Bool {
+                let c = b[i]
+                if Bytes.isDigit(c) || c == UInt8(ascii: ".") || c == UInt8(ascii: ",") || c == UInt8(ascii: "-") { return true }
+                return c == 0x20 && i + 1 < b.count && (b[i + 1] == UInt8(ascii: ".") || b[i + 1] == UInt8(ascii: ","))
+            }
+            while i < b.count, amountByte(i) { i += 1 }
+            while i < b.count, b[i] == 0x20 || b[i] == UInt8(ascii: "/") { i += 1 }
+            var j = i
+            while j < b.count, Bytes.isAlnum(b[j]) { j += 1 }
+            // "lb", OCR's "Ib" and "1b", "kg", "oz".
+            return Self.weightUnits.contains { u in u.count == j - i && u.indices.allSatisfy { b[i + $0] | 0x20 == u[$0] } }
         }
-        while i < b.count, amountByte(i) { i += 1 }
-        while i < b.count, b[i] == 0x20 || b[i] == UInt8(ascii: "/") { i += 1 }
-        let unit = b[i...].prefix { Bytes.isAlnum($0) }.map { $0 | 0x20 }
-        // "lb", OCR's "Ib" and "1b", "kg", "oz".
-        return Self.weightUnits.contains(unit)
     }
     static let weightUnits: [[UInt8]] = ["lb", "lbs", "ib", "ibs", "1b", "kg", "kgs", "oz", "kilo", "kilos"].map { Array($0.utf8) }
 

@@ -132,22 +132,10 @@ enum QuantityScanner {
     }
 
     /// `hand` on the bytes of printable ASCII text (the whole match and group 1, as byte offsets), else the
-    /// expression's first or last match.
+    /// expression's first or last match: `scanGroups` with one group.
     private static func scan(_ s: String, _ pattern: Pattern, first: Bool,
                              _ hand: (UnsafeBufferPointer<UInt8>) -> (whole: Range<Int>, group: Range<Int>)?) -> Match? {
-        let found = s.utf8.withContiguousStorageIfAvailable { b -> (whole: Range<Int>, group: Range<Int>)?? in
-            guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return .none }
-            return .some(hand(b))
-        }
-        guard case let .some(.some(result)) = found else {
-            let all = pattern.matches(in: s)
-            return first ? all.first : all.last
-        }
-        guard let (whole, group) = result else { return nil }
-        let u = s.utf8
-        func at(_ k: Int) -> String.Index { u.index(u.startIndex, offsetBy: k) }
-        let range = at(whole.lowerBound)..<at(whole.upperBound)
-        return ([String(s[range]), String(s[at(group.lowerBound)..<at(group.upperBound)])], range)
+        scanGroups(s, pattern, first: first) { b in hand(b).map { ($0.whole, [$0.group]) } }
     }
 
     /// `scan` with any number of groups: `hand` gives the whole match and each group's range.
