@@ -118,6 +118,8 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     case spaceForDecimalPoint
     /// "a colon read for the decimal point" ("RYE BREAD 3:49 D", an item's price)
     case colonForDecimalPoint
+    /// "in whole units (no cents on this receipt)": "24,000" read as 24000 on a receipt whose currency has no cents
+    case wholeUnits
     /// "one decimal read (174.9): its last digit taken as 0"
     case oneDecimalRead(String)
 
@@ -248,6 +250,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case .spaceAroundDecimalPoint: return "space around the decimal point"
         case .spaceForDecimalPoint: return "a space read for the decimal point"
         case .colonForDecimalPoint: return "a colon read for the decimal point"
+        case .wholeUnits: return "in whole units (no amount on this receipt has cents)"
         case let .oneDecimalRead(t): return "one decimal read (\(t)): its last digit taken as 0"
         case let .seen(n): return "seen \(n)×"
         case let .dollarHint(w): return "'$' with '\(w)' on the receipt"

@@ -65,7 +65,14 @@ enum AmountScanner {
     }
 
     /// `currencyWords`: lower-case words that may stand right before an amount ("rm" in "RM10.60").
-    static func scan(_ line: String, currencyWords: Set<String> = ["rm", "eur", "usd", "myr", "gbp", "chf", "sgd"]) -> [FoundAmount] {
+    /// `wholeUnits`: the receipt prices in a currency without cents (`ReceiptParser.pricesInWholeUnits`), so
+    /// "24,000" and "134.999" are amounts too (`wholeAmounts`).
+    static func scan(_ line: String, currencyWords: Set<String> = ["rm", "eur", "usd", "myr", "gbp", "chf", "sgd"],
+                     wholeUnits: Bool = false) -> [FoundAmount] {
+        if wholeUnits {
+            let whole = wholeAmounts(line, currencyWords: currencyWords)
+            if !whole.isEmpty { return (scan(line, currencyWords: currencyWords) + whole).sorted { $0.position < $1.position } }
+        }
         var out: [FoundAmount] = []
         // What is asked of the line's bytes below, in one walk (nil: the string's bytes are not at hand).
         let signs = line.utf8.withContiguousStorageIfAvailable(LineSigns.init)
@@ -152,6 +159,49 @@ enum AmountScanner {
                 previous = c
             }
         }
+    }
+
+    /// Amounts without cents, grouped in thousands: "24,000", "134.999", "Rp 1.250.000", "-5,000". One to three digits,
+    /// then groups of three after one separator (the same each time), not after a digit, a point, a comma, a slash
+    /// or a colon, and not followed by a digit or by a separator and a digit (a time "21:30", a date "01.09.2017", a
+    /// two-decimal amount "1,250.00" are none). Glued to a word only when the word is a currency's ("Rp24,000").
+    /// Only asked on a receipt that prices in whole units: elsewhere "1,000" may be a quantity or a code.
+    static func wholeAmounts(_ line: String, currencyWords: Set<String>) -> [FoundAmount] {
+        let c = Array(line)
+        var out: [FoundAmount] = []
+        func isDigit(_ i: Int) -> Bool { i >= 0 && i < c.count && c[i].isASCII && c[i].isNumber }
+        var i = 0
+        while i < c.count {
+            guard isDigit(i), i == 0 || !(isDigit(i - 1) || ".,/:".contains(c[i - 1])) else { i += 1; continue }
+            var j = i
+            while isDigit(j), j - i < 4 { j += 1 }
+            let lead = j - i
+            guard lead <= 3 else { while isDigit(j) { j += 1 }; i = j; continue }
+            var separator: Character? = nil, groups = 0
+            while j < c.count, c[j] == "," || c[j] == ".", separator == nil || c[j] == separator,
+                  isDigit(j + 1), isDigit(j + 2), isDigit(j + 3), !isDigit(j + 4) {
+                separator = c[j]; groups += 1; j += 4
+            }
+            // The line's end, or anything but a digit, or a separator and a digit.
+            let ends = groups > 0 && !(j < c.count && (c[j] == "," || c[j] == ".") && isDigit(j + 1))
+            guard ends else { i = max(j, i + 1); continue }
+            if i > 0, c[i - 1].isLetter {
+                let word = String(c[..<i].reversed().prefix { $0.isLetter }.reversed()).lowercased()
+                guard currencyWords.contains(word) else { i = j; continue }
+            }
+            let digits = String(c[i..<j].filter { $0.isNumber })
+            // "-5,000" (a discount); not the hyphen of "0761-47,000".
+            var negative = false
+            if i > 0, c[i - 1] == "-", i == 1 || !isDigit(i - 2) { negative = true }
+            else if i > 1, c[i - 1] == " ", c[i - 2] == "-", i == 2 || c[i - 3] == " " { negative = true }
+            let percent = j < c.count && c[j] == "%"
+            if let a = amount(integer: digits, fraction: "00") {
+                out.append(FoundAmount(amount: a, position: i - (negative && c[i - 1] == "-" ? 1 : 0), repairs: [.wholeUnits],
+                                       negative: negative, isPercent: percent))
+            }
+            i = j
+        }
+        return out
     }
 
     /// `Amount("0.00")`, made once: a zero is made through the string (see `amount(integer:fraction:)`), and

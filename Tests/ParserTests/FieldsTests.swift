@@ -370,6 +370,45 @@ struct FieldsTests {
         #expect(parser.parse(text: "CAFE\nOct.10'15\nTOTAL 1.00").date?.value == CalendarDate(year: 2015, month: 10, day: 10))
     }
 
+    /// Rupiah, dong, won, yen: no cents, prices grouped in thousands. A receipt with no amount with cents and three
+    /// or more grouped ones is read in whole units, each amount saying so; one with cents is not ("1,250" points).
+    @Test("a receipt priced in whole units: 36,000 is an amount")
+    func wholeUnits() throws {
+        let r = parser.parse(text: """
+            WARUNG KOPI SENJA
+            Jl. Melati No. 12
+            12/03/2024 19:42
+            2 Kopi Susu 36,000
+            1 Roti Bakar 22,500
+            Subtotal 58,500
+            Tax 10% 5,850
+            Total Rp 64,350
+            Tunai 100,000
+            Kembali 35,650
+            """)
+        #expect(r.lineItems.map(\.description) == ["Kopi Susu", "Roti Bakar"])
+        #expect(r.lineItems.map(\.amount) == [amount("36000"), amount("22500")])
+        let total = try #require(r.total)
+        #expect(total.value == amount("64350"))
+        #expect(total.evidence.notes.contains(.wholeUnits))
+        #expect(r.subtotal?.value == amount("58500"))
+        #expect(r.tax?.value == amount("5850"))
+        // Dots for the thousands, a currency word glued on, a discount.
+        let dots = parser.parse(text: "TOKO ROTI\n1 Roti Tawar 18.000\n1 Keju Rp25.500\nDiskon -3.500\nTOTAL 40.000")
+        #expect(dots.total?.value == amount("40000"))
+        #expect(dots.lineItems.map(\.amount).prefix(2) == [amount("18000"), amount("25500")])
+        // With cents on the receipt, grouped numbers are no amounts.
+        let cents = parser.parse(text: "GROCER\nMILK 2.49\nPoints earned 1,250\nBalance 12,000\nYear to date 3,400\nTOTAL 2.49")
+        #expect(cents.total?.value == amount("2.49"))
+        #expect(cents.lineItems.map(\.amount) == [amount("2.49")])
+        // Two grouped numbers and no amount are too few to say.
+        #expect(parser.parse(text: "DEPOT\nOrder 1,234\nRef 5,678\nThank you").total == nil)
+        // A time, a date with points and an amount with cents are no whole amounts.
+        #expect(AmountScanner.wholeAmounts("21:30 01.09.2017 1,250.00 x1,000", currencyWords: ["rp"]).isEmpty)
+        #expect(AmountScanner.wholeAmounts("Rp1.250.000 -5,000 10,000%", currencyWords: ["rp"]).map(\.amount)
+                == [amount("1250000"), amount("5000"), amount("10000")])
+    }
+
     /// Photos lose the point of a price to a colon ("TURKEY 240 2:98 TF"): on an item row, last, it is the price,
     /// with the repair noted; a time on a row that says so is not.
     @Test("an item's price with its point read as a colon")
