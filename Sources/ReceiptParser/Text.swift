@@ -287,8 +287,12 @@ final class WordLine {
     /// another word ("SUMMER" is not the German "summe", "TOTALE" not "total").
     static func oneSlip(_ w: [UInt8], _ kw: [UInt8]) -> Bool {
         if w.count == kw.count + 1, Bytes.isLetter(w[w.count - 1]), w.starts(with: kw) { return false }
-        return EditDistance.withinOne(w, kw)
+        return EditDistance.withinOne(w, kw) && !falseFriends.contains(w)
     }
+
+    /// Words one slip from a keyword that receipts print as words of their own: "1 Tuna Salad Sandwich 6.59" is a
+    /// dish, not the Malay "tunai" (cash) misread, and its price no amount paid.
+    static let falseFriends: [[UInt8]] = [Array("tuna".utf8)]
 
     /// A bit for each byte value of `w` (modulo 64): a bit the word lacks is a byte it lacks.
     static func byteMask<C: Collection<UInt8>>(_ w: C) -> UInt64 { w.reduce(0) { $0 | 1 << UInt64($1 & 63) } }

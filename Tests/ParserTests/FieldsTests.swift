@@ -409,6 +409,19 @@ struct FieldsTests {
                 == [amount("1250000"), amount("5000"), amount("10000")])
     }
 
+    /// "tunai" is cash in Malay and slips one letter to "tuna": a dish is no payment line, and the real word still is.
+    @Test("a dish one slip from a cash word is an item")
+    func falseFriend() {
+        // A photo cut off above the total: the dish's price is no amount paid, and the items go on under it.
+        let cut = parser.parse(text: "SANDWICH BAR\n02/03/2021 12:10\n1 Egg Bagel 3.10\n1 Tuna Salad Sandwich 6.59\n1 Iced Tea 2.10")
+        #expect(cut.lineItems.map(\.description) == ["Egg Bagel", "Tuna Salad Sandwich", "Iced Tea"])
+        #expect(cut.total?.evidence.rule != "total.amount-paid")
+        let r = parser.parse(text: "SANDWICH BAR\n02/03/2021 12:10\n1 Tuna Salad Sandwich 6.59\n1 Iced Tea 2.10\nTOTAL 8.69\nTUNAI 10.00\nBAKI 1.31")
+        #expect(r.lineItems.map(\.description) == ["Tuna Salad Sandwich", "Iced Tea"])
+        #expect(r.total?.value == amount("8.69"))
+        #expect(r.total?.evidence.notes.contains(.sum(.cashChange(cash: amount("10.00"), change: amount("1.31")), equals: amount("8.69"))) == true)
+    }
+
     /// Photos lose the point of a price to a colon ("TURKEY 240 2:98 TF"): on an item row, last, it is the price,
     /// with the repair noted; a time on a row that says so is not.
     @Test("an item's price with its point read as a colon")
