@@ -48,7 +48,7 @@ extension ReceiptParser {
                 firstNameLike = false
             }
             score = looksLikeAName(name, at: i, in: top, score: score)
-            name = compiled.repairName(name)
+            name = Self.ampersandReadAsEight(compiled.repairName(name), words: l.ocrWords)
             guard name.count >= 3 else { continue }
             candidates.append((name, score, l.evidence(rule: rule)))
         }
@@ -56,6 +56,18 @@ extension ReceiptParser {
         // A line the chosen name was joined from ("TAMAN BUNGA FLORIST" above "(BUNGA RAYA GARDEN SDN BHD)") is part of it, not rejected.
         let rejected = candidates.filter { $0.0 != best.0 && !textContains(best.0, $0.0) }.sorted { $0.1 > $1.1 }.prefix(4).map { Candidate(value: $0.0, score: $0.1, evidence: $0.2) }
         return Field(best.0, confidence: min(0.95, max(0.05, best.1)), evidence: best.2, rejected: Array(rejected))
+    }
+
+    /// "Car Wash 8 Detail": an "&" OCR read as "8", unsurely (under 0.8), alone between two words of letters it read
+    /// surely (0.9 and over): "Car Wash & Detail". A name's own 8 ("ROUTE 8 DINER") is read as surely as its words.
+    static func ampersandReadAsEight(_ name: String, words: [OCRWord]) -> String {
+        guard words.count >= 3, name.utf8.contains(UInt8(ascii: "8")) else { return name }
+        func lettered(_ w: OCRWord) -> Bool { w.text.count >= 2 && w.text.allSatisfy(\.isLetter) && w.confidence >= 0.9 }
+        var out = name
+        for i in 1..<(words.count - 1) where words[i].text == "8" && words[i].confidence < 0.8 && lettered(words[i - 1]) && lettered(words[i + 1]) {
+            out = out.replacingOccurrences(of: "\(words[i - 1].text) 8 \(words[i + 1].text)", with: "\(words[i - 1].text) & \(words[i + 1].text)")
+        }
+        return out
     }
 
     /// The line without the scraps OCR reads at its ends from logos, edges and stains ("d i Jade Garden Express",

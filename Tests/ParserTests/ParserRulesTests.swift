@@ -378,6 +378,19 @@ struct ParserRulesTests {
         #expect(parser.parse(text: "\(header)\nTOTAL 9.99").vendor?.value == expected)
     }
 
+    /// OCR reads an "&" as "8", unsurely, between words it reads surely: the name gets its "&" back. An 8 read as
+    /// surely as its words is the name's ("ROUTE 8 DINER"), and so is every word of true text.
+    @Test("an '&' read as '8' in a name", arguments: [
+        (["Riverside", "Car", "Wash", "8", "Detail"], 0.6, "Riverside Car Wash & Detail"),
+        (["ROUTE", "8", "DINER"], 0.96, "ROUTE 8 DINER"),
+        (["ROUTE", "8", "DINER"], 1.0, "ROUTE 8 DINER"),
+    ])
+    func ampersandAsEight(_ words: [String], _ eight: Double, _ expected: String) {
+        let name = OCRLine(words: words.map { OCRWord(text: $0, confidence: $0 == "8" ? eight : 0.96) })
+        let page = OCRPage(lines: [name, OCRLine(text: "12 Main Street", confidence: 0.95), OCRLine(text: "TOTAL 9.99", confidence: 0.95)])
+        #expect(parser.parse(page).vendor?.value == expected)
+    }
+
     /// US, Canadian, Australian and British receipts print the city under the name; a city line is never the
     /// vendor, whatever legal form its state code looks like ("CO", "SA").
     @Test(arguments: [
