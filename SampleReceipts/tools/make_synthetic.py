@@ -81,6 +81,9 @@ def money(x, style):
         return f"{x:,.2f}".replace(",", "_").replace(".", ",").replace("_", ".")
     if style in ("fr", "se"):  # 249,99 (no thousands separator printed)
         return f"{x:.2f}".replace(".", ",")
+    if style == "id":  # rupiah, no cents: 36.000
+        assert x == x.to_integral_value(), x
+        return f"{int(x):,}".replace(",", ".")
     raise ValueError(style)
 
 
@@ -948,6 +951,58 @@ def ca_outfitters_01():
     return r, "plain"
 
 
+def id_warung_01():
+    r = Receipt("id-warung-01", "id", 13)
+    r.title("Warung Kopi Senja")
+    r.center("Jl. Melati No. 12")
+    r.center("Bandung 40115")
+    r.center("Telp 022-555-0148")
+    r.center("NPWP 01.234.567.8-901.000")
+    r.rule()
+    r.lr("Tgl 14/03/2024", "Jam 19:42")
+    r.lr("No. 000318", "Kasir Dewi")
+    r.rule()
+    sub = r.add_items(
+        [
+            ("Kopi Susu Aren", 2, "18000", None),
+            ("Roti Bakar Keju", 1, "22500", None),
+            ("Pisang Goreng", 1, "15000", None),
+            ("Es Teh Manis", 1, "8000", None),
+        ],
+        qty_fmt="{q} x {u}",
+    )
+    tax = sub / 10
+    total = sub + tax
+    cash = Decimal("100000")
+    r.rule()
+    r.lr("Subtotal", r.m(sub))
+    r.lr("Pajak 10%", r.m(tax))
+    r.lr("TOTAL", "Rp " + r.m(total), "total")
+    r.lr("Tunai", r.m(cash))
+    r.lr("Kembali", r.m(cash - total))
+    r.rule()
+    r.center("Terima kasih")
+    r.meta.update(
+        vendor="Warung Kopi Senja",
+        address="Jl. Melati No. 12, Bandung 40115",
+        phone="022-555-0148",
+        date="2024-03-14",
+        time="19:42",
+        currency="IDR",
+        locale="id_ID",
+        subtotal=dec(sub),
+        tax=dec(tax),
+        total=dec(total),
+        payment="cash",
+        cash_tendered=dec(cash),
+        change=dec(cash - total),
+        receipt_number="000318",
+        notes="Indonesian cafe: rupiah without cents, thousands grouped by points "
+        "(36.000), Pajak 10% added, a tax number (NPWP) of dotted groups, cash Tunai / Kembali.",
+    )
+    return r, "plain"
+
+
 RECEIPTS = [
     us_hardware_01,
     us_electronics_01,
@@ -961,6 +1016,7 @@ RECEIPTS = [
     uk_diy_01,
     se_jarnhandel_01,
     ca_outfitters_01,
+    id_warung_01,
 ]
 
 
@@ -971,7 +1027,7 @@ def check(meta):
         assert q2(Decimal(it["unit_price"]) * it["quantity"]) == Decimal(it["amount"]), it
     total = Decimal(meta["total"])
     items_sum = sum(Decimal(it["amount"]) for it in items)
-    if "subtotal" in meta and meta["locale"] in ("en_US", "en_CA"):
+    if "subtotal" in meta and meta["locale"] in ("en_US", "en_CA", "id_ID"):
         assert items_sum == Decimal(meta["subtotal"]), meta["vendor"]
     else:
         assert items_sum == total, meta["vendor"]
@@ -982,7 +1038,11 @@ def check(meta):
 
 
 def main():
+    # Names given (`make_synthetic.py id-warung-01`): only those receipts, the others left as they are.
+    only = set(sys.argv[1:])
     for fn in RECEIPTS:
+        if only and fn.__name__.replace("_", "-") not in only:
+            continue
         r, variant = fn()
         meta = dict(r.meta)
         meta["line_items"] = r.items
@@ -1005,6 +1065,8 @@ def main():
         print(f"{os.path.relpath(path, OUT_DIR):32s} {img.size[0]}x{img.size[1]} "
               f"{os.path.getsize(path) // 1024} KB")
     # The Malaysian-style scans, A4 page and photos (malaysia.py).
+    if only:
+        return
     import malaysia
     for r, capture in malaysia.receipts():
         meta = dict(r.meta)

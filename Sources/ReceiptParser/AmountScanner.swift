@@ -172,7 +172,9 @@ enum AmountScanner {
         func isDigit(_ i: Int) -> Bool { i >= 0 && i < c.count && c[i].isASCII && c[i].isNumber }
         var i = 0
         while i < c.count {
-            guard isDigit(i), i == 0 || !(isDigit(i - 1) || ".,/:".contains(c[i - 1])) else { i += 1; continue }
+            // (Nor glued by a hyphen to digits before it: "…8-901.000" ends a tax number.)
+            guard isDigit(i), i == 0 || !(isDigit(i - 1) || ".,/:".contains(c[i - 1])),
+                  i < 2 || c[i - 1] != "-" || !isDigit(i - 2) else { i += 1; continue }
             var j = i
             while isDigit(j), j - i < 4 { j += 1 }
             let lead = j - i

@@ -44,13 +44,13 @@ public enum BuiltInRules {
   "tax": {
     "keywords": {"tax": 0.9, "sales tax": 1.0, "gst": 0.9, "sst": 0.9, "vat": 0.9, "mwst": 0.95, "ust": 0.8, "tva": 0.95, "iva": 0.95, "btw": 0.95, "moms": 0.95, "total tax": 1.0, "gst 6%": 1.0, "tax total": 1.0, "hst": 0.9, "pst": 0.8,
                  "taxes": 0.9, "total taxes": 1.0, "tax1": 0.9, "tax2": 0.9, "tax3": 0.9, "v a t": 0.9, "cgst": 0.9, "sgst": 0.9,
-                 "qst": 0.8, "tps": 0.8, "tvq": 0.8, "impuesto": 0.9, "impuestos": 0.9, "cuota": 0.7},
+                 "qst": 0.8, "tps": 0.8, "tvq": 0.8, "impuesto": 0.9, "impuestos": 0.9, "cuota": 0.7, "pajak": 0.9, "ppn": 0.9},
     "exclude": ["tax invoice", "tax inv", "incl tax", "tax incl", "gst reg", "gst id", "gst no", "registration", "registered", "tax id", "vat no", "vat reg", "ust-id", "steuernr", "tax code", "gst summary", "excl", "amount(rm)", "amt(rm)", "invoice", "incl", "including", "inclusive", "excluding", "exclusive", "inkl", "zzgl", "ttc", "ht"]
   },
   "rounding": {"keywords": {"rounding": 1.0, "round adj": 1.0, "rounding adj": 1.0, "rounding adjustment": 1.0, "adj": 0.5, "round": 0.7}},
   "discount": {"keywords": {"discount": 1.0, "disc": 0.8, "less": 0.5, "rabatt": 1.0, "remise": 1.0, "savings": 0.8}},
   "cash": {"keywords": {"cash": 1.0, "tender": 0.9, "tendered": 1.0, "cash tendered": 1.0, "paid": 0.7, "bar": 0.9, "gegeben": 1.0, "espèces": 1.0, "especes": 1.0, "tunai": 1.0, "contante": 1.0, "contanti": 1.0, "efectivo": 1.0, "received": 0.8, "amount paid": 1.0, "amount tendered": 1.0}, "exclude": ["to be paid", "amount to be paid", "to pay", "paid out"]},
-  "change": {"keywords": {"change": 1.0, "change due": 1.0, "rückgeld": 1.0, "ruckgeld": 1.0, "rendu": 1.0, "monnaie": 0.9, "baki": 1.0, "wechselgeld": 1.0}, "exclude": ["charge", "charges", "service charge", "surcharge"]},
+  "change": {"keywords": {"change": 1.0, "change due": 1.0, "rückgeld": 1.0, "ruckgeld": 1.0, "rendu": 1.0, "monnaie": 0.9, "baki": 1.0, "wechselgeld": 1.0, "kembali": 1.0, "kembalian": 1.0}, "exclude": ["charge", "charges", "service charge", "surcharge"]},
   "date": {
     "keywords": {"date": 1.0, "dated": 1.0, "tarikh": 1.0, "datum": 1.0, "fecha": 1.0, "data": 0.8, "le": 0.3, "date/time": 1.0, "inv date": 1.0, "invoice date": 1.0, "bill date": 1.0, "trans date": 1.0, "txn date": 1.0},
     "distractors": ["exp", "expiry", "expires", "valid until", "valid till", "valid thru", "best before", "due date", "return by", "returns", "period", "birth", "dob", "member since", "promo", "redeem", "printed"],

@@ -404,7 +404,7 @@ struct FieldsTests {
         // Two grouped numbers and no amount are too few to say.
         #expect(parser.parse(text: "DEPOT\nOrder 1,234\nRef 5,678\nThank you").total == nil)
         // A time, a date with points and an amount with cents are no whole amounts.
-        #expect(AmountScanner.wholeAmounts("21:30 01.09.2017 1,250.00 x1,000", currencyWords: ["rp"]).isEmpty)
+        #expect(AmountScanner.wholeAmounts("21:30 01.09.2017 1,250.00 x1,000 NPWP 01.234.567.8-901.000", currencyWords: ["rp"]).isEmpty)
         #expect(AmountScanner.wholeAmounts("Rp1.250.000 -5,000 10,000%", currencyWords: ["rp"]).map(\.amount)
                 == [amount("1250000"), amount("5000"), amount("10000")])
     }
