@@ -243,7 +243,7 @@ extension MoneyFields {
     func isOtherCharge(_ l: ParseLine) -> Bool {
         if rules.best(rules.tax, in: l.words) != nil { return false }
         for set in [rules.rounding, rules.discount, rules.cash, rules.change] where rules.any(set, in: l.words) != nil { return true }
-        return [" tip ", " tips ", " gratuity ", " service ", " svc ", " charge ", " deposit ", " fee "].contains { textContains(l.words.padded, $0) }
+        return [" tip ", " tips ", " gratuity ", " service ", " svc ", " charge ", " deposit ", " fee "].contains { l.words.holds(text: $0) }
     }
 
     /// A tax line between the subtotal's row and the total's with no amount OCR could read.

@@ -470,6 +470,30 @@ struct HandScannerTests {
         }
     }
 
+    /// `WordLine.withinOne` (words compared in place as buffers) is `EditDistance.withinOne`, and `oneSlip` on buffers
+    /// what it was on arrays: `withinOne` but for the keyword with a letter added at its end.
+    @Test func withinOneOnBuffersIsEditDistances() {
+        var g = Lines(state: 71)
+        let letters = Array("abcst1")
+        for _ in 0..<20_000 {
+            let a = Array(g.line(letters, max: 7).utf8)
+            var b = Bool.random(using: &g) ? a : Array(g.line(letters, max: 7).utf8)
+            // (Mostly one edit or two away, where the answers part.)
+            for _ in 0..<Int.random(in: 0...2, using: &g) {
+                let at = Int.random(in: 0...b.count, using: &g), c = letters.randomElement(using: &g)!.asciiValue!
+                switch Int.random(in: 0...2, using: &g) {
+                case 0: b.insert(c, at: at)
+                case 1: if at < b.count { b.remove(at: at) }
+                default: if at < b.count { b[at] = c }
+                }
+            }
+            let fast = a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { WordLine.withinOne(x, $0) } }
+            #expect(fast == EditDistance.withinOne(a, b), "\(a) \(b)")
+            let slipped = !(a.count == b.count + 1 && Bytes.isLetter(a[a.count - 1]) && a.starts(with: b)) && EditDistance.withinOne(a, b)
+            #expect(WordLine.oneSlip(a, b) == slipped, "\(a) \(b)")
+        }
+    }
+
     /// The Decimal an amount holds, byte for byte (its exponent, length, sign and significand).
     static func held(_ d: Decimal) -> [UInt8] { withUnsafeBytes(of: d) { Array($0) } }
 
