@@ -387,6 +387,11 @@ struct VendorText: Sendable {
     /// A legal form that ends the name, then anything with a digit (a registration number, noise):
     /// "SDN BHD 1110644-¥", "Sdn Bhd {256864-P)", "SDN BHD (Ca. No:20154-T)".
     let numberAfterForm: Pattern
+    /// `numberAfterForm`'s alternatives as lower-case bytes, in its order (longest first), for `numberAfterFormEnd`;
+    /// nil when one is not ASCII (the expression is run then).
+    let numberAfterFormForms: [[UInt8]]?
+    /// The same, as one run of bytes (`FormList`), for the walk.
+    let numberAfterFormList: FormList?
 
     /// `legalForms` as the rules list them; `nameWords`, the rules' common words of business names.
     init(legalForms: [String], nameWords: [String]) {
@@ -419,6 +424,9 @@ struct VendorText: Sendable {
         let certainSets = certainForms?.map { ByteSet(bytes: $0) }
         numberAfterForm = Pattern(#"(\b(?:"# + Self.alternation(certain) + #")\b\.?)\s+.*\d.*$"#,
                                   mayMatch: { $0.contains(where: Bytes.isDigit) && Self.holdsOne($0, of: certainForms, sets: certainSets) })
+        let ordered = Self.alternatives(certain)
+        numberAfterFormForms = ordered.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } } ? ordered.map { Array($0.lowercased().utf8) } : nil
+        numberAfterFormList = numberAfterFormForms.map(FormList.init)
     }
 
     /// The alternatives of `alternation(words)` as lower-case bytes: a line matching it holds one of them.
@@ -441,8 +449,13 @@ struct VendorText: Sendable {
 
     /// A regular-expression alternation of `words` as written (trailing dots dropped: the patterns allow one), longest first.
     static func alternation<S: Sequence<String>>(_ words: S) -> String {
+        alternatives(words).map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
+    }
+
+    /// The alternatives of `alternation(words)`, unescaped, in its order.
+    static func alternatives<S: Sequence<String>>(_ words: S) -> [String] {
         Set(words.map { String($0.reversed().drop { $0 == "." }.reversed()) }.filter { !$0.isEmpty })
-            .sorted { ($0.count, $0) > ($1.count, $1) }.map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
+            .sorted { ($0.count, $0) > ($1.count, $1) }
     }
 
     static let misreadSdnBhd = Pattern(#"\bS(?:[O0DIEU]N|DIV|DM|DIi|DR|C)\b[.,':]{0,3}\s*(?:[B83][HN][DO0]|[B83]H[A])\b"#,
@@ -509,9 +522,12 @@ struct VendorText: Sendable {
         // spaces, or puts back a piece of it or "SDN BHD", so what is left of printable ASCII stays so, and each
         // expression's `mayMatch` may be asked without walking the text again.
         let p = s.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } } ?? false
-        var t = Self.registrationAtEnd.replacing(in: s, with: "", printable: p)
+        // (The registration numbers found by hand on printable ASCII: `registrationAtEndStart`, `numberAfterFormEnd`.)
+        var t = p ? Self.cut(s, at: Self.registrationAtEndStart) ?? Self.registrationAtEnd.replacing(in: s, with: "")
+                  : Self.registrationAtEnd.replacing(in: s, with: "", printable: false)
         t = Self.trimEnds(t)
-        t = Self.registrationAtEnd.replacing(in: t, with: "", printable: p)
+        t = p ? Self.cut(t, at: Self.registrationAtEndStart) ?? Self.registrationAtEnd.replacing(in: t, with: "")
+              : Self.registrationAtEnd.replacing(in: t, with: "", printable: false)
         // A branch code "(KJ1)", then a bare registration number at the end: "NAME SDN BHD 1110644-W".
         t = Self.branchCodeAtEnd.replacing(in: t, with: "", printable: p)
         t = Self.bareNumberAtEnd.replacing(in: t, with: "", printable: p)
@@ -529,7 +545,11 @@ struct VendorText: Sendable {
             t.replaceSubrange(m.range, with: "SDN BHD")
         }
         // After a legal form ends the name, anything with a digit is a registration number or noise.
-        t = numberAfterForm.replacing(in: t, with: "$1", printable: p)
+        if p, let forms = numberAfterFormList, let cut = Self.cut(t, at: { Self.numberAfterFormEnd($0, forms: forms) }) {
+            t = cut
+        } else {
+            t = numberAfterForm.replacing(in: t, with: "$1", printable: p)
+        }
         t = Self.trimJunkKeepingDots(t)
         // "RESTORAN TELAGA VILLAGE oo": short lower-case scraps after a name printed in capitals.
         if let ascii = droppingLowerScrapsASCII(t) { return ascii }
@@ -637,4 +657,121 @@ struct VendorText: Sendable {
     /// Upper-case, punctuation dropped, spaces collapsed (the scorer's normalisation).
     /// Diacritics folded (Ä→A), as the scorer drops non-ASCII letters' accents on both sides.
     static func normalise(_ s: String) -> String { ShopName.key(s) }
+}
+
+// The registration numbers `clean` takes away, found by hand on printable ASCII (a speed trick: the expressions
+// were run on every header line holding a bracket or a legal form with a digit, some 16,000 instructions a run).
+// Each gives where the expression's match starts (`registrationAtEnd`) or where its first group ends
+// (`numberAfterForm`); the match runs to the line's end, so the replacement is the line up to there.
+// `HandScannerTests` holds each to its expression.
+extension VendorText {
+    /// `s` up to where `at` says on its bytes (`s` itself where it says nil); nil when `s` does not hold its bytes
+    /// in one piece (the caller's expression asked then).
+    static func cut(_ s: String, at: (UnsafeBufferPointer<UInt8>) -> Int?) -> String? {
+        s.utf8.withContiguousStorageIfAvailable { b -> String in
+            guard let k = at(b) else { return s }
+            return String(decoding: UnsafeBufferPointer(rebasing: b[..<k]), as: UTF8.self)
+        }
+    }
+
+    /// `\s` on printable ASCII.
+    @inline(__always) static func isSpace(_ c: UInt8) -> Bool { c == 0x20 }
+    /// `\w` on printable ASCII.
+    @inline(__always) static func isWordByte(_ c: UInt8) -> Bool { Bytes.isAlnum(c) || c == UInt8(ascii: "_") }
+    /// `\b` at `i` of printable ASCII `b`.
+    @inline(__always) static func isBoundary(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
+        (i > 0 && isWordByte(b[i - 1])) != (i < b.count && isWordByte(b[i]))
+    }
+    @inline(__always) static func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
+
+    /// Where `registrationAtEnd`'s match starts in printable ASCII `b`, nil when there is none. The match runs to the end,
+    /// so it starts at the spaces before the last "(" or "[" (an earlier one would have that one after it, which
+    /// nothing after the bracket matches), and only if what follows is the expression's.
+    static func registrationAtEndStart(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        let n = b.count
+        var q = n - 1
+        while q >= 0, b[q] != UInt8(ascii: "(") && b[q] != UInt8(ascii: "[") { q -= 1 }
+        guard q >= 0 else { return nil }
+        var i = q + 1
+        while i < n, isSpace(b[i]) { i += 1 }
+        // `(?:co\.?\s*(?:reg|no)\.?\s*:?\s*)?`, then a digit: with the group first, else without it (each piece is
+        // followed by something a space or the piece's next byte cannot be, so greedy steps are the only ones).
+        func afterLabel(_ start: Int) -> Int? {
+            var k = start
+            guard k + 1 < n, lower(b[k]) == UInt8(ascii: "c"), lower(b[k + 1]) == UInt8(ascii: "o") else { return nil }
+            k += 2
+            if k < n, b[k] == UInt8(ascii: ".") { k += 1 }
+            while k < n, isSpace(b[k]) { k += 1 }
+            if k + 2 < n, lower(b[k]) == UInt8(ascii: "r"), lower(b[k + 1]) == UInt8(ascii: "e"), lower(b[k + 2]) == UInt8(ascii: "g") { k += 3 }
+            else if k + 1 < n, lower(b[k]) == UInt8(ascii: "n"), lower(b[k + 1]) == UInt8(ascii: "o") { k += 2 }
+            else { return nil }
+            if k < n, b[k] == UInt8(ascii: ".") { k += 1 }
+            while k < n, isSpace(b[k]) { k += 1 }
+            if k < n, b[k] == UInt8(ascii: ":") { k += 1 }
+            while k < n, isSpace(b[k]) { k += 1 }
+            return k
+        }
+        // `[0-9][0-9A-Z\-\s]*[\)\]]?\s*$` from `j` (case-insensitive: a-z too).
+        func restMatches(_ j: Int) -> Bool {
+            guard j < n, Bytes.isDigit(b[j]) else { return false }
+            var k = j + 1
+            while k < n, Bytes.isAlnum(b[k]) || b[k] == UInt8(ascii: "-") || isSpace(b[k]) { k += 1 }
+            if k < n, b[k] == UInt8(ascii: ")") || b[k] == UInt8(ascii: "]") { k += 1 }
+            while k < n, isSpace(b[k]) { k += 1 }
+            return k == n
+        }
+        guard afterLabel(i).map(restMatches) == true || restMatches(i) else { return nil }
+        var p = q
+        while p > 0, isSpace(b[p - 1]) { p -= 1 }
+        return p
+    }
+
+    /// Alternatives of an expression as one run of lower-case bytes, in their order: alternative `i` is
+    /// `bytes[starts[i]..<starts[i + 1]]` (one array, not one for each: walked at every word start of a line).
+    struct FormList: Sendable {
+        let bytes: [UInt8]
+        let starts: [Int]
+        /// The alternatives' first bytes.
+        let first: ByteSet
+
+        init(_ forms: [[UInt8]]) {
+            bytes = forms.flatMap { $0 }
+            var starts = [0]
+            for f in forms { starts.append(starts.last! + f.count) }
+            self.starts = starts
+            first = ByteSet(bytes: forms.compactMap(\.first))
+        }
+    }
+
+    /// Where `numberAfterForm`'s first group ends in printable ASCII `b` (the form and its dot, kept), nil when it
+    /// does not match. `forms`: the expression's alternatives, lower-cased, in its order (longest first). The
+    /// expression's own steps: the leftmost place where, after a word boundary, an alternative (in order) matches
+    /// case-insensitively, a boundary follows, a dot maybe, then a space, and a digit after it.
+    static func numberAfterFormEnd(_ b: UnsafeBufferPointer<UInt8>, forms: FormList) -> Int? {
+        let n = b.count
+        var lastDigit = n - 1
+        while lastDigit >= 0, !Bytes.isDigit(b[lastDigit]) { lastDigit -= 1 }
+        // (A form, a space, then the digit: the form starts two bytes before it at least.)
+        guard lastDigit >= 2 else { return nil }
+        return forms.bytes.withUnsafeBufferPointer { fb in
+            forms.starts.withUnsafeBufferPointer { starts in
+                for p in 0..<(lastDigit - 1) where forms.first.contains(lower(b[p])) && isBoundary(b, p) {
+                    let c0 = lower(b[p])
+                    for i in 0..<(starts.count - 1) where fb[starts[i]] == c0 {
+                        let len = starts[i + 1] - starts[i]
+                        guard p + len <= n else { continue }
+                        var k = 1
+                        while k < len, lower(b[p + k]) == fb[starts[i] + k] { k += 1 }
+                        guard k == len else { continue }
+                        let e = p + len
+                        guard isBoundary(b, e) else { continue }
+                        // `\.?` (taken when there: a space must follow, and a dot is none), `\s+`, `.*\d.*$`.
+                        let g = e < n && b[e] == UInt8(ascii: ".") ? e + 1 : e
+                        if g < n, isSpace(b[g]), lastDigit > g { return g }
+                    }
+                }
+                return nil
+            }
+        }
+    }
 }

@@ -494,6 +494,37 @@ struct HandScannerTests {
         }
     }
 
+    /// The vendor cleaning's registration numbers cut by hand (`registrationAtEndStart`, `numberAfterFormEnd`) where
+    /// their expressions replace them, on printable lines made of the pieces they match and of scraps around them.
+    @Test func registrationNumbersAreCutAsTheExpressionsReplace() {
+        let rules = CompiledRules(.builtIn)
+        let v = rules.vendorText
+        let forms = (v.numberAfterFormForms ?? []).map { String(decoding: $0, as: UTF8.self) }
+        #expect(!forms.isEmpty)
+        let tokens = ["(", "[", ")", "]", " ", "  ", "co", "Co.", "CO", "reg", "Reg.", "no", "NO.", ":", "-", ".", "_", ",", "12345", "7", "X",
+                      "p", "ab", "SDN", "BHD", "Sdn. Bhd.", "(M)", "#", "é"]
+        var g = Lines(state: 73)
+        func replaced(_ p: Pattern, _ s: String, _ template: String) -> String {
+            p.regex.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: template)
+        }
+        for k in 0..<40_000 {
+            var s = ""
+            for _ in 0..<Int.random(in: 1...9, using: &g) {
+                switch Int.random(in: 0...9, using: &g) {
+                case 0: s += g.line(Self.textAlphabet, max: 4)
+                case 1, 2:
+                    let f = forms.randomElement(using: &g)!
+                    s += Bool.random(using: &g) ? f.uppercased() : f
+                default: s += tokens.randomElement(using: &g)!
+                }
+            }
+            if k % 3 == 0 { s += " " + String(Int.random(in: 0...99_999, using: &g)) }
+            guard s.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { continue }
+            #expect(VendorText.cut(s, at: VendorText.registrationAtEndStart) == replaced(VendorText.registrationAtEnd, s, ""), "\(s)")
+            #expect(VendorText.cut(s, at: { VendorText.numberAfterFormEnd($0, forms: v.numberAfterFormList!) }) == replaced(v.numberAfterForm, s, "$1"), "\(s)")
+        }
+    }
+
     /// The Decimal an amount holds, byte for byte (its exponent, length, sign and significand).
     static func held(_ d: Decimal) -> [UInt8] { withUnsafeBytes(of: d) { Array($0) } }
 
