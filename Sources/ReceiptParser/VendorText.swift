@@ -392,6 +392,8 @@ struct VendorText: Sendable {
     let numberAfterFormForms: [[UInt8]]?
     /// The same, as one run of bytes (`FormList`), for the walk.
     let numberAfterFormList: FormList?
+    /// `scrapsAfterForm`'s alternatives, lower-cased, in its order (`scrapsAfterFormEnd`); nil when one is not ASCII.
+    let scrapsAfterFormList: FormList?
 
     /// `legalForms` as the rules list them; `nameWords`, the rules' common words of business names.
     init(legalForms: [String], nameWords: [String]) {
@@ -417,6 +419,9 @@ struct VendorText: Sendable {
         let abbreviatedSets = abbreviatedForms?.map { ByteSet(bytes: $0) }
         scrapsAfterForm = Pattern(#"(\b(?:"# + Self.alternation(abbreviated) + #")\.?)(?:\s+[A-Za-z0-9]{1,2}){1,2}$"#,
                                   mayMatch: { Self.endsInShortScraps($0) && Self.holdsOne($0, of: abbreviatedForms, sets: abbreviatedSets) })
+        let abbreviatedOrdered = Self.alternatives(abbreviated)
+        scrapsAfterFormList = abbreviatedOrdered.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
+            ? FormList(abbreviatedOrdered.map { Array($0.lowercased().utf8) }) : nil
         // After a form of three letters or more, anything with a digit goes (a registration number, noise);
         // not after "co.": "CO. NO: 12345" is a registration line, not a name.
         let certain = ending.filter { !isShort($0) }
@@ -530,7 +535,8 @@ struct VendorText: Sendable {
               : Self.registrationAtEnd.replacing(in: t, with: "", printable: false)
         // A branch code "(KJ1)", then a bare registration number at the end: "NAME SDN BHD 1110644-W".
         t = Self.branchCodeAtEnd.replacing(in: t, with: "", printable: p)
-        t = Self.bareNumberAtEnd.replacing(in: t, with: "", printable: p)
+        t = p ? Self.cut(t, at: Self.bareNumberAtEndStart) ?? Self.bareNumberAtEnd.replacing(in: t, with: "")
+              : Self.bareNumberAtEnd.replacing(in: t, with: "", printable: false)
         t = collapsingSpaces(t, Self.spaces)
         t = Self.trimJunk(t)
         // A rule of dashes after the name ends it: "BP STATION VAN VEEN------------:-rm".
@@ -538,11 +544,22 @@ struct VendorText: Sendable {
         // Leading dots and a stray lower-case scrap before an upper-case name ("ri FOODICIOUS"), trailing scraps after a legal form.
         t = Self.leadingDots.replacing(in: t, with: "", printable: p)
         t = Self.leadingScrap.replacing(in: t, with: "", printable: p)
-        t = scrapsAfterForm.replacing(in: t, with: "$1", printable: p)
+        if p, let forms = scrapsAfterFormList, let cut = Self.cut(t, at: { Self.scrapsAfterFormEnd($0, forms: forms) }) {
+            t = cut
+        } else {
+            t = scrapsAfterForm.replacing(in: t, with: "$1", printable: p)
+        }
         // OCR's "SON BHD", "SIN BHD", "SDIi BHD", "SEN 3HD", "SDN BHO" for SDN BHD (Malaysia's private limited).
-        // (Read right, "Sdn. Bhd." is left as printed.)
-        for m in Self.misreadSdnBhd.matches(in: t).reversed() where m.groups[0].map({ $0.uppercased().filter(\.isLetterQuick) }) != "SDNBHD" {
-            t.replaceSubrange(m.range, with: "SDN BHD")
+        // (Read right, "Sdn. Bhd." is left as printed.) On printable ASCII the matches found by hand, as byte offsets.
+        if p, let misread = t.utf8.withContiguousStorageIfAvailable({ b in Self.misreadSdnBhdMatches(b).filter { !Self.readsSdnBhd(b, $0) } }) {
+            for r in misread.reversed() {
+                let u = t.utf8
+                t.replaceSubrange(u.index(u.startIndex, offsetBy: r.lowerBound)..<u.index(u.startIndex, offsetBy: r.upperBound), with: "SDN BHD")
+            }
+        } else {
+            for m in Self.misreadSdnBhd.matches(in: t).reversed() where m.groups[0].map({ $0.uppercased().filter(\.isLetterQuick) }) != "SDNBHD" {
+                t.replaceSubrange(m.range, with: "SDN BHD")
+            }
         }
         // After a legal form ends the name, anything with a digit is a registration number or noise.
         if p, let forms = numberAfterFormList, let cut = Self.cut(t, at: { Self.numberAfterFormEnd($0, forms: forms) }) {
@@ -774,4 +791,139 @@ extension VendorText {
             }
         }
     }
+}
+
+// More of `clean`'s expressions by hand on printable ASCII, each held to its expression by `HandScannerTests`.
+extension VendorText {
+    /// Where `bareNumberAtEnd`'s match starts in printable ASCII `b`, nil when there is none. The match runs to the
+    /// end and holds no space after its first run of them, so it is the last word (up to three capitals, four
+    /// digits or more, maybe "-", maybe a capital) after its spaces, all of which it takes: it starts where they do.
+    static func bareNumberAtEndStart(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        func capital(_ c: UInt8) -> Bool { c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") }
+        var i = b.count
+        if i > 0, capital(b[i - 1]) { i -= 1 }
+        if i > 0, b[i - 1] == UInt8(ascii: "-") { i -= 1 }
+        var digits = 0
+        while i > 0, Bytes.isDigit(b[i - 1]) { i -= 1; digits += 1 }
+        guard digits >= 4 else { return nil }
+        var capitals = 0
+        while i > 0, capital(b[i - 1]), capitals < 4 { i -= 1; capitals += 1 }
+        guard capitals <= 3, i > 0, isSpace(b[i - 1]) else { return nil }
+        while i > 0, isSpace(b[i - 1]) { i -= 1 }
+        return i
+    }
+
+    /// Where `scrapsAfterForm`'s first group ends in printable ASCII `b` (the form and its dot, kept), nil when it does
+    /// not match: the leftmost place where, after a word boundary, an alternative (in order) matches case-insensitively,
+    /// a dot maybe, and then to the end one or two scraps, each spaces and one or two letters or digits.
+    static func scrapsAfterFormEnd(_ b: UnsafeBufferPointer<UInt8>, forms: FormList) -> Int? {
+        let n = b.count
+        // The scraps: from the end, one or two runs of one or two letters or digits, each after spaces.
+        var i = n, scraps = 0
+        while scraps < 2 {
+            var j = i
+            while j > 0, Bytes.isAlnum(b[j - 1]) { j -= 1 }
+            guard (1...2).contains(i - j), j > 0, isSpace(b[j - 1]) else { break }
+            while j > 0, isSpace(b[j - 1]) { j -= 1 }
+            scraps += 1
+            i = j
+        }
+        guard scraps > 0 else { return nil }
+        // The spaces before the last scrap (`one`) and before the one before it (`two`, when there are two): the
+        // group ends among the spaces a tail of one or two scraps starts with.
+        var one = 0..<0, two = 0..<0
+        do {
+            var j = n
+            while j > 0, Bytes.isAlnum(b[j - 1]) { j -= 1 }
+            var k = j
+            while k > 0, isSpace(b[k - 1]) { k -= 1 }
+            one = k..<j
+            if scraps == 2 {
+                var j2 = k
+                while j2 > 0, Bytes.isAlnum(b[j2 - 1]) { j2 -= 1 }
+                var k2 = j2
+                while k2 > 0, isSpace(b[k2 - 1]) { k2 -= 1 }
+                two = k2..<j2
+            }
+        }
+        return forms.bytes.withUnsafeBufferPointer { fb in
+            forms.starts.withUnsafeBufferPointer { starts in
+                for p in 0..<n where forms.first.contains(lower(b[p])) && isBoundary(b, p) {
+                    let c0 = lower(b[p])
+                    for f in 0..<(starts.count - 1) where fb[starts[f]] == c0 {
+                        let len = starts[f + 1] - starts[f]
+                        guard p + len <= n else { continue }
+                        var k = 1
+                        while k < len, lower(b[p + k]) == fb[starts[f] + k] { k += 1 }
+                        guard k == len else { continue }
+                        let e = p + len
+                        // `\.?`, greedy: with the dot when there (a scrap starts with a space, and a dot is none).
+                        let g = e < n && b[e] == UInt8(ascii: ".") ? e + 1 : e
+                        if one.contains(g) || two.contains(g) { return g }
+                    }
+                }
+                return nil
+            }
+        }
+    }
+
+    /// The matches of `misreadSdnBhd` in printable ASCII `b`, left to right, as byte ranges: at a word boundary an
+    /// "S", one of its misread middles and a boundary; up to three of . , ' : and spaces; a misread "BHD" and a boundary
+    /// (case-insensitive, every alternative tried in order; no alternative is the start of another).
+    static func misreadSdnBhdMatches(_ b: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        let n = b.count
+        var out: [Range<Int>] = []
+        var p = 0
+        func at(_ i: Int, _ c: UInt8) -> Bool { i < n && lower(b[i]) == c }
+        func oneOf(_ i: Int, _ s: ByteSet) -> Bool { i < n && s.contains(lower(b[i])) }
+        while p + 3 < n {
+            guard lower(b[p]) == UInt8(ascii: "s"), isBoundary(b, p) else { p += 1; continue }
+            // `(?:[O0DIEU]N|DIV|DM|DIi|DR|C)`, then `\b`: each alternative in order.
+            var middleEnd: Int?
+            let q = p + 1
+            for alt in 0..<6 {
+                var e = -1
+                switch alt {
+                case 0: if oneOf(q, misreadMiddleFirst), at(q + 1, UInt8(ascii: "n")) { e = q + 2 }
+                case 1: if at(q, UInt8(ascii: "d")), at(q + 1, UInt8(ascii: "i")), at(q + 2, UInt8(ascii: "v")) { e = q + 3 }
+                case 2: if at(q, UInt8(ascii: "d")), at(q + 1, UInt8(ascii: "m")) { e = q + 2 }
+                case 3: if at(q, UInt8(ascii: "d")), at(q + 1, UInt8(ascii: "i")), at(q + 2, UInt8(ascii: "i")) { e = q + 3 }
+                case 4: if at(q, UInt8(ascii: "d")), at(q + 1, UInt8(ascii: "r")) { e = q + 2 }
+                default: if at(q, UInt8(ascii: "c")) { e = q + 1 }
+                }
+                guard e >= 0, isBoundary(b, e) else { continue }
+                // `[.,':]{0,3}\s*`: greedy (what follows starts with B, 8 or 3), then the misread BHD and `\b`.
+                var k = e, marks = 0
+                while k < n, marks < 3, bhdMarks.contains(b[k]) { k += 1; marks += 1 }
+                while k < n, isSpace(b[k]) { k += 1 }
+                guard oneOf(k, bhdB) else { continue }
+                if oneOf(k + 1, bhdH), oneOf(k + 2, bhdD), isBoundary(b, k + 3) { middleEnd = k + 3; break }
+                if at(k + 1, UInt8(ascii: "h")), at(k + 2, UInt8(ascii: "a")), isBoundary(b, k + 3) { middleEnd = k + 3; break }
+            }
+            if let m = middleEnd {
+                out.append(p..<m)
+                p = m
+            } else {
+                p += 1
+            }
+        }
+        return out
+    }
+
+    /// Whether the letters of `b[r]`, upper-cased, are "SDNBHD" (the match read right).
+    static func readsSdnBhd(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
+        var k = 0
+        for i in r where Bytes.isLetter(b[i]) {
+            guard k < 6, b[i] & ~0x20 == sdnBhd[k] else { return false }
+            k += 1
+        }
+        return k == 6
+    }
+    static let sdnBhd: [UInt8] = Array("SDNBHD".utf8)
+
+    static let misreadMiddleFirst = ByteSet("o0dieu")
+    static let bhdMarks = ByteSet(".,':")
+    static let bhdB = ByteSet("b83")
+    static let bhdH = ByteSet("hn")
+    static let bhdD = ByteSet("do0")
 }

@@ -502,7 +502,8 @@ struct HandScannerTests {
         let forms = (v.numberAfterFormForms ?? []).map { String(decoding: $0, as: UTF8.self) }
         #expect(!forms.isEmpty)
         let tokens = ["(", "[", ")", "]", " ", "  ", "co", "Co.", "CO", "reg", "Reg.", "no", "NO.", ":", "-", ".", "_", ",", "12345", "7", "X",
-                      "p", "ab", "SDN", "BHD", "Sdn. Bhd.", "(M)", "#", "é"]
+                      "p", "ab", "SDN", "BHD", "Sdn. Bhd.", "(M)", "#", "é", "S0N", "SON", "SDIi", "SEN", "3HD", "BHO", "8HA", "SC", "SDM", "DR", "'", "1", "a",
+                      " A1", " 9", "1234", "AB12345", "-W", "bhd"]
         var g = Lines(state: 73)
         func replaced(_ p: Pattern, _ s: String, _ template: String) -> String {
             p.regex.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: template)
@@ -522,6 +523,15 @@ struct HandScannerTests {
             guard s.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { continue }
             #expect(VendorText.cut(s, at: VendorText.registrationAtEndStart) == replaced(VendorText.registrationAtEnd, s, ""), "\(s)")
             #expect(VendorText.cut(s, at: { VendorText.numberAfterFormEnd($0, forms: v.numberAfterFormList!) }) == replaced(v.numberAfterForm, s, "$1"), "\(s)")
+            #expect(VendorText.cut(s, at: VendorText.bareNumberAtEndStart) == replaced(VendorText.bareNumberAtEnd, s, ""), "\(s)")
+            #expect(VendorText.cut(s, at: { VendorText.scrapsAfterFormEnd($0, forms: v.scrapsAfterFormList!) }) == replaced(v.scrapsAfterForm, s, "$1"), "\(s)")
+            let misread = s.utf8.withContiguousStorageIfAvailable { VendorText.misreadSdnBhdMatches($0) } ?? []
+            #expect(misread == VendorText.misreadSdnBhd.regex.matches(in: s, range: NSRange(s.startIndex..., in: s)).map { $0.range.location..<($0.range.location + $0.range.length) }, "\(s)")
+            for r in misread {
+                let read = s.utf8.withContiguousStorageIfAvailable { VendorText.readsSdnBhd($0, r) }
+                let text = String(decoding: Array(s.utf8)[r], as: UTF8.self)
+                #expect(read == (text.uppercased().filter(\.isLetterQuick) == "SDNBHD"), "\(s)")
+            }
         }
     }
 
