@@ -535,6 +535,35 @@ struct HandScannerTests {
         }
     }
 
+    /// The card digits and the receipt number's tokens found by hand where their expressions find them: the first card
+    /// match's digits, and every token match (whole and group) in order, on printable lines made of their pieces.
+    @Test func cardDigitsAndIdTokensAreTheExpressionsMatches() {
+        let tokens = ["*", "**", "x", "X", "xx", "#", "-", " ", "  ", ":", ".", "/", "1234", "12345", "567", "0", "ending ", "ENDING ", "in ", "IN ",
+                      "last 4", "LAST 4", "card", "No", "AB", "a", "Z9", "-12/3", "##", ": ", "é"]
+        var g = Lines(state: 79)
+        func ranges(_ r: NSRange) -> Range<Int> { r.location..<(r.location + r.length) }
+        for _ in 0..<40_000 {
+            var s = ""
+            for _ in 0..<Int.random(in: 1...10, using: &g) {
+                s += Int.random(in: 0...5, using: &g) == 0 ? g.line(Self.textAlphabet, max: 4) : tokens.randomElement(using: &g)!
+            }
+            guard s.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else {
+                #expect(ReceiptParser.cardLast4(s) == (ReceiptParser.cardDigits.matches(in: s).first?.groups[1] ?? nil), "\(s)")
+                continue
+            }
+            let ns = NSRange(s.startIndex..., in: s)
+            let card = s.utf8.withContiguousStorageIfAvailable { ReceiptParser.cardDigitsFirst($0) } ?? nil
+            #expect(card == ReceiptParser.cardDigits.regex.firstMatch(in: s, range: ns).map { ranges($0.range(at: 1)) }, "\(s)")
+            #expect(ReceiptParser.cardLast4(s) == (ReceiptParser.cardDigits.matches(in: s).first?.groups[1] ?? nil), "\(s)")
+            let u = s.uppercased()
+            let hand = u.utf8.withContiguousStorageIfAvailable { ReceiptParser.idTokenMatches($0) } ?? []
+            let regex = ReceiptParser.idToken.regex.matches(in: u, range: NSRange(u.startIndex..., in: u))
+            #expect(hand.map(\.whole) == regex.map { ranges($0.range) } && hand.map(\.token) == regex.map { ranges($0.range(at: 1)) }, "\(u)")
+            let first = ReceiptParser.idToken.matches(in: u).compactMap { $0.groups[1] }.first { $0.contains(where: \.isNumber) }
+            #expect(ReceiptParser.firstIdToken(u) == first, "\(u)")
+        }
+    }
+
     /// The Decimal an amount holds, byte for byte (its exponent, length, sign and significand).
     static func held(_ d: Decimal) -> [UInt8] { withUnsafeBytes(of: d) { Array($0) } }
 
