@@ -564,6 +564,28 @@ struct HandScannerTests {
         }
     }
 
+    /// The registration number lines a vendor's name is scored by, matched by hand where their expressions match.
+    @Test func registrationLinesMatchAsTheExpressions() {
+        let tokens = ["(", "[", "{", ")", "]", "}", " ", "  ", "-", ":", ".", "_", "co", "CO", "Co.", "company", "COMPANY", "reg", "REG", "no",
+                      "No.", "12345", "123456", "1234", "7", "X", "a", "P", "(001610235-P)", "1168272-U", "#", "é"]
+        var g = Lines(state: 83)
+        for _ in 0..<40_000 {
+            var s = ""
+            for _ in 0..<Int.random(in: 1...8, using: &g) {
+                s += Int.random(in: 0...6, using: &g) == 0 ? g.line(Self.textAlphabet, max: 3) : tokens.randomElement(using: &g)!
+            }
+            let ns = NSRange(s.startIndex..., in: s)
+            let number = ReceiptParser.registrationNumber.regex.firstMatch(in: s, range: ns) != nil
+            let onLine = ReceiptParser.registrationOnLine.regex.firstMatch(in: s, range: ns) != nil
+            #expect(ReceiptParser.isRegistrationNumber(s) == number, "\(s)")
+            #expect(ReceiptParser.hasRegistrationOnLine(s) == onLine, "\(s)")
+            if s.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) {
+                #expect(s.utf8.withContiguousStorageIfAvailable(ReceiptParser.registrationNumberMatches) == number, "\(s)")
+                #expect(s.utf8.withContiguousStorageIfAvailable(ReceiptParser.registrationOnLineMatches) == onLine, "\(s)")
+            }
+        }
+    }
+
     /// The Decimal an amount holds, byte for byte (its exponent, length, sign and significand).
     static func held(_ d: Decimal) -> [UInt8] { withUnsafeBytes(of: d) { Array($0) } }
 
