@@ -61,27 +61,30 @@ extension CompiledRules {
     /// go to the character functions, as before. Nil when the line is not ASCII.
     func asciiCurrencies(in l: ParseLine) -> [String]? {
         let u = l.text.utf8
-        // The line lower-cased and the set of its bytes, in one walk of its bytes in place (nil: not ASCII).
-        func lowered(_ b: UnsafeBufferPointer<UInt8>) -> (lower: [UInt8], present: ByteSet)? {
-            var lower = [UInt8](repeating: 0, count: b.count)
+        // The set of the line's bytes lower-cased, in one walk of its bytes in place (nil: not ASCII); the line
+        // lower-cased made only once a symbol's bytes are all among them (most lines hold none: an array made and
+        // freed for every line was half the cost).
+        func present(_ b: UnsafeBufferPointer<UInt8>) -> ByteSet? {
             var lo: UInt64 = 0, hi: UInt64 = 0
-            for (i, c) in b.enumerated() {
+            for c in b {
                 guard c < 0x80 else { return nil }
                 let d = c >= 0x41 && c <= 0x5A ? c | 0x20 : c
-                lower[i] = d
                 if d < 64 { lo |= 1 << UInt64(d) } else { hi |= 1 << UInt64(d - 64) }
             }
-            return (lower, ByteSet(lo: lo, hi: hi))
+            return ByteSet(lo: lo, hi: hi)
         }
-        guard let (lower, present) = u.withContiguousStorageIfAvailable(lowered) ?? Array(u).withUnsafeBufferPointer(lowered) else { return nil }
+        guard let present = u.withContiguousStorageIfAvailable(present) ?? Array(u).withUnsafeBufferPointer(present) else { return nil }
         var out: [String] = []
         var lowerText: String?
+        var lowered: [UInt8]?
         // (A symbol with a byte the line lacks is not on it; one not ASCII never is.)
         for k in currencySymbolBytes.indices {
             // (The symbol's set asked before its bytes are taken: taking each element whole retained and released
             // its array, for every symbol on every line.)
             guard let set = currencySymbolBytes[k].set, present.holds(set) else { continue }
             let sym = currencySymbolBytes[k].bytes, letters = currencySymbolBytes[k].letters
+            let lower = lowered ?? u.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+            lowered = lower
             guard bytesContain(lower, sym) else { continue }
             let code = currencySymbols[k].1
             if letters {

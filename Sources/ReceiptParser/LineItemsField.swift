@@ -88,18 +88,33 @@ extension ReceiptParser {
         // A payment or total word: the row is that, unless the word is a weak one in a longer name ("CHOCOLATE BAR",
         // "CHICKEN TENDER", "NET BAG"); "Eat-In Total (incl Tax)" is a total ("total incl", 0.9), however long.
         // A word one OCR slip away counts only on a short row ("TOTAI 12.00"), not in a name ("SUMMER WIT").
-        let words = l.words.isASCII ? l.words.spans.filter { l.words.word($0).contains { $0 >= 0x61 && $0 <= 0x7A } }.count
-                                    : l.words.words.filter { $0.contains(where: \.isLetterQuick) }.count
-        for set in [compiled.total, compiled.subtotal, compiled.rounding, compiled.cash, compiled.change] {
-            if let kw = compiled.bestExact(set, in: l.words), kw.weight >= 0.9 || words <= 2 { return true }
-            if words <= 2, compiled.any(set, in: l.words) != nil { return true }
-        }
+        let words = Self.wordsWithLetters(l.words)
+        // (The five sets asked one after another, not walked in an array of them made for every row: each set put in
+        // it retained its arrays, and the array was allocated and destroyed.)
+        if claims(compiled.total, l.words, words: words) || claims(compiled.subtotal, l.words, words: words)
+            || claims(compiled.rounding, l.words, words: words) || claims(compiled.cash, l.words, words: words)
+            || claims(compiled.change, l.words, words: words) { return true }
         if compiled.isSubtotal(l.words), words <= 3 || compiled.anyExact(compiled.subtotal, in: l.words) != nil { return true }
         if compiled.anyExact(compiled.tax, in: l.words) != nil || words <= 2 && compiled.any(compiled.tax, in: l.words) != nil,
            compiled.any(compiled.taxExclude, in: l.words).map({ Self.inclusion.contains($0.normalised) }) ?? true { return true }
         if compiled.anyExact(compiled.itemSkip, in: l.words) != nil { return true }
         if !l.dates.isEmpty { return true }
         return false
+    }
+
+    /// The words of a line with a letter in them (on ASCII, counted on the words' bytes without listing them).
+    static func wordsWithLetters(_ w: WordLine) -> Int {
+        guard w.isASCII else { return w.words.filter { $0.contains(where: \.isLetterQuick) }.count }
+        var n = 0
+        for s in w.spans where w.word(s).contains(where: { $0 >= 0x61 && $0 <= 0x7A }) { n += 1 }
+        return n
+    }
+
+    /// A payment or total word of `set` on a row of `words` words with letters: as printed and strong (or on a short
+    /// row), or one slip away on a short row (`isNotAnItem`).
+    func claims(_ set: CompiledRules.KeywordSet, _ w: WordLine, words: Int) -> Bool {
+        if let kw = compiled.bestExact(set, in: w), kw.weight >= 0.9 || words <= 2 { return true }
+        return words <= 2 && compiled.any(set, in: w) != nil
     }
 
     func isDiscount(_ l: ParseLine) -> Bool { compiled.anyExact(compiled.itemDiscount, in: l.words) != nil || compiled.any(compiled.discount, in: l.words) != nil }

@@ -14,6 +14,57 @@ extension ReceiptParser {
     })
 
     static let cardMasks = ByteSet("*xX#")
+    static let cardMaskRun = ByteSet(" *xX#-")
+
+    /// The first `cardDigits` match's digits (its group 1) in `s`: found by hand on printable ASCII, else by the expression.
+    static func cardLast4(_ s: String) -> String? {
+        let fast = s.utf8.withContiguousStorageIfAvailable { b -> String?? in
+            guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return .none }
+            return .some(cardDigitsFirst(b).map { String(decoding: UnsafeBufferPointer(rebasing: b[$0]), as: UTF8.self) })
+        }
+        if case let .some(.some(found)) = fast { return found }
+        return cardDigits.matches(in: s).first?.groups[1] ?? nil
+    }
+
+    /// Where the digits of `cardDigits`' first match are in printable ASCII `b` (a speed trick: the expression ran on
+    /// every line with four digits in a row and two masking marks or "ending"/"last 4"). The expression's steps: the
+    /// leftmost place where an alternative, in order, is followed by four digits and no fifth: two masking marks or
+    /// more and any marks, spaces and dashes after them; "ending " and maybe "in "; "last 4" and any colons and spaces
+    /// (case-insensitive; each run greedy, and nothing it takes could start the digits, so no other step matches).
+    /// `HandScannerTests` holds it to the expression.
+    static func cardDigitsFirst(_ b: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        let n = b.count
+        guard Bytes.hasRun(b, 4, Bytes.isDigit) else { return nil }
+        func four(_ k: Int) -> Range<Int>? {
+            guard k + 4 <= n, Bytes.isDigit(b[k]), Bytes.isDigit(b[k + 1]), Bytes.isDigit(b[k + 2]), Bytes.isDigit(b[k + 3]),
+                  k + 4 == n || !Bytes.isDigit(b[k + 4]) else { return nil }
+            return k..<(k + 4)
+        }
+        func says(_ k: Int, _ word: StaticString) -> Bool {
+            let w = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+            guard k + w.count <= n else { return false }
+            for i in 0..<w.count where b[k + i] | (Bytes.isLetter(b[k + i]) ? 0x20 : 0) != w[i] { return false }
+            return true
+        }
+        for p in 0..<n {
+            var k = p
+            while k < n, cardMasks.contains(b[k]) { k += 1 }
+            if k - p >= 2 {
+                while k < n, cardMaskRun.contains(b[k]) { k += 1 }
+                if let r = four(k) { return r }
+            }
+            if says(p, "ending ") {
+                if says(p + 7, "in "), let r = four(p + 10) { return r }
+                if let r = four(p + 7) { return r }
+            }
+            if says(p, "last 4") {
+                k = p + 6
+                while k < n, b[k] == UInt8(ascii: ":") || b[k] == 0x20 { k += 1 }
+                if let r = four(k) { return r }
+            }
+        }
+        return nil
+    }
 
     func payment(_ lines: [ParseLine]) -> (Field<String>?, Field<String>?) {
         var method: Field<String>?
@@ -21,17 +72,17 @@ extension ReceiptParser {
         // `method`'s value, kept beside it (asking the field copied it for every line).
         var methodValue: String?
         for l in lines {
-            if last4 == nil, let m = Self.cardDigits.matches(in: l.text).first, let d = m.groups[1] {
+            if last4 == nil, let d = Self.cardLast4(l.text) {
                 last4 = Field(d, confidence: 0.85, evidence: l.evidence(rule: "card.masked-number"))
             }
             if methodValue == nil || methodValue == "cash" {
                 // (`any`: the first word of the list the line `contains`, the others refused by their signs.)
                 let w = l.words
                 if let card = compiled.any(compiled.cardWords, in: w) {
-                    method = Field("card", confidence: 0.8, evidence: l.evidence(rule: "payment.card-word", notes: [.quoted(card.normalised.trimmingCharacters(in: .whitespaces))]))
+                    method = Field("card", confidence: 0.8, evidence: l.evidence(rule: "payment.card-word", notes: [.quoted(MoneyFields.trimSpaces(card.normalised))]))
                     methodValue = "card"
                 } else if methodValue == nil, !l.amounts.isEmpty, let cash = compiled.any(compiled.cashWords, in: w) {
-                    method = Field("cash", confidence: 0.7, evidence: l.evidence(rule: "payment.cash-word", notes: [.quoted(cash.normalised.trimmingCharacters(in: .whitespaces))]))
+                    method = Field("cash", confidence: 0.7, evidence: l.evidence(rule: "payment.cash-word", notes: [.quoted(MoneyFields.trimSpaces(cash.normalised))]))
                     methodValue = "cash"
                 }
             }

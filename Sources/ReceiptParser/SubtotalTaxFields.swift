@@ -239,11 +239,15 @@ extension MoneyFields {
         }
     }
 
+    static let otherChargeWords = [" tip ", " tips ", " gratuity ", " service ", " svc ", " charge ", " deposit ", " fee "]
+
     /// A line of the totals block that is some other money than tax: a tip, a service charge, a discount, a payment.
     func isOtherCharge(_ l: ParseLine) -> Bool {
         if rules.best(rules.tax, in: l.words) != nil { return false }
-        for set in [rules.rounding, rules.discount, rules.cash, rules.change] where rules.any(set, in: l.words) != nil { return true }
-        return [" tip ", " tips ", " gratuity ", " service ", " svc ", " charge ", " deposit ", " fee "].contains { textContains(l.words.padded, $0) }
+        // (The sets asked one after another, and the words from a list made once: not arrays made for every line.)
+        if rules.any(rules.rounding, in: l.words) != nil || rules.any(rules.discount, in: l.words) != nil
+            || rules.any(rules.cash, in: l.words) != nil || rules.any(rules.change, in: l.words) != nil { return true }
+        return Self.otherChargeWords.contains { l.words.holds(text: $0) }
     }
 
     /// A tax line between the subtotal's row and the total's with no amount OCR could read.

@@ -69,7 +69,9 @@ struct Pattern: @unchecked Sendable {
 /// a space at each end, so keywords match as whole words: `" total rm "`. A class: made once a line,
 /// asked by every field, never changed.
 final class WordLine {
-    let padded: String
+    /// `bytes` as a string. Made when first asked: most lines are only asked through `bytes` and `spans` (a
+    /// string of its own for every line was an allocation and a copy of each).
+    private(set) lazy var padded: String = String(decoding: bytes, as: UTF8.self)
     /// The words of `padded` (`padded.split(separator: " ")`). Made when first asked: most lines are only
     /// asked through `bytes` and `spans`.
     private(set) lazy var words: [Substring] = splitOnSpaces(padded)
@@ -93,40 +95,24 @@ final class WordLine {
     let spans: [Span]
 
     init(_ text: String) {
-        // (Each array made once at the size it can reach: growing them, and the literal `[32]` reserved
-        // again, copied their buffers.)
-        let n = text.utf8.count
-        var ascii: [UInt8] = []
-        ascii.reserveCapacity(n + 2)
-        ascii.append(32)
-        var letters = 0, digits = 0
-        // Plain ASCII (most receipt lines): the same as the general path below, byte by byte (for ASCII,
-        // `lowercased` maps A-Z only, and `isLetter`/`isNumber` are A-Z, a-z, 0-9). The bytes read in place
-        // when the string holds them so (a native string always does), else copied out.
         let isASCIIText = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? text.utf8.allSatisfy { $0 < 0x80 }
-        var spans: [Span] = []
+        var letters = 0, digits = 0
+        var mask: UInt64 = 0, lengths: UInt64 = 0, pairs: UInt64 = 0, lineBytes: UInt64 = 0
+        var madePadded: String?
         if isASCIIText {
-            let counts = text.utf8.withContiguousStorageIfAvailable { Self.lowerWords($0, into: &ascii) }
-                ?? Array(text.utf8).withUnsafeBufferPointer { Self.lowerWords($0, into: &ascii) }
-            letters = counts.letters
-            digits = counts.digits
-            if ascii.count == 1 || ascii.last != 32 { ascii.append(32) }
-            // (At most one word for every two bytes of the padded line.)
-            spans.reserveCapacity(ascii.count / 2)
-            padded = String(decoding: ascii, as: UTF8.self)
-            bytes = ascii
-            // The words between the single spaces, as `padded.split(separator: " ")` gives them (on ASCII a
-            // byte 32 is the character " ").
-            var start = 1, mask: UInt64 = 0
-            for i in 1..<ascii.count {
-                let c = ascii[i]
-                if c == 32 {
-                    if i > start { spans.append(Span(start: start, end: i, mask: mask)) }
-                    start = i + 1; mask = 0
-                } else {
-                    mask |= 1 << UInt64(c & 63)
-                }
-            }
+            // Plain ASCII (most receipt lines): the same as the general path below, byte by byte (for ASCII,
+            // `lowercased` maps A-Z only, and `isLetter`/`isNumber` are A-Z, a-z, 0-9). The bytes read in place
+            // when the string holds them so (a native string always does), else copied out; written into the
+            // array's own buffer at the size it can reach (a space, the text, a space), and the words, their
+            // bits and lengths found in the same walk (an append a byte, and a walk of the words after, were
+            // most of the cost).
+            var made: [UInt8] = [], words: [Span] = []
+            let c = text.utf8.withContiguousStorageIfAvailable { Self.asciiLine($0, &made, &words) }
+                ?? Array(text.utf8).withUnsafeBufferPointer { Self.asciiLine($0, &made, &words) }
+            bytes = made
+            spans = words
+            letters = c.letters; digits = c.digits
+            mask = c.wordMask; lengths = c.lengths; pairs = c.pairs; lineBytes = c.lineBytes
         } else {
             var out = ""
             out.reserveCapacity(text.count + 2)
@@ -138,47 +124,90 @@ final class WordLine {
                     out.append(" "); lastSpace = true
                 }
             }
-            padded = " " + out.trimmingCharacters(in: .whitespaces) + " "
+            let padded = " " + out.trimmingCharacters(in: .whitespaces) + " "
+            madePadded = padded
             bytes = Array(padded.utf8)
             letters = padded.filter(\.isLetterQuick).count
             digits = padded.filter(\.isNumber).count
             // (Split by characters: a space a combining mark follows is no " ".)
             let u = padded.utf8
-            spans = padded.split(separator: " ").map { w in
+            let spans = padded.split(separator: " ").map { w in
                 let start = u.distance(from: u.startIndex, to: w.startIndex)
                 return Span(start: start, end: start + w.utf8.count, mask: Self.byteMask(w.utf8))
+            }
+            self.spans = spans
+            for (i, w) in spans.enumerated() {
+                mask |= Self.bit(ascii: bytes, w)
+                lengths |= Self.lengthBit(w.count)
+                if i > 0 { pairs |= Self.lengthBit(spans[i - 1].count + w.count) }
+                lineBytes |= w.mask
             }
         }
         letterCount = letters
         digitCount = digits
         isASCII = isASCIIText
-        self.spans = spans
-        var mask: UInt64 = 0, lengths: UInt64 = 0, pairs: UInt64 = 0, lineBytes: UInt64 = 0
-        for (i, w) in spans.enumerated() {
-            mask |= Self.bit(ascii: bytes, w)
-            lengths |= Self.lengthBit(w.count)
-            if i > 0 { pairs |= Self.lengthBit(spans[i - 1].count + w.count) }
-            lineBytes |= w.mask
-        }
         wordMask = mask
         lengthMask = lengths
         pairLengthMask = pairs
         lineByteMask = lineBytes
+        // (Made already on this path: kept, not made again from the bytes.)
+        if let madePadded { padded = madePadded }
     }
 
-    /// The ASCII path of `init`: the letters (lower-cased) and digits of `b` appended to `ascii`, each run of
-    /// anything else as one space (none at the start, `ascii` holding the leading space already); how many
-    /// letters and digits. (A function of its own: a nested function capturing the counts made them boxes,
-    /// asked for exclusive access at every byte.)
-    private static func lowerWords(_ b: UnsafeBufferPointer<UInt8>, into ascii: inout [UInt8]) -> (letters: Int, digits: Int) {
-        var letters = 0, digits = 0, lastSpace = true
-        for c in b {
-            if c >= 0x41 && c <= 0x5A { ascii.append(c | 0x20); letters += 1; lastSpace = false }
-            else if c >= 0x61 && c <= 0x7A { ascii.append(c); letters += 1; lastSpace = false }
-            else if c >= 0x30 && c <= 0x39 { ascii.append(c); digits += 1; lastSpace = false }
-            else if !lastSpace { ascii.append(32); lastSpace = true }
+    /// What the ASCII path of `init` counts besides the bytes and the words (plain numbers: handed back through
+    /// `withContiguousStorageIfAvailable` without a copy of anything counted).
+    struct Counts {
+        var letters = 0, digits = 0
+        var wordMask: UInt64 = 0, lengths: UInt64 = 0, pairs: UInt64 = 0, lineBytes: UInt64 = 0
+    }
+
+    /// The ASCII path of `init`: the padded line of `b` (its letters lower-cased and digits, each run of anything
+    /// else one space, a space at each end) in `bytes`, its words as `padded.split(separator: " ")` gives them (on
+    /// ASCII a byte 32 is the character " ") in `spans`; how many letters and digits, and the words' bits, lengths
+    /// and bytes. (A function of its own, its counts locals: a nested function capturing them made them boxes.)
+    private static func asciiLine(_ b: UnsafeBufferPointer<UInt8>, _ bytes: inout [UInt8], _ spans: inout [Span]) -> Counts {
+        var c = Counts()
+        // (Made at the size it can reach, a space, the text, a space, written in place and cut to what was written:
+        // an append a byte was most of the cost.)
+        bytes = [UInt8](repeating: 32, count: b.count + 2)
+        var k = 1
+        bytes.withUnsafeMutableBufferPointer { out in
+            var lastSpace = true, letters = 0, digits = 0
+            for x in b {
+                if x >= 0x41 && x <= 0x5A { out[k] = x | 0x20; k += 1; letters += 1; lastSpace = false }
+                else if x >= 0x61 && x <= 0x7A { out[k] = x; k += 1; letters += 1; lastSpace = false }
+                else if x >= 0x30 && x <= 0x39 { out[k] = x; k += 1; digits += 1; lastSpace = false }
+                else if !lastSpace { out[k] = 32; k += 1; lastSpace = true }
+            }
+            // (Only the leading space: a second, as `" " + "" + " "`.)
+            if k == 1 || out[k - 1] != 32 { out[k] = 32; k += 1 }
+            c.letters = letters; c.digits = digits
         }
-        return (letters, digits)
+        bytes.removeLast(bytes.count - k)
+        // (At most one word for every two bytes of the padded line.)
+        spans.reserveCapacity(k / 2)
+        var mask: UInt64 = 0, lengths: UInt64 = 0, pairs: UInt64 = 0, lineBytes: UInt64 = 0
+        var start = 1, wordMask: UInt64 = 0, h: UInt64 = 0xcbf29ce484222325, previous = -1
+        for i in 1..<k {
+            let x = bytes[i]
+            if x == 32 {
+                if i > start {
+                    spans.append(Span(start: start, end: i, mask: wordMask))
+                    // `bit(ascii:)`, `lengthBit` and the pair's, as the general path makes them.
+                    mask |= 1 << (h & 63)
+                    lengths |= lengthBit(i - start)
+                    if previous >= 0 { pairs |= lengthBit(previous + i - start) }
+                    previous = i - start
+                    lineBytes |= wordMask
+                }
+                start = i + 1; wordMask = 0; h = 0xcbf29ce484222325
+            } else {
+                wordMask |= 1 << UInt64(x & 63)
+                h = (h ^ UInt64(x)) &* 0x100000001b3
+            }
+        }
+        c.wordMask = mask; c.lengths = lengths; c.pairs = pairs; c.lineBytes = lineBytes
+        return c
     }
 
     /// Each word's bytes, `bytes[s.start..<s.end]`.
@@ -229,6 +258,13 @@ final class WordLine {
     /// Each word as UTF-8 (`spans` copied out), for code that wants them as arrays.
     var wordBytes: [[UInt8]] { spans.map { Array(word($0)) } }
 
+    /// `textContains(padded, needle)`, asked of `bytes` on an ASCII line (its `padded` is printable then: letters,
+    /// digits and spaces), without making `padded`.
+    func holds(text needle: String) -> Bool {
+        guard isASCII, !needle.isEmpty, isPrintableASCII(needle) else { return textContains(padded, needle) }
+        return bytesContain(bytes, needle)
+    }
+
     /// True when `needle` (already normalised) occurs in `padded`, byte for byte.
     func has(_ needle: String) -> Bool { bytesContain(bytes, needle) }
 
@@ -269,25 +305,59 @@ final class WordLine {
         let km = k.coreByteMask
         let missing = (km & ~lineByteMask).nonzeroBitCount
         guard missing <= 2 else { return false }
-        let kw = k.core
-        // (Only the few words the masks let through are copied out for the comparisons.)
-        if missing <= 1, lengthMask & k.oneSlipLengths != 0,
-           spans.contains(where: { abs($0.count - n) <= 1 && (km & ~$0.mask).nonzeroBitCount <= 1
-                                   && Self.oneSlip(Array(word($0)), kw) }) { return true }
-        guard loosely, n >= Self.twoSlipsFrom, (lengthMask | pairLengthMask) & k.twoSlipLengths != 0 else { return false }
-        func few(_ m: UInt64) -> Bool { (km & ~m).nonzeroBitCount <= 2 }
-        if spans.contains(where: { abs($0.count - n) <= 2 && few($0.mask) && Self.withinTwo(Array(word($0)), [], kw) }) { return true }
-        return spans.indices.dropLast().contains { i in
-            abs(spans[i].count + spans[i + 1].count - n) <= 2 && few(spans[i].mask | spans[i + 1].mask)
-                && Self.withinTwo(Array(word(spans[i])), Array(word(spans[i + 1])), kw)
+        let oneSlipMay = missing <= 1 && lengthMask & k.oneSlipLengths != 0
+        let twoSlipsMay = loosely && n >= Self.twoSlipsFrom && (lengthMask | pairLengthMask) & k.twoSlipLengths != 0
+        guard oneSlipMay || twoSlipsMay else { return false }
+        // (The few words the masks let through compared in place, as buffers of `bytes`: no copy of a word, no
+        // allocation, for each comparison.)
+        return bytes.withUnsafeBufferPointer { b in
+            k.core.withUnsafeBufferPointer { kw in
+                func word(_ s: Span) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: b[s.start..<s.end]) }
+                if oneSlipMay {
+                    for s in spans where abs(s.count - n) <= 1 && (km & ~s.mask).nonzeroBitCount <= 1 && Self.oneSlip(word(s), kw) { return true }
+                }
+                guard twoSlipsMay else { return false }
+                let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+                for s in spans where abs(s.count - n) <= 2 && (km & ~s.mask).nonzeroBitCount <= 2 && Self.withinTwo(word(s), none, kw) { return true }
+                guard spans.count >= 2 else { return false }
+                for i in 0..<(spans.count - 1) {
+                    let s = spans[i], t = spans[i + 1]
+                    if abs(s.count + t.count - n) <= 2 && (km & ~(s.mask | t.mask)).nonzeroBitCount <= 2
+                        && Self.withinTwo(word(s), word(t), kw) { return true }
+                }
+                return false
+            }
         }
     }
 
     /// `w` is the keyword `kw` read with one OCR slip; not the keyword with a letter added at its end, which is
     /// another word ("SUMMER" is not the German "summe", "TOTALE" not "total").
     static func oneSlip(_ w: [UInt8], _ kw: [UInt8]) -> Bool {
+        w.withUnsafeBufferPointer { a in kw.withUnsafeBufferPointer { oneSlip(a, $0) } }
+    }
+
+    /// `oneSlip` on buffers (words read in place from `bytes`).
+    static func oneSlip(_ w: UnsafeBufferPointer<UInt8>, _ kw: UnsafeBufferPointer<UInt8>) -> Bool {
         if w.count == kw.count + 1, Bytes.isLetter(w[w.count - 1]), w.starts(with: kw) { return false }
-        return EditDistance.withinOne(w, kw) && !falseFriends.contains(w)
+        return withinOne(w, kw) && !falseFriends.contains { $0.elementsEqual(w) }
+    }
+
+    /// `EditDistance.withinOne` on buffers of bytes, the same steps (`HandScannerTests` holds the two together).
+    static func withinOne(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        if a.count < b.count { return withinOne(b, a) }
+        guard a.count - b.count <= 1 else { return false }
+        var i = 0
+        while i < b.count, a[i] == b[i] { i += 1 }
+        if i == b.count { return true }
+        // Equal lengths: the rest after the one difference the same; one longer: the rest of `a` after its byte `i`
+        // is `b`'s from `i` on.
+        let d = a.count - b.count
+        var j = i + 1
+        while j < a.count {
+            if a[j] != b[j - d] { return false }
+            j += 1
+        }
+        return true
     }
 
     /// Words one slip from a keyword that receipts print as words of their own: "1 Tuna Salad Sandwich 6.59" is a
@@ -319,6 +389,11 @@ final class WordLine {
 
     /// `EditDistance.levenshtein(a + b, kw) <= 2`, without joining `a` and `b` or allocating the table on the heap.
     static func withinTwo(_ a: [UInt8], _ b: [UInt8], _ kw: [UInt8]) -> Bool {
+        a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in kw.withUnsafeBufferPointer { withinTwo(a, b, $0) } } }
+    }
+
+    /// `withinTwo` on buffers (words read in place from `bytes`).
+    static func withinTwo(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, _ kw: UnsafeBufferPointer<UInt8>) -> Bool {
         let m = a.count + b.count, n = kw.count
         if m == 0 || n == 0 { return max(m, n) <= 2 }
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (n + 1)) { buf in

@@ -144,7 +144,7 @@ extension MoneyFields {
         }
         if candidates.isEmpty {
             // No keyword: the largest amount on the receipt, outside payment lines; low confidence.
-            let pool = lines.filter { !textContains($0.words.padded, " change ") && rules.any(rules.cash, in: $0.words) == nil }
+            let pool = lines.filter { !$0.words.holds(text: " change ") && rules.any(rules.cash, in: $0.words) == nil }
             if let (a, l) = pool.flatMap({ l in l.amounts.filter { !$0.isPercent && !$0.negative }.map { ($0, l) } }).max(by: { $0.0.amount < $1.0.amount }) {
                 candidates.append(Found(amount: a.amount, keyword: .derived("largest amount", weight: 0.3), line: l, score: 0.3,
                                         notes: [.largestAmount]))
@@ -155,7 +155,7 @@ extension MoneyFields {
     /// Value-added taxes (VAT, GST, SST, MwSt …) are in the prices, so a subtotal with one is often the total already;
     /// a sales tax (US "TAX", "SALES TAX", Canada's HST/PST) is added at the till.
     static let inclusiveTaxWords = [" vat ", " gst ", " sst ", " mwst ", " ust ", " tva ", " iva ", " btw ", " moms ", " incl ", " inclusive ", " included "]
-    static func addsTaxOnTop(_ w: WordLine) -> Bool { !inclusiveTaxWords.contains { textContains(w.padded, $0) } }
+    static func addsTaxOnTop(_ w: WordLine) -> Bool { !inclusiveTaxWords.contains { w.holds(text: $0) } }
 
     /// The most a total paid in cash is rounded down from its subtotal: where the smallest coin is 5 or
     /// 10 cents (Malaysia, Australia, Canada, New Zealand …), 37.04 is paid as 37.00.

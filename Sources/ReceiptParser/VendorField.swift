@@ -188,11 +188,122 @@ extension ReceiptParser {
 
         if compiled.hasNameWord(name) { score += 0.15 }
         // A registration number below the line, or on it ("BRIGHT VOLT MALAYSIA (308282-A)").
-        if i + 1 < top.count, Self.registrationNumber.matches(in: top[i + 1].text).first != nil { score += 0.1 }
-        else if Self.registrationOnLine.matches(in: l.text).first != nil { score += 0.1 }
+        if i + 1 < top.count, Self.isRegistrationNumber(top[i + 1].text) { score += 0.1 }
+        else if Self.hasRegistrationOnLine(l.text) { score += 0.1 }
         // (The letters counted, and asked for a capital, without making a string of them: on ASCII, a byte a letter.)
         let (letters, capital) = letterCountAndCapital(name)
         if letters <= 4 || (!capital && letters < 8) { score -= 0.15 }
         return score
+    }
+}
+
+// The registration number lines a name is scored by, matched by hand on printable ASCII (a speed trick: the
+// expressions ran on every header line with five digits in a row, a phone number as often as not). Each answers
+// whether its expression matches, by the expression's own steps; any other text goes to the expression.
+// `HandScannerTests` holds each to its expression.
+extension ReceiptParser {
+    /// Whether `registrationNumber` matches `s` (`matches(in:).first != nil`).
+    static func isRegistrationNumber(_ s: String) -> Bool {
+        let fast = s.utf8.withContiguousStorageIfAvailable { b -> Bool? in
+            guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return nil }
+            return registrationNumberMatches(b)
+        }
+        if case let .some(.some(found)) = fast { return found }
+        return registrationNumber.matches(in: s).first != nil
+    }
+
+    /// Whether `registrationOnLine` matches `s` (`matches(in:).first != nil`).
+    static func hasRegistrationOnLine(_ s: String) -> Bool {
+        let fast = s.utf8.withContiguousStorageIfAvailable { b -> Bool? in
+            guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return nil }
+            return registrationOnLineMatches(b)
+        }
+        if case let .some(.some(found)) = fast { return found }
+        return registrationOnLine.matches(in: s).first != nil
+    }
+
+    /// From `i` to the end, only `\W` (not a letter, digit or "_").
+    private static func nonWordToEnd(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
+        var k = i
+        while k < b.count {
+            if VendorText.isWordByte(b[k]) { return false }
+            k += 1
+        }
+        return true
+    }
+
+    /// `\d{5,}-?[A-Z0-9]\s*[\)\]}]?\W*$` (case-insensitive) from `d`: the digits (all of the run from `d`), then a
+    /// dash and a letter or digit, or a letter, or the run's own last digit (six digits or more), then only `\W`
+    /// (the spaces and the bracket are `\W` too). Each way the expression may take, asked in turn.
+    private static func registrationTail(_ b: UnsafeBufferPointer<UInt8>, _ d: Int) -> Bool {
+        let n = b.count
+        var e = d
+        while e < n, Bytes.isDigit(b[e]) { e += 1 }
+        guard e - d >= 5 else { return false }
+        if e + 1 < n, b[e] == UInt8(ascii: "-"), Bytes.isAlnum(b[e + 1]), nonWordToEnd(b, e + 2) { return true }
+        if e < n, Bytes.isAlnum(b[e]), nonWordToEnd(b, e + 1) { return true }
+        return e - d >= 6 && nonWordToEnd(b, e)
+    }
+
+    static let openingBrackets = ByteSet("([{"), closingBrackets = ByteSet(")]}")
+
+    /// `registrationNumber` on printable ASCII: `^\W*`, then either "co" ("company"), a dot, spaces, "reg" or "no",
+    /// any run of non-spaces (each place it may stop tried), spaces, a colon, spaces, a bracket, spaces; or nothing;
+    /// then the number (`registrationTail`) at the first place left. (What `^\W*` and the optional marks take is
+    /// all `\W`, so without the label the number starts at the first word character.)
+    static func registrationNumberMatches(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = b.count
+        var f = 0
+        while f < n, !VendorText.isWordByte(b[f]) { f += 1 }
+        if f < n, Bytes.isDigit(b[f]), registrationTail(b, f) { return true }
+        func says(_ k: Int, _ w: StaticString) -> Bool {
+            let c = w.utf8CodeUnitCount
+            guard k + c <= n else { return false }
+            let p = w.utf8Start
+            for i in 0..<c where VendorText.lower(b[k + i]) != p[i] { return false }
+            return true
+        }
+        guard says(f, "co") else { return false }
+        var k = f + 2
+        if says(k, "mpany") { k += 5 }
+        if k < n, b[k] == UInt8(ascii: ".") { k += 1 }
+        while k < n, b[k] == 0x20 { k += 1 }
+        if says(k, "reg") { k += 3 } else if says(k, "no") { k += 2 } else { return false }
+        var m = k
+        while m < n, b[m] != 0x20 { m += 1 }
+        // `\S*` greedy: from the longest run down.
+        var j = m
+        while j >= k {
+            var t = j
+            while t < n, b[t] == 0x20 { t += 1 }
+            if t < n, b[t] == UInt8(ascii: ":") { t += 1 }
+            while t < n, b[t] == 0x20 { t += 1 }
+            if t < n, openingBrackets.contains(b[t]) { t += 1 }
+            while t < n, b[t] == 0x20 { t += 1 }
+            if t < n, Bytes.isDigit(b[t]), registrationTail(b, t) { return true }
+            j -= 1
+        }
+        return false
+    }
+
+    /// `registrationOnLine` on printable ASCII: somewhere an opening bracket, spaces, five digits or more, maybe a dash,
+    /// a letter, spaces, a closing bracket, and only `\W` after it (case-insensitive; each step greedy, and what it
+    /// takes cannot start the next, so no other way matches).
+    static func registrationOnLineMatches(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = b.count
+        for q in 0..<n where openingBrackets.contains(b[q]) {
+            var k = q + 1
+            while k < n, b[k] == 0x20 { k += 1 }
+            let d = k
+            while k < n, Bytes.isDigit(b[k]) { k += 1 }
+            guard k - d >= 5 else { continue }
+            if k < n, b[k] == UInt8(ascii: "-") { k += 1 }
+            guard k < n, Bytes.isLetter(b[k]) else { continue }
+            k += 1
+            while k < n, b[k] == 0x20 { k += 1 }
+            guard k < n, closingBrackets.contains(b[k]) else { continue }
+            if nonWordToEnd(b, k + 1) { return true }
+        }
+        return false
     }
 }

@@ -387,6 +387,13 @@ struct VendorText: Sendable {
     /// A legal form that ends the name, then anything with a digit (a registration number, noise):
     /// "SDN BHD 1110644-¥", "Sdn Bhd {256864-P)", "SDN BHD (Ca. No:20154-T)".
     let numberAfterForm: Pattern
+    /// `numberAfterForm`'s alternatives as lower-case bytes, in its order (longest first), for `numberAfterFormEnd`;
+    /// nil when one is not ASCII (the expression is run then).
+    let numberAfterFormForms: [[UInt8]]?
+    /// The same, as one run of bytes (`FormList`), for the walk.
+    let numberAfterFormList: FormList?
+    /// `scrapsAfterForm`'s alternatives, lower-cased, in its order (`scrapsAfterFormEnd`); nil when one is not ASCII.
+    let scrapsAfterFormList: FormList?
 
     /// `legalForms` as the rules list them; `nameWords`, the rules' common words of business names.
     init(legalForms: [String], nameWords: [String]) {
@@ -412,6 +419,9 @@ struct VendorText: Sendable {
         let abbreviatedSets = abbreviatedForms?.map { ByteSet(bytes: $0) }
         scrapsAfterForm = Pattern(#"(\b(?:"# + Self.alternation(abbreviated) + #")\.?)(?:\s+[A-Za-z0-9]{1,2}){1,2}$"#,
                                   mayMatch: { Self.endsInShortScraps($0) && Self.holdsOne($0, of: abbreviatedForms, sets: abbreviatedSets) })
+        let abbreviatedOrdered = Self.alternatives(abbreviated)
+        scrapsAfterFormList = abbreviatedOrdered.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
+            ? FormList(abbreviatedOrdered.map { Array($0.lowercased().utf8) }) : nil
         // After a form of three letters or more, anything with a digit goes (a registration number, noise);
         // not after "co.": "CO. NO: 12345" is a registration line, not a name.
         let certain = ending.filter { !isShort($0) }
@@ -419,6 +429,9 @@ struct VendorText: Sendable {
         let certainSets = certainForms?.map { ByteSet(bytes: $0) }
         numberAfterForm = Pattern(#"(\b(?:"# + Self.alternation(certain) + #")\b\.?)\s+.*\d.*$"#,
                                   mayMatch: { $0.contains(where: Bytes.isDigit) && Self.holdsOne($0, of: certainForms, sets: certainSets) })
+        let ordered = Self.alternatives(certain)
+        numberAfterFormForms = ordered.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } } ? ordered.map { Array($0.lowercased().utf8) } : nil
+        numberAfterFormList = numberAfterFormForms.map(FormList.init)
     }
 
     /// The alternatives of `alternation(words)` as lower-case bytes: a line matching it holds one of them.
@@ -441,8 +454,13 @@ struct VendorText: Sendable {
 
     /// A regular-expression alternation of `words` as written (trailing dots dropped: the patterns allow one), longest first.
     static func alternation<S: Sequence<String>>(_ words: S) -> String {
+        alternatives(words).map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
+    }
+
+    /// The alternatives of `alternation(words)`, unescaped, in its order.
+    static func alternatives<S: Sequence<String>>(_ words: S) -> [String] {
         Set(words.map { String($0.reversed().drop { $0 == "." }.reversed()) }.filter { !$0.isEmpty })
-            .sorted { ($0.count, $0) > ($1.count, $1) }.map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
+            .sorted { ($0.count, $0) > ($1.count, $1) }
     }
 
     static let misreadSdnBhd = Pattern(#"\bS(?:[O0DIEU]N|DIV|DM|DIi|DR|C)\b[.,':]{0,3}\s*(?:[B83][HN][DO0]|[B83]H[A])\b"#,
@@ -509,12 +527,16 @@ struct VendorText: Sendable {
         // spaces, or puts back a piece of it or "SDN BHD", so what is left of printable ASCII stays so, and each
         // expression's `mayMatch` may be asked without walking the text again.
         let p = s.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } } ?? false
-        var t = Self.registrationAtEnd.replacing(in: s, with: "", printable: p)
+        // (The registration numbers found by hand on printable ASCII: `registrationAtEndStart`, `numberAfterFormEnd`.)
+        var t = p ? Self.cut(s, at: Self.registrationAtEndStart) ?? Self.registrationAtEnd.replacing(in: s, with: "")
+                  : Self.registrationAtEnd.replacing(in: s, with: "", printable: false)
         t = Self.trimEnds(t)
-        t = Self.registrationAtEnd.replacing(in: t, with: "", printable: p)
+        t = p ? Self.cut(t, at: Self.registrationAtEndStart) ?? Self.registrationAtEnd.replacing(in: t, with: "")
+              : Self.registrationAtEnd.replacing(in: t, with: "", printable: false)
         // A branch code "(KJ1)", then a bare registration number at the end: "NAME SDN BHD 1110644-W".
         t = Self.branchCodeAtEnd.replacing(in: t, with: "", printable: p)
-        t = Self.bareNumberAtEnd.replacing(in: t, with: "", printable: p)
+        t = p ? Self.cut(t, at: Self.bareNumberAtEndStart) ?? Self.bareNumberAtEnd.replacing(in: t, with: "")
+              : Self.bareNumberAtEnd.replacing(in: t, with: "", printable: false)
         t = collapsingSpaces(t, Self.spaces)
         t = Self.trimJunk(t)
         // A rule of dashes after the name ends it: "BP STATION VAN VEEN------------:-rm".
@@ -522,14 +544,29 @@ struct VendorText: Sendable {
         // Leading dots and a stray lower-case scrap before an upper-case name ("ri FOODICIOUS"), trailing scraps after a legal form.
         t = Self.leadingDots.replacing(in: t, with: "", printable: p)
         t = Self.leadingScrap.replacing(in: t, with: "", printable: p)
-        t = scrapsAfterForm.replacing(in: t, with: "$1", printable: p)
+        if p, let forms = scrapsAfterFormList, let cut = Self.cut(t, at: { Self.scrapsAfterFormEnd($0, forms: forms) }) {
+            t = cut
+        } else {
+            t = scrapsAfterForm.replacing(in: t, with: "$1", printable: p)
+        }
         // OCR's "SON BHD", "SIN BHD", "SDIi BHD", "SEN 3HD", "SDN BHO" for SDN BHD (Malaysia's private limited).
-        // (Read right, "Sdn. Bhd." is left as printed.)
-        for m in Self.misreadSdnBhd.matches(in: t).reversed() where m.groups[0].map({ $0.uppercased().filter(\.isLetterQuick) }) != "SDNBHD" {
-            t.replaceSubrange(m.range, with: "SDN BHD")
+        // (Read right, "Sdn. Bhd." is left as printed.) On printable ASCII the matches found by hand, as byte offsets.
+        if p, let misread = t.utf8.withContiguousStorageIfAvailable({ b in Self.misreadSdnBhdMatches(b).filter { !Self.readsSdnBhd(b, $0) } }) {
+            for r in misread.reversed() {
+                let u = t.utf8
+                t.replaceSubrange(u.index(u.startIndex, offsetBy: r.lowerBound)..<u.index(u.startIndex, offsetBy: r.upperBound), with: "SDN BHD")
+            }
+        } else {
+            for m in Self.misreadSdnBhd.matches(in: t).reversed() where m.groups[0].map({ $0.uppercased().filter(\.isLetterQuick) }) != "SDNBHD" {
+                t.replaceSubrange(m.range, with: "SDN BHD")
+            }
         }
         // After a legal form ends the name, anything with a digit is a registration number or noise.
-        t = numberAfterForm.replacing(in: t, with: "$1", printable: p)
+        if p, let forms = numberAfterFormList, let cut = Self.cut(t, at: { Self.numberAfterFormEnd($0, forms: forms) }) {
+            t = cut
+        } else {
+            t = numberAfterForm.replacing(in: t, with: "$1", printable: p)
+        }
         t = Self.trimJunkKeepingDots(t)
         // "RESTORAN TELAGA VILLAGE oo": short lower-case scraps after a name printed in capitals.
         if let ascii = droppingLowerScrapsASCII(t) { return ascii }
@@ -637,4 +674,256 @@ struct VendorText: Sendable {
     /// Upper-case, punctuation dropped, spaces collapsed (the scorer's normalisation).
     /// Diacritics folded (Ä→A), as the scorer drops non-ASCII letters' accents on both sides.
     static func normalise(_ s: String) -> String { ShopName.key(s) }
+}
+
+// The registration numbers `clean` takes away, found by hand on printable ASCII (a speed trick: the expressions
+// were run on every header line holding a bracket or a legal form with a digit, some 16,000 instructions a run).
+// Each gives where the expression's match starts (`registrationAtEnd`) or where its first group ends
+// (`numberAfterForm`); the match runs to the line's end, so the replacement is the line up to there.
+// `HandScannerTests` holds each to its expression.
+extension VendorText {
+    /// `s` up to where `at` says on its bytes (`s` itself where it says nil); nil when `s` does not hold its bytes
+    /// in one piece (the caller's expression asked then).
+    static func cut(_ s: String, at: (UnsafeBufferPointer<UInt8>) -> Int?) -> String? {
+        s.utf8.withContiguousStorageIfAvailable { b -> String in
+            guard let k = at(b) else { return s }
+            return String(decoding: UnsafeBufferPointer(rebasing: b[..<k]), as: UTF8.self)
+        }
+    }
+
+    /// `\s` on printable ASCII.
+    @inline(__always) static func isSpace(_ c: UInt8) -> Bool { c == 0x20 }
+    /// `\w` on printable ASCII.
+    @inline(__always) static func isWordByte(_ c: UInt8) -> Bool { Bytes.isAlnum(c) || c == UInt8(ascii: "_") }
+    /// `\b` at `i` of printable ASCII `b`.
+    @inline(__always) static func isBoundary(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
+        (i > 0 && isWordByte(b[i - 1])) != (i < b.count && isWordByte(b[i]))
+    }
+    @inline(__always) static func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
+
+    /// Where `registrationAtEnd`'s match starts in printable ASCII `b`, nil when there is none. The match runs to the end,
+    /// so it starts at the spaces before the last "(" or "[" (an earlier one would have that one after it, which
+    /// nothing after the bracket matches), and only if what follows is the expression's.
+    static func registrationAtEndStart(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        let n = b.count
+        var q = n - 1
+        while q >= 0, b[q] != UInt8(ascii: "(") && b[q] != UInt8(ascii: "[") { q -= 1 }
+        guard q >= 0 else { return nil }
+        var i = q + 1
+        while i < n, isSpace(b[i]) { i += 1 }
+        // `(?:co\.?\s*(?:reg|no)\.?\s*:?\s*)?`, then a digit: with the group first, else without it (each piece is
+        // followed by something a space or the piece's next byte cannot be, so greedy steps are the only ones).
+        func afterLabel(_ start: Int) -> Int? {
+            var k = start
+            guard k + 1 < n, lower(b[k]) == UInt8(ascii: "c"), lower(b[k + 1]) == UInt8(ascii: "o") else { return nil }
+            k += 2
+            if k < n, b[k] == UInt8(ascii: ".") { k += 1 }
+            while k < n, isSpace(b[k]) { k += 1 }
+            if k + 2 < n, lower(b[k]) == UInt8(ascii: "r"), lower(b[k + 1]) == UInt8(ascii: "e"), lower(b[k + 2]) == UInt8(ascii: "g") { k += 3 }
+            else if k + 1 < n, lower(b[k]) == UInt8(ascii: "n"), lower(b[k + 1]) == UInt8(ascii: "o") { k += 2 }
+            else { return nil }
+            if k < n, b[k] == UInt8(ascii: ".") { k += 1 }
+            while k < n, isSpace(b[k]) { k += 1 }
+            if k < n, b[k] == UInt8(ascii: ":") { k += 1 }
+            while k < n, isSpace(b[k]) { k += 1 }
+            return k
+        }
+        // `[0-9][0-9A-Z\-\s]*[\)\]]?\s*$` from `j` (case-insensitive: a-z too).
+        func restMatches(_ j: Int) -> Bool {
+            guard j < n, Bytes.isDigit(b[j]) else { return false }
+            var k = j + 1
+            while k < n, Bytes.isAlnum(b[k]) || b[k] == UInt8(ascii: "-") || isSpace(b[k]) { k += 1 }
+            if k < n, b[k] == UInt8(ascii: ")") || b[k] == UInt8(ascii: "]") { k += 1 }
+            while k < n, isSpace(b[k]) { k += 1 }
+            return k == n
+        }
+        guard afterLabel(i).map(restMatches) == true || restMatches(i) else { return nil }
+        var p = q
+        while p > 0, isSpace(b[p - 1]) { p -= 1 }
+        return p
+    }
+
+    /// Alternatives of an expression as one run of lower-case bytes, in their order: alternative `i` is
+    /// `bytes[starts[i]..<starts[i + 1]]` (one array, not one for each: walked at every word start of a line).
+    struct FormList: Sendable {
+        let bytes: [UInt8]
+        let starts: [Int]
+        /// The alternatives' first bytes.
+        let first: ByteSet
+
+        init(_ forms: [[UInt8]]) {
+            bytes = forms.flatMap { $0 }
+            var starts = [0]
+            for f in forms { starts.append(starts.last! + f.count) }
+            self.starts = starts
+            first = ByteSet(bytes: forms.compactMap(\.first))
+        }
+    }
+
+    /// Where `numberAfterForm`'s first group ends in printable ASCII `b` (the form and its dot, kept), nil when it
+    /// does not match. `forms`: the expression's alternatives, lower-cased, in its order (longest first). The
+    /// expression's own steps: the leftmost place where, after a word boundary, an alternative (in order) matches
+    /// case-insensitively, a boundary follows, a dot maybe, then a space, and a digit after it.
+    static func numberAfterFormEnd(_ b: UnsafeBufferPointer<UInt8>, forms: FormList) -> Int? {
+        let n = b.count
+        var lastDigit = n - 1
+        while lastDigit >= 0, !Bytes.isDigit(b[lastDigit]) { lastDigit -= 1 }
+        // (A form, a space, then the digit: the form starts two bytes before it at least.)
+        guard lastDigit >= 2 else { return nil }
+        return forms.bytes.withUnsafeBufferPointer { fb in
+            forms.starts.withUnsafeBufferPointer { starts in
+                for p in 0..<(lastDigit - 1) where forms.first.contains(lower(b[p])) && isBoundary(b, p) {
+                    let c0 = lower(b[p])
+                    for i in 0..<(starts.count - 1) where fb[starts[i]] == c0 {
+                        let len = starts[i + 1] - starts[i]
+                        guard p + len <= n else { continue }
+                        var k = 1
+                        while k < len, lower(b[p + k]) == fb[starts[i] + k] { k += 1 }
+                        guard k == len else { continue }
+                        let e = p + len
+                        guard isBoundary(b, e) else { continue }
+                        // `\.?` (taken when there: a space must follow, and a dot is none), `\s+`, `.*\d.*$`.
+                        let g = e < n && b[e] == UInt8(ascii: ".") ? e + 1 : e
+                        if g < n, isSpace(b[g]), lastDigit > g { return g }
+                    }
+                }
+                return nil
+            }
+        }
+    }
+}
+
+// More of `clean`'s expressions by hand on printable ASCII, each held to its expression by `HandScannerTests`.
+extension VendorText {
+    /// Where `bareNumberAtEnd`'s match starts in printable ASCII `b`, nil when there is none. The match runs to the
+    /// end and holds no space after its first run of them, so it is the last word (up to three capitals, four
+    /// digits or more, maybe "-", maybe a capital) after its spaces, all of which it takes: it starts where they do.
+    static func bareNumberAtEndStart(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        func capital(_ c: UInt8) -> Bool { c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") }
+        var i = b.count
+        if i > 0, capital(b[i - 1]) { i -= 1 }
+        if i > 0, b[i - 1] == UInt8(ascii: "-") { i -= 1 }
+        var digits = 0
+        while i > 0, Bytes.isDigit(b[i - 1]) { i -= 1; digits += 1 }
+        guard digits >= 4 else { return nil }
+        var capitals = 0
+        while i > 0, capital(b[i - 1]), capitals < 4 { i -= 1; capitals += 1 }
+        guard capitals <= 3, i > 0, isSpace(b[i - 1]) else { return nil }
+        while i > 0, isSpace(b[i - 1]) { i -= 1 }
+        return i
+    }
+
+    /// Where `scrapsAfterForm`'s first group ends in printable ASCII `b` (the form and its dot, kept), nil when it does
+    /// not match: the leftmost place where, after a word boundary, an alternative (in order) matches case-insensitively,
+    /// a dot maybe, and then to the end one or two scraps, each spaces and one or two letters or digits.
+    static func scrapsAfterFormEnd(_ b: UnsafeBufferPointer<UInt8>, forms: FormList) -> Int? {
+        let n = b.count
+        // The scraps: from the end, one or two runs of one or two letters or digits, each after spaces.
+        var i = n, scraps = 0
+        while scraps < 2 {
+            var j = i
+            while j > 0, Bytes.isAlnum(b[j - 1]) { j -= 1 }
+            guard (1...2).contains(i - j), j > 0, isSpace(b[j - 1]) else { break }
+            while j > 0, isSpace(b[j - 1]) { j -= 1 }
+            scraps += 1
+            i = j
+        }
+        guard scraps > 0 else { return nil }
+        // The spaces before the last scrap (`one`) and before the one before it (`two`, when there are two): the
+        // group ends among the spaces a tail of one or two scraps starts with.
+        var one = 0..<0, two = 0..<0
+        do {
+            var j = n
+            while j > 0, Bytes.isAlnum(b[j - 1]) { j -= 1 }
+            var k = j
+            while k > 0, isSpace(b[k - 1]) { k -= 1 }
+            one = k..<j
+            if scraps == 2 {
+                var j2 = k
+                while j2 > 0, Bytes.isAlnum(b[j2 - 1]) { j2 -= 1 }
+                var k2 = j2
+                while k2 > 0, isSpace(b[k2 - 1]) { k2 -= 1 }
+                two = k2..<j2
+            }
+        }
+        return forms.bytes.withUnsafeBufferPointer { fb in
+            forms.starts.withUnsafeBufferPointer { starts in
+                for p in 0..<n where forms.first.contains(lower(b[p])) && isBoundary(b, p) {
+                    let c0 = lower(b[p])
+                    for f in 0..<(starts.count - 1) where fb[starts[f]] == c0 {
+                        let len = starts[f + 1] - starts[f]
+                        guard p + len <= n else { continue }
+                        var k = 1
+                        while k < len, lower(b[p + k]) == fb[starts[f] + k] { k += 1 }
+                        guard k == len else { continue }
+                        let e = p + len
+                        // `\.?`, greedy: with the dot when there (a scrap starts with a space, and a dot is none).
+                        let g = e < n && b[e] == UInt8(ascii: ".") ? e + 1 : e
+                        if one.contains(g) || two.contains(g) { return g }
+                    }
+                }
+                return nil
+            }
+        }
+    }
+
+    /// The matches of `misreadSdnBhd` in printable ASCII `b`, left to right, as byte ranges: at a word boundary an
+    /// "S", one of its misread middles and a boundary; up to three of . , ' : and spaces; a misread "BHD" and a boundary
+    /// (case-insensitive, every alternative tried in order; no alternative is the start of another).
+    static func misreadSdnBhdMatches(_ b: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        let n = b.count
+        var out: [Range<Int>] = []
+        var p = 0
+        func at(_ i: Int, _ c: UInt8) -> Bool { i < n && lower(b[i]) == c }
+        func oneOf(_ i: Int, _ s: ByteSet) -> Bool { i < n && s.contains(lower(b[i])) }
+        while p + 3 < n {
+            guard lower(b[p]) == UInt8(ascii: "s"), isBoundary(b, p) else { p += 1; continue }
+            // `(?:[O0DIEU]N|DIV|DM|DIi|DR|C)`, then `\b`: each alternative in order.
+            var middleEnd: Int?
+            let q = p + 1
+            for alt in 0..<6 {
+                var e = -1
+                switch alt {
+                case 0: if oneOf(q, misreadMiddleFirst), at(q + 1, UInt8(ascii: "n")) { e = q + 2 }
+                case 1: if at(q, UInt8(ascii: "d")), at(q + 1, UInt8(ascii: "i")), at(q + 2, UInt8(ascii: "v")) { e = q + 3 }
+                case 2: if at(q, UInt8(ascii: "d")), at(q + 1, UInt8(ascii: "m")) { e = q + 2 }
+                case 3: if at(q, UInt8(ascii: "d")), at(q + 1, UInt8(ascii: "i")), at(q + 2, UInt8(ascii: "i")) { e = q + 3 }
+                case 4: if at(q, UInt8(ascii: "d")), at(q + 1, UInt8(ascii: "r")) { e = q + 2 }
+                default: if at(q, UInt8(ascii: "c")) { e = q + 1 }
+                }
+                guard e >= 0, isBoundary(b, e) else { continue }
+                // `[.,':]{0,3}\s*`: greedy (what follows starts with B, 8 or 3), then the misread BHD and `\b`.
+                var k = e, marks = 0
+                while k < n, marks < 3, bhdMarks.contains(b[k]) { k += 1; marks += 1 }
+                while k < n, isSpace(b[k]) { k += 1 }
+                guard oneOf(k, bhdB) else { continue }
+                if oneOf(k + 1, bhdH), oneOf(k + 2, bhdD), isBoundary(b, k + 3) { middleEnd = k + 3; break }
+                if at(k + 1, UInt8(ascii: "h")), at(k + 2, UInt8(ascii: "a")), isBoundary(b, k + 3) { middleEnd = k + 3; break }
+            }
+            if let m = middleEnd {
+                out.append(p..<m)
+                p = m
+            } else {
+                p += 1
+            }
+        }
+        return out
+    }
+
+    /// Whether the letters of `b[r]`, upper-cased, are "SDNBHD" (the match read right).
+    static func readsSdnBhd(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
+        var k = 0
+        for i in r where Bytes.isLetter(b[i]) {
+            guard k < 6, b[i] & ~0x20 == sdnBhd[k] else { return false }
+            k += 1
+        }
+        return k == 6
+    }
+    static let sdnBhd: [UInt8] = Array("SDNBHD".utf8)
+
+    static let misreadMiddleFirst = ByteSet("o0dieu")
+    static let bhdMarks = ByteSet(".,':")
+    static let bhdB = ByteSet("b83")
+    static let bhdH = ByteSet("hn")
+    static let bhdD = ByteSet("do0")
 }

@@ -470,6 +470,122 @@ struct HandScannerTests {
         }
     }
 
+    /// `WordLine.withinOne` (words compared in place as buffers) is `EditDistance.withinOne`, and `oneSlip` on buffers
+    /// what it was on arrays: `withinOne` but for the keyword with a letter added at its end.
+    @Test func withinOneOnBuffersIsEditDistances() {
+        var g = Lines(state: 71)
+        let letters = Array("abcst1")
+        for _ in 0..<20_000 {
+            let a = Array(g.line(letters, max: 7).utf8)
+            var b = Bool.random(using: &g) ? a : Array(g.line(letters, max: 7).utf8)
+            // (Mostly one edit or two away, where the answers part.)
+            for _ in 0..<Int.random(in: 0...2, using: &g) {
+                let at = Int.random(in: 0...b.count, using: &g), c = letters.randomElement(using: &g)!.asciiValue!
+                switch Int.random(in: 0...2, using: &g) {
+                case 0: b.insert(c, at: at)
+                case 1: if at < b.count { b.remove(at: at) }
+                default: if at < b.count { b[at] = c }
+                }
+            }
+            let fast = a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { WordLine.withinOne(x, $0) } }
+            #expect(fast == EditDistance.withinOne(a, b), "\(a) \(b)")
+            let slipped = !(a.count == b.count + 1 && Bytes.isLetter(a[a.count - 1]) && a.starts(with: b)) && EditDistance.withinOne(a, b)
+            #expect(WordLine.oneSlip(a, b) == slipped, "\(a) \(b)")
+        }
+    }
+
+    /// The vendor cleaning's registration numbers cut by hand (`registrationAtEndStart`, `numberAfterFormEnd`) where
+    /// their expressions replace them, on printable lines made of the pieces they match and of scraps around them.
+    @Test func registrationNumbersAreCutAsTheExpressionsReplace() {
+        let rules = CompiledRules(.builtIn)
+        let v = rules.vendorText
+        let forms = (v.numberAfterFormForms ?? []).map { String(decoding: $0, as: UTF8.self) }
+        #expect(!forms.isEmpty)
+        let tokens = ["(", "[", ")", "]", " ", "  ", "co", "Co.", "CO", "reg", "Reg.", "no", "NO.", ":", "-", ".", "_", ",", "12345", "7", "X",
+                      "p", "ab", "SDN", "BHD", "Sdn. Bhd.", "(M)", "#", "é", "S0N", "SON", "SDIi", "SEN", "3HD", "BHO", "8HA", "SC", "SDM", "DR", "'", "1", "a",
+                      " A1", " 9", "1234", "AB12345", "-W", "bhd"]
+        var g = Lines(state: 73)
+        func replaced(_ p: Pattern, _ s: String, _ template: String) -> String {
+            p.regex.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: template)
+        }
+        for k in 0..<40_000 {
+            var s = ""
+            for _ in 0..<Int.random(in: 1...9, using: &g) {
+                switch Int.random(in: 0...9, using: &g) {
+                case 0: s += g.line(Self.textAlphabet, max: 4)
+                case 1, 2:
+                    let f = forms.randomElement(using: &g)!
+                    s += Bool.random(using: &g) ? f.uppercased() : f
+                default: s += tokens.randomElement(using: &g)!
+                }
+            }
+            if k % 3 == 0 { s += " " + String(Int.random(in: 0...99_999, using: &g)) }
+            guard s.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { continue }
+            #expect(VendorText.cut(s, at: VendorText.registrationAtEndStart) == replaced(VendorText.registrationAtEnd, s, ""), "\(s)")
+            #expect(VendorText.cut(s, at: { VendorText.numberAfterFormEnd($0, forms: v.numberAfterFormList!) }) == replaced(v.numberAfterForm, s, "$1"), "\(s)")
+            #expect(VendorText.cut(s, at: VendorText.bareNumberAtEndStart) == replaced(VendorText.bareNumberAtEnd, s, ""), "\(s)")
+            #expect(VendorText.cut(s, at: { VendorText.scrapsAfterFormEnd($0, forms: v.scrapsAfterFormList!) }) == replaced(v.scrapsAfterForm, s, "$1"), "\(s)")
+            let misread = s.utf8.withContiguousStorageIfAvailable { VendorText.misreadSdnBhdMatches($0) } ?? []
+            #expect(misread == VendorText.misreadSdnBhd.regex.matches(in: s, range: NSRange(s.startIndex..., in: s)).map { $0.range.location..<($0.range.location + $0.range.length) }, "\(s)")
+            for r in misread {
+                let read = s.utf8.withContiguousStorageIfAvailable { VendorText.readsSdnBhd($0, r) }
+                let text = String(decoding: Array(s.utf8)[r], as: UTF8.self)
+                #expect(read == (text.uppercased().filter(\.isLetterQuick) == "SDNBHD"), "\(s)")
+            }
+        }
+    }
+
+    /// The card digits and the receipt number's tokens found by hand where their expressions find them: the first card
+    /// match's digits, and every token match (whole and group) in order, on printable lines made of their pieces.
+    @Test func cardDigitsAndIdTokensAreTheExpressionsMatches() {
+        let tokens = ["*", "**", "x", "X", "xx", "#", "-", " ", "  ", ":", ".", "/", "1234", "12345", "567", "0", "ending ", "ENDING ", "in ", "IN ",
+                      "last 4", "LAST 4", "card", "No", "AB", "a", "Z9", "-12/3", "##", ": ", "é"]
+        var g = Lines(state: 79)
+        func ranges(_ r: NSRange) -> Range<Int> { r.location..<(r.location + r.length) }
+        for _ in 0..<40_000 {
+            var s = ""
+            for _ in 0..<Int.random(in: 1...10, using: &g) {
+                s += Int.random(in: 0...5, using: &g) == 0 ? g.line(Self.textAlphabet, max: 4) : tokens.randomElement(using: &g)!
+            }
+            guard s.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else {
+                #expect(ReceiptParser.cardLast4(s) == (ReceiptParser.cardDigits.matches(in: s).first?.groups[1] ?? nil), "\(s)")
+                continue
+            }
+            let ns = NSRange(s.startIndex..., in: s)
+            let card = s.utf8.withContiguousStorageIfAvailable { ReceiptParser.cardDigitsFirst($0) } ?? nil
+            #expect(card == ReceiptParser.cardDigits.regex.firstMatch(in: s, range: ns).map { ranges($0.range(at: 1)) }, "\(s)")
+            #expect(ReceiptParser.cardLast4(s) == (ReceiptParser.cardDigits.matches(in: s).first?.groups[1] ?? nil), "\(s)")
+            let u = s.uppercased()
+            let hand = u.utf8.withContiguousStorageIfAvailable { ReceiptParser.idTokenMatches($0) } ?? []
+            let regex = ReceiptParser.idToken.regex.matches(in: u, range: NSRange(u.startIndex..., in: u))
+            #expect(hand.map(\.whole) == regex.map { ranges($0.range) } && hand.map(\.token) == regex.map { ranges($0.range(at: 1)) }, "\(u)")
+            let first = ReceiptParser.idToken.matches(in: u).compactMap { $0.groups[1] }.first { $0.contains(where: \.isNumber) }
+            #expect(ReceiptParser.firstIdToken(u) == first, "\(u)")
+        }
+    }
+
+    /// The registration number lines a vendor's name is scored by, matched by hand where their expressions match.
+    @Test func registrationLinesMatchAsTheExpressions() {
+        let tokens = ["(", "[", "{", ")", "]", "}", " ", "  ", "-", ":", ".", "_", "co", "CO", "Co.", "company", "COMPANY", "reg", "REG", "no",
+                      "No.", "12345", "123456", "1234", "7", "X", "a", "P", "(001610235-P)", "1168272-U", "#", "é"]
+        var g = Lines(state: 83)
+        for _ in 0..<40_000 {
+            var s = ""
+            for _ in 0..<Int.random(in: 1...8, using: &g) {
+                s += Int.random(in: 0...6, using: &g) == 0 ? g.line(Self.textAlphabet, max: 3) : tokens.randomElement(using: &g)!
+            }
+            let ns = NSRange(s.startIndex..., in: s)
+            let number = ReceiptParser.registrationNumber.regex.firstMatch(in: s, range: ns) != nil
+            let onLine = ReceiptParser.registrationOnLine.regex.firstMatch(in: s, range: ns) != nil
+            #expect(ReceiptParser.isRegistrationNumber(s) == number, "\(s)")
+            #expect(ReceiptParser.hasRegistrationOnLine(s) == onLine, "\(s)")
+            if s.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) {
+                #expect(s.utf8.withContiguousStorageIfAvailable(ReceiptParser.registrationNumberMatches) == number, "\(s)")
+                #expect(s.utf8.withContiguousStorageIfAvailable(ReceiptParser.registrationOnLineMatches) == onLine, "\(s)")
+            }
+        }
+    }
+
     /// The Decimal an amount holds, byte for byte (its exponent, length, sign and significand).
     static func held(_ d: Decimal) -> [UInt8] { withUnsafeBytes(of: d) { Array($0) } }
 
