@@ -65,14 +65,7 @@ enum AmountScanner {
     }
 
     /// `currencyWords`: lower-case words that may stand right before an amount ("rm" in "RM10.60").
-    /// `wholeUnits`: the receipt prices in a currency without cents (`ReceiptParser.pricesInWholeUnits`), so
-    /// "24,000" and "134.999" are amounts too (`wholeAmounts`).
-    static func scan(_ line: String, currencyWords: Set<String> = ["rm", "eur", "usd", "myr", "gbp", "chf", "sgd"],
-                     wholeUnits: Bool = false) -> [FoundAmount] {
-        if wholeUnits {
-            let whole = wholeAmounts(line, currencyWords: currencyWords)
-            if !whole.isEmpty { return (scan(line, currencyWords: currencyWords) + whole).sorted { $0.position < $1.position } }
-        }
+    static func scan(_ line: String, currencyWords: Set<String> = ["rm", "eur", "usd", "myr", "gbp", "chf", "sgd"]) -> [FoundAmount] {
         var out: [FoundAmount] = []
         // What is asked of the line's bytes below, in one walk (nil: the string's bytes are not at hand).
         let signs = line.utf8.withContiguousStorageIfAvailable(LineSigns.init)

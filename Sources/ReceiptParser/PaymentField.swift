@@ -18,11 +18,9 @@ extension ReceiptParser {
 
     /// The first `cardDigits` match's digits (its group 1) in `s`: found by hand on printable ASCII, else by the expression.
     static func cardLast4(_ s: String) -> String? {
-        let fast = s.utf8.withContiguousStorageIfAvailable { b -> String?? in
-            guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return .none }
-            return .some(cardDigitsFirst(b).map { String(decoding: UnsafeBufferPointer(rebasing: b[$0]), as: UTF8.self) })
+        if let found = Bytes.onPrintable(s, { b in cardDigitsFirst(b).map { String(decoding: UnsafeBufferPointer(rebasing: b[$0]), as: UTF8.self) } }) {
+            return found
         }
-        if case let .some(.some(found)) = fast { return found }
         return cardDigits.matches(in: s).first?.groups[1] ?? nil
     }
 

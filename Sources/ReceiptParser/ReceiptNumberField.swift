@@ -9,12 +9,12 @@ extension ReceiptParser {
     /// The first of `idToken`'s matches in `s` whose token (group 1) holds a digit: on printable ASCII found by hand
     /// (`idTokenMatches`), else by the expression.
     static func firstIdToken(_ s: String) -> String? {
-        let fast = s.utf8.withContiguousStorageIfAvailable { b -> String?? in
-            guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return .none }
-            let tok = idTokenMatches(b).first { b[$0.token].contains(where: Bytes.isDigit) }
-            return .some(tok.map { String(decoding: UnsafeBufferPointer(rebasing: b[$0.token]), as: UTF8.self) })
+        if let found = Bytes.onPrintable(s, { b in
+            idTokenMatches(b).first { b[$0.token].contains(where: Bytes.isDigit) }
+                .map { String(decoding: UnsafeBufferPointer(rebasing: b[$0.token]), as: UTF8.self) }
+        }) {
+            return found
         }
-        if case let .some(.some(found)) = fast { return found }
         for m in idToken.matches(in: s) {
             guard let tok = m.groups[1], tok.contains(where: \.isNumber) else { continue }
             return tok

@@ -142,7 +142,9 @@ final class ParseLine {
         self.index = index
         self.source = source ?? index
         text = Self.ungluingCurrency(line.text, rules.currencyWordBytes)
-        amounts = scanAmounts ? AmountScanner.scan(text, currencyWords: rules.currencyWords, wholeUnits: wholeUnits) : []
+        // (On a receipt in whole units no line holds an amount with cents: `pricesInWholeUnits` asked that first.)
+        amounts = !scanAmounts ? [] : wholeUnits ? AmountScanner.wholeAmounts(text, currencyWords: rules.currencyWords)
+                                                 : AmountScanner.scan(text, currencyWords: rules.currencyWords)
         dates = scanAmounts ? DateScanner.scan(text, months: rules.months, monthWords: rules.monthWords) : []
         box = line.box
         confidence = line.confidence

@@ -521,6 +521,15 @@ struct ByteSet: Sendable {
 
 // Tests on printable ASCII for `Pattern.mayMatch` (bytes, one a character).
 enum Bytes {
+    /// `body` on the bytes of `s` when they are printable ASCII (a hand matcher's ground); nil for any other text, which
+    /// goes to the expression the matcher stands in for.
+    static func onPrintable<T>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
+        let r = s.utf8.withContiguousStorageIfAvailable { b -> T? in
+            b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) ? body(b) : nil
+        }
+        return r ?? nil
+    }
+
     static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
     static func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
     static func isAlnum(_ c: UInt8) -> Bool { isDigit(c) || isLetter(c) }

@@ -204,22 +204,12 @@ extension ReceiptParser {
 extension ReceiptParser {
     /// Whether `registrationNumber` matches `s` (`matches(in:).first != nil`).
     static func isRegistrationNumber(_ s: String) -> Bool {
-        let fast = s.utf8.withContiguousStorageIfAvailable { b -> Bool? in
-            guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return nil }
-            return registrationNumberMatches(b)
-        }
-        if case let .some(.some(found)) = fast { return found }
-        return registrationNumber.matches(in: s).first != nil
+        Bytes.onPrintable(s, registrationNumberMatches) ?? (registrationNumber.matches(in: s).first != nil)
     }
 
     /// Whether `registrationOnLine` matches `s` (`matches(in:).first != nil`).
     static func hasRegistrationOnLine(_ s: String) -> Bool {
-        let fast = s.utf8.withContiguousStorageIfAvailable { b -> Bool? in
-            guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return nil }
-            return registrationOnLineMatches(b)
-        }
-        if case let .some(.some(found)) = fast { return found }
-        return registrationOnLine.matches(in: s).first != nil
+        Bytes.onPrintable(s, registrationOnLineMatches) ?? (registrationOnLine.matches(in: s).first != nil)
     }
 
     /// From `i` to the end, only `\W` (not a letter, digit or "_").

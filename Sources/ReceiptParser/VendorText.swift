@@ -490,19 +490,8 @@ struct VendorText: Sendable {
         return (1...12).contains(code.count) && code.contains(where: Bytes.isDigit)
             && code.allSatisfy { Bytes.isDigit($0) || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 == UInt8(ascii: "-") }
     })
-    static let bareNumberAtEnd = Pattern(#"\s+[A-Z]{0,3}\d{4,}-?[A-Z]?$"#, caseInsensitive: false, mayMatch: { b in
-        // From the end: maybe a capital, maybe "-", four digits or more, up to three capitals, a space.
-        func capital(_ c: UInt8) -> Bool { c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") }
-        var i = b.count
-        if i > 0, capital(b[i - 1]) { i -= 1 }
-        if i > 0, b[i - 1] == UInt8(ascii: "-") { i -= 1 }
-        var digits = 0
-        while i > 0, Bytes.isDigit(b[i - 1]) { i -= 1; digits += 1 }
-        guard digits >= 4 else { return false }
-        var capitals = 0
-        while i > 0, capital(b[i - 1]), capitals < 4 { i -= 1; capitals += 1 }
-        return capitals <= 3 && i > 0 && b[i - 1] == 0x20
-    })
+    static let bareNumberAtEnd = Pattern(#"\s+[A-Z]{0,3}\d{4,}-?[A-Z]?$"#, caseInsensitive: false,
+                                         mayMatch: { VendorText.bareNumberAtEndStart($0) != nil })
     static let spaces = Pattern(#"\s+"#, caseInsensitive: false)
     static let ruleToEnd = Pattern(#"\s*[-=_~*—–]{3,}.*$"#, caseInsensitive: false, mayMatch: { Bytes.hasRun($0, 3) { VendorText.ruleMarks.contains($0) } })
     static let ruleMarks = ByteSet("-=_~*")
