@@ -83,7 +83,7 @@ extension MoneyFields {
             let note = Note.taxTableRow(net: a[i], tax: a[i + 1], gross: a[i + 2])
             let s = Found(amount: a[i], keyword: .derived("tax table net", weight: 0.7), line: l, score: 0.7, notes: [note])
             let o = TaxOption(amount: a[i + 1], found: Found(amount: a[i + 1], keyword: .derived("tax table tax", weight: 0.7), line: l, score: 0.7, notes: [note]), notes: [note])
-            if subtotals.contains(where: { fits($0.amount, o.amount) }) || options.contains(where: { fits(a[i], $0.amount) }) { break }
+            if subtotals.contains(where: { fits($0.amount, o.amount) }) || (!subtotals.isEmpty && options.contains(where: { fits(a[i], $0.amount) })) { break }
             return settled(s, rule: "subtotal.tax-table", o, total: t, checks: checks, taxRule: "tax.tax-table")
         }
         // 1. A subtotal line and a tax that add up to the total.

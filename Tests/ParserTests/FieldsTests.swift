@@ -127,6 +127,9 @@ struct FieldsTests {
         #expect(r.total?.value == amount("4.20"))
         #expect(r.tax?.value == amount("0.70"))
         #expect(r.tax?.evidence.notes.contains(.taxTableRow(net: amount("3.50"), tax: amount("0.70"), gross: amount("4.20"))) == true)
+        // No subtotal line: the row's net is the subtotal, though its tax word found the tax already.
+        #expect(r.subtotal?.value == amount("3.50"))
+        #expect(r.subtotal?.evidence.rule == "subtotal.tax-table")
         let noWord = parser.parse(text: "BRASSERIE\nPlat 50.98\nTotal 56.08\n10% 50.98 5.10 56.08\nCB 56.08")
         #expect(noWord.subtotal?.value == amount("50.98"))
         #expect(noWord.tax?.value == amount("5.10"))
