@@ -264,6 +264,9 @@ extension ReceiptParser {
             // "1 Black & Blue 7.39": a small number first, then a name, is how many.
             qty = q
             desc = String(desc[m.range.upperBound...])
+        } else if qty == nil, let (q, rest) = Self.quantityReadAsTime(desc) {
+            qty = q
+            desc = rest
         }
         // "FILETE PECHUGA 0.657 KILOS", "APPLES 1.24 lb": a weight after the name is the quantity.
         if qty == nil, let m = Self.weightAfterName.matches(in: desc).last,
@@ -274,6 +277,24 @@ extension ReceiptParser {
         let name = itemName(desc)
         return LineItem(description: name, quantity: qty, unitPrice: unit, amount: amount,
                         evidence: l.evidence(rule: "item.line", notes: notes + last.repairs))
+    }
+
+    /// "1:00 Solomillo Parrilla": a quantity printed "1,00" (whole, two decimals), its comma read as a colon, then
+    /// the name; the quantity and the name after it. (No time of day: it stands first on a priced row.)
+    static func quantityReadAsTime(_ desc: String) -> (Decimal, String)? {
+        let b = Array(desc.utf8)
+        var i = 0
+        while i < b.count, b[i] == 0x20 { i += 1 }
+        var j = i
+        while j < b.count, Bytes.isDigit(b[j]) { j += 1 }
+        guard j - i == 1 || j - i == 2, j + 4 < b.count, b[j] == UInt8(ascii: ":") || b[j] == UInt8(ascii: ";"),
+              b[j + 1] == UInt8(ascii: "0"), b[j + 2] == UInt8(ascii: "0"), b[j + 3] == 0x20 else { return nil }
+        let q = b[i..<j].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        var k = j + 3
+        while k < b.count, b[k] == 0x20 { k += 1 }
+        let rest = String(decoding: b[k...], as: UTF8.self)
+        guard q > 0, letterCount(rest) >= 2 else { return nil }
+        return (Decimal(q), rest)
     }
 
     /// "1.95 lb @ 0.30 / lb": a weight, or a price for one unit of weight printed beside it: not what the row costs.

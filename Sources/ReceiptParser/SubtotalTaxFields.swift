@@ -93,9 +93,13 @@ extension MoneyFields {
             }
         }
         // 2. The amount printed above the tax that is total − tax, whatever its label says.
+        //    Or, when no subtotal line was read, printed before the tax on the tax's own line ("Base: 112,73
+        //    Cuota: 11,27", "GST S@6% 35.00 2.10").
         for o in options {
             let want = t - o.amount - adj
-            guard want > o.amount, let (l, a) = printed(want, in: lines[..<min(row, o.found.line.index)].reversed()) else { continue }
+            guard want > o.amount, let (l, a) = printed(want, in: lines[..<min(row, o.found.line.index)].reversed())
+                    ?? (subtotals.isEmpty ? printed(want, before: o.amount, on: o.found.line) : nil)
+            else { continue }
             let s = Found(amount: a, keyword: .derived("total less tax", weight: 0.6), line: l, score: 0.6, notes: [])
             return settled(s, rule: "subtotal.total-less-tax", o, total: t, checks: checks)
         }
@@ -209,6 +213,14 @@ extension MoneyFields {
             if let a = l.amounts.first(where: { !$0.isPercent && !$0.negative && Self.same($0.amount, want) }) { return (l, a.amount) }
         }
         return nil
+    }
+
+    /// `want` printed on `l` before the amount `tax` (the subtotal and the tax on one line).
+    func printed(_ want: Amount, before tax: Amount, on l: ParseLine) -> (ParseLine, Amount)? {
+        let a = l.amounts.filter { !$0.isPercent && !$0.negative }
+        guard let i = a.firstIndex(where: { $0.amount == tax }),
+              let s = a[..<i].last(where: { Self.same($0.amount, want) }) else { return nil }
+        return (l, s.amount)
     }
 
     /// A subtotal with no tax added (the tax field is left as the keyword lines gave it).

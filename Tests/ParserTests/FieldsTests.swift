@@ -144,6 +144,18 @@ struct FieldsTests {
         #expect(r.tax?.value == amount("0.53"))
     }
 
+    @Test("no subtotal line: the amount before the tax on the tax's own line that is total − tax ('Base: 112,73 Cuota: 11,27')")
+    func subtotalOnTaxLine() throws {
+        let r = parser.parse(text: "CASA PEPE\n1,00 Paella 62,00\n2,00 Vino 62,00\n10,00%: Base: 112,73 Cuota: 11,27\nTotal (Impuestos Incl.) 124,00\nEntregado 130,00")
+        let s = try #require(r.subtotal)
+        #expect(s.value == amount("112.73"))
+        #expect(s.evidence.rule == "subtotal.total-less-tax")
+        #expect(r.tax?.value == amount("11.27"))
+        // A subtotal line that with the tax does not make the total is not replaced by the tax's base.
+        let kept = parser.parse(text: "KEDAI\nNasi Lemak 11.25\nSUBTOTAL 11.25\nGST 6% 10.61 0.64\nTOTAL 11.25\nCASH 20.00")
+        #expect(kept.subtotal?.value != amount("10.61"))
+    }
+
     @Test("the amount between subtotal and total that is their difference is the tax, its word garbled ('TAK')")
     func taxByArithmetic() {
         let r = parser.parse(text: "GRILL\nPlate 40.89\nSoda 9.56\nSubTotal 50.45\nTAK 4.28\nTotal 54.73\nVisa 54.73")
@@ -264,6 +276,10 @@ struct FieldsTests {
         #expect(r.lineItems.map(\.description) == ["Ensaladilla Rusa", "Agua"])
         #expect(r.lineItems.map(\.quantity) == [1, 2])
         #expect(r.lineItems.map(\.amount) == [amount("19.00"), amount("5.00")])
+        // Its comma read as a colon ("1:00"): still a quantity, not part of the name.
+        let colon = parser.parse(text: "BAR\n1,00 Ensaladilla Rusa 19,00 €\n1:00 Solomillo Parrilla 31,00 €\nTOTAL 50,00")
+        #expect(colon.lineItems.map(\.description) == ["Ensaladilla Rusa", "Solomillo Parrilla"])
+        #expect(colon.lineItems.map(\.quantity) == [1, 1])
     }
 
     @Test("names in one column, then their prices: paired in order")
