@@ -169,6 +169,23 @@ extension MoneyFields {
             let s = Found(amount: t, keyword: .derived("total printed above", weight: 0.5), line: l, score: 0.5, notes: [.equalsTotal])
             return settledWithoutTax(s, rule: "subtotal.total-printed-above", total: t, checks: checks)
         }
+        // 5b. The subtotal line prints the total (or the total before its rounding), on a line of its own: the tax,
+        //     if any, is included in it ("Sub Total 129.30", "GST @6% 7.30", "Total 129.30"; "Subtotal 7.00", "Total
+        //     Incl. of GST 7.00"). Two lines agree on the total: nothing is amiss, no mismatch to look again for.
+        if let s = subtotalLines.first(where: { $0.line.index != row && (Self.same($0.amount, t) || Self.same($0.amount + adj, t)) }) {
+            var out = Settled(subtotal: Field(s.amount, confidence: min(0.99, 0.6 + 0.3 * s.score),
+                                              evidence: s.line.evidence(rule: Self.rule(s), notes: s.notes + [.equalsTotal])),
+                              tax: nil, checks: checks.filter { $0 != .subtotalTaxMismatch })
+            if let o = options.first(where: { $0.amount < t * Ratio.r0_3 }) {
+                out.tax = Field(o.amount, confidence: min(0.99, 0.5 + 0.3 * o.found.score),
+                                evidence: o.found.line.evidence(rule: "tax.included", notes: o.notes + [.taxIncluded]))
+            } else if let x = tax, x.value < t * Ratio.r0_3 {
+                out.tax = x   // "Tax 0.00"
+            } else if let (l, a) = includedTax(below: s.line.index, total: t) {
+                out.tax = Field(a, confidence: 0.7, evidence: l.evidence(rule: "tax.included", notes: [.taxIncluded]))
+            }
+            return out
+        }
         var out = kept
         // A tax as large as half the total is no tax: a total line that names the tax ("Total Sales (Excluding GST)").
         if let x = out.tax, x.value >= t * Ratio.r0_5 { out.tax = nil }

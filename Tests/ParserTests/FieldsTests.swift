@@ -156,6 +156,24 @@ struct FieldsTests {
         #expect(kept.subtotal?.value != amount("10.61"))
     }
 
+    @Test("a subtotal that prints the total: the tax is included in it, no mismatch and no second look")
+    func subtotalIsTotal() throws {
+        let r = parser.parse(text: "KEDAI RUNCIT SDN BHD\nDate: 12/03/2018\nGula 3.50\nTeh 3.50\nSubtotal 7.00\nGST 6% 0.40\nTotal Incl. of GST 7.00\nCash 10.00\nChange 3.00")
+        #expect(r.subtotal?.value == amount("7.00"))
+        #expect(r.subtotal?.evidence.notes.contains(.equalsTotal) == true)
+        let tax = try #require(r.tax)
+        #expect(tax.value == amount("0.40"))
+        #expect(tax.evidence.rule == "tax.included")
+        #expect(!r.checks.contains(.subtotalTaxMismatch))
+        #expect(ReceiptParser.doubt(r) == nil)
+        // A tax of 0.00 printed as such stays.
+        let zero = parser.parse(text: "DINER\nSoup 4.00\nSubtotal 4.00\nTax 0.00\nTotal 4.00\nCash 4.00")
+        #expect(zero.tax?.value == amount("0.00"))
+        // A subtotal that with the tax does not make the total is still a mismatch.
+        let off = parser.parse(text: "DINER\nSoup 4.00\nSubtotal 4.00\nTax 0.32\nTotal 4.50\nVisa 4.50")
+        #expect(off.checks.contains(.subtotalTaxMismatch))
+    }
+
     @Test("the amount between subtotal and total that is their difference is the tax, its word garbled ('TAK')")
     func taxByArithmetic() {
         let r = parser.parse(text: "GRILL\nPlate 40.89\nSoda 9.56\nSubTotal 50.45\nTAK 4.28\nTotal 54.73\nVisa 54.73")
