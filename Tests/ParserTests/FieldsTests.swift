@@ -174,6 +174,17 @@ struct FieldsTests {
         #expect(off.checks.contains(.subtotalTaxMismatch))
     }
 
+    @Test("a mismatch puts the total in doubt only when nothing else backs it (cash − change does)")
+    func mismatchBackedOtherwise() {
+        let alone = parser.parse(text: "MAPLE DINER LLC\nDate: 03/14/2024\nSoup 4.00\nPie 3.20\nSubtotal 7.20\nTax 0.58\nTotal 8.10")
+        #expect(alone.checks.contains(.subtotalTaxMismatch))
+        #expect(ReceiptParser.doubt(alone) == .subtotalTaxMismatch)
+        let backed = parser.parse(text: "MAPLE DINER LLC\nDate: 03/14/2024\nSoup 4.00\nPie 3.20\nSubtotal 7.20\nTax 0.58\nTotal 8.10\nCash 10.00\nChange 1.90")
+        #expect(backed.total?.value == amount("8.10"))
+        #expect(backed.checks.contains(.subtotalTaxMismatch))
+        #expect(ReceiptParser.doubt(backed) == nil)
+    }
+
     @Test("the amount between subtotal and total that is their difference is the tax, its word garbled ('TAK')")
     func taxByArithmetic() {
         let r = parser.parse(text: "GRILL\nPlate 40.89\nSoda 9.56\nSubTotal 50.45\nTAK 4.28\nTotal 54.73\nVisa 54.73")
