@@ -257,24 +257,45 @@ struct AmountMatcher {
     }
 
     let b: UnsafeBufferPointer<UInt8>
-    init(_ b: UnsafeBufferPointer<UInt8>) { self.b = b }
 
-    /// The classes as tables by byte.
-    static let classA = table("0123456789OoDSIl|B")
-    static let classC = table("0123456789OoSsIl|BZzg")
-    static func table(_ s: String) -> [Bool] { (0..<256).map { s.utf8.contains(UInt8($0)) } }
+    /// The classes as sets of bytes (two masks each: asked of a byte with a shift, not an array read through a global).
+    static let classA = ByteSet("0123456789OoDSIl|B")
+    static let classAi = ByteSet("0123456789OoDSIl|Bi")
+    static let classC = ByteSet("0123456789OoSsIl|BZzg")
+    /// What the first separator of a match may be: the decimal one, or a thousands one of a grouped integer part.
+    static let separators = ByteSet(".,'")
+    /// The farthest a match's first separator lies from its start: a minus and a space, nine characters of a
+    /// plain integer part and a space before the decimal separator (a grouped part's first separator comes
+    /// sooner: a minus, a space and three characters).
+    static let separatorReach = 12
+    let a: ByteSet, ai: ByteSet, cc: ByteSet
+
+    init(_ b: UnsafeBufferPointer<UInt8>) {
+        self.b = b
+        a = Self.classA; ai = Self.classAi; cc = Self.classC
+    }
 
     func at(_ i: Int) -> UInt8? { i >= 0 && i < b.count ? b[i] : nil }
-    func isA(_ i: Int) -> Bool { at(i).map { Self.classA[Int($0)] } ?? false }
-    func isAi(_ i: Int) -> Bool { at(i).map { Self.classA[Int($0)] || $0 == UInt8(ascii: "i") } ?? false }
-    func isC(_ i: Int) -> Bool { at(i).map { Self.classC[Int($0)] } ?? false }
-    func isDigit(_ i: Int) -> Bool { at(i).map(Bytes.isDigit) ?? false }
-    func isSpace(_ i: Int) -> Bool { at(i) == 0x20 }
+    func isA(_ i: Int) -> Bool { i >= 0 && i < b.count && a.contains(b[i]) }
+    func isAi(_ i: Int) -> Bool { i >= 0 && i < b.count && ai.contains(b[i]) }
+    func isC(_ i: Int) -> Bool { i >= 0 && i < b.count && cc.contains(b[i]) }
+    func isDigit(_ i: Int) -> Bool { i >= 0 && i < b.count && Bytes.isDigit(b[i]) }
+    func isSpace(_ i: Int) -> Bool { i >= 0 && i < b.count && b[i] == 0x20 }
 
     func all() -> [Match] {
         var out: [Match] = []
         var s = 0
+        // (A speed trick: every match holds a point, a comma or an apostrophe within `separatorReach` of its start,
+        // so the starts farther than that before the next one are passed over without being tried.)
+        let separators = Self.separators
+        var next = 0  // the first separator at or after `s` (b.count: none)
         while s < b.count {
+            if next < s {
+                next = s
+                while next < b.count, !separators.contains(b[next]) { next += 1 }
+            }
+            if next == b.count { break }
+            if next - s > Self.separatorReach { s = next - Self.separatorReach; continue }
             if let m = match(at: s) {
                 out.append(m)
                 s = max(m.whole.upperBound, s + 1)
@@ -288,7 +309,7 @@ struct AmountMatcher {
     /// The match starting at `s`, if any.
     func match(at s: Int) -> Match? {
         // A match starts with a minus or the integer part's first character.
-        guard let c = at(s), c == UInt8(ascii: "-") || Self.classA[Int(c)] || c == UInt8(ascii: "i") else { return nil }
+        guard let c = at(s), c == UInt8(ascii: "-") || ai.contains(c) else { return nil }
         // (?<![0-9.,/:])
         if let p = at(s - 1), Bytes.isDigit(p) || p == UInt8(ascii: ".") || p == UInt8(ascii: ",") || p == UInt8(ascii: "/") || p == UInt8(ascii: ":") {
             return nil
