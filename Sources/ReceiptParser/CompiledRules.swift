@@ -138,11 +138,15 @@ struct CompiledRules: Sendable {
     let currencySymbols: [(String, String)]   // raw symbol, code
     /// `currencySymbols`' symbols as UTF-8, and whether each is all letters (`currencies(in:)` on ASCII).
     let currencySymbolBytes: [(bytes: [UInt8], letters: Bool, set: ByteSet?)]
+    /// The symbols of more than one character ending in "$" ("us$", "s$", "hk$"): a "$" inside one is that currency's.
+    let prefixedDollars: [String]
     let currencyWords: Set<String>
     /// `currencyWords` of ASCII letters as bytes (`ParseLine.ungluingCurrency`).
     let currencyWordBytes: [[UInt8]]
     let monthFirstCurrencies: Set<String>
     let dollarHints: [(String, String)]   // normalised word, code
+    /// `dollarHints`' words as keywords, in the same order (`WordLine.contains(_:)` asks their signs before their bytes).
+    let dollarHintKeywords: [Keyword]
     /// The payment words, normalised (`raw` is the normalised text too).
     /// (Sets, so a line is asked only for the words its signs may hold: `any` gives the first that `contains`.)
     let cardWords: KeywordSet
@@ -192,10 +196,12 @@ struct CompiledRules: Sendable {
         currencySymbolBytes = currencySymbols.map { s in
             (Array(s.0.utf8), s.0.allSatisfy(\.isLetterQuick), s.0.utf8.allSatisfy { $0 < 0x80 } ? ByteSet(bytes: s.0.utf8) : nil)
         }
+        prefixedDollars = currencySymbols.map(\.0).filter { $0.count > 1 && $0.hasSuffix("$") }
         currencyWords = Set(r.currency.symbols.keys.map { $0.lowercased() }.filter { $0.allSatisfy(\.isLetterQuick) })
         currencyWordBytes = currencyWords.map { Array($0.utf8) }.filter { w in w.allSatisfy { $0 < 0x80 } }.sorted { $0.count > $1.count || ($0.count == $1.count && $0.lexicographicallyPrecedes($1)) }
         monthFirstCurrencies = Set(r.currency.monthFirst)
         dollarHints = (r.currency.dollarHints ?? [:]).map { (WordLine.normalise($0.key), $0.value) }.sorted { $0.0 < $1.0 }
+        dollarHintKeywords = dollarHints.map { Keyword(raw: $0.0, normalised: $0.0, weight: 1) }
         cardWords = KeywordSet(r.payment.card.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) })
         cashWords = KeywordSet(r.payment.cash.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) })
         itemSkip = list(r.items?.skip)

@@ -370,6 +370,36 @@ struct HandScannerTests {
         }
     }
 
+    /// A bare dollar's questions: "US$" asked on bytes as `uppercased().contains` asks it, and the dollar hints asked as
+    /// keywords (`contains(Keyword)`, by their signs first) as `contains(String)` asks their normalised words.
+    @Test func dollarQuestionsAsBefore() {
+        let rules = CompiledRules(.builtIn)
+        let pieces = ["US$", "us$", "Us$ 5", "uS$", "U S$", "HST", "hst 13%", "Interac", "lnterac", "INTERAC", "Eftpos", "EFTP0S", "eft pos", "octopus",
+                      "octupus", "NETS", "nets", "UEN", "ird", "abn", "tvq", "tps", "PST", "qst", "ſ", "ß$", "uſ$", "ÜS$"]
+        let alphabet = Self.textAlphabet + Array("éÄß€£ñ")
+        var g = Lines(state: 43)
+        for _ in 0..<20_000 {
+            var s = g.line(alphabet, max: 10)
+            for _ in 0..<Int.random(in: 0...3, using: &g) { s += pieces.randomElement(using: &g)! + g.line(Self.textAlphabet, max: 4) }
+            #expect(ReceiptParser.saysUSDollar(s) == s.uppercased().contains("US$"), "\(s)")
+            let w = WordLine(s)
+            #expect(rules.dollarHintKeywords.firstIndex { w.contains($0) } == rules.dollarHints.firstIndex { w.contains($0.0) }, "\(s)")
+        }
+    }
+
+    /// The amount matcher on long lines, where it passes over the starts too far before a separator to begin a match.
+    @Test func amountMatcherOnLongLines() {
+        var g = Lines(state: 47)
+        let filler = Array("OoDSIl|BiZzg0123456789 -abcXYZ")
+        for _ in 0..<5_000 {
+            var s = ""
+            for _ in 0..<Int.random(in: 1...4, using: &g) { s += g.line(filler, max: 20) + g.line(Self.amountAlphabet, max: 8) }
+            let hand = AmountScanner.amountMatches(s)
+            let regex = AmountScanner.amount.matches(in: s)
+            #expect(hand.map(\.range) == regex.map(\.range) && hand.map(\.groups) == regex.map(\.groups), "\(s)")
+        }
+    }
+
     /// `isCityLine` with its cheap refusal against the expressions alone; `looksLikeNoise` on bytes against characters.
     @Test func cityLinesAndNoiseAsBefore() {
         func cityBefore(_ text: String) -> Bool {
