@@ -268,6 +268,8 @@ struct AmountMatcher {
     /// plain integer part and a space before the decimal separator (a grouped part's first separator comes
     /// sooner: a minus, a space and three characters).
     static let separatorReach = 12
+    /// What a match holds before its first separator: a minus, spaces, and the integer part's characters.
+    static let leading = ByteSet("0123456789OoDSIl|Bi- ")
     let a: ByteSet, ai: ByteSet, cc: ByteSet
 
     init(_ b: UnsafeBufferPointer<UInt8>) {
@@ -286,16 +288,20 @@ struct AmountMatcher {
         var out: [Match] = []
         var s = 0
         // (A speed trick: every match holds a point, a comma or an apostrophe within `separatorReach` of its start,
-        // so the starts farther than that before the next one are passed over without being tried.)
-        let separators = Self.separators
-        var next = 0  // the first separator at or after `s` (b.count: none)
+        // and before the first of them only a minus, spaces and the integer part's characters (`leading`): the starts
+        // before the next separator that are farther, or have another byte between them and it, are passed over
+        // without being tried.)
+        let separators = Self.separators, leading = Self.leading
+        var next = -1  // the first separator at or after `s` (b.count: none)
         while s < b.count {
             if next < s {
                 next = s
                 while next < b.count, !separators.contains(b[next]) { next += 1 }
+                if next == b.count { break }
+                var first = next
+                while first > s, next - first < Self.separatorReach, leading.contains(b[first - 1]) { first -= 1 }
+                s = first
             }
-            if next == b.count { break }
-            if next - s > Self.separatorReach { s = next - Self.separatorReach; continue }
             if let m = match(at: s) {
                 out.append(m)
                 s = max(m.whole.upperBound, s + 1)
