@@ -38,20 +38,36 @@ extension CompiledRules {
 
     static let vowels = Set("aeiouy")
 
-    /// `looksLikeNoise` for a line of ASCII, on its words' bytes (lower-case letters and digits, a byte a character).
+    /// `looksLikeNoise` for a line of ASCII, on its words' bytes (lower-case letters and digits, a byte a character),
+    /// in one walk of them: the words with a letter counted, the short ones, the longest, and the odd ones (more than
+    /// three letters without a vowel, or one letter over and over), without an array of the words made.
     static func looksLikeNoiseASCII(_ w: WordLine) -> Bool {
-        let words = w.spans.filter { w.word($0).contains { $0 >= 0x61 && $0 <= 0x7A } }.map(w.word)
-        guard !words.isEmpty else { return true }
-        let short = words.filter { $0.count <= 2 }.count
-        if words.count >= 2, short * 2 > words.count, (words.map(\.count).max() ?? 0) < 5 { return true }
-        var odd = 0
-        for word in words where word.count >= 3 {
-            let noVowel = word.count > 3 && !word.contains { "aeiouy".utf8.contains($0) }
-            let oneLetter = word.allSatisfy { $0 == word[word.startIndex] }
-            if noVowel || oneLetter { odd += 1 }
+        var count = 0, short = 0, longest = 0, odd = 0
+        let vowels = Self.vowelBytes
+        w.bytes.withUnsafeBufferPointer { b in
+            for s in w.spans {
+                var letter = false, vowel = false, same = true
+                let first = b[s.start]
+                for i in s.start..<s.end {
+                    let c = b[i]
+                    if c >= 0x61 && c <= 0x7A { letter = true }
+                    if vowels.contains(c) { vowel = true }
+                    if c != first { same = false }
+                }
+                guard letter else { continue }
+                let n = s.count
+                count += 1
+                if n <= 2 { short += 1 }
+                longest = max(longest, n)
+                if n >= 3, (n > 3 && !vowel) || same { odd += 1 }
+            }
         }
-        return odd * 2 > words.count
+        guard count > 0 else { return true }
+        if count >= 2, short * 2 > count, longest < 5 { return true }
+        return odd * 2 > count
     }
+
+    static let vowelBytes = ByteSet("aeiouy")
 
     /// Two-letter codes of US states and territories, Canadian provinces, and Australian states (with their
     /// three-letter ones), as printed after a city on an address line.
