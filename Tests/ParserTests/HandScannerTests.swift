@@ -35,6 +35,19 @@ struct HandScannerTests {
         }
     }
 
+    /// `scan` on printable ASCII reading the matches as byte places (`printableAmounts`) gives what it gives from the
+    /// matches' groups as strings.
+    @Test func scanOnBytesIsScanOnGroups() {
+        var g = Lines(state: 53)
+        let pieces = ["RM10.60", "RN10.05", "X51.50", "rm 3.00", "-.02", " .54", "$.99", "39. 80", "39 .80", "1,234.50", "1.234,50", "O.5O", "l2.3O",
+                      "6%", "12.50-", "- 4.00", "5 %", "0012.00", "$43 70", "I0,00", "12.5OB"]
+        for _ in 0..<20_000 {
+            var s = g.line(Self.amountAlphabet, max: 10)
+            for _ in 0..<Int.random(in: 0...3, using: &g) { s += pieces.randomElement(using: &g)! + g.line(Self.textAlphabet, max: 5) }
+            #expect(AmountScanner.scan(s) == AmountScanner.scan(s, byBytes: false), "\(s)")
+        }
+    }
+
     /// Every pattern with a `mayMatch`: where it says no, the expression finds nothing.
     @Test func mayMatchNeverRefusesAMatch() {
         let rules = CompiledRules(.builtIn)
