@@ -12,16 +12,17 @@ extension ReceiptParser {
 
     /// `currency` on the page's lines as OCR read them (not merged into rows), without a `ParseLine` made for each:
     /// their signs are found on the text alone, and only the line the evidence names is made a `ParseLine`, as
-    /// `read` made them (`scanAmounts: false`).
-    func currency(pageLines: [OCRLine]) -> Field<String>? {
-        let texts = pageLines.map { ParseLine.ungluingCurrency($0.text, compiled.currencyWordBytes) }
-        return currency(count: pageLines.count, codes: { i in compiled.currencies(in: texts[i], words: WordLine(texts[i])) },
-                        text: { texts[$0] }, words: { WordLine(texts[$0]) }, line: { i in ParseLine(index: i, line: pageLines[i], text: texts[i]) })
+    /// `read` made them (`scanAmounts: false`). A line that is a row of its own (`rowOf`, its place in `rows`) is
+    /// read through its row's line: the same text, box and source, and words the other fields make once for both.
+    func currency(pageLines: [OCRLine], rows: [ParseLine], rowOf: [Int?]) -> Field<String>? {
+        let texts = pageLines.indices.map { i in rowOf[i].map { rows[$0].text } ?? ParseLine.ungluingCurrency(pageLines[i].text, compiled.currencyWordBytes) }
+        func words(_ i: Int) -> WordLine { rowOf[i].map { rows[$0].words } ?? WordLine(texts[i]) }
+        return currency(count: pageLines.count, codes: { i in compiled.currencies(in: texts[i], words: words(i)) },
+                        text: { texts[$0] }, words: words, line: { i in rowOf[i].map { rows[$0] } ?? ParseLine(index: i, line: pageLines[i], text: texts[i]) })
     }
 
     /// The currency of `count` lines: line `i`'s signs are `codes(i)`, its text `text(i)`, its words `words(i)` (asked
-    /// only for a bare dollar's hints), and `line(i)` the line itself (asked only for the evidence). Line `i`'s
-    /// `index` is `i`.
+    /// only for a bare dollar's hints), and `line(i)` a line whose evidence is line `i`'s (asked only for that).
     private func currency(count: Int, codes: (Int) -> [String], text: (Int) -> String, words: (Int) -> WordLine,
                           line: (Int) -> ParseLine) -> Field<String>? {
         var counts: [String: (Int, Int)] = [:]  // code -> (count, first line)

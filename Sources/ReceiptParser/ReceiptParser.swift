@@ -99,7 +99,11 @@ public struct ReceiptParser: Sendable {
         }
         // Currency symbols are counted line by line as read: a row of "Amt (RM)" "Tax (RM)" shows RM twice.
         let merged = rows.count != page.lines.count
-        return (lines, merged ? currency(pageLines: page.lines) : currency(lines))
+        guard merged else { return (lines, currency(lines)) }
+        // A row of one line is that line as read (the same text, box and place): its row's line stands for it.
+        var rowOf = [Int?](repeating: nil, count: page.lines.count)
+        for (r, row) in rows.enumerated() where row.members.count == 1 { rowOf[row.source] = r }
+        return (lines, currency(pageLines: page.lines, rows: lines, rowOf: rowOf))
     }
 
     /// The receipt prices in a currency without cents (rupiah, dong, won, yen): no amount with cents on it, and three
