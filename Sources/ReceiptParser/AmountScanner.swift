@@ -65,7 +65,9 @@ enum AmountScanner {
     }
 
     /// `currencyWords`: lower-case words that may stand right before an amount ("rm" in "RM10.60").
-    static func scan(_ line: String, currencyWords: Set<String> = ["rm", "eur", "usd", "myr", "gbp", "chf", "sgd"]) -> [FoundAmount] {
+    /// `byBytes` false: the matches read from the expression's groups on every line (what `printableAmounts` stands for,
+    /// and `HandScannerTests` holds it to).
+    static func scan(_ line: String, currencyWords: Set<String> = ["rm", "eur", "usd", "myr", "gbp", "chf", "sgd"], byBytes: Bool = true) -> [FoundAmount] {
         var out: [FoundAmount] = []
         // What is asked of the line's bytes below, in one walk (nil: the string's bytes are not at hand).
         let signs = line.utf8.withContiguousStorageIfAvailable(LineSigns.init)
@@ -80,9 +82,12 @@ enum AmountScanner {
         let noAmounts = signs.map { $0.printable && !$0.separator } ?? false
         let bare = hasMinusPoint ? bareCents.replacing(in: line, with: "-0.") : line
         let line = noAmounts || signs?.barePoint == false ? bare : Self.withLeadingZeros(bare)
+        // On printable ASCII the matches read as the hand matcher gives them, as byte places (`printableAmounts`).
+        let printed = noAmounts || signs?.printable != true || !byBytes ? nil : Self.printableAmounts(line, currencyWords: currencyWords)
+        if let printed { out = printed }
         // Character offsets counted on from the previous match (matches come in order): one walk of the line.
         var last = line.startIndex, offset = 0
-        for m in noAmounts ? [] : amountMatches(line) {
+        for m in noAmounts || printed != nil ? [] : amountMatches(line) {
             // Glued to a word: only a currency word may stand there ("RM10.60", not "X51.50").
             if m.range.lowerBound > line.startIndex, line[line.index(before: m.range.lowerBound)].isLetterQuick {
                 let word = line[..<m.range.lowerBound].reversed().prefix { $0.isLetterQuick }
@@ -131,6 +136,59 @@ enum AmountScanner {
             out.sort { $0.position < $1.position }
         }
         return out
+    }
+
+    /// `scan`'s amounts of a line of printable ASCII (nil for any other), read from `AmountMatcher`'s matches as byte
+    /// places, by the steps `scan` takes on the expression's groups: there a character is a byte (a match's place in
+    /// characters is its place in bytes), a letter is A-Z or a-z and a number 0-9, and the space-around-the-point
+    /// expressions, which need a space, are asked only of a match that holds one. (A speed trick: the groups made
+    /// as strings, in an array for each match, and the string walks of each match were most of the scan.)
+    static func printableAmounts(_ line: String, currencyWords: Set<String>) -> [FoundAmount]? {
+        let r = line.utf8.withContiguousStorageIfAvailable { b -> [FoundAmount]? in
+            guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return nil }
+            func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
+            func allDigits(_ r: Range<Int>) -> Bool { b[r].allSatisfy(Bytes.isDigit) }
+            var out: [FoundAmount] = []
+            for m in AmountMatcher(b).all() {
+                let start = m.whole.lowerBound
+                // Glued to a word: only a currency word may stand there ("RM10.60", not "X51.50").
+                if start > 0, Bytes.isLetter(b[start - 1]) {
+                    var k = start
+                    while k > 0, Bytes.isLetter(b[k - 1]) { k -= 1 }
+                    let w = text(k..<start).lowercased()
+                    // Or a currency word with one letter misread ("RN10.05", "RH4.72"): same length, same first letter.
+                    let nearly = (2...3).contains(w.count) && currencyWords.contains { c in
+                        c.count == w.count && c.first == w.first && EditDistance.withinOne(Array(c.utf8), Array(w.utf8))
+                    }
+                    guard currencyWords.contains(w) || nearly else { continue }
+                }
+                let intRaw = text(m.integer), sep = text(m.separator), fracRaw = text(m.fraction)
+                var repairs: [Note] = []
+                let plainInt = allDigits(m.integer), plainFrac = allDigits(m.fraction)
+                let (intDigits, intFixed) = plainInt ? (intRaw, 0) : fix(intRaw)
+                let (fracDigits, fracFixed) = plainFrac ? (fracRaw, 0) : fix(fracRaw)
+                // The integer part must hold a real digit; at most two letters repaired in all.
+                guard plainInt || b[m.integer].contains(where: Bytes.isDigit), intFixed + fracFixed <= 2 else { continue }
+                if intFixed + fracFixed > 0 { repairs.append(.lettersReadAsDigits("\(intRaw)\(sep)\(fracRaw)")) }
+                if b[m.whole].contains(0x20) {
+                    let whole = text(m.whole)
+                    if spaceAfterPoint.hasMatch(in: whole) || spaceBeforePoint.hasMatch(in: whole) { repairs.append(.spaceAroundDecimalPoint) }
+                }
+                // Thousands separators: whatever is not the decimal separator.
+                var integer = plainInt ? intDigits : intDigits.filter(\.isNumber)
+                if integer.utf8.count > 1, integer.utf8.first == UInt8(ascii: "0") {
+                    integer = String(integer.drop { $0 == "0" }); if integer.isEmpty { integer = "0" }
+                }
+                guard let a = Self.amount(integer: integer, fraction: fracDigits) else { continue }
+                let grouped = !plainInt && intDigits.contains { !$0.isNumber }
+                // "1.234" style groups use the other separator than the decimal one.
+                if grouped, intDigits.contains(Character(sep)) { continue }
+                out.append(FoundAmount(amount: a, position: start, repairs: repairs,
+                                       negative: m.minus != nil || m.trailingMinus != nil, isPercent: m.percent != nil))
+            }
+            return out
+        }
+        return r ?? nil
     }
 
     /// What `scan` asks of a line's bytes: all ASCII, all printable ASCII, a "." or ",", a "$", a "-" then a ".".
@@ -257,24 +315,51 @@ struct AmountMatcher {
     }
 
     let b: UnsafeBufferPointer<UInt8>
-    init(_ b: UnsafeBufferPointer<UInt8>) { self.b = b }
 
-    /// The classes as tables by byte.
-    static let classA = table("0123456789OoDSIl|B")
-    static let classC = table("0123456789OoSsIl|BZzg")
-    static func table(_ s: String) -> [Bool] { (0..<256).map { s.utf8.contains(UInt8($0)) } }
+    /// The classes as sets of bytes (two masks each: asked of a byte with a shift, not an array read through a global).
+    static let classA = ByteSet("0123456789OoDSIl|B")
+    static let classAi = ByteSet("0123456789OoDSIl|Bi")
+    static let classC = ByteSet("0123456789OoSsIl|BZzg")
+    /// What the first separator of a match may be: the decimal one, or a thousands one of a grouped integer part.
+    static let separators = ByteSet(".,'")
+    /// The farthest a match's first separator lies from its start: a minus and a space, nine characters of a
+    /// plain integer part and a space before the decimal separator (a grouped part's first separator comes
+    /// sooner: a minus, a space and three characters).
+    static let separatorReach = 12
+    /// What a match holds before its first separator: a minus, spaces, and the integer part's characters.
+    static let leading = ByteSet("0123456789OoDSIl|Bi- ")
+    let a: ByteSet, ai: ByteSet, cc: ByteSet
+
+    init(_ b: UnsafeBufferPointer<UInt8>) {
+        self.b = b
+        a = Self.classA; ai = Self.classAi; cc = Self.classC
+    }
 
     func at(_ i: Int) -> UInt8? { i >= 0 && i < b.count ? b[i] : nil }
-    func isA(_ i: Int) -> Bool { at(i).map { Self.classA[Int($0)] } ?? false }
-    func isAi(_ i: Int) -> Bool { at(i).map { Self.classA[Int($0)] || $0 == UInt8(ascii: "i") } ?? false }
-    func isC(_ i: Int) -> Bool { at(i).map { Self.classC[Int($0)] } ?? false }
-    func isDigit(_ i: Int) -> Bool { at(i).map(Bytes.isDigit) ?? false }
-    func isSpace(_ i: Int) -> Bool { at(i) == 0x20 }
+    func isA(_ i: Int) -> Bool { i >= 0 && i < b.count && a.contains(b[i]) }
+    func isAi(_ i: Int) -> Bool { i >= 0 && i < b.count && ai.contains(b[i]) }
+    func isC(_ i: Int) -> Bool { i >= 0 && i < b.count && cc.contains(b[i]) }
+    func isDigit(_ i: Int) -> Bool { i >= 0 && i < b.count && Bytes.isDigit(b[i]) }
+    func isSpace(_ i: Int) -> Bool { i >= 0 && i < b.count && b[i] == 0x20 }
 
     func all() -> [Match] {
         var out: [Match] = []
         var s = 0
+        // (A speed trick: every match holds a point, a comma or an apostrophe within `separatorReach` of its start,
+        // and before the first of them only a minus, spaces and the integer part's characters (`leading`): the starts
+        // before the next separator that are farther, or have another byte between them and it, are passed over
+        // without being tried.)
+        let separators = Self.separators, leading = Self.leading
+        var next = -1  // the first separator at or after `s` (b.count: none)
         while s < b.count {
+            if next < s {
+                next = s
+                while next < b.count, !separators.contains(b[next]) { next += 1 }
+                if next == b.count { break }
+                var first = next
+                while first > s, next - first < Self.separatorReach, leading.contains(b[first - 1]) { first -= 1 }
+                s = first
+            }
             if let m = match(at: s) {
                 out.append(m)
                 s = max(m.whole.upperBound, s + 1)
@@ -288,7 +373,7 @@ struct AmountMatcher {
     /// The match starting at `s`, if any.
     func match(at s: Int) -> Match? {
         // A match starts with a minus or the integer part's first character.
-        guard let c = at(s), c == UInt8(ascii: "-") || Self.classA[Int(c)] || c == UInt8(ascii: "i") else { return nil }
+        guard let c = at(s), c == UInt8(ascii: "-") || ai.contains(c) else { return nil }
         // (?<![0-9.,/:])
         if let p = at(s - 1), Bytes.isDigit(p) || p == UInt8(ascii: ".") || p == UInt8(ascii: ",") || p == UInt8(ascii: "/") || p == UInt8(ascii: ":") {
             return nil

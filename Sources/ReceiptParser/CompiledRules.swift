@@ -71,7 +71,15 @@ struct CompiledRules: Sendable {
         /// of the keywords whose lowest bit of `Signs.words` is `b` (64: no word bits), in their order; after
         /// them, from `index[65]`, the keywords that may slip (`Signs.slips`), in their order. A line holds a
         /// keyword as printed only if it has all its bits, and so its lowest.
+        ///
+        /// After those, from `slipBase`, the slipping keywords a word of each length may be one or two slips from, as
+        /// bit masks of their places in `keywords` (`slipChunks` masks of 64 places for each length): `index[slipBase +
+        /// ℓ * slipChunks + c]` holds bit `i % 64` (for `c = i / 64`) when `Signs.oneSlipLengths` of keyword `i` has
+        /// `WordLine.lengthBit(ℓ)` (ℓ 0...63), and the same `64 * slipChunks` places on, when it slips twice
+        /// (`Signs.twoSlips`) and its `twoSlipLengths` has that bit. (The masks are stored as `Int`s, bit for bit.)
         let index: [Int]
+        let slipBase: Int
+        let slipChunks: Int
 
         init(_ keywords: [Keyword]) {
             self.keywords = keywords
@@ -86,7 +94,50 @@ struct CompiledRules: Sendable {
             for b in 0..<65 { start[b + 1] += start[b] }
             var next = start, order = [Int](repeating: 0, count: signs.count)
             for (i, b) in lowest.enumerated() { order[next[b]] = i; next[b] += 1 }
-            index = start.map { $0 + 66 } + order + signs.indices.filter { signs[$0].slips }
+            let slipping = signs.indices.filter { signs[$0].slips }
+            var index = start.map { $0 + 66 } + order + slipping
+            let chunks = (signs.count + 63) / 64
+            slipBase = index.count
+            slipChunks = chunks
+            var table = [UInt64](repeating: 0, count: 2 * 64 * chunks)
+            for i in slipping {
+                for l in 0..<64 {
+                    let bit = WordLine.lengthBit(l)
+                    if signs[i].oneSlipLengths & bit != 0 { table[l * chunks + i / 64] |= 1 << UInt64(i % 64) }
+                    if signs[i].twoSlips, signs[i].twoSlipLengths & bit != 0 { table[64 * chunks + l * chunks + i / 64] |= 1 << UInt64(i % 64) }
+                }
+            }
+            index += table.map { Int(bitPattern: UInt($0)) }
+            self.index = index
+        }
+
+        /// Calls `body` with each slipping keyword, in order, that a word of the line (or two neighbours, `loosely`) is
+        /// about as long as for `WordLine.slipsAway` to compare it (its `oneSlipLengths` among the line's `lengthMask`;
+        /// `loosely`, its `twoSlipLengths` among those and `pairLengthMask`), until `body` says to stop (false). The
+        /// others `slipsAway` refuses by their lengths alone. (A speed trick: the walk of every slipping keyword of a
+        /// set, asking each its signs, for every line.)
+        @inline(__always) func forEachSlipCandidate(_ w: WordLine, loosely: Bool, _ body: (Int) -> Bool) {
+            let lengths = w.lengthMask, twoLengths = loosely ? w.lengthMask | w.pairLengthMask : 0
+            for c in 0..<slipChunks {
+                var m: UInt64 = 0
+                var ls = lengths
+                while ls != 0 {
+                    let l = ls.trailingZeroBitCount
+                    ls &= ls &- 1
+                    m |= UInt64(bitPattern: Int64(index[slipBase + l * slipChunks + c]))
+                }
+                ls = twoLengths
+                while ls != 0 {
+                    let l = ls.trailingZeroBitCount
+                    ls &= ls &- 1
+                    m |= UInt64(bitPattern: Int64(index[slipBase + 64 * slipChunks + l * slipChunks + c]))
+                }
+                while m != 0 {
+                    let i = c * 64 + m.trailingZeroBitCount
+                    m &= m &- 1
+                    if !body(i) { return }
+                }
+            }
         }
 
         /// Calls `body` with every keyword whose lowest word bit is in `mask` or that has no word bits: a superset
@@ -138,11 +189,15 @@ struct CompiledRules: Sendable {
     let currencySymbols: [(String, String)]   // raw symbol, code
     /// `currencySymbols`' symbols as UTF-8, and whether each is all letters (`currencies(in:)` on ASCII).
     let currencySymbolBytes: [(bytes: [UInt8], letters: Bool, set: ByteSet?)]
+    /// The symbols of more than one character ending in "$" ("us$", "s$", "hk$"): a "$" inside one is that currency's.
+    let prefixedDollars: [String]
     let currencyWords: Set<String>
     /// `currencyWords` of ASCII letters as bytes (`ParseLine.ungluingCurrency`).
     let currencyWordBytes: [[UInt8]]
     let monthFirstCurrencies: Set<String>
     let dollarHints: [(String, String)]   // normalised word, code
+    /// `dollarHints`' words as keywords, in the same order (`WordLine.contains(_:)` asks their signs before their bytes).
+    let dollarHintKeywords: [Keyword]
     /// The payment words, normalised (`raw` is the normalised text too).
     /// (Sets, so a line is asked only for the words its signs may hold: `any` gives the first that `contains`.)
     let cardWords: KeywordSet
@@ -192,10 +247,12 @@ struct CompiledRules: Sendable {
         currencySymbolBytes = currencySymbols.map { s in
             (Array(s.0.utf8), s.0.allSatisfy(\.isLetterQuick), s.0.utf8.allSatisfy { $0 < 0x80 } ? ByteSet(bytes: s.0.utf8) : nil)
         }
+        prefixedDollars = currencySymbols.map(\.0).filter { $0.count > 1 && $0.hasSuffix("$") }
         currencyWords = Set(r.currency.symbols.keys.map { $0.lowercased() }.filter { $0.allSatisfy(\.isLetterQuick) })
         currencyWordBytes = currencyWords.map { Array($0.utf8) }.filter { w in w.allSatisfy { $0 < 0x80 } }.sorted { $0.count > $1.count || ($0.count == $1.count && $0.lexicographicallyPrecedes($1)) }
         monthFirstCurrencies = Set(r.currency.monthFirst)
         dollarHints = (r.currency.dollarHints ?? [:]).map { (WordLine.normalise($0.key), $0.value) }.sorted { $0.0 < $1.0 }
+        dollarHintKeywords = dollarHints.map { Keyword(raw: $0.0, normalised: $0.0, weight: 1) }
         cardWords = KeywordSet(r.payment.card.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) })
         cashWords = KeywordSet(r.payment.cash.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) })
         itemSkip = list(r.items?.skip)
@@ -214,14 +271,15 @@ struct CompiledRules: Sendable {
         // The first of the best, as `max(by:)` over the matches in order gives. (No keyword of the set is on the
         // line as printed, or `bestExact` had found it: `contains` is `slipsAway` here, false for a keyword
         // that does not slip: only the slipping ones, listed after `set.index[65]`, are asked.)
+        // (Only the keywords a word is about as long as: `KeywordSet.forEachSlipCandidate`.)
         var best: Keyword?
-        for j in set.index[65]..<set.index.count {
-            let i = set.index[j]
-            guard w.may(set.signs[i], loosely: loosely) else { continue }
+        set.forEachSlipCandidate(w, loosely: loosely) { i in
+            guard w.may(set.signs[i], loosely: loosely) else { return true }
             let k = set.keywords[i]
-            guard w.slipsAway(k, loosely: loosely) else { continue }
-            if let b = best, !Self.ranksBelow(b, k) { continue }
+            guard w.slipsAway(k, loosely: loosely) else { return true }
+            if let b = best, !Self.ranksBelow(b, k) { return true }
             best = k
+            return true
         }
         return best
     }
@@ -234,12 +292,13 @@ struct CompiledRules: Sendable {
         // a slipping keyword before it is on the line one slip away (two, `loosely`): it is not on the line as
         // printed, or it were the first.
         let exact = firstExact(set, in: w)
-        for j in set.index[65]..<set.index.count {
-            let i = set.index[j]
-            if let e = exact, i >= e { break }
-            if w.may(set.signs[i], loosely: loosely) && w.slipsAway(set.keywords[i], loosely: loosely) { return set.keywords[i] }
+        var slipped: Int?
+        set.forEachSlipCandidate(w, loosely: loosely) { i in
+            if let e = exact, i >= e { return false }
+            if w.may(set.signs[i], loosely: loosely) && w.slipsAway(set.keywords[i], loosely: loosely) { slipped = i; return false }
+            return true
         }
-        return exact.map { set.keywords[$0] }
+        return (slipped ?? exact).map { set.keywords[$0] }
     }
 
     /// The first keyword of `set` on the line as printed (`WordLine.has`), only the keywords under the line's word

@@ -6,44 +6,90 @@ import ReceiptModel
 
 extension ReceiptParser {
     func currency(_ lines: [ParseLine]) -> Field<String>? {
+        currency(count: lines.count, codes: { compiled.currencies(in: lines[$0]) }, text: { lines[$0].text }, words: { lines[$0].words },
+                 line: { lines[$0] })
+    }
+
+    /// `currency` on the page's lines as OCR read them (not merged into rows), without a `ParseLine` made for each:
+    /// their signs are found on the text alone, and only the line the evidence names is made a `ParseLine`, as
+    /// `read` made them (`scanAmounts: false`). A line that is a row of its own (`rowOf`, its place in `rows`) is
+    /// read through its row's line: the same text, box and source, and words the other fields make once for both.
+    func currency(pageLines: [OCRLine], rows: [ParseLine], rowOf: [Int?]) -> Field<String>? {
+        let texts = pageLines.indices.map { i in rowOf[i].map { rows[$0].text } ?? ParseLine.ungluingCurrency(pageLines[i].text, compiled.currencyWordBytes) }
+        func words(_ i: Int) -> WordLine { rowOf[i].map { rows[$0].words } ?? WordLine(texts[i]) }
+        return currency(count: pageLines.count, codes: { i in compiled.currencies(in: texts[i], words: words(i)) },
+                        text: { texts[$0] }, words: words, line: { i in rowOf[i].map { rows[$0] } ?? ParseLine(index: i, line: pageLines[i], text: texts[i]) })
+    }
+
+    /// The currency of `count` lines: line `i`'s signs are `codes(i)`, its text `text(i)`, its words `words(i)` (asked
+    /// only for a bare dollar's hints), and `line(i)` a line whose evidence is line `i`'s (asked only for that).
+    private func currency(count: Int, codes: (Int) -> [String], text: (Int) -> String, words: (Int) -> WordLine,
+                          line: (Int) -> ParseLine) -> Field<String>? {
         var counts: [String: (Int, Int)] = [:]  // code -> (count, first line)
-        for l in lines {
-            for code in compiled.currencies(in: l) {
-                let c = counts[code] ?? (0, l.index)
+        for i in 0..<count {
+            for code in codes(i) {
+                let c = counts[code] ?? (0, i)
                 counts[code] = (c.0 + 1, c.1)
             }
         }
         guard let best = counts.max(by: { $0.value.0 < $1.value.0 || ($0.value.0 == $1.value.0 && $0.value.1 > $1.value.1) }) else {
             return options.defaultCurrency.map { Field($0, confidence: 0.3, evidence: Evidence(rule: "currency.default")) }
         }
-        let line = lines[best.value.1]
         // A bare "$" is many countries' dollar: a tax or payment system named on the receipt tells which.
-        if best.key == "USD", !lines.contains(where: { $0.words.contains(" usd ") || $0.text.uppercased().contains("US$") }) {
-            for l in lines {
-                if let (word, code) = compiled.dollarHints.first(where: { l.words.contains($0.0) }) {
-                    return Field(code, confidence: 0.7, evidence: l.evidence(rule: "currency.dollar-hint",
-                                 notes: [.dollarHint(word.trimmingCharacters(in: .whitespaces))]))
+        // (Each line's words made once for both questions; the hints asked as keywords, by their signs first.)
+        if best.key == "USD" {
+            let ws = (0..<count).map(words)
+            if !(0..<count).contains(where: { ws[$0].contains(" usd ") || Self.saysUSDollar(text($0)) }) {
+                for i in 0..<count {
+                    if let k = compiled.dollarHintKeywords.firstIndex(where: { ws[i].contains($0) }) {
+                        let (word, code) = compiled.dollarHints[k]
+                        return Field(code, confidence: 0.7, evidence: line(i).evidence(rule: "currency.dollar-hint",
+                                     notes: [.dollarHint(word.trimmingCharacters(in: .whitespaces))]))
+                    }
                 }
             }
         }
         return Field(best.key, confidence: min(0.95, 0.6 + 0.1 * Double(best.value.0)),
-                     evidence: line.evidence(rule: "currency.symbol", notes: [.seen(best.value.0)]))
+                     evidence: line(best.value.1).evidence(rule: "currency.symbol", notes: [.seen(best.value.0)]))
+    }
+
+    /// `text.uppercased().contains("US$")`, on bytes when `text` is ASCII (there `uppercased` maps a-z alone, and
+    /// Foundation's `contains` compares the bytes); any other text as that.
+    static func saysUSDollar(_ text: String) -> Bool {
+        let r = text.utf8.withContiguousStorageIfAvailable { b -> Bool? in
+            guard b.allSatisfy({ $0 < 0x80 }) else { return nil }
+            guard b.count >= 3 else { return false }
+            for i in 0...(b.count - 3) where b[i] | 0x20 == UInt8(ascii: "u") && b[i + 1] | 0x20 == UInt8(ascii: "s") && b[i + 2] == UInt8(ascii: "$") {
+                return true
+            }
+            return false
+        }
+        if let r, let r { return r }
+        return text.uppercased().contains("US$")
     }
 }
 
 extension CompiledRules {
     func currencies(in l: ParseLine) -> [String] {
-        asciiCurrencies(in: l) ?? characterCurrencies(in: l)
+        currencies(in: l.text, words: l.words)
     }
 
+    /// The currencies of a line's text; `words`, its `WordLine` (asked only of a line not ASCII).
+    func currencies(in text: String, words: @autoclosure () -> WordLine) -> [String] {
+        asciiCurrencies(in: text) ?? characterCurrencies(in: text, words: words())
+    }
+
+    func characterCurrencies(in l: ParseLine) -> [String] { characterCurrencies(in: l.text, words: l.words) }
+    func asciiCurrencies(in l: ParseLine) -> [String]? { asciiCurrencies(in: l.text) }
+
     /// `currencies(in:)` on any line, by characters.
-    func characterCurrencies(in l: ParseLine) -> [String] {
+    func characterCurrencies(in text: String, words: WordLine) -> [String] {
         var out: [String] = []
-        let lower = l.text.lowercased()
+        let lower = text.lowercased()
         let lowerBytes = Array(lower.utf8)
         for (sym, code) in currencySymbols where bytesContain(lowerBytes, sym) {
             if sym.allSatisfy(\.isLetterQuick) {
-                if l.words.has(" \(sym) ") || (sym.count >= 2 && Self.wordBeforeNumber(lower, sym)) { out.append(code) }
+                if words.has(" \(sym) ") || (sym.count >= 2 && Self.wordBeforeNumber(lower, sym)) { out.append(code) }
             } else if lower.contains(sym), Self.nextToDigit(lower, sym) {
                 // "s$" inside "us$" is not Singapore's: a prefixed dollar must start its word.
                 if sym.count > 1, sym.first?.isLetterQuick == true, !Self.startsWord(lower, sym) { continue }
@@ -59,8 +105,8 @@ extension CompiledRules {
     /// making the line's words: a symbol of letters is a word of the line (" rm " in its `WordLine`) when the
     /// letters around it are no letters or digits, and `wordBeforeNumber` is asked of the bytes. Other symbols
     /// go to the character functions, as before. Nil when the line is not ASCII.
-    func asciiCurrencies(in l: ParseLine) -> [String]? {
-        let u = l.text.utf8
+    func asciiCurrencies(in text: String) -> [String]? {
+        let u = text.utf8
         // The set of the line's bytes lower-cased, in one walk of its bytes in place (nil: not ASCII); the line
         // lower-cased made only once a symbol's bytes are all among them (most lines hold none: an array made and
         // freed for every line was half the cost).
@@ -74,6 +120,8 @@ extension CompiledRules {
             return ByteSet(lo: lo, hi: hi)
         }
         guard let present = u.withContiguousStorageIfAvailable(present) ?? Array(u).withUnsafeBufferPointer(present) else { return nil }
+        // Printable ASCII: no byte below a space, no DEL.
+        let printable = present.lo & 0xFFFF_FFFF == 0 && !present.contains(0x7F)
         var out: [String] = []
         var lowerText: String?
         var lowered: [UInt8]?
@@ -93,9 +141,11 @@ extension CompiledRules {
                 let text = lowerText ?? String(decoding: lower, as: UTF8.self)
                 lowerText = text
                 let s = currencySymbols[k].0
-                guard Self.nextToDigit(text, s) else { continue }
+                // (On printable ASCII, the number beside the sign read on the bytes; and the prefixed dollars looked
+                // for as bytes, `textContains`, made once with the rules, not picked out of the symbols each time.)
+                guard printable ? Self.nextToDigit(lower, sym, dollar: sym.last == UInt8(ascii: "$")) : Self.nextToDigit(text, s) else { continue }
                 if s.count > 1, s.first?.isLetterQuick == true, !Self.startsWord(text, s) { continue }
-                if s == "$", currencySymbols.contains(where: { $0.0.count > 1 && $0.0.hasSuffix("$") && text.contains($0.0) }) { continue }
+                if s == "$", prefixedDollars.contains(where: { textContains(text, $0) }) { continue }
                 out.append(code)
             }
         }
@@ -170,6 +220,28 @@ extension CompiledRules {
         let parts = t.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "." || $0 == "," })
         guard let last = parts.last, last.count == 2, parts.dropLast().allSatisfy({ !$0.isEmpty && $0.count <= 7 }) else { return false }
         return parts.first.map { $0.count <= 7 && ($0.first != "0" || $0.count == 1) } ?? false
+    }
+
+    /// `nextToDigit(text, sym)` on printable ASCII as bytes (there a character is a byte, and a number's characters
+    /// are the digits): each occurrence of `sym` as `range(of:)` finds them, the number after it (past spaces and
+    /// dashes) and the one before it (past spaces) asked the same. `dollar`: `sym` ends in "$".
+    static func nextToDigit(_ text: [UInt8], _ sym: [UInt8], dollar: Bool) -> Bool {
+        func numeric(_ c: UInt8) -> Bool { Bytes.isDigit(c) || c == UInt8(ascii: ".") || c == UInt8(ascii: ",") }
+        for i in occurrences(of: sym, in: text) {
+            var a = i + sym.count
+            while a < text.count, text[a] == 0x20 || text[a] == UInt8(ascii: "-") { a += 1 }
+            var e = a
+            while e < text.count, numeric(text[e]) { e += 1 }
+            var b = i
+            while b > 0, text[b - 1] == 0x20 { b -= 1 }
+            var f = b
+            while f > 0, numeric(text[f - 1]) { f -= 1 }
+            let before = b - f
+            let trailingOK = !dollar || (before >= 3 && text[b - 3] == UInt8(ascii: ","))
+            if Self.looksLikeMoney(String(decoding: text[a..<e], as: UTF8.self))
+                || (trailingOK && Self.looksLikeMoney(String(decoding: text[f..<b], as: UTF8.self))) { return true }
+        }
+        return false
     }
 
     static func nextToDigit(_ text: String, _ sym: String) -> Bool {

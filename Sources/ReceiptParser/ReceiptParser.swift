@@ -99,7 +99,11 @@ public struct ReceiptParser: Sendable {
         }
         // Currency symbols are counted line by line as read: a row of "Amt (RM)" "Tax (RM)" shows RM twice.
         let merged = rows.count != page.lines.count
-        return (lines, currency(merged ? page.lines.enumerated().map { ParseLine(index: $0.offset, line: $0.element, rules: compiled, scanAmounts: false) } : lines))
+        guard merged else { return (lines, currency(lines)) }
+        // A row of one line is that line as read (the same text, box and place): its row's line stands for it.
+        var rowOf = [Int?](repeating: nil, count: page.lines.count)
+        for (r, row) in rows.enumerated() where row.members.count == 1 { rowOf[row.source] = r }
+        return (lines, currency(pageLines: page.lines, rows: lines, rowOf: rowOf))
     }
 
     /// The receipt prices in a currency without cents (rupiah, dong, won, yen): no amount with cents on it, and three
@@ -137,18 +141,30 @@ final class ParseLine {
     /// The words as read, with their boxes and confidences (the vendor rules trim scraps by them).
     let ocrWords: [OCRWord]
 
-    // (`borrowing`: an initializer takes its arguments owned, and a copy of the rules retains every table in them, once a line.)
-    init(index: Int, source: Int? = nil, line: OCRLine, rules: borrowing CompiledRules, scanAmounts: Bool = true, wholeUnits: Bool = false) {
+    private init(index: Int, source: Int, text: String, amounts: [FoundAmount], dates: [RawDate], line: OCRLine) {
         self.index = index
-        self.source = source ?? index
-        text = Self.ungluingCurrency(line.text, rules.currencyWordBytes)
-        // (On a receipt in whole units no line holds an amount with cents: `pricesInWholeUnits` asked that first.)
-        amounts = !scanAmounts ? [] : wholeUnits ? AmountScanner.wholeAmounts(text, currencyWords: rules.currencyWords)
-                                                 : AmountScanner.scan(text, currencyWords: rules.currencyWords)
-        dates = scanAmounts ? DateScanner.scan(text, months: rules.months, monthWords: rules.monthWords) : []
+        self.source = source
+        self.text = text
+        self.amounts = amounts
+        self.dates = dates
         box = line.box
         confidence = line.confidence
         ocrWords = line.words
+    }
+
+    // (`borrowing`: an initializer takes its arguments owned, and a copy of the rules retains every table in them, once a line.)
+    convenience init(index: Int, source: Int? = nil, line: OCRLine, rules: borrowing CompiledRules, scanAmounts: Bool = true, wholeUnits: Bool = false) {
+        let text = Self.ungluingCurrency(line.text, rules.currencyWordBytes)
+        // (On a receipt in whole units no line holds an amount with cents: `pricesInWholeUnits` asked that first.)
+        let amounts = !scanAmounts ? [] : wholeUnits ? AmountScanner.wholeAmounts(text, currencyWords: rules.currencyWords)
+                                                     : AmountScanner.scan(text, currencyWords: rules.currencyWords)
+        let dates = scanAmounts ? DateScanner.scan(text, months: rules.months, monthWords: rules.monthWords) : []
+        self.init(index: index, source: source ?? index, text: text, amounts: amounts, dates: dates, line: line)
+    }
+
+    /// The line `init(index:line:rules:scanAmounts: false)` makes, its `text` (`ungluingCurrency` of the line's) made already.
+    convenience init(index: Int, line: OCRLine, text: String) {
+        self.init(index: index, source: index, text: text, amounts: [], dates: [], line: line)
     }
 
     func evidence(rule: String, notes: [Note] = []) -> Evidence {

@@ -97,6 +97,10 @@ enum RowBuilder {
             while m >= 0 { members.append(m); m = next[m] }
             let leftToRight = members.sorted { (bx[$0].x, $0) < (bx[$1].x, $1) }
             var words: [OCRWord] = []
+            // (Made at its size once: an append of each member's words grew it again and again.)
+            var count = 0
+            for i in leftToRight { count += lines[i].words.count }
+            words.reserveCapacity(count)
             var box: BoundingBox?
             for i in leftToRight {
                 words.append(contentsOf: lines[i].words)

@@ -2,8 +2,9 @@ import Foundation
 import ReceiptModel
 import ReceiptSupport
 
-/// A compiled regular expression. `@unchecked Sendable`: NSRegularExpression is
-/// immutable once made and documented as safe to use from several threads.
+/// A regular expression, compiled when first run. `@unchecked Sendable`: NSRegularExpression is
+/// immutable once made and documented as safe to use from several threads, and the compiled expression is
+/// made and read under a lock (`Compiled`).
 ///
 /// NSRegularExpression is slow on Linux (the text is bridged to UTF-16 and back on every call), and most
 /// lines match most patterns nowhere. `mayMatch`, when given, is a cheap test of what every match needs
@@ -11,16 +12,40 @@ import ReceiptSupport
 /// the space, `\d` and `\p{L}` are ASCII digits and letters, and a byte is a character): when it says
 /// no, the expression is not run. It must never say no to a text the expression matches; any other
 /// text is always given to the expression.
+///
+/// (Compiled when first run, not when made: ICU's compile cost some 400,000 instructions a pattern, and many
+/// patterns are never run on a receipt of printable ASCII, their hand matchers or `mayMatch` answering for them.)
 struct Pattern: @unchecked Sendable {
-    let regex: NSRegularExpression
+    let pattern: String
+    let caseInsensitive: Bool
     let mayMatch: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?
+    private let compiled = Compiled()
+
+    /// The expression, compiled once, on the first call from any thread.
+    final class Compiled: @unchecked Sendable {
+        // (`@unchecked`: `regex` is only read and written holding `lock`.)
+        private let lock = NSLock()
+        private var regex: NSRegularExpression?
+
+        func get(_ pattern: String, _ caseInsensitive: Bool) -> NSRegularExpression {
+            lock.lock()
+            defer { lock.unlock() }
+            if let regex { return regex }
+            do {
+                let made = try NSRegularExpression(pattern: pattern, options: caseInsensitive ? [.caseInsensitive] : [])
+                regex = made
+                return made
+            } catch {
+                preconditionFailure("bad built-in pattern \(pattern): \(error)")  // a defect in this file, caught by any test that runs it
+            }
+        }
+    }
+
+    var regex: NSRegularExpression { compiled.get(pattern, caseInsensitive) }
 
     init(_ pattern: String, caseInsensitive: Bool = true, mayMatch: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)? = nil) {
-        do {
-            regex = try NSRegularExpression(pattern: pattern, options: caseInsensitive ? [.caseInsensitive] : [])
-        } catch {
-            preconditionFailure("bad built-in pattern \(pattern): \(error)")  // a defect in this file, caught by any test
-        }
+        self.pattern = pattern
+        self.caseInsensitive = caseInsensitive
         self.mayMatch = mayMatch
     }
 

@@ -38,25 +38,54 @@ extension CompiledRules {
 
     static let vowels = Set("aeiouy")
 
-    /// `looksLikeNoise` for a line of ASCII, on its words' bytes (lower-case letters and digits, a byte a character).
+    /// `looksLikeNoise` for a line of ASCII, on its words' bytes (lower-case letters and digits, a byte a character),
+    /// in one walk of them: the words with a letter counted, the short ones, the longest, and the odd ones (more than
+    /// three letters without a vowel, or one letter over and over), without an array of the words made.
     static func looksLikeNoiseASCII(_ w: WordLine) -> Bool {
-        let words = w.spans.filter { w.word($0).contains { $0 >= 0x61 && $0 <= 0x7A } }.map(w.word)
-        guard !words.isEmpty else { return true }
-        let short = words.filter { $0.count <= 2 }.count
-        if words.count >= 2, short * 2 > words.count, (words.map(\.count).max() ?? 0) < 5 { return true }
-        var odd = 0
-        for word in words where word.count >= 3 {
-            let noVowel = word.count > 3 && !word.contains { "aeiouy".utf8.contains($0) }
-            let oneLetter = word.allSatisfy { $0 == word[word.startIndex] }
-            if noVowel || oneLetter { odd += 1 }
+        var count = 0, short = 0, longest = 0, odd = 0
+        let vowels = Self.vowelBytes
+        w.bytes.withUnsafeBufferPointer { b in
+            for s in w.spans {
+                var letter = false, vowel = false, same = true
+                let first = b[s.start]
+                for i in s.start..<s.end {
+                    let c = b[i]
+                    if c >= 0x61 && c <= 0x7A { letter = true }
+                    if vowels.contains(c) { vowel = true }
+                    if c != first { same = false }
+                }
+                guard letter else { continue }
+                let n = s.count
+                count += 1
+                if n <= 2 { short += 1 }
+                longest = max(longest, n)
+                if n >= 3, (n > 3 && !vowel) || same { odd += 1 }
+            }
         }
-        return odd * 2 > words.count
+        guard count > 0 else { return true }
+        if count >= 2, short * 2 > count, longest < 5 { return true }
+        return odd * 2 > count
     }
+
+    static let vowelBytes = ByteSet("aeiouy")
 
     /// Two-letter codes of US states and territories, Canadian provinces, and Australian states (with their
     /// three-letter ones), as printed after a city on an address line.
     static let regionCodes: Set<String> = Set(("AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR GU VI "
         + "AB BC MB NB NL NS NT NU ON PE QC SK YT NSW VIC QLD TAS ACT").split(separator: " ").map(String.init))
+
+    /// Two or three ASCII letters, upper-cased, packed into a number (the first in the lowest byte).
+    static func regionKey<C: Collection<UInt8>>(_ letters: C) -> UInt32 {
+        var key: UInt32 = 0, shift: UInt32 = 0
+        for c in letters {
+            key |= UInt32(c >= 0x61 && c <= 0x7A ? c - 0x20 : c) << shift
+            shift += 8
+        }
+        return key
+    }
+
+    /// `regionCodes` as `regionKey`s.
+    static let regionCodeKeys: Set<UInt32> = Set(regionCodes.map { regionKey($0.utf8) })
 
     /// "City, ST", "City, ST 12345", "City ST 12345-6789", "City, ON K1A 0B1": a city, a region code, a postcode.
     static let cityStatePostcode = Pattern(#"^\W*[A-Za-z][A-Za-z .'-]{1,30}?(,)?\s+([A-Za-z]{2,3})\.?(\s+(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|\d{4}))?\W*$"#,
@@ -110,7 +139,7 @@ extension CompiledRules {
             if regionCodes.contains(code.uppercased()), comma || postcode { return true }
             if comma, postcode { return true }
         }
-        return ukPostcode.matches(in: text).first != nil
+        return ukPostcode.hasMatch(in: text)
     }
 
     /// Whether a `cityStatePostcode` match in `text` may make `isCityLine` say yes, asked on printable ASCII
@@ -124,8 +153,9 @@ extension CompiledRules {
             guard !core.isEmpty, Bytes.isLetter(b[core.upperBound - 1]) else { return true }
             var i = core.upperBound
             while i > core.lowerBound, Bytes.isLetter(b[i - 1]) { i -= 1 }
-            let code = String(decoding: UnsafeBufferPointer(rebasing: b[i..<core.upperBound]), as: UTF8.self)
-            guard (2...3).contains(code.utf8.count), regionCodes.contains(code.uppercased()) else { return false }
+            // (The code's letters upper-cased and packed into a number, looked up among the codes packed alike: no
+            // string made and hashed for every line.)
+            guard (2...3).contains(core.upperBound - i), regionCodeKeys.contains(regionKey(UnsafeBufferPointer(rebasing: b[i..<core.upperBound]))) else { return false }
             var j = i
             while j > core.lowerBound, b[j - 1] == 0x20 { j -= 1 }
             return j < i && j > core.lowerBound && b[j - 1] == UInt8(ascii: ",")

@@ -35,6 +35,19 @@ struct HandScannerTests {
         }
     }
 
+    /// `scan` on printable ASCII reading the matches as byte places (`printableAmounts`) gives what it gives from the
+    /// matches' groups as strings.
+    @Test func scanOnBytesIsScanOnGroups() {
+        var g = Lines(state: 53)
+        let pieces = ["RM10.60", "RN10.05", "X51.50", "rm 3.00", "-.02", " .54", "$.99", "39. 80", "39 .80", "1,234.50", "1.234,50", "O.5O", "l2.3O",
+                      "6%", "12.50-", "- 4.00", "5 %", "0012.00", "$43 70", "I0,00", "12.5OB"]
+        for _ in 0..<20_000 {
+            var s = g.line(Self.amountAlphabet, max: 10)
+            for _ in 0..<Int.random(in: 0...3, using: &g) { s += pieces.randomElement(using: &g)! + g.line(Self.textAlphabet, max: 5) }
+            #expect(AmountScanner.scan(s) == AmountScanner.scan(s, byBytes: false), "\(s)")
+        }
+    }
+
     /// Every pattern with a `mayMatch`: where it says no, the expression finds nothing.
     @Test func mayMatchNeverRefusesAMatch() {
         let rules = CompiledRules(.builtIn)
@@ -367,6 +380,36 @@ struct HandScannerTests {
             for _ in 0..<Int.random(in: 0...3, using: &g) { s += pieces.randomElement(using: &g)! + g.line(Self.textAlphabet, max: 4) }
             let l = ParseLine(index: 0, line: OCRLine(text: s), rules: rules, scanAmounts: false)
             #expect(rules.asciiCurrencies(in: l) == rules.characterCurrencies(in: l), "\(s)")
+        }
+    }
+
+    /// A bare dollar's questions: "US$" asked on bytes as `uppercased().contains` asks it, and the dollar hints asked as
+    /// keywords (`contains(Keyword)`, by their signs first) as `contains(String)` asks their normalised words.
+    @Test func dollarQuestionsAsBefore() {
+        let rules = CompiledRules(.builtIn)
+        let pieces = ["US$", "us$", "Us$ 5", "uS$", "U S$", "HST", "hst 13%", "Interac", "lnterac", "INTERAC", "Eftpos", "EFTP0S", "eft pos", "octopus",
+                      "octupus", "NETS", "nets", "UEN", "ird", "abn", "tvq", "tps", "PST", "qst", "ſ", "ß$", "uſ$", "ÜS$"]
+        let alphabet = Self.textAlphabet + Array("éÄß€£ñ")
+        var g = Lines(state: 43)
+        for _ in 0..<20_000 {
+            var s = g.line(alphabet, max: 10)
+            for _ in 0..<Int.random(in: 0...3, using: &g) { s += pieces.randomElement(using: &g)! + g.line(Self.textAlphabet, max: 4) }
+            #expect(ReceiptParser.saysUSDollar(s) == s.uppercased().contains("US$"), "\(s)")
+            let w = WordLine(s)
+            #expect(rules.dollarHintKeywords.firstIndex { w.contains($0) } == rules.dollarHints.firstIndex { w.contains($0.0) }, "\(s)")
+        }
+    }
+
+    /// The amount matcher on long lines, where it passes over the starts too far before a separator to begin a match.
+    @Test func amountMatcherOnLongLines() {
+        var g = Lines(state: 47)
+        let filler = Array("OoDSIl|BiZzg0123456789 -abcXYZ")
+        for _ in 0..<5_000 {
+            var s = ""
+            for _ in 0..<Int.random(in: 1...4, using: &g) { s += g.line(filler, max: 20) + g.line(Self.amountAlphabet, max: 8) }
+            let hand = AmountScanner.amountMatches(s)
+            let regex = AmountScanner.amount.matches(in: s)
+            #expect(hand.map(\.range) == regex.map(\.range) && hand.map(\.groups) == regex.map(\.groups), "\(s)")
         }
     }
 
