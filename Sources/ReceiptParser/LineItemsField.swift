@@ -378,8 +378,8 @@ extension ReceiptParser {
     // (`mayMatch`: what any match needs, on printable ASCII.)
     static let spaces = Pattern(#"\s+"#, caseInsensitive: false)
     static let leadingMarks = Pattern(#"^[^\p{L}\p{N}]+"#, caseInsensitive: false, mayMatch: { $0.first.map { !Bytes.isAlnum($0) } ?? false })
-    static let trailingMarks = Pattern(#"[\s@=~:;,_\-—–|*'"‘’“”.]+$"#, caseInsensitive: false,
-                                       mayMatch: { $0.last.map { " @=~:;,_-|*'\".".utf8.contains($0) } ?? false })
+    static let trailingMarks = Pattern(#"[\s@=~:;,_\-—–|*'"‘’“”.(]+$"#, caseInsensitive: false,
+                                       mayMatch: { $0.last.map { " @=~:;,_-|*'\".(".utf8.contains($0) } ?? false })
     static let trailingCurrencyWord = Pattern(#"\s+(?:[$£€¥]|RM|Rs\.?|USD|EUR|GBP|MYR|SGD|CAD|AUD|kr)$"#, caseInsensitive: true,
                                               mayMatch: { lastWord($0).map { ["$", "rm", "rs", "rs.", "usd", "eur", "gbp", "myr", "sgd", "cad", "aud", "kr"].contains($0.lowercased()) } ?? false })
     static let trailingCurrencySign = Pattern(#"\s*[$£€¥]$"#, caseInsensitive: false, mayMatch: { $0.last == UInt8(ascii: "$") })
@@ -409,7 +409,7 @@ extension ReceiptParser {
         } ?? trailingMarks.replacing(in: s, with: "")
     }
     /// `trailingMarks`' characters that are printable ASCII.
-    static let trailingMarkBytes = ByteSet(" @=~:;,_-|*'\".")
+    static let trailingMarkBytes = ByteSet(" @=~:;,_-|*'\".(")
 
     /// The text after the last space, when a space stands before it (and it is not empty).
     static func lastWord(_ b: UnsafeBufferPointer<UInt8>) -> String? {

@@ -311,6 +311,15 @@ struct FieldsTests {
         #expect(colon.lineItems.map(\.quantity) == [1, 1])
     }
 
+    @Test("a quantity and unit price in brackets after the name leave no bracket behind ('Broc Rabe (2 @7.00) 14.00')")
+    func bracketedQuantity() throws {
+        let r = parser.parse(text: "TRATTORIA\nBroc Rabe (2 @7.00) 14.00\nHouse Red (3 @9.50) 28.50\nTOTAL 42.50")
+        #expect(r.lineItems.map(\.description) == ["Broc Rabe", "House Red"])
+        let first = try #require(r.lineItems.first)
+        #expect(first.quantity == 2)
+        #expect(first.unitPrice == amount("7.00"))
+    }
+
     @Test("names in one column, then their prices: paired in order")
     func columns() {
         let r = parser.parse(text: "DELI\nFlower Soup\nNoodles\nOolong Tea\n3.00\n12.50\n5.00\nTOTAL 20.50")
