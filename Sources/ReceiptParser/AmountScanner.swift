@@ -91,33 +91,10 @@ enum AmountScanner {
             // Glued to a word: only a currency word may stand there ("RM10.60", not "X51.50").
             if m.range.lowerBound > line.startIndex, line[line.index(before: m.range.lowerBound)].isLetterQuick {
                 let word = line[..<m.range.lowerBound].reversed().prefix { $0.isLetterQuick }
-                let w = String(word.reversed()).lowercased()
-                // Or a currency word with one letter misread ("RN10.05", "RH4.72"): same length, same first letter.
-                let nearly = (2...3).contains(w.count) && currencyWords.contains { c in
-                    c.count == w.count && c.first == w.first && EditDistance.withinOne(Array(c.utf8), Array(w.utf8))
-                }
-                guard currencyWords.contains(w) || nearly else { continue }
+                guard mayGlue(String(word.reversed()).lowercased(), currencyWords) else { continue }
             }
-            guard let intRaw = m.groups[2], let sep = m.groups[3], let fracRaw = m.groups[4] else { continue }
-            var repairs: [Note] = []
-            // (Digits as printed, the commonest: nothing to repair, said on bytes.)
-            let plainInt = intRaw.utf8.allSatisfy(Bytes.isDigit), plainFrac = fracRaw.utf8.allSatisfy(Bytes.isDigit)
-            let (intDigits, intFixed) = plainInt ? (intRaw, 0) : fix(intRaw)
-            let (fracDigits, fracFixed) = plainFrac ? (fracRaw, 0) : fix(fracRaw)
-            // The integer part must hold a real digit; at most two letters repaired in all.
-            guard plainInt || intRaw.contains(where: \.isNumber), intFixed + fracFixed <= 2 else { continue }
-            if intFixed + fracFixed > 0 { repairs.append(.lettersReadAsDigits("\(intRaw)\(sep)\(fracRaw)")) }
-            let whole = String(line[m.range])
-            if spaceAfterPoint.hasMatch(in: whole) || spaceBeforePoint.hasMatch(in: whole) {
-                repairs.append(.spaceAroundDecimalPoint)
-            }
-            // Thousands separators: whatever is not the decimal separator.
-            var integer = plainInt ? intDigits : intDigits.filter(\.isNumber)
-            if integer.count > 1, integer.first == "0" { integer = String(integer.drop { $0 == "0" }); if integer.isEmpty { integer = "0" } }
-            guard let a = Self.amount(integer: integer, fraction: fracDigits) else { continue }
-            let grouped = !plainInt && intDigits.contains { !$0.isNumber }
-            // "1.234" style groups use the other separator than the decimal one.
-            if grouped, intDigits.contains(Character(sep)) { continue }
+            guard let intRaw = m.groups[2], let sep = m.groups[3], let fracRaw = m.groups[4],
+                  let (a, repairs) = Self.read(integer: intRaw, separator: sep, fraction: fracRaw, spaced: { String(line[m.range]) }) else { continue }
             offset += line.distance(from: last, to: m.range.lowerBound)
             last = m.range.lowerBound
             out.append(FoundAmount(amount: a, position: offset, repairs: repairs,
@@ -138,6 +115,40 @@ enum AmountScanner {
         return out
     }
 
+    /// Whether the word `w` (lower case) glued before an amount may stand there: a currency word ("RM10.60", not
+    /// "X51.50"), or one with a letter misread ("RN10.05", "RH4.72": same length, same first letter).
+    static func mayGlue(_ w: String, _ currencyWords: Set<String>) -> Bool {
+        currencyWords.contains(w) || (2...3).contains(w.count) && currencyWords.contains { c in
+            c.count == w.count && c.first == w.first && EditDistance.withinOne(Array(c.utf8), Array(w.utf8))
+        }
+    }
+
+    /// A match's amount from its integer part, separator and fraction as printed, with the repairs that read it
+    /// (letters read as digits; a space around the point, asked of `spaced()`, the match's text, or nil when it
+    /// holds no space); nil when it is no amount.
+    static func read(integer intRaw: String, separator sep: String, fraction fracRaw: String,
+                     spaced: () -> String?) -> (Amount, [Note])? {
+        var repairs: [Note] = []
+        // (Digits as printed, the commonest: nothing to repair, said on bytes.)
+        let plainInt = intRaw.utf8.allSatisfy(Bytes.isDigit), plainFrac = fracRaw.utf8.allSatisfy(Bytes.isDigit)
+        let (intDigits, intFixed) = plainInt ? (intRaw, 0) : fix(intRaw)
+        let (fracDigits, fracFixed) = plainFrac ? (fracRaw, 0) : fix(fracRaw)
+        // The integer part must hold a real digit; at most two letters repaired in all.
+        guard plainInt || intRaw.contains(where: \.isNumber), intFixed + fracFixed <= 2 else { return nil }
+        if intFixed + fracFixed > 0 { repairs.append(.lettersReadAsDigits("\(intRaw)\(sep)\(fracRaw)")) }
+        if let whole = spaced(), spaceAfterPoint.hasMatch(in: whole) || spaceBeforePoint.hasMatch(in: whole) {
+            repairs.append(.spaceAroundDecimalPoint)
+        }
+        // Thousands separators: whatever is not the decimal separator.
+        var integer = plainInt ? intDigits : intDigits.filter(\.isNumber)
+        if integer.count > 1, integer.first == "0" { integer = String(integer.drop { $0 == "0" }); if integer.isEmpty { integer = "0" } }
+        guard let a = amount(integer: integer, fraction: fracDigits) else { return nil }
+        let grouped = !plainInt && intDigits.contains { !$0.isNumber }
+        // "1.234" style groups use the other separator than the decimal one.
+        if grouped, intDigits.contains(Character(sep)) { return nil }
+        return (a, repairs)
+    }
+
     /// `scan`'s amounts of a line of printable ASCII (nil for any other), read from `AmountMatcher`'s matches as byte
     /// places, by the steps `scan` takes on the expression's groups: there a character is a byte (a match's place in
     /// characters is its place in bytes), a letter is A-Z or a-z and a number 0-9, and the space-around-the-point
@@ -147,7 +158,6 @@ enum AmountScanner {
         let r = line.utf8.withContiguousStorageIfAvailable { b -> [FoundAmount]? in
             guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return nil }
             func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
-            func allDigits(_ r: Range<Int>) -> Bool { b[r].allSatisfy(Bytes.isDigit) }
             var out: [FoundAmount] = []
             for m in AmountMatcher(b).all() {
                 let start = m.whole.lowerBound
@@ -155,34 +165,11 @@ enum AmountScanner {
                 if start > 0, Bytes.isLetter(b[start - 1]) {
                     var k = start
                     while k > 0, Bytes.isLetter(b[k - 1]) { k -= 1 }
-                    let w = text(k..<start).lowercased()
-                    // Or a currency word with one letter misread ("RN10.05", "RH4.72"): same length, same first letter.
-                    let nearly = (2...3).contains(w.count) && currencyWords.contains { c in
-                        c.count == w.count && c.first == w.first && EditDistance.withinOne(Array(c.utf8), Array(w.utf8))
-                    }
-                    guard currencyWords.contains(w) || nearly else { continue }
+                    guard mayGlue(text(k..<start).lowercased(), currencyWords) else { continue }
                 }
-                let intRaw = text(m.integer), sep = text(m.separator), fracRaw = text(m.fraction)
-                var repairs: [Note] = []
-                let plainInt = allDigits(m.integer), plainFrac = allDigits(m.fraction)
-                let (intDigits, intFixed) = plainInt ? (intRaw, 0) : fix(intRaw)
-                let (fracDigits, fracFixed) = plainFrac ? (fracRaw, 0) : fix(fracRaw)
-                // The integer part must hold a real digit; at most two letters repaired in all.
-                guard plainInt || b[m.integer].contains(where: Bytes.isDigit), intFixed + fracFixed <= 2 else { continue }
-                if intFixed + fracFixed > 0 { repairs.append(.lettersReadAsDigits("\(intRaw)\(sep)\(fracRaw)")) }
-                if b[m.whole].contains(0x20) {
-                    let whole = text(m.whole)
-                    if spaceAfterPoint.hasMatch(in: whole) || spaceBeforePoint.hasMatch(in: whole) { repairs.append(.spaceAroundDecimalPoint) }
-                }
-                // Thousands separators: whatever is not the decimal separator.
-                var integer = plainInt ? intDigits : intDigits.filter(\.isNumber)
-                if integer.utf8.count > 1, integer.utf8.first == UInt8(ascii: "0") {
-                    integer = String(integer.drop { $0 == "0" }); if integer.isEmpty { integer = "0" }
-                }
-                guard let a = Self.amount(integer: integer, fraction: fracDigits) else { continue }
-                let grouped = !plainInt && intDigits.contains { !$0.isNumber }
-                // "1.234" style groups use the other separator than the decimal one.
-                if grouped, intDigits.contains(Character(sep)) { continue }
+                // (The space-around-the-point expressions, which need a space, asked only of a match holding one.)
+                guard let (a, repairs) = Self.read(integer: text(m.integer), separator: text(m.separator), fraction: text(m.fraction),
+                                                   spaced: { b[m.whole].contains(0x20) ? text(m.whole) : nil }) else { continue }
                 out.append(FoundAmount(amount: a, position: start, repairs: repairs,
                                        negative: m.minus != nil || m.trailingMinus != nil, isPercent: m.percent != nil))
             }

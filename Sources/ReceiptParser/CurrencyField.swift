@@ -79,9 +79,6 @@ extension CompiledRules {
         asciiCurrencies(in: text) ?? characterCurrencies(in: text, words: words())
     }
 
-    func characterCurrencies(in l: ParseLine) -> [String] { characterCurrencies(in: l.text, words: l.words) }
-    func asciiCurrencies(in l: ParseLine) -> [String]? { asciiCurrencies(in: l.text) }
-
     /// `currencies(in:)` on any line, by characters.
     func characterCurrencies(in text: String, words: WordLine) -> [String] {
         var out: [String] = []

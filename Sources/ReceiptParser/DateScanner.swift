@@ -489,13 +489,7 @@ enum DateScanner {
             let n = b.count
             @inline(__always) func d(_ i: Int) -> Bool { i < n && Bytes.isDigit(b[i]) }
             /// Whether the word `w` (lower case) stands at `i`, in any case.
-            @inline(__always) func word(_ i: Int, _ w: StaticString) -> Bool {
-                let k = w.utf8CodeUnitCount
-                guard i + k <= n else { return false }
-                let p = w.utf8Start
-                for j in 0..<k where b[i + j] | 0x20 != p[j] { return false }
-                return true
-            }
+            @inline(__always) func word(_ i: Int, _ w: StaticString) -> Bool { Bytes.says(b, i, w) }
             var st = from
             while st < n {
                 defer { st += 1 }

@@ -38,12 +38,7 @@ extension ReceiptParser {
                   k + 4 == n || !Bytes.isDigit(b[k + 4]) else { return nil }
             return k..<(k + 4)
         }
-        func says(_ k: Int, _ word: StaticString) -> Bool {
-            let w = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-            guard k + w.count <= n else { return false }
-            for i in 0..<w.count where b[k + i] | (Bytes.isLetter(b[k + i]) ? 0x20 : 0) != w[i] { return false }
-            return true
-        }
+        func says(_ k: Int, _ word: StaticString) -> Bool { Bytes.says(b, k, word) }
         for p in 0..<n {
             var k = p
             while k < n, cardMasks.contains(b[k]) { k += 1 }

@@ -364,25 +364,7 @@ final class WordLine {
     /// `oneSlip` on buffers (words read in place from `bytes`).
     static func oneSlip(_ w: UnsafeBufferPointer<UInt8>, _ kw: UnsafeBufferPointer<UInt8>) -> Bool {
         if w.count == kw.count + 1, Bytes.isLetter(w[w.count - 1]), w.starts(with: kw) { return false }
-        return withinOne(w, kw) && !falseFriends.contains { $0.elementsEqual(w) }
-    }
-
-    /// `EditDistance.withinOne` on buffers of bytes, the same steps (`HandScannerTests` holds the two together).
-    static func withinOne(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        if a.count < b.count { return withinOne(b, a) }
-        guard a.count - b.count <= 1 else { return false }
-        var i = 0
-        while i < b.count, a[i] == b[i] { i += 1 }
-        if i == b.count { return true }
-        // Equal lengths: the rest after the one difference the same; one longer: the rest of `a` after its byte `i`
-        // is `b`'s from `i` on.
-        let d = a.count - b.count
-        var j = i + 1
-        while j < a.count {
-            if a[j] != b[j - d] { return false }
-            j += 1
-        }
-        return true
+        return EditDistance.withinOne(w, kw) && !falseFriends.contains { $0.elementsEqual(w) }
     }
 
     /// Words one slip from a keyword that receipts print as words of their own: "1 Tuna Salad Sandwich 6.59" is a
@@ -554,6 +536,18 @@ enum Bytes {
         }
         return r ?? nil
     }
+
+    /// Whether `word` (lower case) stands in `b` at `k`, in any case (A-Z taken as a-z; other bytes as they are).
+    @inline(__always) static func says(_ b: UnsafeBufferPointer<UInt8>, _ k: Int, _ word: StaticString) -> Bool {
+        let c = word.utf8CodeUnitCount
+        guard k >= 0, k + c <= b.count else { return false }
+        let w = word.utf8Start
+        for i in 0..<c where lower(b[k + i]) != w[i] { return false }
+        return true
+    }
+
+    /// A-Z as a-z; any other byte as it is.
+    @inline(__always) static func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
 
     static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
     static func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }

@@ -246,13 +246,7 @@ extension ReceiptParser {
         var f = 0
         while f < n, !VendorText.isWordByte(b[f]) { f += 1 }
         if f < n, Bytes.isDigit(b[f]), registrationTail(b, f) { return true }
-        func says(_ k: Int, _ w: StaticString) -> Bool {
-            let c = w.utf8CodeUnitCount
-            guard k + c <= n else { return false }
-            let p = w.utf8Start
-            for i in 0..<c where VendorText.lower(b[k + i]) != p[i] { return false }
-            return true
-        }
+        func says(_ k: Int, _ w: StaticString) -> Bool { Bytes.says(b, k, w) }
         guard says(f, "co") else { return false }
         var k = f + 2
         if says(k, "mpany") { k += 5 }

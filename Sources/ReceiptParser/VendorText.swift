@@ -419,8 +419,6 @@ struct VendorText: Sendable {
     let numberAfterForm: Pattern
     /// `numberAfterForm`'s alternatives as lower-case bytes, in its order (longest first), for `numberAfterFormEnd`;
     /// nil when one is not ASCII (the expression is run then).
-    let numberAfterFormForms: [[UInt8]]?
-    /// The same, as one run of bytes (`FormList`), for the walk.
     let numberAfterFormList: FormList?
     /// `scrapsAfterForm`'s alternatives, lower-cased, in its order (`scrapsAfterFormEnd`); nil when one is not ASCII.
     let scrapsAfterFormList: FormList?
@@ -449,9 +447,7 @@ struct VendorText: Sendable {
         let abbreviatedSets = abbreviatedForms?.map { ByteSet(bytes: $0) }
         scrapsAfterForm = Pattern(#"(\b(?:"# + Self.alternation(abbreviated) + #")\.?)(?:\s+[A-Za-z0-9]{1,2}){1,2}$"#,
                                   mayMatch: { Self.endsInShortScraps($0) && Self.holdsOne($0, of: abbreviatedForms, sets: abbreviatedSets) })
-        let abbreviatedOrdered = Self.alternatives(abbreviated)
-        scrapsAfterFormList = abbreviatedOrdered.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
-            ? FormList(abbreviatedOrdered.map { Array($0.lowercased().utf8) }) : nil
+        scrapsAfterFormList = FormList(ascii: Self.alternatives(abbreviated))
         // After a form of three letters or more, anything with a digit goes (a registration number, noise);
         // not after "co.": "CO. NO: 12345" is a registration line, not a name.
         let certain = ending.filter { !isShort($0) }
@@ -459,9 +455,7 @@ struct VendorText: Sendable {
         let certainSets = certainForms?.map { ByteSet(bytes: $0) }
         numberAfterForm = Pattern(#"(\b(?:"# + Self.alternation(certain) + #")\b\.?)\s+.*\d.*$"#,
                                   mayMatch: { $0.contains(where: Bytes.isDigit) && Self.holdsOne($0, of: certainForms, sets: certainSets) })
-        let ordered = Self.alternatives(certain)
-        numberAfterFormForms = ordered.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } } ? ordered.map { Array($0.lowercased().utf8) } : nil
-        numberAfterFormList = numberAfterFormForms.map(FormList.init)
+        numberAfterFormList = FormList(ascii: Self.alternatives(certain))
     }
 
     /// The alternatives of `alternation(words)` as lower-case bytes: a line matching it holds one of them.
@@ -718,7 +712,7 @@ extension VendorText {
     @inline(__always) static func isBoundary(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
         (i > 0 && isWordByte(b[i - 1])) != (i < b.count && isWordByte(b[i]))
     }
-    @inline(__always) static func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
+    @inline(__always) static func lower(_ c: UInt8) -> UInt8 { Bytes.lower(c) }
 
     /// Where `registrationAtEnd`'s match starts in printable ASCII `b`, nil when there is none. The match runs to the end,
     /// so it starts at the spaces before the last "(" or "[" (an earlier one would have that one after it, which
@@ -777,6 +771,38 @@ extension VendorText {
             self.starts = starts
             first = ByteSet(bytes: forms.compactMap(\.first))
         }
+
+        /// The alternatives lower-cased, in their order; nil when one is not ASCII (the expression is run then).
+        init?(ascii forms: [String]) {
+            guard forms.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }) else { return nil }
+            self.init(forms.map { Array($0.lowercased().utf8) })
+        }
+
+        /// The alternatives, in their order.
+        var alternatives: [[UInt8]] { (0..<(starts.count - 1)).map { Array(bytes[starts[$0]..<starts[$0 + 1]]) } }
+
+        /// The expression's walk of its alternatives in printable ASCII `b`: at each place `p` in `places`, left to
+        /// right, after a word boundary, each alternative in order that matches there case-insensitively, its end
+        /// handed to `accept`; the first answer `accept` gives (nil: the walk goes on).
+        func firstEnd(in b: UnsafeBufferPointer<UInt8>, places: Range<Int>, _ accept: (Int) -> Int?) -> Int? {
+            let n = b.count
+            return bytes.withUnsafeBufferPointer { fb in
+                starts.withUnsafeBufferPointer { starts in
+                    for p in places where first.contains(lower(b[p])) && isBoundary(b, p) {
+                        let c0 = lower(b[p])
+                        for i in 0..<(starts.count - 1) where fb[starts[i]] == c0 {
+                            let len = starts[i + 1] - starts[i]
+                            guard p + len <= n else { continue }
+                            var k = 1
+                            while k < len, lower(b[p + k]) == fb[starts[i] + k] { k += 1 }
+                            guard k == len else { continue }
+                            if let end = accept(p + len) { return end }
+                        }
+                    }
+                    return nil
+                }
+            }
+        }
     }
 
     /// Where `numberAfterForm`'s first group ends in printable ASCII `b` (the form and its dot, kept), nil when it
@@ -789,25 +815,11 @@ extension VendorText {
         while lastDigit >= 0, !Bytes.isDigit(b[lastDigit]) { lastDigit -= 1 }
         // (A form, a space, then the digit: the form starts two bytes before it at least.)
         guard lastDigit >= 2 else { return nil }
-        return forms.bytes.withUnsafeBufferPointer { fb in
-            forms.starts.withUnsafeBufferPointer { starts in
-                for p in 0..<(lastDigit - 1) where forms.first.contains(lower(b[p])) && isBoundary(b, p) {
-                    let c0 = lower(b[p])
-                    for i in 0..<(starts.count - 1) where fb[starts[i]] == c0 {
-                        let len = starts[i + 1] - starts[i]
-                        guard p + len <= n else { continue }
-                        var k = 1
-                        while k < len, lower(b[p + k]) == fb[starts[i] + k] { k += 1 }
-                        guard k == len else { continue }
-                        let e = p + len
-                        guard isBoundary(b, e) else { continue }
-                        // `\.?` (taken when there: a space must follow, and a dot is none), `\s+`, `.*\d.*$`.
-                        let g = e < n && b[e] == UInt8(ascii: ".") ? e + 1 : e
-                        if g < n, isSpace(b[g]), lastDigit > g { return g }
-                    }
-                }
-                return nil
-            }
+        return forms.firstEnd(in: b, places: 0..<(lastDigit - 1)) { e in
+            guard isBoundary(b, e) else { return nil }
+            // `\.?` (taken when there: a space must follow, and a dot is none), `\s+`, `.*\d.*$`.
+            let g = e < n && b[e] == UInt8(ascii: ".") ? e + 1 : e
+            return g < n && isSpace(b[g]) && lastDigit > g ? g : nil
         }
     }
 }
@@ -865,24 +877,10 @@ extension VendorText {
                 two = k2..<j2
             }
         }
-        return forms.bytes.withUnsafeBufferPointer { fb in
-            forms.starts.withUnsafeBufferPointer { starts in
-                for p in 0..<n where forms.first.contains(lower(b[p])) && isBoundary(b, p) {
-                    let c0 = lower(b[p])
-                    for f in 0..<(starts.count - 1) where fb[starts[f]] == c0 {
-                        let len = starts[f + 1] - starts[f]
-                        guard p + len <= n else { continue }
-                        var k = 1
-                        while k < len, lower(b[p + k]) == fb[starts[f] + k] { k += 1 }
-                        guard k == len else { continue }
-                        let e = p + len
-                        // `\.?`, greedy: with the dot when there (a scrap starts with a space, and a dot is none).
-                        let g = e < n && b[e] == UInt8(ascii: ".") ? e + 1 : e
-                        if one.contains(g) || two.contains(g) { return g }
-                    }
-                }
-                return nil
-            }
+        return forms.firstEnd(in: b, places: 0..<n) { e in
+            // `\.?`, greedy: with the dot when there (a scrap starts with a space, and a dot is none).
+            let g = e < n && b[e] == UInt8(ascii: ".") ? e + 1 : e
+            return one.contains(g) || two.contains(g) ? g : nil
         }
     }
 

@@ -32,15 +32,23 @@ public enum EditDistance {
 
     /// At most one insertion, deletion or substitution apart: `levenshtein(a, b) <= 1`, without the table
     /// (the parser asks this for every word of every line against every keyword, as bytes; month names
-    /// with a letter outside ASCII as characters).
+    /// with a letter outside ASCII as characters; arrays, or the words of a line read in place as buffers).
     @inlinable
-    public static func withinOne<T: Equatable>(_ a: [T], _ b: [T]) -> Bool {
+    public static func withinOne<C: RandomAccessCollection>(_ a: C, _ b: C) -> Bool where C.Element: Equatable, C.Index == Int {
         if a.count < b.count { return withinOne(b, a) }
         guard a.count - b.count <= 1 else { return false }
+        let a0 = a.startIndex, b0 = b.startIndex
         var i = 0
-        while i < b.count, a[i] == b[i] { i += 1 }
+        while i < b.count, a[a0 + i] == b[b0 + i] { i += 1 }
         if i == b.count { return true }
-        if a.count == b.count { return a[(i + 1)...] == b[(i + 1)...] }
-        return a[(i + 1)...] == b[i...]
+        // Equal lengths: the rest after the one difference the same; one longer: the rest of `a` after its element
+        // `i` is `b`'s from `i` on.
+        let d = a.count - b.count
+        var j = i + 1
+        while j < a.count {
+            if a[a0 + j] != b[b0 + j - d] { return false }
+            j += 1
+        }
+        return true
     }
 }

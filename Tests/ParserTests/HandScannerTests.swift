@@ -379,7 +379,7 @@ struct HandScannerTests {
             var s = g.line(Self.textAlphabet, max: 12)
             for _ in 0..<Int.random(in: 0...3, using: &g) { s += pieces.randomElement(using: &g)! + g.line(Self.textAlphabet, max: 4) }
             let l = ParseLine(index: 0, line: OCRLine(text: s), rules: rules, scanAmounts: false)
-            #expect(rules.asciiCurrencies(in: l) == rules.characterCurrencies(in: l), "\(s)")
+            #expect(rules.asciiCurrencies(in: l.text) == rules.characterCurrencies(in: l.text, words: l.words), "\(s)")
         }
     }
 
@@ -513,7 +513,7 @@ struct HandScannerTests {
         }
     }
 
-    /// `WordLine.withinOne` (words compared in place as buffers) is `EditDistance.withinOne`, and `oneSlip` on buffers
+    /// `EditDistance.withinOne` on buffers (words compared in place) is what it is on arrays, and `oneSlip` on buffers
     /// what it was on arrays: `withinOne` but for the keyword with a letter added at its end.
     @Test func withinOneOnBuffersIsEditDistances() {
         var g = Lines(state: 71)
@@ -530,7 +530,7 @@ struct HandScannerTests {
                 default: if at < b.count { b[at] = c }
                 }
             }
-            let fast = a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { WordLine.withinOne(x, $0) } }
+            let fast = a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { EditDistance.withinOne(x, $0) } }
             #expect(fast == EditDistance.withinOne(a, b), "\(a) \(b)")
             let slipped = !(a.count == b.count + 1 && Bytes.isLetter(a[a.count - 1]) && a.starts(with: b)) && EditDistance.withinOne(a, b)
             #expect(WordLine.oneSlip(a, b) == slipped, "\(a) \(b)")
@@ -542,7 +542,7 @@ struct HandScannerTests {
     @Test func registrationNumbersAreCutAsTheExpressionsReplace() {
         let rules = CompiledRules(.builtIn)
         let v = rules.vendorText
-        let forms = (v.numberAfterFormForms ?? []).map { String(decoding: $0, as: UTF8.self) }
+        let forms = (v.numberAfterFormList?.alternatives ?? []).map { String(decoding: $0, as: UTF8.self) }
         #expect(!forms.isEmpty)
         let tokens = ["(", "[", ")", "]", " ", "  ", "co", "Co.", "CO", "reg", "Reg.", "no", "NO.", ":", "-", ".", "_", ",", "12345", "7", "X",
                       "p", "ab", "SDN", "BHD", "Sdn. Bhd.", "(M)", "#", "é", "S0N", "SON", "SDIi", "SEN", "3HD", "BHO", "8HA", "SC", "SDM", "DR", "'", "1", "a",
