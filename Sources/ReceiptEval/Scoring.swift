@@ -250,12 +250,12 @@ enum Arithmetic {
             return sums.contains { $0.1 == t }
         case .subtotal:
             guard let v = r.subtotal?.value, r.total?.evidence.notes.contains(.computedSubtotalPlusTax) == false else { return false }
-            return sums.contains { if case let .subtotalTax(s, _, _, _) = $0.0 { s == v } else { false } }
+            return sums.contains { if case let .subtotalTax(s, _, _, _, _) = $0.0 { s == v } else { false } }
         case .tax:
             guard let v = r.tax?.value, r.total?.evidence.notes.contains(.computedSubtotalPlusTax) == false else { return false }
             return sums.contains {
                 switch $0.0 {
-                case let .subtotalTax(_, t, _, _), let .lineItemsTax(_, t): t == v
+                case let .subtotalTax(_, t, _, _, _), let .lineItemsTax(_, t): t == v
                 default: false
                 }
             }

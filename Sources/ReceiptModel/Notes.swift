@@ -16,8 +16,9 @@ public enum DateOrder: String, Sendable, Codable, CaseIterable {
 
 /// An arithmetic relation between amounts read on the receipt, as its formula names them.
 public enum Sum: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// "subtotal 53.85 + tax 4.32", with " + rounding -0.02" and " − discount 5.00" when the formula names them.
-    case subtotalTax(subtotal: Amount, tax: Amount, rounding: Amount? = nil, discount: Amount? = nil)
+    /// "subtotal 53.85 + tax 4.32", with " + rounding -0.02", " − discount 5.00" and " + service 5.39" (service
+    /// charges, tips) when the formula names them.
+    case subtotalTax(subtotal: Amount, tax: Amount, rounding: Amount? = nil, discount: Amount? = nil, charges: Amount? = nil)
     /// "line items 26.00 + tax 1.56": no subtotal printed, the items added up instead.
     case lineItemsTax(items: Amount, tax: Amount)
     /// "subtotal 10.03 + rounding 0.02"
@@ -41,8 +42,8 @@ public enum Sum: Sendable, Hashable, Codable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .subtotalTax(s, t, r, d):
-            return "subtotal \(s) + tax \(t)" + (r.map { " + rounding \($0)" } ?? "") + (d.map { " − discount \($0)" } ?? "")
+        case let .subtotalTax(s, t, r, d, c):
+            return "subtotal \(s) + tax \(t)" + (c.map { " + service \($0)" } ?? "") + (r.map { " + rounding \($0)" } ?? "") + (d.map { " − discount \($0)" } ?? "")
         case let .lineItemsTax(i, t): return "line items \(i) + tax \(t)"
         case let .subtotalRounding(s, r): return "subtotal \(s) + rounding \(r)"
         case let .cashChange(c, g): return "cash \(c) − change \(g)"

@@ -248,8 +248,9 @@ extension MoneyFields {
 
     /// The subtotal and tax fields of a pair that adds up, with the sum in their evidence and among the checks.
     func settled(_ s: Found, rule: String, _ o: TaxOption, total t: Amount, checks: [Check], taxRule: String = "tax.keyword") -> Settled {
-        let sum = Sum.subtotalTax(subtotal: s.amount, tax: o.amount, rounding: Self.same(s.amount + o.amount, t) ? nil : roundingFound?.amount,
-                                  discount: Self.same(s.amount + o.amount, t) ? nil : discountFound?.amount.magnitude)
+        let plain = Self.same(s.amount + o.amount, t)
+        let sum = Sum.subtotalTax(subtotal: s.amount, tax: o.amount, rounding: plain ? nil : roundingFound?.amount,
+                                  discount: plain ? nil : discountFound?.amount.magnitude, charges: plain || charges.isEmpty ? nil : chargesAmount)
         let agree = Note.sum(sum, equals: t)
         let sub = Field(s.amount, confidence: min(0.99, 0.6 + 0.3 * s.score), evidence: s.line.evidence(rule: rule, notes: s.notes + [agree]))
         let tax = Field(o.amount, confidence: min(0.99, 0.6 + 0.3 * o.found.score), evidence: o.found.line.evidence(rule: taxRule, notes: o.notes + [agree]))

@@ -193,6 +193,29 @@ struct FieldsTests {
         #expect(r.tax?.evidence.rule == "tax.total-less-subtotal")
     }
 
+    @Test("a service charge between the subtotal and the total is added to the sum, not taken for a mismatch")
+    func serviceCharge() throws {
+        let r = parser.parse(text: "KEDAI MAKAN SDN BHD\nDate: 03/04/2018\nNasi Lemak 60.00\nTeh Tarik 40.00\nSubtotal 100.00\n"
+                                   + "10% Service Charge 10.00\nGST 6% 6.60\nTotal 116.60")
+        #expect(r.subtotal?.value == amount("100.00"))
+        #expect(r.tax?.value == amount("6.60"))
+        #expect(r.total?.value == amount("116.60"))
+        let sum = Sum.subtotalTax(subtotal: amount("100.00"), tax: amount("6.60"), charges: amount("10.00"))
+        #expect(r.checks.contains(.sum(sum, equals: amount("116.60"))))
+        #expect(!r.checks.contains(.subtotalTaxMismatch))
+        #expect(sum.description == "subtotal 100.00 + tax 6.60 + service 10.00")
+        // Its tax word garbled: the tax is what the subtotal and the charge leave of the total.
+        let garbled = parser.parse(text: "KEDAI MAKAN SDN BHD\nNasi Lemak 60.00\nTeh Tarik 40.00\nSubtotal 100.00\n"
+                                         + "10% Service Charge 10.00\nC ast 6.60\nTotal 116.60")
+        #expect(garbled.tax?.value == amount("6.60"))
+        // A tip suggested below the total is no charge: the sum without it still fails.
+        let suggested = parser.parse(text: "DINER\nSoup 4.00\nSubtotal 4.00\nTax 0.32\nTotal 4.50\nTip 18%: 0.72\nVisa 4.50")
+        #expect(suggested.checks.contains(.subtotalTaxMismatch))
+        // The items' sum printed with no word, a service charge, the total: the subtotal is the items' sum.
+        let unnamed = parser.parse(text: "GRILL HOUSE\nFish Rice 149.00\nLemonade 59.00\n: 208.00\nService Charge: 18.60\nTotal 226.60")
+        #expect(unnamed.subtotal?.value == amount("208.00"))
+    }
+
     @Test("a tax misread one digit off, put right when the total is backed by the payment")
     func taxDigitRepaired() throws {
         let r = parser.parse(text: "SIAM\nCurry 12.95\nSUBTOTAL 159.55\nTAX 12,82\nTOTAL 172.47\nCASH 180.00\nCHANGE 7.53")
