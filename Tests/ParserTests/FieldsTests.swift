@@ -216,6 +216,18 @@ struct FieldsTests {
         #expect(unnamed.subtotal?.value == amount("208.00"))
     }
 
+    @Test("'TOTAL (GST INCL)' is the total, not the tax's total ('Total GST')")
+    func totalTaxIncluded() {
+        let r = parser.parse(text: "PHARMACY SDN BHD\nMINERAL WATER 500ML 4.40\nMINERAL WATER 500ML 1.84-\nSUBTOTAL 2.56\n"
+                                   + "TOTAL (GST INCL) 2.56\nCASH 50.55\nROUNDING ADJUSTMENTS 0.01-\nCHANGE DUE 48.00")
+        #expect(r.total?.value == amount("2.56"))
+        #expect(r.total?.evidence.text == "TOTAL (GST INCL) 2.56")
+        #expect(r.tax?.value != amount("2.56"))
+        // The tax's own total stays no total.
+        let gst = parser.parse(text: "PHARMACY SDN BHD\nSOAP 10.60\nTotal GST 0.60\nTOTAL 10.60")
+        #expect(gst.total?.value == amount("10.60"))
+    }
+
     @Test("a tax misread one digit off, put right when the total is backed by the payment")
     func taxDigitRepaired() throws {
         let r = parser.parse(text: "SIAM\nCurry 12.95\nSUBTOTAL 159.55\nTAX 12,82\nTOTAL 172.47\nCASH 180.00\nCHANGE 7.53")
