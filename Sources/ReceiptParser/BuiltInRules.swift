@@ -15,7 +15,7 @@ public enum BuiltInRules {
   "total": {
     "keywords": {
       "grand total": 1.0, "total amount": 0.95, "total amt": 0.95, "amount due": 0.95, "total due": 0.95, "amount payable": 0.95,
-      "total payable": 0.95, "balance due": 0.9, "bal due": 0.9, "balance owing": 0.9, "total rm": 0.95, "total (rm)": 0.95, "total sales": 0.9, "total incl": 0.9,
+      "total payable": 0.95, "due": 0.7, "balance due": 0.9, "bal due": 0.9, "balance owing": 0.9, "total rm": 0.95, "total (rm)": 0.95, "total sales": 0.9, "total incl": 0.9,
       "total gst incl": 0.9, "total gst inclusive": 0.9, "total sst incl": 0.9, "total vat incl": 0.9, "total tax incl": 0.9,
       "nett total": 0.95, "net total": 0.9, "total nett": 0.95, "nett amount": 0.9, "net amount": 0.85, "total inclusive": 0.9,
       "rounded total": 0.95, "total rounded": 0.95, "total after rounding": 0.95, "total to pay": 0.95, "to pay": 0.8, "amount to be paid": 0.95, "to be paid": 0.9,

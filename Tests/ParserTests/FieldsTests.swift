@@ -228,6 +228,13 @@ struct FieldsTests {
         #expect(gst.total?.value == amount("10.60"))
     }
 
+    @Test("'Due 7.50' alone is the total; 'Change Due' is not")
+    func dueAlone() {
+        let r = parser.parse(text: "BAKERY SDN BHD\nSCONE 1 7.50 7.50\nRounding Adj 0.00\nDue 7.50\nPay 20.00\nChange Due 12.56")
+        #expect(r.total?.value == amount("7.50"))
+        #expect(r.total?.evidence.text == "Due 7.50")
+    }
+
     @Test("a tax misread one digit off, put right when the total is backed by the payment")
     func taxDigitRepaired() throws {
         let r = parser.parse(text: "SIAM\nCurry 12.95\nSUBTOTAL 159.55\nTAX 12,82\nTOTAL 172.47\nCASH 180.00\nCHANGE 7.53")
