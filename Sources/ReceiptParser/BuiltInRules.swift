@@ -35,7 +35,7 @@ public enum BuiltInRules {
       "credit", "debit", "eftpos", "total weight", "weight", "kg", "total units", "pcs", "units",
       "excluding", "excluding gst", "excl gst", "excl tax", "before tax", "before gst", "exclusive of gst",
       "gst amt", "tax amt", "gross amount", "gross total", "total gst", "total sst", "total vat", "supplies", "rated supplies",
-      "included in total", "incl in total", "includes in total", "taxes", "total taxes", "vat total", "tax total", "gst total", "item total", "items total", "total included", "total paid"
+      "included in total", "incl in total", "includes in total", "taxes", "total taxes", "vat total", "tax total", "gst total", "item total", "items total", "total included", "total paid", "accepted total"
     ],
     "tables": ["gst summary", "tax summary", "vat summary", "summary", "tax code", "tax rate", "vat rate", "mwst-satz", "steuersatz", "taux tva"]
   },
@@ -50,7 +50,7 @@ public enum BuiltInRules {
   },
   "rounding": {"keywords": {"rounding": 1.0, "round adj": 1.0, "rounding adj": 1.0, "rounding adjustment": 1.0, "adj": 0.5, "round": 0.7}},
   "discount": {"keywords": {"discount": 1.0, "disc": 0.8, "less": 0.5, "rabatt": 1.0, "remise": 1.0, "savings": 0.8}},
-  "cash": {"keywords": {"cash": 1.0, "tender": 0.9, "tendered": 1.0, "cash tendered": 1.0, "paid": 0.7, "bar": 0.9, "gegeben": 1.0, "espèces": 1.0, "especes": 1.0, "tunai": 1.0, "contante": 1.0, "contanti": 1.0, "efectivo": 1.0, "received": 0.8, "amount paid": 1.0, "amount tendered": 1.0}, "exclude": ["to be paid", "amount to be paid", "to pay", "paid out"]},
+  "cash": {"keywords": {"cash": 1.0, "tender": 0.9, "tendered": 1.0, "cash tendered": 1.0, "paid": 0.7, "bar": 0.9, "gegeben": 1.0, "espèces": 1.0, "especes": 1.0, "tunai": 1.0, "contante": 1.0, "contanti": 1.0, "efectivo": 1.0, "received": 0.8, "amount paid": 1.0, "amount tendered": 1.0, "accepted total": 1.0}, "exclude": ["to be paid", "amount to be paid", "to pay", "paid out"]},
   "change": {"keywords": {"change": 1.0, "change due": 1.0, "rückgeld": 1.0, "ruckgeld": 1.0, "rendu": 1.0, "monnaie": 0.9, "baki": 1.0, "wechselgeld": 1.0, "kembali": 1.0, "kembalian": 1.0}, "exclude": ["charge", "charges", "service charge", "surcharge"]},
   "date": {
     "keywords": {"date": 1.0, "dated": 1.0, "tarikh": 1.0, "datum": 1.0, "fecha": 1.0, "data": 0.8, "le": 0.3, "date/time": 1.0, "inv date": 1.0, "invoice date": 1.0, "bill date": 1.0, "trans date": 1.0, "txn date": 1.0},

@@ -235,6 +235,13 @@ struct FieldsTests {
         #expect(r.total?.evidence.text == "Due 7.50")
     }
 
+    @Test("a pay machine's 'Accepted total' is the money put in, not the total")
+    func acceptedTotal() {
+        let r = parser.parse(text: "CITY CAR PARK\nParking ticket 5.00 RM\nTotal amount 5.00 RM\nAccepted total 10.00 RM\nChange 5.00 RM")
+        #expect(r.total?.value == amount("5.00"))
+        #expect(r.checks.contains(.sum(.cashChange(cash: amount("10.00"), change: amount("5.00")), equals: amount("5.00"))))
+    }
+
     @Test("a tax misread one digit off, put right when the total is backed by the payment")
     func taxDigitRepaired() throws {
         let r = parser.parse(text: "SIAM\nCurry 12.95\nSUBTOTAL 159.55\nTAX 12,82\nTOTAL 172.47\nCASH 180.00\nCHANGE 7.53")
