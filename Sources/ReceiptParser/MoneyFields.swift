@@ -252,7 +252,7 @@ struct MoneyFields {
     /// The service charges' sum (zero without any).
     var chargesAmount: Amount { charges.reduce(Amount(0)) { $0 + $1.amount } }
 
-    static let chargeWords = [" service ", " svc ", " gratuity ", " tip ", " tips "]
+    static let chargeWords = [" service ", " svc ", " sv chg ", " serv chg ", " gratuity ", " tip ", " tips "]
 
     /// The lines below the subtotal's (or any, without one) and above a total line below them that charge a
     /// service, a tip or a gratuity, with an amount: no tax or total word on them, not a rate alone. Below the

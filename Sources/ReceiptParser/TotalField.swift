@@ -85,7 +85,7 @@ extension MoneyFields {
     func addPrintedSums(_ candidates: inout [Found]) {
         if let expected = taxedSubtotal {
             if let l = lines.last(where: { $0.amounts.contains { Self.same($0.amount, expected) } }), !candidates.contains(where: { Self.same($0.amount, expected) }) {
-                candidates.append(Found(amount: expected, keyword: .derived("subtotal + tax", weight: 0.5), line: l, score: 0.45,
+                candidates.append(Found(amount: expected, keyword: .derived("subtotal + tax", weight: 0.5), line: l, score: 0.6,
                                         notes: [.printedSubtotalPlusTax]))
             }
         }

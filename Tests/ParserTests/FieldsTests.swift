@@ -228,6 +228,18 @@ struct FieldsTests {
         #expect(gst.total?.value == amount("10.60"))
     }
 
+    @Test("an amount printed that is subtotal + service + tax outweighs a total line whose amount fails the sum")
+    func printedSumOverMisreadTotal() {
+        let r = parser.parse(text: "PERANAKAN KITCHEN\n1 Fish Head $28.30\n1 Nonya Roll $59.00\nSUBTOTAL $87.30\nSV CHG 10% $8.73\n"
+                                   + "GST 7% $6.72\nTOTAL 11202.73\n$102.75")
+        #expect(r.total?.value == amount("102.75"))
+        #expect(r.total?.evidence.notes.contains(.printedSubtotalPlusTax) == true)
+        // The total line that makes the sum stays the total.
+        let fine = parser.parse(text: "PERANAKAN KITCHEN\n1 Fish Head $28.30\n1 Nonya Roll $59.00\nSUBTOTAL $87.30\nSV CHG 10% $8.73\n"
+                                      + "GST 7% $6.72\nTOTAL $102.75\nVISA $102.75")
+        #expect(fine.total?.evidence.text == "TOTAL $102.75")
+    }
+
     @Test("'Due 7.50' alone is the total; 'Change Due' is not")
     func dueAlone() {
         let r = parser.parse(text: "BAKERY SDN BHD\nSCONE 1 7.50 7.50\nRounding Adj 0.00\nDue 7.50\nPay 20.00\nChange Due 12.56")
