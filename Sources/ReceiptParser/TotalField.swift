@@ -81,7 +81,7 @@ extension MoneyFields {
         }
     }
 
-    /// A printed amount equal to subtotal + tax (+ rounding − discount), or to cash − change.
+    /// A printed amount equal to subtotal + tax (+ service, rounding − discount), or to cash − change.
     func addPrintedSums(_ candidates: inout [Found]) {
         if let expected = taxedSubtotal {
             if let l = lines.last(where: { $0.amounts.contains { Self.same($0.amount, expected) } }), !candidates.contains(where: { Self.same($0.amount, expected) }) {

@@ -25,6 +25,7 @@ struct NotesTests {
         .sum(.subtotalTax(subtotal: amount("53.85"), tax: amount("4.32"), rounding: amount("-0.02")), equals: amount("58.15")),
         .sum(.subtotalTax(subtotal: amount("53.85"), tax: amount("4.32"), discount: amount("5.00")), equals: amount("53.17")),
         .sum(.subtotalTax(subtotal: amount("53.85"), tax: amount("4.32"), rounding: amount("0.03"), discount: amount("5.00")), equals: amount("53.20")),
+        .sum(.subtotalTax(subtotal: amount("100.00"), tax: amount("6.60"), charges: amount("10.00")), equals: amount("116.60")),
         .sum(.lineItemsTax(items: amount("26.00"), tax: amount("1.56")), equals: amount("27.56")),
         .sum(.subtotalRounding(subtotal: amount("10.03"), rounding: amount("0.02")), equals: amount("10.05")),
         .sum(.cashChange(cash: amount("50.00"), change: amount("4.57")), equals: amount("45.43")),
