@@ -255,6 +255,64 @@ struct HandScannerTests {
         }
     }
 
+    /// The keyword index (`KeywordHits`: a line's words looked up once for every set of the rules) against the walks of
+    /// each set's keywords it stands for (the same set made apart from the rules, `slot` -1): `any`, `best`, `firstExact`,
+    /// `anyExact` and `bestExact` of every set, asked in a different order on each line (the bits kept from the first
+    /// ask answer the next), on lines of the keywords as printed, slipped once or twice, run together, among other text.
+    /// Rules with a keyword of symbols alone (no words) and one not ASCII; a second index asking the same lines.
+    @Test func keywordIndexGivesTheWalks() {
+        var extended = ParserRules.builtIn
+        extended.payment.card.append("--")
+        extended.total.keywords["totalé"] = 0.9
+        extended.subtotal.keywords["zwischentotal"] = 0.8
+        let rules = CompiledRules(extended), other = CompiledRules(.builtIn)
+        let sets = [rules.total, rules.totalDistractors, rules.totalTables, rules.subtotal, rules.tax, rules.taxExclude, rules.rounding,
+                    rules.discount, rules.cash, rules.change, rules.changeExclude, rules.cashExclude, rules.dateKeywords,
+                    rules.dateDistractors, rules.legalForms, rules.vendorSkip, rules.addressWords, rules.cardWords, rules.cashWords,
+                    rules.receiptNumberSet, rules.itemSkip, rules.itemDiscount, rules.itemVoid]
+        #expect(Set(sets.map(\.slot)).count == sets.count && sets.allSatisfy { $0.slot >= 0 })
+        let apart = sets.map { CompiledRules.KeywordSet($0.keywords) }
+        let words = sets.flatMap { $0.map { $0.normalised.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
+        var g = Lines(state: 71)
+        func slip(_ w: String) -> String {
+            var c = Array(w)
+            guard !c.isEmpty else { return w }
+            let i = Int.random(in: 0..<c.count, using: &g)
+            switch Int.random(in: 0..<4, using: &g) {
+            case 0: c[i] = "oil1a".randomElement(using: &g)!
+            case 1: c.remove(at: i)
+            case 2: c.insert("xl0".randomElement(using: &g)!, at: i)
+            default: c.append("es".randomElement(using: &g)!)
+            }
+            return String(c)
+        }
+        for n in 0..<2_500 {
+            var pieces: [String] = []
+            for _ in 0..<Int.random(in: 0...4, using: &g) {
+                var w = words.randomElement(using: &g)!
+                for _ in 0..<Int.random(in: 0...2, using: &g) { w = slip(w) }
+                if Bool.random(using: &g) { w = w.uppercased() }
+                pieces.append(w)
+            }
+            if n % 3 == 0 { pieces.append(g.line(Self.textAlphabet, max: 10)) }
+            if n % 11 == 0 { pieces.append("café") }
+            pieces.shuffle(using: &g)
+            let line = pieces.joined(separator: ["", " ", " ", ": ", "-", "  "].randomElement(using: &g)!)
+            let w = WordLine(line)
+            if n % 5 == 0 { _ = other.any(other.total, in: w) }
+            for j in sets.indices.shuffled(using: &g) {
+                let set = sets[j], walk = apart[j]
+                for loosely in [false, true].shuffled(using: &g) {
+                    #expect(rules.any(set, in: w, loosely: loosely) === rules.any(walk, in: w, loosely: loosely), "\(line) / \(j)")
+                    #expect(rules.best(set, in: w, loosely: loosely) === rules.best(walk, in: w, loosely: loosely), "\(line) / \(j)")
+                }
+                #expect(rules.firstExact(set, in: w) == rules.firstExact(walk, in: w), "\(line) / \(j)")
+                #expect(rules.anyExact(set, in: w) === rules.anyExact(walk, in: w), "\(line) / \(j)")
+                #expect(rules.bestExact(set, in: w) === rules.bestExact(walk, in: w), "\(line) / \(j)")
+            }
+        }
+    }
+
     @Test func timeScannerGivesTheExpressionsMatches() {
         var g = Lines(state: 41)
         let pieces = ["12:30", "1:05", "23:59:59", "9 : 45", "24:00", "10:3O", " PM", "pm", "P.M.", "a.m", " : AM", "P. M", ".5", ",",
