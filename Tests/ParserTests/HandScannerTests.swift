@@ -816,6 +816,38 @@ struct HandScannerTests {
         }
     }
 
+    /// A hand matcher's matches (or the expression's) as one text: each match's groups and its range in UTF-8 offsets.
+    static func matchKey(_ ms: [QuantityScanner.Match], _ s: String) -> String {
+        ms.map { "\(String(describing: $0.groups)) \(s.utf8.distance(from: s.startIndex, to: $0.range.lowerBound)) \(s.utf8.distance(from: s.startIndex, to: $0.range.upperBound))" }
+            .joined(separator: "; ")
+    }
+
+    /// The expression's own matches, from NSRegularExpression (no hand matcher, no cheap test).
+    static func expressionMatches(_ p: Pattern, _ s: String) -> [QuantityScanner.Match] {
+        p.regex.matches(in: s, range: NSRange(s.startIndex..., in: s)).map { m in
+            (groups: (0..<m.numberOfRanges).map { Range(m.range(at: $0), in: s).map { String(s[$0]) } }, range: Range(m.range, in: s)!)
+        }
+    }
+
+    /// The dates with month names (`dayMonthName`, `monthNameDay`, the loose three) and `ymd` found by hand against
+    /// their expressions: every match, its groups and range, on generated lines, some not ASCII.
+    @Test func monthNameDatesAreTheExpressionsMatches() {
+        var g = Lines(state: 79)
+        let pieces = ["Jan", "JAN", "jan", "Sept", "March", "Okt", "Dec", "dpr", "Apr", "nov", "ab", "Septembers", "x", "1", "2", "12", "31", "05",
+                      "2018", "1999", "20", "19", "18", "O", "o", "Q", "D", "d", "G", "l", "I", "i", "|", "!", "t", "S", "s", "B", "Z", "z", "?",
+                      "st", "ND", "rd", "th", "Er", "'", "`", "\"", ",'", "’", "°", ".", ",", "-", "/", " ", "  ", ":", "é"]
+        let key = Self.matchKey, regex = Self.expressionMatches
+        let hands: [(Pattern, (String) -> [QuantityScanner.Match])] = [
+            (DateScanner.dayMonthName, DateScanner.dayMonthNameMatches), (DateScanner.monthNameDay, DateScanner.monthNameDayMatches),
+            (DateScanner.looseMonthNameDay, DateScanner.looseMonthNameDayMatches), (DateScanner.looseDayMonthName, DateScanner.looseDayMonthNameMatches),
+            (DateScanner.looseDayMonthYear, DateScanner.looseDayMonthYearMatches), (DateScanner.ymd, DateScanner.ymdMatches),
+        ]
+        for _ in 0..<30_000 {
+            let s = (0..<Int.random(in: 0...9, using: &g)).map { _ in pieces.randomElement(using: &g)! }.joined()
+            for (p, hand) in hands { #expect(key(hand(s), s) == key(regex(p, s), s), "\(p.pattern) / \(s)") }
+        }
+    }
+
     /// The loose numeric and the compact dates found by hand against their expressions: every match, its groups
     /// and range, on generated lines, some not ASCII.
     @Test func looseAndCompactDatesAreTheExpressionsMatches() {
@@ -825,15 +857,7 @@ struct HandScannerTests {
         let compactPieces = ["20180512", "20181332", "2018", "0512", "1231", "0100", "19", "20", "1", "2", "0", "3", " ", "  ", "   ", "    ", ":",
                              "12:30", "9:05", "23:59", "24:00", ":5", ".", ",", "date", "DATE", "Date:", "tarikh", "DATUM", "fecha", "up", "_", "é",
                              "08122018", "25032018"]
-        func key(_ ms: [QuantityScanner.Match], _ s: String) -> String {
-            ms.map { "\(String(describing: $0.groups)) \(s.utf8.distance(from: s.startIndex, to: $0.range.lowerBound)) \(s.utf8.distance(from: s.startIndex, to: $0.range.upperBound))" }
-                .joined(separator: "; ")
-        }
-        func regex(_ p: Pattern, _ s: String) -> [QuantityScanner.Match] {
-            p.regex.matches(in: s, range: NSRange(s.startIndex..., in: s)).map { m in
-                (groups: (0..<m.numberOfRanges).map { Range(m.range(at: $0), in: s).map { String(s[$0]) } }, range: Range(m.range, in: s)!)
-            }
-        }
+        let key = Self.matchKey, regex = Self.expressionMatches
         for _ in 0..<30_000 {
             let s = (0..<Int.random(in: 0...10, using: &g)).map { _ in loosePieces.randomElement(using: &g)! }.joined()
             #expect(key(DateScanner.looseNumericMatches(s), s) == key(regex(DateScanner.looseNumeric, s), s), "\(s)")
