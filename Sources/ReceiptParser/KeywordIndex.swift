@@ -283,6 +283,18 @@ extension CompiledRules {
             return nil
         }
 
+        /// `body` with each keyword of the set among `bits` or `more`, in order, until it says to stop (false).
+        @inline(__always) func forEachBit(of bits: UnsafeMutablePointer<UInt64>, or more: UnsafeMutablePointer<UInt64>, _ set: KeywordSet,
+                                          _ body: (Int) -> Bool) {
+            for c in 0..<index.chunks[set.slot] {
+                var m = bits[c] | more[c]
+                while m != 0 {
+                    if !body(64 * c + m.trailingZeroBitCount) { return }
+                    m &= m &- 1
+                }
+            }
+        }
+
         /// The first of the best-ranked keywords of the set among `bits` (`CompiledRules.ranksBelow`).
         func best(_ bits: UnsafeMutablePointer<UInt64>, _ set: KeywordSet) -> Int? {
             var best: Int?

@@ -217,6 +217,19 @@ extension CompiledRules {
     /// on an ASCII line asked only of the forms it may hold by their signs (ending in one, the line holds it,
     /// byte for byte there; elsewhere `endsWith` compares characters, and every form is asked).
     func firstLegalForm(ending w: WordLine) -> Keyword? {
+        // From the line's bits where it has them (`KeywordHits`): the forms on it as printed or one slip away, in order
+        // (a form at the end is on it as printed; `contains` is the one or the other).
+        if let h = w.hits(legalForms, keywordIndex) {
+            var found: Keyword?
+            let exact = h.exact(legalForms)
+            h.forEachBit(of: exact, or: h.slipped(legalForms, w, loosely: false), legalForms) { i in
+                let form = legalForms.keywords[i]
+                guard form.length >= 6 || (exact[i >> 6] & (1 << UInt64(i & 63)) != 0 && w.endsWith(form)) else { return true }
+                found = form
+                return false
+            }
+            return found
+        }
         let ascii = w.isASCII
         for i in legalForms.indices where !ascii || w.may(legalForms.signs[i], loosely: false) {
             let form = legalForms.keywords[i]
