@@ -95,11 +95,12 @@ enum DateScanner {
         /// length in characters: a word of ASCII is one edit from such a name only by putting another character
         /// in that one's place or leaving it out (with two or more, never).
         let longOneOther: [(before: [UInt8], after: [UInt8], length: Int)]
-        /// The same tables as arrays indexed by length (empty past the longest name): asked for every run of
-        /// three letters or more on every line, a dictionary lookup hashed its key each time.
-        /// `exactASCII`, `longASCII` with `longASCIIMasks`, and `longOneOther` by the name's length in characters.
-        let exactByLength: [[[UInt8]]]
-        let longByLength: [[(name: [UInt8], mask: UInt64)]]
+        /// `exactASCII` and `longASCII` looked up by the hashes of a run's bytes (`NearWords`), as printed and one
+        /// slip away: asked for every run of three letters or more on a line with digits, a walk of the names of a
+        /// length, each compared, was most of the cost of a line's signs.
+        let exactNames: NearWords
+        let longNames: NearWords
+        /// `longOneOther` by the name's length in characters (empty past the longest name).
         let oneOtherByLength: [[(before: [UInt8], after: [UInt8])]]
 
         init(_ months: [String: Int]) {
@@ -115,10 +116,10 @@ enum DateScanner {
                 guard other.count == 1, let p = other.first else { return nil }
                 return (Array(String(chars[..<p]).utf8), Array(String(chars[(p + 1)...]).utf8), chars.count)
             }
-            let exactASCII = exactASCII, longASCII = longASCII, longASCIIMasks = longASCIIMasks
-            let maxLength = (Array(exactASCII.keys) + Array(longASCII.keys) + longOneOther.map(\.length) + [0]).max()!
-            exactByLength = (0...maxLength).map { exactASCII[$0] ?? [] }
-            longByLength = (0...maxLength).map { n in Array(zip(longASCII[n] ?? [], longASCIIMasks[n] ?? [])).map { (name: $0.0, mask: $0.1) } }
+            // (Sorted: the tables' order is the names', not a dictionary's, the same in every process.)
+            exactNames = NearWords(exactASCII.values.flatMap { $0 }.sorted { $0.lexicographicallyPrecedes($1) })
+            longNames = NearWords(longASCII.values.flatMap { $0 }.sorted { $0.lexicographicallyPrecedes($1) })
+            let maxLength = (longOneOther.map(\.length) + [0]).max()!
             var others = [[(before: [UInt8], after: [UInt8])]](repeating: [], count: maxLength + 1)
             for k in longOneOther { others[k.length].append((k.before, k.after)) }
             oneOtherByLength = others
@@ -128,22 +129,25 @@ enum DateScanner {
         /// (The run lower-cased is `run[i] | 0x20`, asked byte by byte; it is copied out only for `withinOne`.)
         func names(_ run: UnsafeBufferPointer<UInt8>) -> Bool {
             let m = run.count
-            // As printed: an ASCII name of its length, byte for byte (lower-cased), without making a string to look up.
-            if m < exactByLength.count, exactByLength[m].contains(where: { name in name.indices.allSatisfy { name[$0] == run[$0] | 0x20 } }) { return true }
-            guard m >= 5 else { return false }
-            // One slip away: at most one of the name's bytes missing from the run (a bit of the masks missing is a byte missing).
-            var runMask: UInt64 = 0
-            for c in run { runMask |= 1 << UInt64((c | 0x20) & 63) }
-            var lower: [UInt8]?
-            for n in (m - 1)...(m + 1) where n < longByLength.count {
-                // (The mask asked before the name is taken out: taking each element whole retained and released
-                // its name, for every name of the length on every run of letters.)
-                for k in longByLength[n].indices where (longByLength[n][k].mask & ~runMask).nonzeroBitCount <= 1 {
-                    let l = lower ?? run.map { $0 | 0x20 }
-                    lower = l
-                    if EditDistance.withinOne(longByLength[n][k].name, l) { return true }
+            // As printed, an ASCII name byte for byte (lower-cased); one slip away (five letters or more), an ASCII
+            // name `withinOne`: each asked only of the names the run's hashes find (`NearWords`), the run lower-cased
+            // in place of a string or an array.
+            if m <= max(exactNames.longest, longNames.longest + 1) {
+                let found = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: m) { buffer -> Bool in
+                    for i in 0..<m { buffer[i] = run[i] | 0x20 }
+                    let lower = UnsafeBufferPointer(buffer)
+                    var found = false
+                    exactNames.forEachEqual(lower) { u in found = found || exactNames.words[u].elementsEqual(lower) }
+                    if !found, m >= 5 {
+                        longNames.forEachNear(lower) { u in
+                            found = found || longNames.words[u].withUnsafeBufferPointer { EditDistance.withinOne($0, lower) }
+                        }
+                    }
+                    return found
                 }
+                if found { return true }
             }
+            guard m >= 5 else { return false }
             // A name with one character not ASCII, of this length (another character in its place) or one more
             // (that character left out): the ASCII before and after it as printed.
             func matches(_ key: (before: [UInt8], after: [UInt8])) -> Bool {

@@ -25,21 +25,16 @@ extension CompiledRules {
         let flagWords: Int
         let size: Int
 
-        /// The keywords of ASCII as printed (their normalised bytes, " sub total "), by their first word's `hash`; those
+        /// The keywords of ASCII as printed (their normalised bytes, " sub total "), by their first word's `NearWords.hash`; those
         /// without words (a payment word of symbols alone normalises to spaces), searched in the line's bytes; keywords
         /// not ASCII are never on a line of ASCII as printed.
         let printed: Strings
         let firstWords: HashGroups
         let wordless: [Int]
-        /// The cores of the keywords that slip (`Keyword.slips`), by the `hash` of each core and of each core less one of
-        /// its bytes (a word one edit from a core, less one byte or none, is the core less one byte or none), and the
-        /// shortest and longest core.
+        /// The cores of the keywords that slip (`Keyword.slips`), looked up one edit from a word (`NearWords`, in the
+        /// order of `cores`).
         let cores: Strings
-        let deletions: HashGroups
-        let shortestCore: Int
-        let longestCore: Int
-        /// `hashBase` to the powers 0 up to the longest core (`forEachDeletion`).
-        let powers: [UInt64]
+        let nearCores: NearWords
 
         init(_ sets: [KeywordSet]) {
             var bases: [Int] = [], chunks: [Int] = []
@@ -68,45 +63,14 @@ extension CompiledRules {
             var firstWords: [(UInt64, Int)] = [], wordless: [Int] = []
             for (u, b) in printed.distinct.enumerated() {
                 if let first = b.split(separator: 32).first {
-                    firstWords.append((Array(first).withUnsafeBufferPointer(Self.hash), u))
+                    firstWords.append((Array(first).withUnsafeBufferPointer(NearWords.hash), u))
                 } else {
                     wordless.append(u)
                 }
             }
             self.firstWords = HashGroups(firstWords)
             self.wordless = wordless
-            shortestCore = cores.distinct.map(\.count).min() ?? 0
-            longestCore = cores.distinct.map(\.count).max() ?? -2
-            let powers = (0...max(0, longestCore)).reduce(into: [UInt64]()) { p, _ in p.append(p.last.map { $0 &* Self.hashBase } ?? 1) }
-            self.powers = powers
-            var deletions: [(UInt64, Int)] = []
-            for (u, core) in cores.distinct.enumerated() {
-                core.withUnsafeBufferPointer { c in powers.withUnsafeBufferPointer { Self.forEachDeletion(c, $0) { deletions.append(($0, u)) } } }
-            }
-            self.deletions = HashGroups(deletions)
-        }
-
-        /// A word's hash: the polynomial of its bytes (each plus one) in `hashBase`, modulo 2^64. A polynomial, so that
-        /// the hash of the word less any one byte comes from the whole's and a prefix's in a step (`forEachDeletion`).
-        @inline(__always) static func hash(_ w: UnsafeBufferPointer<UInt8>) -> UInt64 {
-            var h: UInt64 = 0
-            for b in w { h = h &* hashBase &+ UInt64(b) &+ 1 }
-            return h
-        }
-        static let hashBase: UInt64 = 0x100000001b3
-
-        /// `body` with the hash of `w` and of `w` less each of its bytes in turn (`w` no longer than the longest core
-        /// and one byte). Less byte i: the whole's hash, less the prefix up to i + 1 and plus the prefix up to i, each
-        /// times `hashBase` to the power of the bytes after i.
-        @inline(__always) static func forEachDeletion(_ w: UnsafeBufferPointer<UInt8>, _ powers: UnsafeBufferPointer<UInt64>, _ body: (UInt64) -> Void) {
-            let whole = Self.hash(w)
-            body(whole)
-            var prefix: UInt64 = 0
-            for i in 0..<w.count {
-                let next = prefix &* Self.hashBase &+ UInt64(w[i]) &+ 1
-                body(whole &+ (prefix &- next) &* powers[w.count - 1 - i])
-                prefix = next
-            }
+            nearCores = NearWords(cores.distinct)
         }
 
         /// Sets in `exact` the bit of every keyword on the ASCII line `w` as printed (`WordLine.has`): a keyword's
@@ -115,7 +79,7 @@ extension CompiledRules {
         func findExact(_ w: WordLine, _ exact: UnsafeMutablePointer<UInt64>) {
             w.bytes.withUnsafeBufferPointer { line in
                 for s in w.spans {
-                    firstWords.forEach(Self.hash(UnsafeBufferPointer(rebasing: line[s.start..<s.end]))) { u in
+                    firstWords.forEach(NearWords.hash(UnsafeBufferPointer(rebasing: line[s.start..<s.end]))) { u in
                         printed.withBytes(u) { k in
                             if s.start - 1 + k.count <= line.count, memcmp(line.baseAddress! + (s.start - 1), k.baseAddress!, k.count) == 0 {
                                 printed.mark(u, exact)
@@ -128,19 +92,17 @@ extension CompiledRules {
         }
 
         /// Sets in `slipped` the bit of every keyword one slip from a word of the ASCII line `w` (`WordLine.oneSlip`),
-        /// each core asked of a word only when the word, or it less one byte, is the core, or it less one byte.
+        /// each core asked only of the words it may be one edit from (`NearWords`).
         func findSlips(_ w: WordLine, _ slipped: UnsafeMutablePointer<UInt64>) {
-            w.bytes.withUnsafeBufferPointer { line in powers.withUnsafeBufferPointer { powers in
-                for s in w.spans where s.count >= shortestCore - 1 && s.count <= longestCore + 1 {
+            w.bytes.withUnsafeBufferPointer { line in
+                for s in w.spans {
                     let word = UnsafeBufferPointer(rebasing: line[s.start..<s.end])
-                    Self.forEachDeletion(word, powers) { h in
-                        deletions.forEach(h) { u in
-                            guard !cores.isMarked(u, slipped), cores.withBytes(u, { WordLine.oneSlip(word, $0) }) else { return }
-                            cores.mark(u, slipped)
-                        }
+                    nearCores.forEachNear(word) { u in
+                        guard !cores.isMarked(u, slipped), cores.withBytes(u, { WordLine.oneSlip(word, $0) }) else { return }
+                        cores.mark(u, slipped)
                     }
                 }
-            } }
+            }
         }
 
         /// Distinct byte strings (keywords' bytes or cores), each with the bits of the keywords it stands for (a
@@ -177,52 +139,6 @@ extension CompiledRules {
             @inline(__always) func isMarked(_ u: Int, _ to: UnsafeMutablePointer<UInt64>) -> Bool {
                 let b = bits[bitStarts[u]]
                 return to[b >> 6] & (1 << UInt64(b & 63)) != 0
-            }
-        }
-
-        /// Members (numbers) grouped by a 64-bit hash, in an open-addressed table: a look-up is a few loads, not a
-        /// dictionary's hashing.
-        struct HashGroups: Sendable {
-            /// 0 (empty) or g + 1 for group g, whose hash is `hashes[g]` and members `members[starts[g]..<starts[g + 1]]`.
-            let table: [Int]
-            let mask: Int
-            let hashes: [UInt64]
-            let members: [Int]
-            let starts: [Int]
-
-            /// The groups of `entries`' members by their hashes, each member once a group, in the order first met.
-            init(_ entries: [(UInt64, Int)]) {
-                var groups: [UInt64: [Int]] = [:], order: [UInt64] = []
-                for (h, m) in entries {
-                    if groups[h] == nil { order.append(h) }
-                    if !groups[h, default: []].contains(m) { groups[h, default: []].append(m) }
-                }
-                hashes = order
-                members = order.flatMap { groups[$0]! }
-                starts = order.reduce(into: [0]) { $0.append($0.last! + groups[$1]!.count) }
-                var n = 16
-                while n < 2 * order.count { n *= 2 }
-                var table = [Int](repeating: 0, count: n)
-                for (g, h) in order.enumerated() {
-                    var p = Int(truncatingIfNeeded: h) & (n - 1)
-                    while table[p] != 0 { p = (p + 1) & (n - 1) }
-                    table[p] = g + 1
-                }
-                self.table = table
-                mask = n - 1
-            }
-
-            /// `body` with each member of the group of `h`, if there is one.
-            @inline(__always) func forEach(_ h: UInt64, _ body: (Int) -> Void) {
-                var p = Int(truncatingIfNeeded: h) & mask
-                while table[p] != 0 {
-                    let g = table[p] - 1
-                    if hashes[g] == h {
-                        for m in starts[g]..<starts[g + 1] { body(members[m]) }
-                        return
-                    }
-                    p = (p + 1) & mask
-                }
             }
         }
     }
