@@ -764,8 +764,8 @@ struct HandScannerTests {
         }
     }
 
-    /// An item name's leading and trailing marks dropped by hand against the expressions' replacements, on
-    /// generated names (some not ASCII: handed to the expressions).
+    /// An item name's leading and trailing marks, and a row's leading amount, dropped by hand against the expressions'
+    /// replacements, on generated names (some not ASCII: handed to the expressions).
     @Test func itemMarksDropAsTheExpressionsDo() {
         var g = Lines(state: 61)
         let alphabet = Array("aZ09 @=~:;,_-|*'\".#$()/+") + ["é", "—", "’", "\t"]
@@ -776,6 +776,12 @@ struct HandScannerTests {
             let s = g.line(alphabet, max: 10)
             #expect(ReceiptParser.droppingLeadingMarks(s) == replaced(ReceiptParser.leadingMarks, s), "\(s)")
             #expect(ReceiptParser.droppingTrailingMarks(s) == replaced(ReceiptParser.trailingMarks, s), "\(s)")
+        }
+        // The amount a row starts with (a quantity printed as one), dropped.
+        let pieces = ["12", "1", "0", ".", ",", "50", "5", " ", "-", "_", "$", "a", "é", "(", "3.00", "1,00", "Tea"]
+        for _ in 0..<20_000 {
+            let s = (0..<Int.random(in: 0...6, using: &g)).map { _ in pieces.randomElement(using: &g)! }.joined()
+            #expect(ReceiptParser.droppingLeadingAmount(s) == replaced(ReceiptParser.leadingAmount, s), "\(s)")
         }
     }
 
