@@ -63,9 +63,11 @@ extension ReceiptParser {
             if why[certain] == nil { why[certain] = .onlyReading(raw.text) }
         }
         // A document number that embeds the date ("BATO2201803120255" beside "12/03/18") tells the order.
-        let runs = lines.flatMap { l in Self.longDigitRuns(l.text) }
+        // (The lines' long runs of digits looked for only when a date may be read either way: most receipts have none.)
+        let undecided = found.filter { $0.0.shape == .numeric && $0.0.certainOrder == nil }
+        let runs = undecided.isEmpty ? [] : lines.flatMap { l in Self.longDigitRuns(l.text) }
         if !runs.isEmpty {
-            for (raw, _) in found where raw.shape == .numeric && raw.certainOrder == nil {
+            for (raw, _) in undecided {
                 let held = [DateOrder.dayFirst, .monthFirst].filter { o in
                     guard let v = raw.reading(o) else { return false }
                     let key = String(format: "%04d%02d%02d", v.year, v.month, v.day)
