@@ -70,8 +70,8 @@ extension ReceiptParser {
             for (raw, _) in undecided {
                 let held = [DateOrder.dayFirst, .monthFirst].filter { o in
                     guard let v = raw.reading(o) else { return false }
-                    let key = String(format: "%04d%02d%02d", v.year, v.month, v.day)
-                    return runs.contains { $0.contains(key) }
+                    let key = Self.digitsKey(v)
+                    return runs.contains { textContains($0, key) }
                 }
                 if held.count == 1, let o = held.first, let v = raw.reading(o) {
                     votes[o, default: 0] += 1.5
@@ -89,6 +89,17 @@ extension ReceiptParser {
         if d == 0, m == 0 { return (.dayFirst, .noEvidence) }
         let order: DateOrder = m > d ? .monthFirst : .dayFirst
         return (order, why[order] ?? .evidence)
+    }
+
+    /// The day as eight digits, year, month and day ("20180312"): `String(format: "%04d%02d%02d", …)`, made without
+    /// Foundation's formatting (some 23,000 instructions a call). A `CalendarDate`'s parts are positive and its year
+    /// has four digits at most, where zeros put before `String(n)` are what the format gives.
+    static func digitsKey(_ v: CalendarDate) -> String {
+        func padded(_ n: Int, _ width: Int) -> String {
+            let s = String(n)
+            return String(repeating: "0", count: max(0, width - s.utf8.count)) + s
+        }
+        return padded(v.year, 4) + padded(v.month, 2) + padded(v.day, 2)
     }
 
     /// The runs of ten digits or more in `text` (`split` on what is not a number); on ASCII, found as bytes.

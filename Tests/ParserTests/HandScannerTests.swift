@@ -835,6 +835,19 @@ struct HandScannerTests {
         }
     }
 
+    /// A day's eight digits made by hand against Foundation's format, over every day of years at both ends of the
+    /// calendar and between.
+    @Test func dateDigitsAreTheFormats() {
+        for year in [1, 9, 10, 99, 100, 999, 1000, 1999, 2000, 2018, 2024, 9999] {
+            for month in 1...12 {
+                for day in 1...31 {
+                    guard let v = CalendarDate(year: year, month: month, day: day) else { continue }
+                    #expect(ReceiptParser.digitsKey(v) == String(format: "%04d%02d%02d", v.year, v.month, v.day), "\(v)")
+                }
+            }
+        }
+    }
+
     /// The dates with month names (`dayMonthName`, `monthNameDay`, the loose three) and `ymd` found by hand against
     /// their expressions: every match, its groups and range, on generated lines, some not ASCII.
     @Test func monthNameDatesAreTheExpressionsMatches() {
