@@ -80,9 +80,12 @@ struct CompiledRules: Sendable {
         let index: [Int]
         let slipBase: Int
         let slipChunks: Int
+        /// The set's place in its rules' `KeywordIndex` (-1: a set made apart from the rules, asked keyword by keyword).
+        let slot: Int
 
-        init(_ keywords: [Keyword]) {
+        init(_ keywords: [Keyword], slot: Int = -1) {
             self.keywords = keywords
+            self.slot = slot
             let signs = keywords.map { k in
                 Signs(words: k.wordMask, coreBytes: k.coreByteMask, slips: k.slips,
                       twoSlips: k.core.count >= WordLine.twoSlipsFrom, oneSlipLengths: k.oneSlipLengths, twoSlipLengths: k.twoSlipLengths)
@@ -152,6 +155,9 @@ struct CompiledRules: Sendable {
             for j in index[64]..<index[65] { body(index[j]) }
         }
 
+        /// A set of no keywords, made once (a default argument is made again at every call, its index and all).
+        static let none = KeywordSet([])
+
         var startIndex: Int { keywords.startIndex }
         var endIndex: Int { keywords.endIndex }
         subscript(i: Int) -> Keyword { keywords[i] }
@@ -208,10 +214,19 @@ struct CompiledRules: Sendable {
     let itemSkip: KeywordSet
     let itemDiscount: KeywordSet
     let itemVoid: KeywordSet
+    /// Every set above in one index: a line is read for all of them at once (`KeywordHits`).
+    let keywordIndex: KeywordIndex
 
     init(_ r: ParserRules) {
+        // Each set made here is given its place in the index (`KeywordSet.slot`), in the order made.
+        var sets: [KeywordSet] = []
+        func registered(_ keywords: [Keyword]) -> KeywordSet {
+            let set = KeywordSet(keywords, slot: sets.count)
+            sets.append(set)
+            return set
+        }
         func kws(_ d: [String: Double]) -> KeywordSet {
-            KeywordSet(d.map { Keyword(raw: $0.key, normalised: WordLine.normalise($0.key), weight: $0.value) }
+            registered(d.map { Keyword(raw: $0.key, normalised: WordLine.normalise($0.key), weight: $0.value) }
                 .filter { $0.normalised.count > 2 }
                 // Longest first; equal lengths by name, then by the spelling in the rules ("sub total" and
                 // "sub-total" normalise alike), so ties break the same way in every process (dictionary
@@ -253,20 +268,25 @@ struct CompiledRules: Sendable {
         monthFirstCurrencies = Set(r.currency.monthFirst)
         dollarHints = (r.currency.dollarHints ?? [:]).map { (WordLine.normalise($0.key), $0.value) }.sorted { $0.0 < $1.0 }
         dollarHintKeywords = dollarHints.map { Keyword(raw: $0.0, normalised: $0.0, weight: 1) }
-        cardWords = KeywordSet(r.payment.card.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) })
-        cashWords = KeywordSet(r.payment.cash.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) })
+        cardWords = registered(r.payment.card.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) })
+        cashWords = registered(r.payment.cash.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) })
         itemSkip = list(r.items?.skip)
         itemDiscount = list(r.items?.discount)
         itemVoid = list(r.items?.void)
         receiptNumberKeywords = r.receiptNumber.keywords.enumerated().map { i, k in
             (Keyword(raw: k, normalised: WordLine.normalise(k), weight: 1), 1 - Double(i) / Double(max(1, r.receiptNumber.keywords.count)) * 0.5)
         }.filter { $0.0.normalised.count > 2 }
-        receiptNumberSet = KeywordSet(receiptNumberKeywords.map(\.0))
+        receiptNumberSet = registered(receiptNumberKeywords.map(\.0))
+        keywordIndex = KeywordIndex(sets)
     }
 
     /// The best-weighted keyword matching the line, if any.
     /// Exact matches win over matches one OCR slip away ("totale" must not claim "total").
+    /// (A set of the rules on a line of ASCII: read from the line's bits, `KeywordHits`. The walks below answer the others.)
     func best(_ set: KeywordSet, in w: WordLine, loosely: Bool = false) -> Keyword? {
+        if let h = w.hits(set, keywordIndex) {
+            return (h.best(h.exact(set), set) ?? h.best(h.slipped(set, w, loosely: loosely), set)).map { set.keywords[$0] }
+        }
         if let exact = bestExact(set, in: w) { return exact }
         // The first of the best, as `max(by:)` over the matches in order gives. (No keyword of the set is on the
         // line as printed, or `bestExact` had found it: `contains` is `slipsAway` here, false for a keyword
@@ -288,6 +308,11 @@ struct CompiledRules: Sendable {
     static func ranksBelow(_ a: Keyword, _ b: Keyword) -> Bool { a.weight < b.weight || (a.weight == b.weight && a.length < b.length) }
 
     func any(_ set: KeywordSet, in w: WordLine, loosely: Bool = false) -> Keyword? {
+        // (From the line's bits, `KeywordHits`, where it has them: the first of the set as printed or slipped.)
+        if let h = w.hits(set, keywordIndex) {
+            let exact = h.first(h.exact(set), set), slipped = h.first(h.slipped(set, w, loosely: loosely), set)
+            return (slipped.map { s in exact.map { min($0, s) } ?? s } ?? exact).map { set.keywords[$0] }
+        }
         // The first keyword in order on the line as printed or slipped: the first as printed (`firstExact`), unless
         // a slipping keyword before it is on the line one slip away (two, `loosely`): it is not on the line as
         // printed, or it were the first.
@@ -301,9 +326,10 @@ struct CompiledRules: Sendable {
         return (slipped ?? exact).map { set.keywords[$0] }
     }
 
-    /// The first keyword of `set` on the line as printed (`WordLine.has`), only the keywords under the line's word
-    /// bits asked.
+    /// The first keyword of `set` on the line as printed (`WordLine.has`): from the line's bits (`KeywordHits`), or only
+    /// the keywords under the line's word bits asked.
     func firstExact(_ set: KeywordSet, in w: WordLine) -> Int? {
+        if let h = w.hits(set, keywordIndex) { return h.first(h.exact(set), set) }
         var first: Int?
         let mask = w.wordMask
         set.forEachUnderBits(mask) { i in
@@ -313,8 +339,10 @@ struct CompiledRules: Sendable {
         return first
     }
 
-    /// The best-weighted keyword of `set` on the line as printed, no OCR slip allowed.
+    /// The best-weighted keyword of `set` on the line as printed, no OCR slip allowed (from the line's bits, `KeywordHits`,
+    /// where it has them).
     func bestExact(_ set: KeywordSet, in w: WordLine) -> Keyword? {
+        if let h = w.hits(set, keywordIndex) { return h.best(h.exact(set), set).map { set.keywords[$0] } }
         // The first of the best in the set's order, the keywords asked out of order (under the line's word bits):
         // one asked later that ranks the same wins when it comes first in the set.
         var best: Int?

@@ -63,13 +63,15 @@ extension ReceiptParser {
             if why[certain] == nil { why[certain] = .onlyReading(raw.text) }
         }
         // A document number that embeds the date ("BATO2201803120255" beside "12/03/18") tells the order.
-        let runs = lines.flatMap { l in Self.longDigitRuns(l.text) }
+        // (The lines' long runs of digits looked for only when a date may be read either way: most receipts have none.)
+        let undecided = found.filter { $0.0.shape == .numeric && $0.0.certainOrder == nil }
+        let runs = undecided.isEmpty ? [] : lines.flatMap { l in Self.longDigitRuns(l.text) }
         if !runs.isEmpty {
-            for (raw, _) in found where raw.shape == .numeric && raw.certainOrder == nil {
+            for (raw, _) in undecided {
                 let held = [DateOrder.dayFirst, .monthFirst].filter { o in
                     guard let v = raw.reading(o) else { return false }
-                    let key = String(format: "%04d%02d%02d", v.year, v.month, v.day)
-                    return runs.contains { $0.contains(key) }
+                    let key = Self.digitsKey(v)
+                    return runs.contains { textContains($0, key) }
                 }
                 if held.count == 1, let o = held.first, let v = raw.reading(o) {
                     votes[o, default: 0] += 1.5
@@ -87,6 +89,17 @@ extension ReceiptParser {
         if d == 0, m == 0 { return (.dayFirst, .noEvidence) }
         let order: DateOrder = m > d ? .monthFirst : .dayFirst
         return (order, why[order] ?? .evidence)
+    }
+
+    /// The day as eight digits, year, month and day ("20180312"): `String(format: "%04d%02d%02d", …)`, made without
+    /// Foundation's formatting (some 23,000 instructions a call). A `CalendarDate`'s parts are positive and its year
+    /// has four digits at most, where zeros put before `String(n)` are what the format gives.
+    static func digitsKey(_ v: CalendarDate) -> String {
+        func padded(_ n: Int, _ width: Int) -> String {
+            let s = String(n)
+            return String(repeating: "0", count: max(0, width - s.utf8.count)) + s
+        }
+        return padded(v.year, 4) + padded(v.month, 2) + padded(v.day, 2)
     }
 
     /// The runs of ten digits or more in `text` (`split` on what is not a number); on ASCII, found as bytes.

@@ -95,11 +95,12 @@ enum DateScanner {
         /// length in characters: a word of ASCII is one edit from such a name only by putting another character
         /// in that one's place or leaving it out (with two or more, never).
         let longOneOther: [(before: [UInt8], after: [UInt8], length: Int)]
-        /// The same tables as arrays indexed by length (empty past the longest name): asked for every run of
-        /// three letters or more on every line, a dictionary lookup hashed its key each time.
-        /// `exactASCII`, `longASCII` with `longASCIIMasks`, and `longOneOther` by the name's length in characters.
-        let exactByLength: [[[UInt8]]]
-        let longByLength: [[(name: [UInt8], mask: UInt64)]]
+        /// `exactASCII` and `longASCII` looked up by the hashes of a run's bytes (`NearWords`), as printed and one
+        /// slip away: asked for every run of three letters or more on a line with digits, a walk of the names of a
+        /// length, each compared, was most of the cost of a line's signs.
+        let exactNames: NearWords
+        let longNames: NearWords
+        /// `longOneOther` by the name's length in characters (empty past the longest name).
         let oneOtherByLength: [[(before: [UInt8], after: [UInt8])]]
 
         init(_ months: [String: Int]) {
@@ -115,10 +116,10 @@ enum DateScanner {
                 guard other.count == 1, let p = other.first else { return nil }
                 return (Array(String(chars[..<p]).utf8), Array(String(chars[(p + 1)...]).utf8), chars.count)
             }
-            let exactASCII = exactASCII, longASCII = longASCII, longASCIIMasks = longASCIIMasks
-            let maxLength = (Array(exactASCII.keys) + Array(longASCII.keys) + longOneOther.map(\.length) + [0]).max()!
-            exactByLength = (0...maxLength).map { exactASCII[$0] ?? [] }
-            longByLength = (0...maxLength).map { n in Array(zip(longASCII[n] ?? [], longASCIIMasks[n] ?? [])).map { (name: $0.0, mask: $0.1) } }
+            // (Sorted: the tables' order is the names', not a dictionary's, the same in every process.)
+            exactNames = NearWords(exactASCII.values.flatMap { $0 }.sorted { $0.lexicographicallyPrecedes($1) })
+            longNames = NearWords(longASCII.values.flatMap { $0 }.sorted { $0.lexicographicallyPrecedes($1) })
+            let maxLength = (longOneOther.map(\.length) + [0]).max()!
             var others = [[(before: [UInt8], after: [UInt8])]](repeating: [], count: maxLength + 1)
             for k in longOneOther { others[k.length].append((k.before, k.after)) }
             oneOtherByLength = others
@@ -128,22 +129,25 @@ enum DateScanner {
         /// (The run lower-cased is `run[i] | 0x20`, asked byte by byte; it is copied out only for `withinOne`.)
         func names(_ run: UnsafeBufferPointer<UInt8>) -> Bool {
             let m = run.count
-            // As printed: an ASCII name of its length, byte for byte (lower-cased), without making a string to look up.
-            if m < exactByLength.count, exactByLength[m].contains(where: { name in name.indices.allSatisfy { name[$0] == run[$0] | 0x20 } }) { return true }
-            guard m >= 5 else { return false }
-            // One slip away: at most one of the name's bytes missing from the run (a bit of the masks missing is a byte missing).
-            var runMask: UInt64 = 0
-            for c in run { runMask |= 1 << UInt64((c | 0x20) & 63) }
-            var lower: [UInt8]?
-            for n in (m - 1)...(m + 1) where n < longByLength.count {
-                // (The mask asked before the name is taken out: taking each element whole retained and released
-                // its name, for every name of the length on every run of letters.)
-                for k in longByLength[n].indices where (longByLength[n][k].mask & ~runMask).nonzeroBitCount <= 1 {
-                    let l = lower ?? run.map { $0 | 0x20 }
-                    lower = l
-                    if EditDistance.withinOne(longByLength[n][k].name, l) { return true }
+            // As printed, an ASCII name byte for byte (lower-cased); one slip away (five letters or more), an ASCII
+            // name `withinOne`: each asked only of the names the run's hashes find (`NearWords`), the run lower-cased
+            // in place of a string or an array.
+            if m <= max(exactNames.longest, longNames.longest + 1) {
+                let found = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: m) { buffer -> Bool in
+                    for i in 0..<m { buffer[i] = run[i] | 0x20 }
+                    let lower = UnsafeBufferPointer(buffer)
+                    var found = false
+                    exactNames.forEachEqual(lower) { u in found = found || exactNames.words[u].elementsEqual(lower) }
+                    if !found, m >= 5 {
+                        longNames.forEachNear(lower) { u in
+                            found = found || longNames.words[u].withUnsafeBufferPointer { EditDistance.withinOne($0, lower) }
+                        }
+                    }
+                    return found
                 }
+                if found { return true }
             }
+            guard m >= 5 else { return false }
             // A name with one character not ASCII, of this length (another character in its place) or one more
             // (that character left out): the ASCII before and after it as printed.
             func matches(_ key: (before: [UInt8], after: [UInt8])) -> Bool {
@@ -333,7 +337,7 @@ enum DateScanner {
     }
 
     static func scanYMD(_ line: String, add: (RawDate, Range<String.Index>) -> Void, glued pos: (Range<String.Index>) -> Bool) {
-        for m in ymd.matches(in: line) {
+        for m in ymdMatches(line) {
             guard let y = m.groups[1].flatMap({ Int($0) }), let mo = m.groups[3].flatMap({ Int($0) }), let d = m.groups[4].flatMap({ Int($0) }) else { continue }
             add(RawDate(first: d, second: mo, year: y, shape: .ymd, afterLetter: pos(m.range), text: String(line[m.range]), rule: "date.iso"), m.range)
         }
@@ -515,6 +519,214 @@ enum DateScanner {
         }
     }
 
+    /// The steps of the date expressions' hand matchers below, on a line of printable ASCII (`\s` is the space there,
+    /// `\d` and `\p{L}` ASCII digits and letters, a byte a character): each gives the places a step may end, in the
+    /// order the expression tries them (a greedy step from its longest).
+    struct Steps {
+        let b: UnsafeBufferPointer<UInt8>
+        @inline(__always) func digit(_ i: Int) -> Bool { i >= 0 && i < b.count && Bytes.isDigit(b[i]) }
+        @inline(__always) func letter(_ i: Int) -> Bool { i >= 0 && i < b.count && Bytes.isLetter(b[i]) }
+        @inline(__always) func isIn(_ i: Int, _ set: ByteSet) -> Bool { i >= 0 && i < b.count && set.contains(b[i]) }
+        /// `c?` at `i`: past it, then not.
+        @inline(__always) func optional(_ i: Int, _ c: UInt8) -> StrideThrough<Int> {
+            stride(from: i < b.count && b[i] == c ? i + 1 : i, through: i, by: -1)
+        }
+        /// `[…]{lo,hi}` at `i`: the ends from the longest run of bytes `test` takes down to `lo` of them (none when shorter).
+        @inline(__always) func run(_ i: Int, _ lo: Int, _ hi: Int, _ test: (UInt8) -> Bool) -> StrideThrough<Int> {
+            var e = i
+            while e < b.count, e - i < hi, test(b[e]) { e += 1 }
+            return stride(from: e, through: i + lo, by: -1)
+        }
+        @inline(__always) func run(_ i: Int, _ lo: Int, _ hi: Int, _ set: ByteSet) -> StrideThrough<Int> { run(i, lo, hi, set.contains) }
+        /// `(\d{4}|\d{2})` at `i`: four digits, then two.
+        @inline(__always) func year(_ i: Int) -> [Int] {
+            digit(i) && digit(i + 1) ? (digit(i + 2) && digit(i + 3) ? [i + 4, i + 2] : [i + 2]) : []
+        }
+        /// `(?:19|20)\d{2}` at `i`.
+        @inline(__always) func fullYear(_ i: Int) -> Bool {
+            i + 4 <= b.count && ((b[i] == 0x31 && b[i + 1] == 0x39) || (b[i] == 0x32 && b[i + 1] == 0x30)) && digit(i + 2) && digit(i + 3)
+        }
+        /// One of the two-letter `words` (lower case, run together: "stndrdth") at `i`, in any case.
+        @inline(__always) func pair(_ i: Int, _ words: StaticString) -> Bool {
+            guard i + 1 < b.count else { return false }
+            let w = words.utf8Start, x = Bytes.lower(b[i]), y = Bytes.lower(b[i + 1])
+            for k in stride(from: 0, to: words.utf8CodeUnitCount, by: 2) where w[k] == x && w[k + 1] == y { return true }
+            return false
+        }
+        /// `(['’‘´`°"]{1,2}|,')` at `i` (on ASCII the marks are ' ` "): the ends, in that order.
+        @inline(__always) func yearMark(_ i: Int) -> [Int] {
+            if isIn(i, DateScanner.yearMarks) { return isIn(i + 1, DateScanner.yearMarks) ? [i + 2, i + 1] : [i + 1] }
+            return i + 1 < b.count && b[i] == 0x2C && b[i + 1] == 0x27 ? [i + 2] : []
+        }
+        /// `(?![0-9]|[.,:][0-9])` at `i`: the loose dates' two-digit year ends there.
+        @inline(__always) func twoDigitYearEnds(_ i: Int) -> Bool { !digit(i) && !(isIn(i, DateScanner.yearEndMarks) && digit(i + 1)) }
+    }
+    static let yearMarks = ByteSet("'`\""), yearEndMarks = ByteSet(".,:")
+    static let nameSeparators = ByteSet(" -/.,"), nameSeparatorsAndMark = ByteSet(" -/.,'"), daySeparators = ByteSet(" -/.")
+    static let dayEnds = ByteSet(" ,.'`-/"), dateSeparators = ByteSet("-/."), apostrophes = ByteSet("'`"), pointOrComma = ByteSet(".,")
+    static let looseDayChars = ByteSet("0123456789OoQlIi|!tSsBZz?"), looseLeadDayChars = ByteSet("0123456789OoQlI|!SZB")
+    static let looseYearDayChars = ByteSet("0123456789OoQDGlI|SZB")
+
+    /// `dayMonthName`'s matches by hand on printable ASCII (case-insensitive, as the expression: "1ST", "o5"), in its
+    /// backtracking order with its groups (`HandScannerTests` holds it to the expression).
+    static func dayMonthNameMatches(_ line: String) -> [QuantityScanner.Match] {
+        QuantityScanner.allMatches(line, dayMonthName) { b, from in
+            let t = Steps(b: b)
+            for st in from..<b.count {
+                // `(?<![\d\p{L}])([OQD]\d|\d{1,2})`
+                guard !t.digit(st - 1), !t.letter(st - 1) else { continue }
+                let lead = Bytes.lower(b[st])
+                let days = (lead == 0x6F || lead == 0x71 || lead == 0x64) && t.digit(st + 1) ? stride(from: st + 2, through: st + 2, by: -1)
+                    : t.run(st, 1, 2, Bytes.isDigit)
+                for a in days {
+                    // `(?:st|nd|rd|th|er)?[\s\-/.,]*(\p{L}{3,9})\.?[\s\-/.,']*`
+                    for p in stride(from: t.pair(a, "stndrdther") ? a + 2 : a, through: a, by: -2) {
+                        for q in t.run(p, 0, Int.max, nameSeparators) {
+                            for ne in t.run(q, 3, 9, Bytes.isLetter) {
+                                for d in t.optional(ne, 0x2E) {
+                                    for y in t.run(d, 0, Int.max, nameSeparatorsAndMark) {
+                                        for e in t.year(y) {
+                                            // `(?!\d|\s?['’‘´`]\s?\d)`
+                                            if t.digit(e) { continue }
+                                            let marked = t.optional(e, 0x20).contains { m in
+                                                t.isIn(m, apostrophes) && t.optional(m + 1, 0x20).contains { t.digit($0) }
+                                            }
+                                            if marked { continue }
+                                            return (st..<e, [st..<a, q..<ne, y..<e])
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            return nil
+        }
+    }
+
+    /// `monthNameDay`'s matches by hand on printable ASCII (case-insensitive, as the expression), in its backtracking
+    /// order with its groups (`HandScannerTests` holds it to the expression).
+    static func monthNameDayMatches(_ line: String) -> [QuantityScanner.Match] {
+        QuantityScanner.allMatches(line, monthNameDay) { b, from in
+            let t = Steps(b: b)
+            for st in from..<b.count where t.letter(st) && !t.letter(st - 1) {
+                // `(\p{L}{3,9})\.?[\s\-/.]*(\d{1,2})`
+                for ne in t.run(st, 3, 9, Bytes.isLetter) {
+                    for d in t.optional(ne, 0x2E) {
+                        for q in t.run(d, 0, Int.max, daySeparators) {
+                            for de in t.run(q, 1, 2, Bytes.isDigit) {
+                                // `(?![.,]\d{2}(?!\d))`
+                                if t.isIn(de, pointOrComma), t.digit(de + 1), t.digit(de + 2), !t.digit(de + 3) { continue }
+                                // `(?:st|nd|rd|th|[\s,.'’‘´`\-/])[\s,.'’‘´`\-/]*`
+                                let after = t.pair(de, "stndrdth") ? de + 2 : t.isIn(de, dayEnds) ? de + 1 : -1
+                                guard after >= 0 else { continue }
+                                for y in t.run(after, 0, Int.max, dayEnds) {
+                                    // `(\d{4}|\d{2})(?![\d]|:\d)`
+                                    for e in t.year(y) where !t.digit(e) && !(e < b.count && b[e] == 0x3A && t.digit(e + 1)) {
+                                        return (st..<e, [st..<ne, q..<de, y..<e])
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            return nil
+        }
+    }
+
+    /// `looseMonthNameDay`'s matches by hand on printable ASCII, in its backtracking order with its groups.
+    static func looseMonthNameDayMatches(_ line: String) -> [QuantityScanner.Match] {
+        QuantityScanner.allMatches(line, looseMonthNameDay) { b, from in
+            let t = Steps(b: b)
+            for st in from..<b.count where t.letter(st) && t.letter(st + 1) && t.letter(st + 2) && !t.letter(st - 1) {
+                // `([A-Za-z]{3})\.?\s?([0-9OoQlIi|!tSsBZz?]{1,3})\s?` + year mark + `\s?(\d{2})(?![0-9]|[.,:][0-9])`
+                let a = st + 3
+                for d in t.optional(a, 0x2E) {
+                    for s in t.optional(d, 0x20) {
+                        for de in t.run(s, 1, 3, looseDayChars) {
+                            for m in t.optional(de, 0x20) {
+                                for k in t.yearMark(m) {
+                                    for y in t.optional(k, 0x20) where t.digit(y) && t.digit(y + 1) && t.twoDigitYearEnds(y + 2) {
+                                        return (st..<(y + 2), [st..<a, s..<de, m..<k, y..<(y + 2)])
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            return nil
+        }
+    }
+
+    /// `looseDayMonthName`'s matches by hand on printable ASCII, in its backtracking order with its groups.
+    static func looseDayMonthNameMatches(_ line: String) -> [QuantityScanner.Match] {
+        QuantityScanner.allMatches(line, looseDayMonthName) { b, from in
+            let t = Steps(b: b)
+            for st in from..<b.count where !t.letter(st - 1) && !t.digit(st - 1) {
+                // `([0-9OoQlI|!SZB]{1,2})([A-Za-z]{3})\s?` + year mark + `\s?(\d{2})(?![0-9]|[.,:][0-9])`
+                for a in t.run(st, 1, 2, looseLeadDayChars) where t.letter(a) && t.letter(a + 1) && t.letter(a + 2) {
+                    for m in t.optional(a + 3, 0x20) {
+                        for k in t.yearMark(m) {
+                            for y in t.optional(k, 0x20) where t.digit(y) && t.digit(y + 1) && t.twoDigitYearEnds(y + 2) {
+                                return (st..<(y + 2), [st..<a, a..<(a + 3), m..<k, y..<(y + 2)])
+                            }
+                        }
+                    }
+                }
+            }
+            return nil
+        }
+    }
+
+    /// `looseDayMonthYear`'s matches by hand on printable ASCII, in its backtracking order with its groups.
+    static func looseDayMonthYearMatches(_ line: String) -> [QuantityScanner.Match] {
+        QuantityScanner.allMatches(line, looseDayMonthYear) { b, from in
+            let t = Steps(b: b)
+            for st in from..<b.count where !t.letter(st - 1) && !t.digit(st - 1) && t.isIn(st, looseYearDayChars) && t.isIn(st + 1, looseYearDayChars) {
+                // `([0-9OoQDGlI|SZB]{2})[\s\-/.]{1,3}([A-Za-z]{3,9})\.?[\s\-/.,]{1,3}((?:19|20)\d{2})(?!\d)`
+                let a = st + 2
+                for q in t.run(a, 1, 3, daySeparators) {
+                    for ne in t.run(q, 3, 9, Bytes.isLetter) {
+                        for d in t.optional(ne, 0x2E) {
+                            for y in t.run(d, 1, 3, nameSeparators) where t.fullYear(y) && !t.digit(y + 4) {
+                                return (st..<(y + 4), [st..<a, q..<ne, y..<(y + 4)])
+                            }
+                        }
+                    }
+                }
+            }
+            return nil
+        }
+    }
+
+    /// `ymd`'s matches by hand on printable ASCII, in its backtracking order with its groups.
+    static func ymdMatches(_ line: String) -> [QuantityScanner.Match] {
+        QuantityScanner.allMatches(line, ymd) { b, from in
+            let t = Steps(b: b)
+            for st in from..<b.count where t.fullYear(st) && !t.digit(st - 1) {
+                // `((?:19|20)\d{2})\s?([-/.])\s?(\d{1,2})\s?[-/.]\s?(\d{1,2})(?!\d)`
+                let a = st + 4
+                for s1 in t.optional(a, 0x20) where t.isIn(s1, dateSeparators) {
+                    for s2 in t.optional(s1 + 1, 0x20) {
+                        for de in t.run(s2, 1, 2, Bytes.isDigit) {
+                            for s3 in t.optional(de, 0x20) where t.isIn(s3, dateSeparators) {
+                                for s4 in t.optional(s3 + 1, 0x20) {
+                                    for e in t.run(s4, 1, 2, Bytes.isDigit) where !t.digit(e) {
+                                        return (st..<e, [st..<a, s1..<(s1 + 1), s2..<de, s4..<e])
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            return nil
+        }
+    }
+
     static func scanNumeric(_ line: String, add: (RawDate, Range<String.Index>) -> Void, glued pos: (Range<String.Index>) -> Bool) {
         for m in numericMatches(line) {
             guard let a = m.groups[1].flatMap({ Int($0) }), let b = m.groups[3].flatMap({ Int($0) }),
@@ -526,12 +738,12 @@ enum DateScanner {
     }
 
     static func scanMonthNames(_ line: String, months: [String: Int], add: (RawDate, Range<String.Index>) -> Void, glued pos: (Range<String.Index>) -> Bool) {
-        for m in dayMonthName.matches(in: line) {
+        for m in dayMonthNameMatches(line) {
             guard let d = m.groups[1].flatMap({ Int(String($0.map { "OQD".contains($0) ? "0" : $0 })) }), let name = m.groups[2], let mo = month(name, months),
                   let ys = m.groups[3], let y = year(ys) else { continue }
             add(RawDate(first: d, second: mo, year: y, shape: .named, afterLetter: pos(m.range), text: String(line[m.range]), rule: "date.day-monthname"), m.range)
         }
-        for m in monthNameDay.matches(in: line) {
+        for m in monthNameDayMatches(line) {
             guard let name = m.groups[1], let mo = month(name, months), let d = m.groups[2].flatMap({ Int($0) }),
                   let ys = m.groups[3], let y = year(ys) else { continue }
             add(RawDate(first: d, second: mo, year: y, shape: .named, afterLetter: pos(m.range), text: String(line[m.range]), rule: "date.monthname-day"), m.range)
@@ -583,7 +795,7 @@ enum DateScanner {
                                     glued: (Range<String.Index>) -> Bool) {
         // What a clean reading prints between the day and a two-digit year.
         let cleanMarks: Set<String> = ["'", "’", "‘", "´", "`"]
-        for m in looseMonthNameDay.matches(in: line) {
+        for m in looseMonthNameDayMatches(line) {
             guard let name = m.groups[1], let run = m.groups[2], let mark = m.groups[3], let ys = m.groups[4], let y = year(ys),
                   // "Sept'15", "Juli' 12": a longer month name and a year, not a day read from its last letter.
                   months[(name + run).lowercased()] == nil,
@@ -592,7 +804,7 @@ enum DateScanner {
             add(RawDate(first: d, second: mo, year: y, shape: .named, afterLetter: glued(m.range), text: String(line[m.range]),
                         rule: "date.monthname-day", repaired: "\(monthText)\(dayText)'\(ys)"), m.range)
         }
-        for m in looseDayMonthName.matches(in: line) {
+        for m in looseDayMonthNameMatches(line) {
             guard let run = m.groups[1], run.contains(where: \.isNumber), let name = m.groups[2], let mark = m.groups[3],
                   let ys = m.groups[4], let y = year(ys), let (mo, monthText) = looseMonth(name, months), let (d, dayText) = looseDay(run),
                   monthText != name || dayText != run || !cleanMarks.contains(mark) else { continue }
@@ -605,7 +817,7 @@ enum DateScanner {
     /// A D or G leading a two-digit day is a 0 (no day starts with 6).
     static func scanLooseDayMonthYear(_ line: String, months: [String: Int], add: (RawDate, Range<String.Index>) -> Void,
                                       glued: (Range<String.Index>) -> Bool) {
-        for m in looseDayMonthYear.matches(in: line) {
+        for m in looseDayMonthYearMatches(line) {
             // "25/Fen/2017": a three-letter month one letter off, between two slashes (or dashes) after a day of digits.
             if let run = m.groups[1], let name = m.groups[2], let ys = m.groups[3], let y = Int(ys), let d = Int(run), (1...31).contains(d),
                name.count == 3, months[name.lowercased()] == nil, let (mo, fixed) = looseMonth(name, months) {

@@ -218,7 +218,7 @@ extension ReceiptParser {
         // "1,00 Ensaladilla Rusa 19,00": a quantity printed as an amount first, the name after it.
         if letterCount(desc) < 2, prices.count >= 2, let lead = prices.first, lead.amount.cents % 100 == 0,
            lead.amount.value >= 1, lead.amount.value <= 99,
-           case let between = Self.leadingAmount.replacing(in: String(l.text.prefix(last.position)), with: ""),
+           case let between = Self.droppingLeadingAmount(String(l.text.prefix(last.position))),
            letterCount(between) >= 2 {
             return LineItem(description: itemName(between), quantity: lead.amount.value, unitPrice: nil, amount: last.amount,
                             evidence: l.evidence(rule: "item.line", notes: last.repairs))
@@ -397,6 +397,21 @@ extension ReceiptParser {
             while i < b.count, !Bytes.isAlnum(b[i]) { i += 1 }
             return (i, b.count)
         } ?? leadingMarks.replacing(in: s, with: "")
+    }
+
+    /// `leadingAmount.replacing(in: s, with: "")`; on printable ASCII by hand (the expression is anchored, and each of
+    /// its runs is the longest: no digit is a mark (`\W`), and no digit is a point or a comma, so it matches there or
+    /// nowhere).
+    static func droppingLeadingAmount(_ s: String) -> String {
+        trimmedPrintable(s) { b in
+            var i = 0
+            while i < b.count, !Bytes.isAlnum(b[i]), b[i] != UInt8(ascii: "_") { i += 1 }
+            let digits = i
+            while i < b.count, Bytes.isDigit(b[i]) { i += 1 }
+            guard i > digits, i + 3 <= b.count,
+                  b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ","), Bytes.isDigit(b[i + 1]), Bytes.isDigit(b[i + 2]) else { return (0, b.count) }
+            return (i + 3, b.count)
+        } ?? leadingAmount.replacing(in: s, with: "")
     }
 
     /// `trailingMarks.replacing(in: s, with: "")`; on printable ASCII by hand (the leftmost match is the run of

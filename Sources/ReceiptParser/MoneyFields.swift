@@ -186,7 +186,7 @@ struct MoneyFields {
     /// Lines carrying one of `keywords` (and none of `exclude` that contains it), with the amount on the line or paired with it.
     /// `paired`: the label lines' values already found, for these `lines` (nil: each found anew).
     static func find(_ keywords: CompiledRules.KeywordSet, _ lines: [ParseLine], _ rules: CompiledRules,
-                     exclude: CompiledRules.KeywordSet = CompiledRules.KeywordSet([]), allowNegative: Bool = false, all: Bool = false, loosely: Bool = false,
+                     exclude: CompiledRules.KeywordSet = .none, allowNegative: Bool = false, all: Bool = false, loosely: Bool = false,
                      paired: PairedValues? = nil, best: [CompiledRules.Keyword?]? = nil) -> [Found] {
         var out: [Found] = []
         for (i, l) in lines.enumerated() {

@@ -52,6 +52,10 @@ enum RowBuilder {
             let a = bx[$0], b = bx[$1]
             return (a.y * 2 + a.height, a.x, $0) < (b.y * 2 + b.height, b.x, $1)
         }
+        // (At most a row a line: made at that size once, not grown again and again.)
+        head.reserveCapacity(order.count)
+        tail.reserveCapacity(order.count)
+        bottom.reserveCapacity(order.count)
         for i in order {
             let b = bx[i]
             var best: (group: Int, overlap: Double)?

@@ -104,6 +104,8 @@ final class WordLine {
     let bytes: [UInt8]
     /// The text was ASCII (and so is `padded`).
     let isASCII: Bool
+    /// What the line holds of the rules' keyword sets (`hits(_:_:)`), once asked.
+    var keywordHits: CompiledRules.KeywordHits?
     /// Letters and digits in `padded` (the words' characters).
     let letterCount: Int
     let digitCount: Int

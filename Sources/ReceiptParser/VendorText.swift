@@ -168,21 +168,25 @@ extension CompiledRules {
         // Plain ASCII (the skip words and the line): the same comparison on bytes.
         // (Each word against the targets of its length only, the table asked without going through its global each time.)
         if let targets = misreadSkipTargetBytes, w.bytes.allSatisfy({ $0 < 0x80 }) {
+            // (Each word upper-cased as it is compared, in place: a copy of it upper-cased was an array made and freed
+            // for every word of five letters or more of every header line.)
             let table = Self.confusableBytes
-            for span in w.spans where span.count >= 5 {
-                let word = w.word(span)
-                guard let same = targets[word.count] else { continue }
-                let upper = word.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
-                for target in same {
-                    var slips = 0, confusable = true
-                    for (a, b) in zip(upper, target) where a != b {
-                        guard table[Int(a) * 128 + Int(b)] else { confusable = false; break }
-                        slips += 1
+            return w.bytes.withUnsafeBufferPointer { b in
+                for span in w.spans where span.count >= 5 {
+                    guard let same = targets[span.count] else { continue }
+                    for target in same {
+                        var slips = 0, confusable = true
+                        for (k, t) in target.enumerated() {
+                            let c = b[span.start + k], a = c >= 0x61 && c <= 0x7A ? c - 0x20 : c
+                            guard a != t else { continue }
+                            guard table[Int(a) * 128 + Int(t)] else { confusable = false; break }
+                            slips += 1
+                        }
+                        if confusable, slips <= 2 { return true }
                     }
-                    if confusable, slips <= 2 { return true }
                 }
+                return false
             }
-            return false
         }
         let words = w.words.filter { $0.count >= 5 }.map { Array($0.uppercased()) }
         guard !words.isEmpty else { return false }
@@ -217,6 +221,19 @@ extension CompiledRules {
     /// on an ASCII line asked only of the forms it may hold by their signs (ending in one, the line holds it,
     /// byte for byte there; elsewhere `endsWith` compares characters, and every form is asked).
     func firstLegalForm(ending w: WordLine) -> Keyword? {
+        // From the line's bits where it has them (`KeywordHits`): the forms on it as printed or one slip away, in order
+        // (a form at the end is on it as printed; `contains` is the one or the other).
+        if let h = w.hits(legalForms, keywordIndex) {
+            var found: Keyword?
+            let exact = h.exact(legalForms)
+            h.forEachBit(of: exact, or: h.slipped(legalForms, w, loosely: false), legalForms) { i in
+                let form = legalForms.keywords[i]
+                guard form.length >= 6 || (exact[i >> 6] & (1 << UInt64(i & 63)) != 0 && w.endsWith(form)) else { return true }
+                found = form
+                return false
+            }
+            return found
+        }
         let ascii = w.isASCII
         for i in legalForms.indices where !ascii || w.may(legalForms.signs[i], loosely: false) {
             let form = legalForms.keywords[i]

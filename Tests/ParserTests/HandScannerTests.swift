@@ -255,6 +255,64 @@ struct HandScannerTests {
         }
     }
 
+    /// The keyword index (`KeywordHits`: a line's words looked up once for every set of the rules) against the walks of
+    /// each set's keywords it stands for (the same set made apart from the rules, `slot` -1): `any`, `best`, `firstExact`,
+    /// `anyExact` and `bestExact` of every set, asked in a different order on each line (the bits kept from the first
+    /// ask answer the next), on lines of the keywords as printed, slipped once or twice, run together, among other text.
+    /// Rules with a keyword of symbols alone (no words) and one not ASCII; a second index asking the same lines.
+    @Test func keywordIndexGivesTheWalks() {
+        var extended = ParserRules.builtIn
+        extended.payment.card.append("--")
+        extended.total.keywords["totalé"] = 0.9
+        extended.subtotal.keywords["zwischentotal"] = 0.8
+        let rules = CompiledRules(extended), other = CompiledRules(.builtIn)
+        let sets = [rules.total, rules.totalDistractors, rules.totalTables, rules.subtotal, rules.tax, rules.taxExclude, rules.rounding,
+                    rules.discount, rules.cash, rules.change, rules.changeExclude, rules.cashExclude, rules.dateKeywords,
+                    rules.dateDistractors, rules.legalForms, rules.vendorSkip, rules.addressWords, rules.cardWords, rules.cashWords,
+                    rules.receiptNumberSet, rules.itemSkip, rules.itemDiscount, rules.itemVoid]
+        #expect(Set(sets.map(\.slot)).count == sets.count && sets.allSatisfy { $0.slot >= 0 })
+        let apart = sets.map { CompiledRules.KeywordSet($0.keywords) }
+        let words = sets.flatMap { $0.map { $0.normalised.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
+        var g = Lines(state: 71)
+        func slip(_ w: String) -> String {
+            var c = Array(w)
+            guard !c.isEmpty else { return w }
+            let i = Int.random(in: 0..<c.count, using: &g)
+            switch Int.random(in: 0..<4, using: &g) {
+            case 0: c[i] = "oil1a".randomElement(using: &g)!
+            case 1: c.remove(at: i)
+            case 2: c.insert("xl0".randomElement(using: &g)!, at: i)
+            default: c.append("es".randomElement(using: &g)!)
+            }
+            return String(c)
+        }
+        for n in 0..<2_500 {
+            var pieces: [String] = []
+            for _ in 0..<Int.random(in: 0...4, using: &g) {
+                var w = words.randomElement(using: &g)!
+                for _ in 0..<Int.random(in: 0...2, using: &g) { w = slip(w) }
+                if Bool.random(using: &g) { w = w.uppercased() }
+                pieces.append(w)
+            }
+            if n % 3 == 0 { pieces.append(g.line(Self.textAlphabet, max: 10)) }
+            if n % 11 == 0 { pieces.append("café") }
+            pieces.shuffle(using: &g)
+            let line = pieces.joined(separator: ["", " ", " ", ": ", "-", "  "].randomElement(using: &g)!)
+            let w = WordLine(line)
+            if n % 5 == 0 { _ = other.any(other.total, in: w) }
+            for j in sets.indices.shuffled(using: &g) {
+                let set = sets[j], walk = apart[j]
+                for loosely in [false, true].shuffled(using: &g) {
+                    #expect(rules.any(set, in: w, loosely: loosely) === rules.any(walk, in: w, loosely: loosely), "\(line) / \(j)")
+                    #expect(rules.best(set, in: w, loosely: loosely) === rules.best(walk, in: w, loosely: loosely), "\(line) / \(j)")
+                }
+                #expect(rules.firstExact(set, in: w) == rules.firstExact(walk, in: w), "\(line) / \(j)")
+                #expect(rules.anyExact(set, in: w) === rules.anyExact(walk, in: w), "\(line) / \(j)")
+                #expect(rules.bestExact(set, in: w) === rules.bestExact(walk, in: w), "\(line) / \(j)")
+            }
+        }
+    }
+
     @Test func timeScannerGivesTheExpressionsMatches() {
         var g = Lines(state: 41)
         let pieces = ["12:30", "1:05", "23:59:59", "9 : 45", "24:00", "10:3O", " PM", "pm", "P.M.", "a.m", " : AM", "P. M", ".5", ",",
@@ -706,8 +764,8 @@ struct HandScannerTests {
         }
     }
 
-    /// An item name's leading and trailing marks dropped by hand against the expressions' replacements, on
-    /// generated names (some not ASCII: handed to the expressions).
+    /// An item name's leading and trailing marks, and a row's leading amount, dropped by hand against the expressions'
+    /// replacements, on generated names (some not ASCII: handed to the expressions).
     @Test func itemMarksDropAsTheExpressionsDo() {
         var g = Lines(state: 61)
         let alphabet = Array("aZ09 @=~:;,_-|*'\".#$()/+") + ["é", "—", "’", "\t"]
@@ -718,6 +776,12 @@ struct HandScannerTests {
             let s = g.line(alphabet, max: 10)
             #expect(ReceiptParser.droppingLeadingMarks(s) == replaced(ReceiptParser.leadingMarks, s), "\(s)")
             #expect(ReceiptParser.droppingTrailingMarks(s) == replaced(ReceiptParser.trailingMarks, s), "\(s)")
+        }
+        // The amount a row starts with (a quantity printed as one), dropped.
+        let pieces = ["12", "1", "0", ".", ",", "50", "5", " ", "-", "_", "$", "a", "é", "(", "3.00", "1,00", "Tea"]
+        for _ in 0..<20_000 {
+            let s = (0..<Int.random(in: 0...6, using: &g)).map { _ in pieces.randomElement(using: &g)! }.joined()
+            #expect(ReceiptParser.droppingLeadingAmount(s) == replaced(ReceiptParser.leadingAmount, s), "\(s)")
         }
     }
 
@@ -758,6 +822,51 @@ struct HandScannerTests {
         }
     }
 
+    /// A hand matcher's matches (or the expression's) as one text: each match's groups and its range in UTF-8 offsets.
+    static func matchKey(_ ms: [QuantityScanner.Match], _ s: String) -> String {
+        ms.map { "\(String(describing: $0.groups)) \(s.utf8.distance(from: s.startIndex, to: $0.range.lowerBound)) \(s.utf8.distance(from: s.startIndex, to: $0.range.upperBound))" }
+            .joined(separator: "; ")
+    }
+
+    /// The expression's own matches, from NSRegularExpression (no hand matcher, no cheap test).
+    static func expressionMatches(_ p: Pattern, _ s: String) -> [QuantityScanner.Match] {
+        p.regex.matches(in: s, range: NSRange(s.startIndex..., in: s)).map { m in
+            (groups: (0..<m.numberOfRanges).map { Range(m.range(at: $0), in: s).map { String(s[$0]) } }, range: Range(m.range, in: s)!)
+        }
+    }
+
+    /// A day's eight digits made by hand against Foundation's format, over every day of years at both ends of the
+    /// calendar and between.
+    @Test func dateDigitsAreTheFormats() {
+        for year in [1, 9, 10, 99, 100, 999, 1000, 1999, 2000, 2018, 2024, 9999] {
+            for month in 1...12 {
+                for day in 1...31 {
+                    guard let v = CalendarDate(year: year, month: month, day: day) else { continue }
+                    #expect(ReceiptParser.digitsKey(v) == String(format: "%04d%02d%02d", v.year, v.month, v.day), "\(v)")
+                }
+            }
+        }
+    }
+
+    /// The dates with month names (`dayMonthName`, `monthNameDay`, the loose three) and `ymd` found by hand against
+    /// their expressions: every match, its groups and range, on generated lines, some not ASCII.
+    @Test func monthNameDatesAreTheExpressionsMatches() {
+        var g = Lines(state: 79)
+        let pieces = ["Jan", "JAN", "jan", "Sept", "March", "Okt", "Dec", "dpr", "Apr", "nov", "ab", "Septembers", "x", "1", "2", "12", "31", "05",
+                      "2018", "1999", "20", "19", "18", "O", "o", "Q", "D", "d", "G", "l", "I", "i", "|", "!", "t", "S", "s", "B", "Z", "z", "?",
+                      "st", "ND", "rd", "th", "Er", "'", "`", "\"", ",'", "’", "°", ".", ",", "-", "/", " ", "  ", ":", "é"]
+        let key = Self.matchKey, regex = Self.expressionMatches
+        let hands: [(Pattern, (String) -> [QuantityScanner.Match])] = [
+            (DateScanner.dayMonthName, DateScanner.dayMonthNameMatches), (DateScanner.monthNameDay, DateScanner.monthNameDayMatches),
+            (DateScanner.looseMonthNameDay, DateScanner.looseMonthNameDayMatches), (DateScanner.looseDayMonthName, DateScanner.looseDayMonthNameMatches),
+            (DateScanner.looseDayMonthYear, DateScanner.looseDayMonthYearMatches), (DateScanner.ymd, DateScanner.ymdMatches),
+        ]
+        for _ in 0..<30_000 {
+            let s = (0..<Int.random(in: 0...9, using: &g)).map { _ in pieces.randomElement(using: &g)! }.joined()
+            for (p, hand) in hands { #expect(key(hand(s), s) == key(regex(p, s), s), "\(p.pattern) / \(s)") }
+        }
+    }
+
     /// The loose numeric and the compact dates found by hand against their expressions: every match, its groups
     /// and range, on generated lines, some not ASCII.
     @Test func looseAndCompactDatesAreTheExpressionsMatches() {
@@ -767,15 +876,7 @@ struct HandScannerTests {
         let compactPieces = ["20180512", "20181332", "2018", "0512", "1231", "0100", "19", "20", "1", "2", "0", "3", " ", "  ", "   ", "    ", ":",
                              "12:30", "9:05", "23:59", "24:00", ":5", ".", ",", "date", "DATE", "Date:", "tarikh", "DATUM", "fecha", "up", "_", "é",
                              "08122018", "25032018"]
-        func key(_ ms: [QuantityScanner.Match], _ s: String) -> String {
-            ms.map { "\(String(describing: $0.groups)) \(s.utf8.distance(from: s.startIndex, to: $0.range.lowerBound)) \(s.utf8.distance(from: s.startIndex, to: $0.range.upperBound))" }
-                .joined(separator: "; ")
-        }
-        func regex(_ p: Pattern, _ s: String) -> [QuantityScanner.Match] {
-            p.regex.matches(in: s, range: NSRange(s.startIndex..., in: s)).map { m in
-                (groups: (0..<m.numberOfRanges).map { Range(m.range(at: $0), in: s).map { String(s[$0]) } }, range: Range(m.range, in: s)!)
-            }
-        }
+        let key = Self.matchKey, regex = Self.expressionMatches
         for _ in 0..<30_000 {
             let s = (0..<Int.random(in: 0...10, using: &g)).map { _ in loosePieces.randomElement(using: &g)! }.joined()
             #expect(key(DateScanner.looseNumericMatches(s), s) == key(regex(DateScanner.looseNumeric, s), s), "\(s)")
