@@ -264,8 +264,9 @@ struct MoneyFields {
         let totalLines = Set(totals.map(\.line.index))
         var out: [Found] = []
         for l in lines[start..<lastTotal] where taxKeywords[l.index] == nil && !totalLines.contains(l.index) {
-            guard chargeWords.contains(where: { l.words.holds(text: $0) }),
-                  let a = l.amounts.last(where: { !$0.isPercent && !$0.negative && $0.amount.value > 0 }) else { continue }
+            // (The amount asked first: most lines have none, and the words are asked seven times.)
+            guard let a = l.amounts.last(where: { !$0.isPercent && !$0.negative && $0.amount.value > 0 }),
+                  chargeWords.contains(where: { l.words.holds(text: $0) }) else { continue }
             out.append(Found(amount: a.amount, keyword: .derived("service charge", weight: 0.6), line: l, score: 0.6, notes: []))
         }
         return out
