@@ -133,12 +133,11 @@ extension CompiledRules {
                 bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[starts[u]..<starts[u + 1]])) }
             }
             @inline(__always) func mark(_ u: Int, _ to: UnsafeMutablePointer<UInt64>) {
-                for j in bitStarts[u]..<bitStarts[u + 1] { to[bits[j] >> 6] |= 1 << UInt64(bits[j] & 63) }
+                for j in bitStarts[u]..<bitStarts[u + 1] { to.setBit(bits[j]) }
             }
             /// Whether `mark(u, to)` was done (its bits are set together).
             @inline(__always) func isMarked(_ u: Int, _ to: UnsafeMutablePointer<UInt64>) -> Bool {
-                let b = bits[bitStarts[u]]
-                return to[b >> 6] & (1 << UInt64(b & 63)) != 0
+                to.bit(bits[bitStarts[u]])
             }
         }
     }
@@ -179,16 +178,16 @@ extension CompiledRules {
             let slot = set.slot
             let out = storage + index.looseStarts[slot]
             let flag = slot + 1
-            if storage[flag >> 6] & (1 << UInt64(flag & 63)) == 0 {
+            if !storage.bit(flag) {
                 // A keyword too short to slip twice slips as without `loosely`; the others are asked.
                 let one = slipped(set, w, loosely: false)
                 for c in 0..<index.chunks[slot] { out[c] = one[c] }
                 set.forEachSlipCandidate(w, loosely: true) { i in
-                    guard set.signs[i].twoSlips, out[i >> 6] & (1 << UInt64(i & 63)) == 0 else { return true }
-                    if w.may(set.signs[i], loosely: true) && w.slipsAway(set.keywords[i], loosely: true) { out[i >> 6] |= 1 << UInt64(i & 63) }
+                    guard set.signs[i].twoSlips, !out.bit(i) else { return true }
+                    if w.may(set.signs[i], loosely: true) && w.slipsAway(set.keywords[i], loosely: true) { out.setBit(i) }
                     return true
                 }
-                storage[flag >> 6] |= 1 << UInt64(flag & 63)
+                storage.setBit(flag)
             }
             return out
         }
@@ -239,4 +238,10 @@ extension WordLine {
         keywordHits = h
         return h
     }
+}
+
+extension UnsafeMutablePointer<UInt64> {
+    /// Bit i of the words from here on: bit i % 64 of word i / 64 (the bits of `KeywordHits`).
+    @inline(__always) func bit(_ i: Int) -> Bool { self[i >> 6] & (1 << UInt64(i & 63)) != 0 }
+    @inline(__always) func setBit(_ i: Int) { self[i >> 6] |= 1 << UInt64(i & 63) }
 }

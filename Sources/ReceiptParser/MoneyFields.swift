@@ -28,9 +28,9 @@ struct MoneyFields {
     var discountFound: Found?
     var cashFound: Found?
     var changeFound: Found?
-    /// Service charges, tips and gratuities printed between the subtotal and the total: added to the subtotal
-    /// like the tax ("Subtotal 107.00", "10% SERVICE CHARGE 10.70", "GST 8.24", "Total 125.94").
-    var charges: [Found] = []
+    /// The sum of the service charges, tips and gratuities printed between the subtotal and the total, nil without
+    /// any: added to the subtotal like the tax ("Subtotal 107.00", "10% SERVICE CHARGE 10.70", "GST 8.24", "Total 125.94").
+    var charges: Amount?
     var totalCandidates: [Found] = []
     /// A heading of the tax breakdown table ("GST SUMMARY"): "TOTAL" lines below it are the table's.
     var taxTableLine: Int?
@@ -81,7 +81,7 @@ struct MoneyFields {
                 && !l.amounts.contains { !$0.isPercent && $0.amount.magnitude >= Amount(1) }
         }.map { lines[$0].index }
         taxTableLine = lines.first { l in l.amounts.isEmpty && rules.any(rules.totalTables, in: l.words) != nil }?.index
-        charges = Self.charges(lines, after: subtotalFound?.line.index, totals: totalCandidates, rules: rules, taxKeywords: taxKeywords)
+        charges = Self.charges(lines, after: subtotalFound?.line.index, totals: totalCandidates, taxKeywords: taxKeywords)
         if totalCandidates.count > Self.maxTotalCandidates {
             warnings.append("\(totalCandidates.count) lines read as totals; only the last \(Self.maxTotalCandidates) were weighed")
             totalCandidates = Array(totalCandidates.sorted { $0.line.index < $1.line.index }.suffix(Self.maxTotalCandidates))
@@ -247,29 +247,27 @@ struct MoneyFields {
     }
 
     /// Rounding and service charges, less any discount: what turns subtotal + tax into the total.
-    var adjustment: Amount { (roundingFound?.amount ?? Amount(0)) - (discountFound?.amount.magnitude ?? Amount(0)) + chargesAmount }
-
-    /// The service charges' sum (zero without any).
-    var chargesAmount: Amount { charges.reduce(Amount(0)) { $0 + $1.amount } }
+    var adjustment: Amount { (roundingFound?.amount ?? Amount(0)) - (discountFound?.amount.magnitude ?? Amount(0)) + (charges ?? Amount(0)) }
 
     static let chargeWords = [" service ", " svc ", " sv chg ", " serv chg ", " gratuity ", " tip ", " tips "]
 
-    /// The lines below the subtotal's (or any, without one) and above a total line below them that charge a
-    /// service, a tip or a gratuity, with an amount: no tax or total word on them, not a rate alone. Below the
-    /// totals they are suggestions ("Tip 18%: 8.43") or a total of their own ("Total incl. service"), not added.
-    static func charges(_ lines: [ParseLine], after subtotal: Int?, totals: [Found], rules: CompiledRules, taxKeywords: [CompiledRules.Keyword?]) -> [Found] {
-        guard let lastTotal = totals.filter({ $0.keyword.weight >= 0.8 }).map(\.line.index).max() else { return [] }
+    /// The sum of the amounts on the lines below the subtotal's (or any, without one) and above a total line below
+    /// them that charge a service, a tip or a gratuity: no tax or total word on them, not a rate alone; nil without
+    /// any. Below the totals they are suggestions ("Tip 18%: 8.43") or a total of their own ("Total incl. service"),
+    /// not added.
+    static func charges(_ lines: [ParseLine], after subtotal: Int?, totals: [Found], taxKeywords: [CompiledRules.Keyword?]) -> Amount? {
+        guard let lastTotal = totals.filter({ $0.keyword.weight >= 0.8 }).map(\.line.index).max() else { return nil }
         let start = subtotal.map { $0 + 1 } ?? 0
-        guard start < lastTotal else { return [] }
+        guard start < lastTotal else { return nil }
         let totalLines = Set(totals.map(\.line.index))
-        var out: [Found] = []
+        var sum: Amount?
         for l in lines[start..<lastTotal] where taxKeywords[l.index] == nil && !totalLines.contains(l.index) {
             // (The amount asked first: most lines have none, and the words are asked seven times.)
             guard let a = l.amounts.last(where: { !$0.isPercent && !$0.negative && $0.amount.value > 0 }),
                   chargeWords.contains(where: { l.words.holds(text: $0) }) else { continue }
-            out.append(Found(amount: a.amount, keyword: .derived("service charge", weight: 0.6), line: l, score: 0.6, notes: []))
+            sum = (sum ?? Amount(0)) + a.amount
         }
-        return out
+        return sum
     }
 
     /// Subtotal + tax + rounding − discount, when a subtotal and a tax were read.

@@ -250,7 +250,7 @@ extension MoneyFields {
     func settled(_ s: Found, rule: String, _ o: TaxOption, total t: Amount, checks: [Check], taxRule: String = "tax.keyword") -> Settled {
         let plain = Self.same(s.amount + o.amount, t)
         let sum = Sum.subtotalTax(subtotal: s.amount, tax: o.amount, rounding: plain ? nil : roundingFound?.amount,
-                                  discount: plain ? nil : discountFound?.amount.magnitude, charges: plain || charges.isEmpty ? nil : chargesAmount)
+                                  discount: plain ? nil : discountFound?.amount.magnitude, charges: plain ? nil : charges)
         let agree = Note.sum(sum, equals: t)
         let sub = Field(s.amount, confidence: min(0.99, 0.6 + 0.3 * s.score), evidence: s.line.evidence(rule: rule, notes: s.notes + [agree]))
         let tax = Field(o.amount, confidence: min(0.99, 0.6 + 0.3 * o.found.score), evidence: o.found.line.evidence(rule: taxRule, notes: o.notes + [agree]))

@@ -198,8 +198,7 @@ extension MoneyFields {
     func scoreBySums(_ c: Found, _ score: inout Double, _ notes: inout [Note]) {
         let v = c.amount
         if let s = subtotalFound?.amount, let t = taxFound?.amount, let sum = taxedSubtotal {
-            let formula = Sum.subtotalTax(subtotal: s, tax: t, rounding: roundingFound?.amount, discount: discountFound?.amount.magnitude,
-                                          charges: charges.isEmpty ? nil : chargesAmount)
+            let formula = Sum.subtotalTax(subtotal: s, tax: t, rounding: roundingFound?.amount, discount: discountFound?.amount.magnitude, charges: charges)
             if Self.same(sum, v) { score += 0.3; notes.append(.sum(formula, equals: v)) }
             else if let r = roundingFound?.amount, Self.same(s + t, v) || Self.same(s + t + r, v) { score += 0.25; notes.append(.sum(.subtotalTax(subtotal: s, tax: t), equals: v)) }
             else if Self.same(s, v) { score += 0.1; notes.append(.equalsSubtotal(taxIncluded: true)) }

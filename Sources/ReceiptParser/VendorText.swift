@@ -228,7 +228,7 @@ extension CompiledRules {
             let exact = h.exact(legalForms)
             h.forEachBit(of: exact, or: h.slipped(legalForms, w, loosely: false), legalForms) { i in
                 let form = legalForms.keywords[i]
-                guard form.length >= 6 || (exact[i >> 6] & (1 << UInt64(i & 63)) != 0 && w.endsWith(form)) else { return true }
+                guard form.length >= 6 || (exact.bit(i) && w.endsWith(form)) else { return true }
                 found = form
                 return false
             }
