@@ -173,6 +173,8 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     case workedOut(Sum, equals: Amount)
     /// "the total, printed above it with no tax added"
     case equalsTotal
+    /// "the total, printed again below it with no tax added"
+    case totalPrintedAgainBelow
     /// "included in the prices"
     case taxIncluded
 
@@ -279,6 +281,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case let .taxesAdded(a): return "taxes " + a.map(\.description).joined(separator: " + ") + " added"
         case let .workedOut(sum, v): return "worked out: \(sum) = \(v)"
         case .equalsTotal: return "the total, printed above it with no tax added"
+        case .totalPrintedAgainBelow: return "the total, printed again below it with no tax added"
         case .taxIncluded: return "included in the prices"
         case let .quantityTimesUnit(q, u, v): return "\(q) × \(u) = \(v)"
         case let .nameFromLineAbove(t): return "name from the line above: '\(t)'"

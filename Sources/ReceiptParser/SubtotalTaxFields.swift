@@ -162,12 +162,20 @@ extension MoneyFields {
         }
         // 5. No subtotal line, no tax added: the total printed above its own line ("Amount 152.00", "Food
         //    Total 245.00", "Net Total 105.00" over "TOTAL 105.00") is the sum before tax, which is the total.
-        if subtotals.isEmpty, !options.contains(where: { fits(t - $0.amount - adj, $0.amount) }), adj.value == 0,
-           let l = lines[..<row].last(where: { l in
-               l.amounts.contains { !$0.isPercent && !$0.negative && $0.amount == t } && !isOtherCharge(l) && rules.best(rules.total, in: l.words) != nil
-           }) {
-            let s = Found(amount: t, keyword: .derived("total printed above", weight: 0.5), line: l, score: 0.5, notes: [.equalsTotal])
-            return settledWithoutTax(s, rule: "subtotal.total-printed-above", total: t, checks: checks)
+        //    Or the total was taken from the upper of two such lines ("Total Sales 180.00" over "TOTAL 180.00"):
+        //    its own line is the sum before tax.
+        if subtotals.isEmpty, !options.contains(where: { fits(t - $0.amount - adj, $0.amount) }), adj.value == 0 {
+            func printsTotal(_ l: ParseLine) -> Bool {
+                l.amounts.contains { !$0.isPercent && !$0.negative && $0.amount == t } && !isOtherCharge(l) && rules.best(rules.total, in: l.words) != nil
+            }
+            if let l = lines[..<row].last(where: printsTotal) {
+                let s = Found(amount: t, keyword: .derived("total printed above", weight: 0.5), line: l, score: 0.5, notes: [.equalsTotal])
+                return settledWithoutTax(s, rule: "subtotal.total-printed-above", total: t, checks: checks)
+            }
+            if row + 1 < lines.count, printsTotal(lines[row]), lines[(row + 1)...].contains(where: printsTotal) {
+                let s = Found(amount: t, keyword: .derived("total printed below", weight: 0.5), line: lines[row], score: 0.5, notes: [.totalPrintedAgainBelow])
+                return settledWithoutTax(s, rule: "subtotal.total-printed-below", total: t, checks: checks)
+            }
         }
         // 5b. The subtotal line prints the total (or the total before its rounding), on a line of its own: the tax,
         //     if any, is included in it ("Sub Total 129.30", "GST @6% 7.30", "Total 129.30"; "Subtotal 7.00", "Total

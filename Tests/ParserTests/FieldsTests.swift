@@ -298,6 +298,20 @@ struct FieldsTests {
         #expect(added.subtotal?.evidence.notes.contains(.lineItemsAddUp(amount("135.00"))) == true)
     }
 
+    @Test("no tax added: the total taken from the upper of two lines printing it is the subtotal")
+    func subtotalIsTotalsUpperLine() throws {
+        // "Total Sales" outweighs "TOTAL", so the total is read on the upper line; an item OCR lost.
+        let r = parser.parse(text: "PIER CAFE\nFlat White 2 13.00\nScones 24.00\nTotal Sales: 180.00\nService Charge: 0.00\nTOTAL: 180.00\nCash 200.00")
+        #expect(r.total?.value == amount("180.00"))
+        let s = try #require(r.subtotal)
+        #expect(s.value == amount("180.00"))
+        #expect(s.evidence.rule == "subtotal.total-printed-below")
+        #expect(s.evidence.notes.contains(.totalPrintedAgainBelow))
+        // A tax line between them: no subtotal made up from the total.
+        let taxed = parser.parse(text: "PIER CAFE\nFlat White 2 13.00\nTotal Sales: 180.00\nVAT 5% 8.57\nTOTAL: 180.00\nCash 200.00")
+        #expect(taxed.subtotal?.evidence.rule != "subtotal.total-printed-below")
+    }
+
     // MARK: line items
 
     @Test("quantity × unit price where printed: '2 x 4.80 9.60', columns 'Oolong Tea 2 5.00 10.00', a weight on the line under the name")
