@@ -130,6 +130,8 @@ extension ReceiptParser {
         /// A row with a name and no price, waiting for a row below with a price and no name.
         var pendingName: ParseLine?
         var running = Amount(0)
+        /// The position in `lines` of the last item's row.
+        var lastItemRow: Int?
         for (k, l) in lines[..<end].enumerated() {
             var prices = l.amounts.filter { !$0.isPercent }
             // "1.95 lb @ 0.30 / lb" with the row's own amount lost: no price of its own.
@@ -161,6 +163,14 @@ extension ReceiptParser {
                 continue
             }
             if notItem[k] { continue }
+            // "PRECIO KILO 6.30" under "FILETE PECHUGA POLL 0.657 KILOS 4.14": the weighed item's price per unit, not an
+            // item; the weight times it is the item's amount.
+            if let j = items.indices.last, lastItemRow == k - 1, items[j].unitPrice == nil, let q = items[j].quantity, !Self.isWhole(q),
+               prices.count == 1, MoneyFields.same(price.amount * q, items[j].amount) {
+                items[j].unitPrice = price.amount
+                items[j].evidence.notes += [.quantityTimesUnit(q, price.amount, equals: items[j].amount), .unitPriceBelow(l.text)]
+                continue
+            }
             guard var item = item(l, price: price, prices: prices) else { continue }
             if letterCount(item.description) < 2 {
                 if let name = columnNames[l.index] {
@@ -179,8 +189,16 @@ extension ReceiptParser {
             if items.count >= 2, running.value > 0, MoneyFields.same(item.amount, running), item.quantity == nil { break }
             running = running + item.amount
             items.append(item)
+            lastItemRow = k
         }
         return items
+    }
+
+    /// A count, not a weight: no fraction.
+    static func isWhole(_ q: Decimal) -> Bool {
+        var x = q, r = Decimal()
+        NSDecimalRound(&r, &x, 0, .plain)
+        return r == q
     }
 
     /// Price row → name row, where OCR read a column of names and then the column of their prices: a run of

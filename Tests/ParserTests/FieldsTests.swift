@@ -344,6 +344,18 @@ struct FieldsTests {
         #expect(r.lineItems.map(\.quantity) == [Decimal(string: "0.657"), Decimal(string: "0.185")])
     }
 
+    @Test("a price per kilo printed under a weighed item is its unit price, not an item of its own")
+    func unitPriceUnderWeighedItem() throws {
+        let r = parser.parse(text: "MERCADO\nPAN INTEGRAL 1.10\nFILETE PECHUGA POLL 0.657 KILOS 4.14\nPRECIO KILO 6.30\nAGUACATE 0.185 KILOS 0.55\nPRECIO KILO 2.99\nTOTAL 5.79")
+        #expect(r.lineItems.map(\.description) == ["PAN INTEGRAL", "FILETE PECHUGA POLL", "AGUACATE"])
+        #expect(r.lineItems.map(\.unitPrice) == [nil, amount("6.30"), amount("2.99")])
+        let weighed = try #require(r.lineItems.dropFirst().first)
+        #expect(weighed.evidence.notes.contains(.unitPriceBelow("PRECIO KILO 6.30")))
+        // A price under a counted item, or one the weight does not make the amount with, is an item.
+        let counted = parser.parse(text: "MERCADO\n2 HUEVOS 4.14\nLECHE 2.07\nCAFE 0.657 KILOS 4.14\nAZUCAR 6.00\nTOTAL 16.35")
+        #expect(counted.lineItems.map(\.description) == ["HUEVOS", "LECHE", "CAFE", "AZUCAR"])
+    }
+
     /// "0.26 lb @ 1.17 / lb" with the row's own amount lost: 1.17 is what a pound costs, not an item.
     @Test("a price per pound or kilo is no item's amount")
     func pricePerUnitIsNotAnAmount() {
