@@ -159,6 +159,8 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     /// "taken as 'Apr01'18' (OCR slips repaired)": a date read through digit look-alikes, a month one
     /// letter off or a misread separator, and what it was taken as.
     case dateRepaired(String)
+    /// "two kinds of separator ('2/ 3-00'): likelier a misread": a date printed with "/" and "-" (or ".") at once.
+    case mixedSeparators
 
     // Time.
     /// "'PH' taken as PM": OCR's reading of the AM/PM printed after a time.
@@ -278,6 +280,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case .dateKeyword: return "date keyword on the line"
         case .expiryWording: return "expiry/validity wording on the line"
         case let .dateRepaired(t): return "taken as '\(t)' (OCR slips repaired)"
+        case .mixedSeparators: return "two kinds of separator in one date: likelier a misread"
         case let .meridiemRead(t, pm): return "'\(t)' taken as \(pm ? "PM" : "AM")"
         case let .taxTableRow(n, t, g): return "net \(n) + tax \(t) = gross \(g) on one row"
         case let .taxesAdded(a): return "taxes " + a.map(\.description).joined(separator: " + ") + " added"

@@ -152,6 +152,8 @@ extension ReceiptParser {
         // Glued to a word ("HC03-7-15"): a product code more likely than a date.
         if raw.afterLetter { score -= 0.3; notes.append(.gluedToWord) }
         if raw.text.filter(\.isNumber).count >= 8 || raw.shape == .named { score += 0.05 }
+        // "2/ 3-00": two kinds of separator in one date, as a printer never does; OCR made it of something else.
+        if raw.shape == .numeric, Self.mixedSeparators(raw.text) { score -= 0.15; notes.append(.mixedSeparators) }
         let kw = words.keyword
         if kw > 0 { score += 0.2 * kw; notes.append(.dateKeyword) }
         if words.distractor { score -= 0.45; notes.append(.expiryWording) }
@@ -161,6 +163,20 @@ extension ReceiptParser {
     }
 
     static let repairedDatePenalty = 0.2
+
+    /// More than one of "/", "-" and "." between a date's numbers.
+    static func mixedSeparators(_ text: String) -> Bool {
+        var seen: UInt8 = 0
+        for b in text.utf8 {
+            switch b {
+            case UInt8(ascii: "/"): seen |= 1
+            case UInt8(ascii: "-"): seen |= 2
+            case UInt8(ascii: "."): seen |= 4
+            default: continue
+            }
+        }
+        return seen.nonzeroBitCount > 1
+    }
 
     static func tomorrow() -> CalendarDate {
         let d = Date().addingTimeInterval(86_400)

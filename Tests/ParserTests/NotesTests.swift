@@ -18,7 +18,7 @@ struct NotesTests {
         .dateOrder(.dayFirst, .given), .dateOrder(.monthFirst, .given), .dateOrder(.dayFirst, .noEvidence),
         .dateOrder(.monthFirst, .onlyReading("04/25/2019")), .dateOrder(.dayFirst, .documentNumber("12/03/18", d)),
         .dateOrder(.dayFirst, .currency("MYR")), .dateOrder(.monthFirst, .evidence), .onlyValidReading(.monthFirst),
-        .inFuture(d), .gluedToWord, .dateKeyword, .expiryWording, .dateRepaired("Apr01'18"), .roundingLineHoldsTotal, .printedSubtotalPlusTax,
+        .inFuture(d), .gluedToWord, .dateKeyword, .expiryWording, .dateRepaired("Apr01'18"), .mixedSeparators, .roundingLineHoldsTotal, .printedSubtotalPlusTax,
         .printedCashMinusChange, .roundedBy(total: amount("33.92"), rounding: amount("-0.02")),
         .everyTotalBelowSubtotal(amount("25.00")), .paidNoChangeGiven(amount("12.35")), .largestAmount,
         .sum(.subtotalTax(subtotal: amount("53.85"), tax: amount("4.32")), equals: amount("58.17")),

@@ -560,6 +560,16 @@ struct OCRSlipDateTests {
         #expect(both?.value == day(2018, 4, 2))
     }
 
+    /// Two kinds of separator in one date ("2/ 3-09") is OCR's making: it loses to a clean date lower down, and
+    /// says why; alone it is still read.
+    @Test func mixedSeparatorsRankBelowCleanDates() throws {
+        let both = try #require(parser.parse(text: "DELI\nREG 2/ 3-09 7\nBREAD 2.49\nTOTAL 2.49\n01/28/09 14:21").date)
+        #expect(both.value == day(2009, 1, 28))
+        let garbled = try #require(both.rejected.first)
+        #expect(garbled.evidence.notes.contains(.mixedSeparators))
+        #expect(parser.parse(text: "DELI\nREG 2/ 3-09 7\nBREAD 2.49\nTOTAL 2.49").date?.evidence.notes.contains(.mixedSeparators) == true)
+    }
+
     /// Look-alikes that must not become dates: amounts, table and check numbers, codes, a month alone,
     /// a garbled separator without a clean one, look-alikes without a time of day, and a month one letter
     /// off two months ("hug": "aug" or Italian "lug"), a longer month name before a year ("Sept'15").
