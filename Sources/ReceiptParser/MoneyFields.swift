@@ -283,6 +283,7 @@ enum Ratio {
     static let r0_25 = Decimal(0.25)
     static let r0_3 = Decimal(0.3)
     static let r0_5 = Decimal(0.5)
+    static let r0_9 = Decimal(0.9)
     static let r1_3 = Decimal(1.3)
     static let r1_35 = Decimal(1.35)
 }

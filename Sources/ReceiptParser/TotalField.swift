@@ -123,8 +123,11 @@ extension MoneyFields {
     func addFallbacks(_ candidates: inout [Found]) {
         // Every total below the subtotal and no discount: a total can't be less than its subtotal, so the
         // total line was misread and the subtotal (tax included) is the best reading left.
+        // Not when the subtotal is more than the cash handed over (the subtotal is the misread one: "SUBTOTAL 916.94",
+        // "CASH 20.05"), nor when a total line names a total a little below it (a discount or coupon not read).
         if let s = subtotalFound, discountFound == nil, !candidates.isEmpty, candidates.allSatisfy({ Self.below($0.amount, s.amount) }),
-           s.amount.value > 0 {
+           s.amount.value > 0, !(cashFound.map { Self.below($0.amount, s.amount) } ?? false),
+           !candidates.contains(where: { !$0.keyword.isDerived && $0.keyword.weight >= 0.85 && $0.amount >= s.amount * Ratio.r0_9 }) {
             candidates.append(Found(amount: s.amount, keyword: .derived("subtotal", weight: 0.55), line: s.line, score: 0.55,
                                     notes: [.everyTotalBelowSubtotal(s.amount)]))
         }

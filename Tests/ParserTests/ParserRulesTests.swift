@@ -169,6 +169,18 @@ struct ParserRulesTests {
     }
 
     /// A total line misread so its label no longer says "excluding": the larger total below it, past a tax line, wins.
+    /// Every total line below the subtotal: the total line was misread and the subtotal stands in for it; but not when
+    /// the subtotal is more than the cash handed over, nor over a total a little below it (a discount not read).
+    @Test func subtotalStandsInForAMisreadTotal() throws {
+        let misread = try #require(parser.parse(text: "CAFE\nLATTE 22.40\nCAKE 20.00\nSUB TOTAL 42.40\nTOTAL 4.40\nTHANK YOU").total)
+        #expect(misread.value == amount("42.40"))
+        #expect(misread.evidence.rule == "total.subtotal")
+        let paid = parser.parse(text: "DELI\nSANDWICH 18.94\nSUBTOTAL 916.94\nTOTAL $18.94\nCASH 20.05")
+        #expect(paid.total?.value == amount("18.94"))
+        let coupon = parser.parse(text: "DINER\nPANCAKES 16.25\nEGGS 12.00\nSubTotal: 28.25\nTotal: 27.02\nVISA 27.02")
+        #expect(coupon.total?.value == amount("27.02"))
+    }
+
     @Test func totalBeforeTaxLosesToTheOneBelow() {
         let r = parser.parse(text: "SHOP\nTotal Sales (Ex: ig GST) 60.00\nTotal GST 3.60\nTotal Sales (Inclusive of GST) : 63.60")
         #expect(r.total?.value == amount("63.60"))
