@@ -177,6 +177,8 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     case equalsTotal
     /// "the total, printed again below it with no tax added"
     case totalPrintedAgainBelow
+    /// "its amount unread; no tax between it and the total, which it is"
+    case unreadEqualsTotal
     /// "included in the prices"
     case taxIncluded
 
@@ -287,6 +289,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case let .workedOut(sum, v): return "worked out: \(sum) = \(v)"
         case .equalsTotal: return "the total, printed above it with no tax added"
         case .totalPrintedAgainBelow: return "the total, printed again below it with no tax added"
+        case .unreadEqualsTotal: return "its amount unread; no tax between it and the total, which it is"
         case .taxIncluded: return "included in the prices"
         case let .quantityTimesUnit(q, u, v): return "\(q) × \(u) = \(v)"
         case let .nameFromLineAbove(t): return "name from the line above: '\(t)'"

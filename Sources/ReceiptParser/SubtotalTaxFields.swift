@@ -156,6 +156,15 @@ extension MoneyFields {
                 return settled(s, rule: Self.rule(s), o, total: t, checks: checks, taxRule: "tax.total-less-subtotal")
             }
         }
+        // 4c. A subtotal line whose amount OCR could not read ("Sub Total a: 1."), no tax line on the receipt and
+        //     nothing but blank or unreadable lines between it and the total: the subtotal is the total.
+        if subtotals.isEmpty, options.isEmpty, tax == nil, adj.value == 0, row > 0,
+           let l = lines[..<row].last(where: { rules.isSubtotal($0.words) }),
+           !l.amounts.contains(where: { !$0.isPercent && $0.amount.value > 0 }), onlyTaxBetween(l.index, row),
+           unreadTaxLine(after: l.index, before: row) == nil {
+            let s = Found(amount: t, keyword: .derived("subtotal unread", weight: 0.5), line: l, score: 0.5, notes: [.unreadEqualsTotal])
+            return settledWithoutTax(s, rule: "subtotal.unread-equals-total", total: t, checks: checks)
+        }
         // 4b. The items' sum printed above the total, no tax added: the subtotal, the total's amount.
         if subtotalLines.isEmpty, let s = subtotals.first, options.isEmpty, Self.same(s.amount + adj, t) {
             return settledWithoutTax(s, rule: Self.rule(s), total: t, checks: checks)

@@ -298,6 +298,18 @@ struct FieldsTests {
         #expect(added.subtotal?.evidence.notes.contains(.lineItemsAddUp(amount("135.00"))) == true)
     }
 
+    @Test("a subtotal line whose amount OCR lost, no tax on the receipt: the subtotal is the total")
+    func unreadSubtotalIsTotal() throws {
+        let r = parser.parse(text: "BISTRO\nPasta 8.00\nLava Cake 4.00\nSub Total a: 1.\nGrand Total: $12.00\nCard 12.00")
+        let s = try #require(r.subtotal)
+        #expect(s.value == amount("12.00"))
+        #expect(s.evidence.rule == "subtotal.unread-equals-total")
+        #expect(s.evidence.notes.contains(.unreadEqualsTotal))
+        // A tax line between them, its amount lost too: the subtotal is not made up.
+        let taxed = parser.parse(text: "BISTRO\nPasta 8.00\nLava Cake 4.00\nSub Total a: 1.\nSales Tax ~\nGrand Total: $12.96\nCard 12.96")
+        #expect(taxed.subtotal?.evidence.rule != "subtotal.unread-equals-total")
+    }
+
     @Test("no tax added: the total taken from the upper of two lines printing it is the subtotal")
     func subtotalIsTotalsUpperLine() throws {
         // "Total Sales" outweighs "TOTAL", so the total is read on the upper line; an item OCR lost.

@@ -36,7 +36,7 @@ struct NotesTests {
         .printed(times: 2), .engineWeighedDigit("4"), .meridiemRead("PH", pm: true), .meridiemRead("AH", pm: false),
         .taxTableRow(net: amount("84.54"), tax: amount("14.79"), gross: amount("99.33")), .taxesAdded([amount("1.28"), amount("0.12")]),
         .workedOut(.totalLessSubtotal(total: amount("14.15"), subtotal: amount("13.45")), equals: amount("0.70")),
-        .sum(.totalLessTax(total: amount("14.15"), tax: amount("0.70")), equals: amount("13.45")), .equalsTotal, .totalPrintedAgainBelow, .taxIncluded,
+        .sum(.totalLessTax(total: amount("14.15"), tax: amount("0.70")), equals: amount("13.45")), .equalsTotal, .totalPrintedAgainBelow, .unreadEqualsTotal, .taxIncluded,
         .quantityTimesUnit(2, amount("4.80"), equals: amount("9.60")), .nameFromLineAbove("BANANAS"), .unitPriceBelow("PRECIO KILO 6.30"), .nameFromColumn("Flower Soup"),
         .discountBelow(amount("0.50"), "MEMBER SAVINGS -0.50"), .voidedBy("VOID LATTE -4.50"),
         .digitRepaired(read: amount("189.00"), sum: .cashChange(cash: amount("200.00"), change: amount("41.00")),
