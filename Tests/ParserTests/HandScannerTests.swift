@@ -972,4 +972,19 @@ struct HandScannerTests {
             if s.utf8.withContiguousStorageIfAvailable({ rules.keepsEveryWord($0) }) == true { #expect(before(s) == s, "\(s)") }
         }
     }
+
+    /// A currency symbol looked for in a line's bytes lower-cased as they are read (`holdsLowered`) where the line
+    /// lower-cased holds it.
+    @Test func symbolsAreFoundInTheBytesAsInTheLineLowerCased() {
+        let rules = CompiledRules(.builtIn)
+        var g = Lines(state: 103)
+        let symbols = rules.currencySymbolBytes.map(\.bytes) + [Array("rm".utf8), Array("us$".utf8), Array("a".utf8), Array("xyz".utf8)]
+        for _ in 0..<20_000 {
+            let s = g.line(Self.textAlphabet + Array("RMrmUSusDdEeAa$"), max: 14)
+            let lowered = s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+            for sym in symbols {
+                #expect(s.utf8.withContiguousStorageIfAvailable { CompiledRules.holdsLowered($0, sym) } == bytesContain(lowered, sym), "\(s)")
+            }
+        }
+    }
 }
