@@ -116,7 +116,31 @@ extension CompiledRules {
             }
             return ByteSet(lo: lo, hi: hi)
         }
-        guard let present = u.withContiguousStorageIfAvailable(present) ?? Array(u).withUnsafeBufferPointer(present) else { return nil }
+        // (The line's bytes in place, or copied out when the string does not hold them so.)
+        return u.withContiguousStorageIfAvailable({ asciiCurrencies(bytes: $0, present($0)) })
+            ?? Array(u).withUnsafeBufferPointer({ asciiCurrencies(bytes: $0, present($0)) })
+    }
+
+    /// Whether the ASCII bytes `b`, lower-cased, hold the lower-case `sym` (`bytesContain` of the line lower-cased,
+    /// asked without making it: most symbols whose bytes a line holds are not on it).
+    static func holdsLowered(_ b: UnsafeBufferPointer<UInt8>, _ sym: [UInt8]) -> Bool {
+        let m = sym.count, n = b.count
+        guard m > 0 else { return true }
+        guard m <= n else { return false }
+        return sym.withUnsafeBufferPointer { s in
+            let first = s[0]
+            for i in 0...(n - m) where Bytes.lower(b[i]) == first {
+                var k = 1
+                while k < m, Bytes.lower(b[i + k]) == s[k] { k += 1 }
+                if k == m { return true }
+            }
+            return false
+        }
+    }
+
+    /// `asciiCurrencies(in:)` on the line's bytes `b`, `present` the set of them lower-cased (nil: not ASCII).
+    private func asciiCurrencies(bytes b: UnsafeBufferPointer<UInt8>, _ present: ByteSet?) -> [String]? {
+        guard let present else { return nil }
         // Printable ASCII: no byte below a space, no DEL.
         let printable = present.lo & 0xFFFF_FFFF == 0 && !present.contains(0x7F)
         var out: [String] = []
@@ -128,9 +152,9 @@ extension CompiledRules {
             // its array, for every symbol on every line.)
             guard let set = currencySymbolBytes[k].set, present.holds(set) else { continue }
             let sym = currencySymbolBytes[k].bytes, letters = currencySymbolBytes[k].letters
-            let lower = lowered ?? u.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+            guard Self.holdsLowered(b, sym) else { continue }
+            let lower = lowered ?? b.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
             lowered = lower
-            guard bytesContain(lower, sym) else { continue }
             let code = currencySymbols[k].1
             if letters {
                 if Self.isWord(lower, sym) || (sym.count >= 2 && Self.wordBeforeNumber(lower, sym)) { out.append(code) }

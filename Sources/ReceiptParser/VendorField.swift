@@ -150,7 +150,12 @@ extension ReceiptParser {
         // Or only a business word before the form ("RESTAURANT SDN BHD", "COFFEE CO."): the tail of a name.
         let tail = restWords == 1 && compiled.hasNameWord(String(rest[0]))
         // Or the line starts with a long legal form ("ENTERPRISE (SETIA"): the name began above.
-        let startsWithForm = l.words.words.first.map { w in w.count >= 5 && compiled.legalForms.contains { $0.normalised == " \(w) " } } ?? false
+        // (The word padded once, not once for every form it is compared with.)
+        let startsWithForm = l.words.words.first.map { w in
+            guard w.count >= 5 else { return false }
+            let padded = " \(w) "
+            return compiled.legalForms.contains { $0.normalised == padded }
+        } ?? false
         let continues = onlyForm || restWords == 0 || tail || startsWithForm || l.text.first == "(" || l.text.first == "&" || top[max(0, i - 1)].text.hasSuffix("&")
         if continues, i > 0, namesAboveForm(top[i - 1], cleaned: cleaned[i - 1], kind: kinds[i - 1]), !top[i - 1].text.contains(":") {
             name = cleaned[i - 1] + " " + name

@@ -9,10 +9,12 @@ extension CompiledRules {
     /// The words of a legal-form line besides the legal form itself.
     func wordsBeforeLegalForm(_ w: WordLine) -> [Substring] {
         var rest = w.padded
-        // (On ASCII, a byte search is Foundation's `contains`.)
+        // (On ASCII, a byte search is Foundation's `contains`. Taking forms out leaves some of the line's words, so a
+        // form with a word the line lacks (`wordMask`, as `WordLine.has` asks) is never searched for: most are not.)
         let ascii = w.bytes.allSatisfy { $0 < 0x80 }
         var restBytes = w.bytes
-        for f in legalForms where ascii && f.isASCII ? bytesContain(restBytes, f.bytes) : rest.contains(f.normalised) {
+        let lineWords = w.wordMask
+        for f in legalForms where ascii && f.isASCII ? f.wordMask & ~lineWords == 0 && bytesContain(restBytes, f.bytes) : rest.contains(f.normalised) {
             rest = replacingOccurrences(in: rest, of: f.normalised, with: " ")
             restBytes = Array(rest.utf8)
         }
@@ -134,6 +136,19 @@ extension CompiledRules {
     static let cityMarks = ByteSet(" .'-,")
 
     static func isCityLine(_ text: String) -> Bool {
+        // Printable ASCII: the match found by hand (`cityStatePostcodeMatch`), its code looked up packed (`regionKey`).
+        if let city = Bytes.onPrintable(text, { b -> Bool in
+            guard mayCountAsCityPrintable(b), let m = cityStatePostcodeMatch(b) else { return false }
+            if regionCodeKeys.contains(regionKey(UnsafeBufferPointer(rebasing: b[m.code]))), m.comma || m.postcode { return true }
+            return m.comma && m.postcode
+        }) {
+            return city || ukPostcode.hasMatch(in: text)
+        }
+        return isCityLineByExpression(text)
+    }
+
+    /// `isCityLine` by the expressions alone (`HandScannerTests` holds the hand matcher to it).
+    static func isCityLineByExpression(_ text: String) -> Bool {
         if mayCountAsCity(text), let m = cityStatePostcode.matches(in: text).first, let code = m.groups[2] {
             let comma = m.groups[1] != nil, postcode = m.groups[3] != nil
             if regionCodes.contains(code.uppercased()), comma || postcode { return true }
@@ -149,17 +164,83 @@ extension CompiledRules {
     static func mayCountAsCity(_ text: String) -> Bool {
         text.utf8.withContiguousStorageIfAvailable { b -> Bool in
             guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return true }
-            let core = wordCore(b)
-            guard !core.isEmpty, Bytes.isLetter(b[core.upperBound - 1]) else { return true }
-            var i = core.upperBound
-            while i > core.lowerBound, Bytes.isLetter(b[i - 1]) { i -= 1 }
-            // (The code's letters upper-cased and packed into a number, looked up among the codes packed alike: no
-            // string made and hashed for every line.)
-            guard (2...3).contains(core.upperBound - i), regionCodeKeys.contains(regionKey(UnsafeBufferPointer(rebasing: b[i..<core.upperBound]))) else { return false }
-            var j = i
-            while j > core.lowerBound, b[j - 1] == 0x20 { j -= 1 }
-            return j < i && j > core.lowerBound && b[j - 1] == UInt8(ascii: ",")
+            return mayCountAsCityPrintable(b)
         } ?? true
+    }
+
+    /// `mayCountAsCity` on printable ASCII.
+    static func mayCountAsCityPrintable(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let core = wordCore(b)
+        guard !core.isEmpty, Bytes.isLetter(b[core.upperBound - 1]) else { return true }
+        var i = core.upperBound
+        while i > core.lowerBound, Bytes.isLetter(b[i - 1]) { i -= 1 }
+        // (The code's letters upper-cased and packed into a number, looked up among the codes packed alike: no
+        // string made and hashed for every line.)
+        guard (2...3).contains(core.upperBound - i), regionCodeKeys.contains(regionKey(UnsafeBufferPointer(rebasing: b[i..<core.upperBound]))) else { return false }
+        var j = i
+        while j > core.lowerBound, b[j - 1] == 0x20 { j -= 1 }
+        return j < i && j > core.lowerBound && b[j - 1] == UInt8(ascii: ",")
+    }
+
+    /// `cityStatePostcode`'s first match in printable ASCII `b`, found by hand (a speed trick: the expression ran on
+    /// some 2,600 header lines of a set, 5,600 instructions a run): whether its comma and postcode groups took part,
+    /// and where its region code is. The expression's own steps, each way tried in its order: after `^\W*` a letter
+    /// (`\W*` stops at the first word character), then the city's 1 to 30 characters, fewest first; a comma when there
+    /// is one, then; the spaces (all of them: a code or postcode never starts with a space), three letters or two, a
+    /// dot when there is one, the postcode when one follows, and only `\W` to the end. (Case-insensitive: a postcode's
+    /// [A-Z] is any letter.)
+    static func cityStatePostcodeMatch(_ b: UnsafeBufferPointer<UInt8>) -> (comma: Bool, code: Range<Int>, postcode: Bool)? {
+        let n = b.count
+        func nonWordToEnd(_ k: Int) -> Bool {
+            var k = k
+            while k < n { if VendorText.isWordByte(b[k]) { return false }; k += 1 }
+            return true
+        }
+        func digit(_ k: Int) -> Bool { k < n && Bytes.isDigit(b[k]) }
+        func letter(_ k: Int) -> Bool { k < n && Bytes.isLetter(b[k]) }
+        func spacesFrom(_ k: Int) -> Int {
+            var e = k
+            while e < n, b[e] == 0x20 { e += 1 }
+            return e
+        }
+        // `(\s+(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|\d{4}))?\W*$` with the group, from `t`.
+        func postcodeToEnd(_ t: Int) -> Bool {
+            let k = spacesFrom(t)
+            guard k > t else { return false }
+            if (k..<(k + 5)).allSatisfy(digit) {
+                if k + 5 < n, b[k + 5] == UInt8(ascii: "-"), ((k + 6)..<(k + 10)).allSatisfy(digit), nonWordToEnd(k + 10) { return true }
+                if nonWordToEnd(k + 5) { return true }
+            }
+            if letter(k), digit(k + 1), letter(k + 2) {
+                if k + 3 < n, b[k + 3] == 0x20, digit(k + 4), letter(k + 5), digit(k + 6), nonWordToEnd(k + 7) { return true }
+                if digit(k + 3), letter(k + 4), digit(k + 5), nonWordToEnd(k + 6) { return true }
+            }
+            return (k..<(k + 4)).allSatisfy(digit) && nonWordToEnd(k + 4)
+        }
+        var f = 0
+        while f < n, !VendorText.isWordByte(b[f]) { f += 1 }
+        guard letter(f) else { return nil }
+        for length in 1...30 {
+            let pos = f + 1 + length
+            // (`[A-Za-z .'-]`: `cityMarks` but its comma.)
+            guard pos <= n, Bytes.isLetter(b[pos - 1]) || (cityMarks.contains(b[pos - 1]) && b[pos - 1] != UInt8(ascii: ",")) else { break }
+            for withComma in 0..<2 {
+                let comma = withComma == 0
+                if comma, !(pos < n && b[pos] == UInt8(ascii: ",")) { continue }
+                let p = comma ? pos + 1 : pos
+                let q = spacesFrom(p)
+                guard q > p else { continue }
+                for c in stride(from: 3, through: 2, by: -1) where (q..<(q + c)).allSatisfy(letter) {
+                    let r = q + c
+                    let dot = r < n && b[r] == UInt8(ascii: ".")
+                    for t in stride(from: dot ? r + 1 : r, through: r, by: -1) {
+                        if postcodeToEnd(t) { return (comma, q..<r, true) }
+                        if nonWordToEnd(t) { return (comma, q..<r, false) }
+                    }
+                }
+            }
+        }
+        return nil
     }
 
     /// A word of the skip-list misread in letters OCR confuses ("TAX LHVOICE", "RECEIPI"): two such
@@ -298,7 +379,53 @@ extension CompiledRules {
     /// ("D.1.Y.", "0ISTRIBUTION"), and a word one letter off exactly one common business word
     /// ("HARDHARE" → "HARDWARE", "CONFECTIUNERY" → "CONFECTIONERY").
     func repairName(_ name: String) -> String {
-        splitOnSpaces(name).map { repairWord(String($0)) }.joined(separator: " ")
+        if name.utf8.withContiguousStorageIfAvailable({ keepsEveryWord($0) }) == true { return name }
+        return splitOnSpaces(name).map { repairWord(String($0)) }.joined(separator: " ")
+    }
+
+    /// Whether `repairName` gives the ASCII name `b` back as it is, found in one walk of its bytes (a speed trick: most
+    /// names need no repair, and each word was copied, upper-cased into an array and joined again): its words joined by
+    /// single spaces, and each word one `repairWord` leaves alone by its ASCII steps: no digit in it, and fewer than
+    /// five letters first, or a letter or digit after its first letters, or no business word as long as its letters, or
+    /// its letters one of them, or not exactly one of them a confusable letter away.
+    /// False: not known (the words are repaired). `HandScannerTests` holds it to `repairWord`.
+    func keepsEveryWord(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = b.count
+        guard n > 0, b[0] != 0x20, b[n - 1] != 0x20 else { return false }
+        var i = 0
+        while i < n {
+            var j = i
+            while j < n, b[j] != 0x20 {
+                guard b[j] < 0x80, !Bytes.isDigit(b[j]) else { return false }
+                j += 1
+            }
+            // (One space between words: a word starts right after it.)
+            guard j == n || (j + 1 < n && b[j + 1] != 0x20) else { return false }
+            var lead = i
+            while lead < j, Bytes.isLetter(b[lead]) { lead += 1 }
+            var alnumAfter = false
+            for k in lead..<j where Bytes.isAlnum(b[k]) { alnumAfter = true; break }
+            // Five letters or more, then punctuation alone: kept unless exactly one business word as long is one
+            // confusable letter from the letters upper-cased (none is when they are one of them).
+            if lead - i >= 5, !alnumAfter, let same = nameWordBytes[lead - i] {
+                var near = 0, known = false
+                for w in same where w.count == lead - i {
+                    var slip: (UInt8, UInt8)?, twice = false
+                    for k in 0..<w.count {
+                        let c = b[i + k], u = c >= 0x61 && c <= 0x7A ? c - 0x20 : c
+                        guard w[k] != u else { continue }
+                        if slip != nil { twice = true; break }
+                        slip = (w[k], u)
+                    }
+                    guard !twice else { continue }
+                    guard let (x, y) = slip else { known = true; break }
+                    if x < 0x80, Self.confusableBytes[Int(x) * 128 + Int(y)] { near += 1 }
+                }
+                guard known || near != 1 else { return false }
+            }
+            i = j + 1
+        }
+        return true
     }
 
     /// Whether a name holds one of the common business words ("HARDWARE", "Restaurant").
@@ -553,6 +680,74 @@ struct VendorText: Sendable {
 
     /// Strips OCR noise at the ends and a trailing registration number "(81109-A)".
     func clean(_ s: String) -> String {
+        cleanPrintable(s) ?? cleanStepByStep(s)
+    }
+
+    /// `clean` of a printable-ASCII line in one copy of its bytes, each step a cut or trim of the part left (a speed
+    /// trick: step by step, each step's text was a string of its own, and each cut walked it again; some 6,000
+    /// instructions a header line). The steps are `cleanStepByStep`'s, in its order, each by its hand matcher; only
+    /// collapsing spaces and putting "SDN BHD" right write bytes. Nil for any other line, or rules whose legal forms
+    /// are not ASCII (`cleanStepByStep` then). `HandScannerTests` holds it to `cleanStepByStep`.
+    func cleanPrintable(_ s: String) -> String? {
+        guard let scrapForms = scrapsAfterFormList, let numberForms = numberAfterFormList else { return nil }
+        let made = s.utf8.withContiguousStorageIfAvailable { src -> String? in
+            guard src.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return nil }
+            var a = Array(src)
+            var lo = 0, hi = a.count, edited = false
+            // A step's answer on the part left, `a[lo..<hi]`, as a place in it.
+            func ask<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+                a.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[lo..<hi])) }
+            }
+            func trim(_ t: Trim) {
+                while lo < hi, t.ascii[Int(a[lo])] { lo += 1 }
+                while hi > lo, t.ascii[Int(a[hi - 1])] { hi -= 1 }
+            }
+            if let k = ask(Self.registrationAtEndStart) { hi = lo + k }
+            trim(Self.trimEnds)
+            if let k = ask(Self.registrationAtEndStart) { hi = lo + k }
+            if let k = ask(Self.branchCodeAtEndStart) { hi = lo + k }
+            if let k = ask(Self.bareNumberAtEndStart) { hi = lo + k }
+            // Each run of spaces one space (`collapsingSpaces`).
+            if ask({ Bytes.hasRun($0, 2, { $0 == 0x20 }) }) {
+                var w = lo
+                for r in lo..<hi where a[r] != 0x20 || w == lo || a[w - 1] != 0x20 {
+                    a[w] = a[r]
+                    w += 1
+                }
+                hi = w
+                edited = true
+            }
+            trim(Self.trimJunk)
+            if let k = ask(Self.ruleToEndStart) { hi = lo + k }
+            if let k = ask(Self.leadingDotsEnd) { lo += k }
+            if let k = ask(Self.leadingScrapEnd) { lo += k }
+            if let k = ask({ Self.scrapsAfterFormEnd($0, forms: scrapForms) }) { hi = lo + k }
+            let misread = ask { b in Self.misreadSdnBhdMatches(b).filter { !Self.readsSdnBhd(b, $0) } }
+            if !misread.isEmpty {
+                var out: [UInt8] = []
+                var at = lo
+                for r in misread {
+                    out.append(contentsOf: a[at..<(lo + r.lowerBound)])
+                    out.append(contentsOf: Self.sdnBhdWritten)
+                    at = lo + r.upperBound
+                }
+                out.append(contentsOf: a[at..<hi])
+                a = out
+                lo = 0; hi = a.count
+                edited = true
+            }
+            if let k = ask({ Self.numberAfterFormEnd($0, forms: numberForms) }) { hi = lo + k }
+            trim(Self.trimJunkKeepingDots)
+            return !edited && lo == 0 && hi == src.count ? s : String(decoding: a[lo..<hi], as: UTF8.self)
+        }
+        guard case let t?? = made else { return nil }
+        return droppingLowerScrapsASCII(t)
+    }
+
+    static let sdnBhdWritten: [UInt8] = Array("SDN BHD".utf8)
+
+    /// `clean` step by step, each step's text a string (any line; `cleanPrintable` stands for it on printable ASCII).
+    func cleanStepByStep(_ s: String) -> String {
         // Whether `s` is printable ASCII, asked once: every step below only takes text away, trims it, collapses
         // spaces, or puts back a piece of it or "SDN BHD", so what is left of printable ASCII stays so, and each
         // expression's `mayMatch` may be asked without walking the text again.
@@ -859,6 +1054,66 @@ extension VendorText {
         guard capitals <= 3, i > 0, isSpace(b[i - 1]) else { return nil }
         while i > 0, isSpace(b[i - 1]) { i -= 1 }
         return i
+    }
+
+    /// Where `branchCodeAtEnd`'s match starts in printable ASCII `b`, nil when there is none. The match ends with the
+    /// line in ")" or "]"; the code before it holds only digits, capitals and "-", so its bracket is the "(" or "[" just
+    /// before the longest run of those: up to three capitals, a digit, up to eight more. The match starts at the
+    /// spaces before that bracket.
+    static func branchCodeAtEndStart(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        let n = b.count
+        guard n >= 3, b[n - 1] == UInt8(ascii: ")") || b[n - 1] == UInt8(ascii: "]") else { return nil }
+        func capital(_ c: UInt8) -> Bool { c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") }
+        var o = n - 1
+        while o > 0, capital(b[o - 1]) || Bytes.isDigit(b[o - 1]) || b[o - 1] == UInt8(ascii: "-") { o -= 1 }
+        // The code is `b[o..<(n - 1)]`, its bracket `b[o - 1]`.
+        guard o > 0, b[o - 1] == UInt8(ascii: "(") || b[o - 1] == UInt8(ascii: "[") else { return nil }
+        var d = o
+        while d < n - 1, capital(b[d]) { d += 1 }
+        guard d - o <= 3, d < n - 1, Bytes.isDigit(b[d]), n - 1 - (d + 1) <= 8 else { return nil }
+        var p = o - 1
+        while p > 0, isSpace(b[p - 1]) { p -= 1 }
+        return p
+    }
+
+    /// Where `ruleToEnd`'s match starts in printable ASCII `b`, nil when there is none: the first run of three marks
+    /// (`ruleMarks`) and the spaces before it (the leftmost start; `.*$` takes the rest).
+    static func ruleToEndStart(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        let n = b.count
+        guard n >= 3 else { return nil }
+        for r in 0...(n - 3) where ruleMarks.contains(b[r]) && ruleMarks.contains(b[r + 1]) && ruleMarks.contains(b[r + 2]) {
+            var p = r
+            while p > 0, isSpace(b[p - 1]) { p -= 1 }
+            return p
+        }
+        return nil
+    }
+
+    /// Where `leadingDots`' match ends in printable ASCII `b`, nil when there is none: the dots and spaces first on the
+    /// line up to what follows them; when nothing does, up to their last dot (`[.\s]+` gives back until `(?=\S)` holds),
+    /// the first not counted.
+    static func leadingDotsEnd(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        let n = b.count
+        var k = 0
+        while k < n, b[k] == UInt8(ascii: ".") || isSpace(b[k]) { k += 1 }
+        guard k > 0 else { return nil }
+        if k < n { return k }
+        var j = n - 1
+        while j >= 1, b[j] != UInt8(ascii: ".") { j -= 1 }
+        return j >= 1 ? j : nil
+    }
+
+    /// Where `leadingScrap`'s match ends in printable ASCII `b`, nil when there is none: one or two lower-case letters
+    /// first, then spaces (all of them), then two capitals.
+    static func leadingScrapEnd(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        let n = b.count
+        func lower(_ i: Int) -> Bool { i < n && b[i] >= UInt8(ascii: "a") && b[i] <= UInt8(ascii: "z") }
+        func capital(_ i: Int) -> Bool { i < n && b[i] >= UInt8(ascii: "A") && b[i] <= UInt8(ascii: "Z") }
+        guard lower(0) else { return nil }
+        let m = lower(1) ? 2 : 1
+        var e = m
+        while e < n, isSpace(b[e]) { e += 1 }
+        return e > m && capital(e) && capital(e + 1) ? e : nil
     }
 
     /// Where `scrapsAfterForm`'s first group ends in printable ASCII `b` (the form and its dot, kept), nil when it does

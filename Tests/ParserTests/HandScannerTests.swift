@@ -886,4 +886,105 @@ struct HandScannerTests {
             #expect(key(DateScanner.compactDMYAfterDateWordMatches(c), c) == key(regex(DateScanner.compactDMYAfterDateWord, c), c), "\(c)")
         }
     }
+
+    /// `cityStatePostcode`'s first match found by hand (its comma, its code's place, its postcode) where the expression
+    /// finds it, on printable lines made of city-like pieces; `isCityLine` against the expressions alone on any line.
+    @Test func cityLinesAreMatchedByHandAsTheExpression() {
+        let pieces = ["Austin", "Denver", "New Town", "St. Mary's", "Port-au-Lac", ",", ", ", " ", "  ", "TX", "CO", "ON", "NSW", "qld", "Xy",
+                      "ABCD", "78701", "12345-6789", "1234", "123456", "K1A 0B1", "k1a0b1", "A1B 2C", ".", "-", "'", "(", ")", "#", "_", "9",
+                      "LS1 6AZ", "é", "SDN BHD", "a", "Z"]
+        var g = Lines(state: 89)
+        func ranges(_ r: NSRange) -> Range<Int>? { r.location == NSNotFound ? nil : r.location..<(r.location + r.length) }
+        for k in 0..<40_000 {
+            var s = k % 5 == 0 ? g.line(Self.textAlphabet, max: 6) : ""
+            for _ in 0..<Int.random(in: 0...7, using: &g) { s += pieces.randomElement(using: &g)! }
+            if k % 11 == 0 { s = String(repeating: "ab ", count: Int.random(in: 8...14, using: &g)) + s }
+            #expect(CompiledRules.isCityLine(s) == CompiledRules.isCityLineByExpression(s), "\(s)")
+            guard s.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { continue }
+            let hand = s.utf8.withContiguousStorageIfAvailable { CompiledRules.cityStatePostcodeMatch($0) } ?? nil
+            let regex = CompiledRules.cityStatePostcode.regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s))
+            #expect(hand?.comma == regex.map { ranges($0.range(at: 1)) != nil }, "\(s)")
+            #expect(hand?.code == regex.flatMap { ranges($0.range(at: 2)) }, "\(s)")
+            #expect(hand?.postcode == regex.map { ranges($0.range(at: 3)) != nil }, "\(s)")
+        }
+    }
+
+    /// The vendor name cleaned in one pass over its bytes (`cleanPrintable`) against the step-by-step cleaning, and the
+    /// hand matchers it brought against their expressions, on lines made of the pieces they take away (some empty,
+    /// some not ASCII).
+    @Test func vendorCleaningInOnePassIsStepByStep() {
+        let rules = CompiledRules(.builtIn)
+        let v = rules.vendorText
+        let forms = (v.numberAfterFormList?.alternatives ?? []).map { String(decoding: $0, as: UTF8.self) }
+        let pieces = ["(", "[", ")", "]", " ", "  ", "   ", "co", "Co.", "reg", "NO.", ":", ";", "-", "--", "---", "=", "_", "~", "*", ".", "..", ",",
+                      "'", "|", "!", "<", ">", "{", "}", "/", "\\", "`", "\"", "12345", "7", "X", "KJ1", "AB12", "ABCD1", "1234567-W", "p", "ab", "ri",
+                      "oo", "FOOD", "BAKERY", "Corner", "SDN", "BHD", "S0N BHD", "SDIi 8HD", "SEN 3HD", "Sdn. Bhd.", "(M)", "#", "é", "»", "—", "A1", "9"]
+        var g = Lines(state: 97)
+        func replaced(_ p: Pattern, _ s: String) -> String {
+            p.regex.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: "")
+        }
+        var cases = ["", " ", ".", "...", ". .", " . ", "a", "ab CD", "abc DE", "a  BC", "x(1)", "(1)", "[A1]", "---", " ---", "A ---", "é", "SDN BHD"]
+        for k in 0..<40_000 {
+            var s = ""
+            for _ in 0..<Int.random(in: 0...9, using: &g) {
+                switch Int.random(in: 0...9, using: &g) {
+                case 0: s += g.line(Self.textAlphabet, max: 4)
+                case 1:
+                    let f = forms.randomElement(using: &g) ?? "sdn bhd"
+                    s += Bool.random(using: &g) ? f.uppercased() : f
+                default: s += pieces.randomElement(using: &g)!
+                }
+            }
+            if k % 4 == 0 { s = pieces.randomElement(using: &g)! + s }
+            cases.append(s)
+        }
+        for s in cases {
+            #expect(v.clean(s) == v.cleanStepByStep(s), "\(s)")
+            let printable = s.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
+            #expect((v.cleanPrintable(s) != nil) == printable, "\(s)")
+            guard printable else { continue }
+            #expect(VendorText.cut(s, at: VendorText.branchCodeAtEndStart) == replaced(VendorText.branchCodeAtEnd, s), "\(s)")
+            #expect(VendorText.cut(s, at: VendorText.ruleToEndStart) == replaced(VendorText.ruleToEnd, s), "\(s)")
+            let dots = s.utf8.withContiguousStorageIfAvailable(VendorText.leadingDotsEnd) ?? nil
+            #expect(String(s.utf8.dropFirst(dots ?? 0))! == replaced(VendorText.leadingDots, s), "\(s)")
+            let scrap = s.utf8.withContiguousStorageIfAvailable(VendorText.leadingScrapEnd) ?? nil
+            #expect(String(s.utf8.dropFirst(scrap ?? 0))! == replaced(VendorText.leadingScrap, s), "\(s)")
+        }
+    }
+
+    /// Names `repairName` gives back whole by one walk of their bytes (`keepsEveryWord`) are the ones its words'
+    /// repairs give back as they were; and whatever the walk says, `repairName` is the words repaired and joined.
+    @Test func namesKeptWholeAreTheRepairedOnes() {
+        let rules = CompiledRules(.builtIn)
+        let words = ["HARDWARE", "HARDHARE", "Hardware", "hardware.", "RESTAURANT", "RESTAURANT,", "BAKERY", "8AKERY", "D.1.Y.", "0ISTRIBUTION",
+                     "CONFECTIUNERY", "PASIR", "HUUSE", "ab", "A", "&", "-", "Trading", "TRAD1NG", "ABCDEFG", "abcde1", "CAFE", "Café", "é",
+                     "WORLD'S", "MART.", "MARTS", "x9", "KEDAI", "KEDAl"]
+        var g = Lines(state: 101)
+        func before(_ name: String) -> String { splitOnSpaces(name).map { rules.repairWord(String($0)) }.joined(separator: " ") }
+        var cases = ["", " ", "A", " A", "A ", "A  B", "HARDWARE  CAFE"]
+        for _ in 0..<20_000 {
+            let n = Int.random(in: 1...5, using: &g)
+            cases.append((0..<n).map { _ in Int.random(in: 0...5, using: &g) == 0 ? g.line(Self.textAlphabet, max: 7) : words.randomElement(using: &g)! }
+                .joined(separator: Int.random(in: 0...9, using: &g) == 0 ? "  " : " "))
+        }
+        for s in cases {
+            #expect(rules.repairName(s) == before(s), "\(s)")
+            if s.utf8.withContiguousStorageIfAvailable({ rules.keepsEveryWord($0) }) == true { #expect(before(s) == s, "\(s)") }
+        }
+    }
+
+    /// A currency symbol looked for in a line's bytes lower-cased as they are read (`holdsLowered`) where the line
+    /// lower-cased holds it.
+    @Test func symbolsAreFoundInTheBytesAsInTheLineLowerCased() {
+        let rules = CompiledRules(.builtIn)
+        var g = Lines(state: 103)
+        let symbols = rules.currencySymbolBytes.map(\.bytes) + [Array("rm".utf8), Array("us$".utf8), Array("a".utf8), Array("xyz".utf8)]
+        for _ in 0..<20_000 {
+            let s = g.line(Self.textAlphabet + Array("RMrmUSusDdEeAa$"), max: 14)
+            let lowered = s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+            for sym in symbols {
+                #expect(s.utf8.withContiguousStorageIfAvailable { CompiledRules.holdsLowered($0, sym) } == bytesContain(lowered, sym), "\(s)")
+            }
+        }
+    }
 }
