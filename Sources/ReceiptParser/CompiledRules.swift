@@ -26,6 +26,8 @@ struct CompiledRules: Sendable {
         /// Whether OCR slips may match it: one word of five letters or more; of a weak keyword (under 0.75), six or
         /// more ("cuota", 0.7, one slip from "Cota", would make "Panna Cota 6.00" a tax; "anount" is still "amount").
         let slips: Bool
+        /// A keyword of several words: each word's bytes (`MoneyFields.holdsSlipped`); empty for one word.
+        let phraseWords: [[UInt8]]
 
         init(raw: String, normalised: String, weight: Double) {
             self.raw = raw; self.normalised = normalised; self.weight = weight
@@ -39,6 +41,7 @@ struct CompiledRules: Sendable {
             oneSlipLengths = WordLine.lengthBits(core.count - 1, core.count + 1)
             twoSlipLengths = WordLine.lengthBits(core.count - 2, core.count + 2)
             slips = core.count >= (weight >= Self.weakestSlipping ? 5 : 6) && !coreHasSpace
+            phraseWords = coreHasSpace ? bytes.split(separator: 32).map(Array.init) : []
         }
         static let weakestSlipping = 0.75
 
@@ -62,6 +65,8 @@ struct CompiledRules: Sendable {
             let twoSlips: Bool
             let oneSlipLengths: UInt64
             let twoSlipLengths: UInt64
+            /// Several words (`Keyword.phraseWords`).
+            let phrase: Bool
         }
 
         let keywords: [Keyword]
@@ -88,7 +93,8 @@ struct CompiledRules: Sendable {
             self.slot = slot
             let signs = keywords.map { k in
                 Signs(words: k.wordMask, coreBytes: k.coreByteMask, slips: k.slips,
-                      twoSlips: k.core.count >= WordLine.twoSlipsFrom, oneSlipLengths: k.oneSlipLengths, twoSlipLengths: k.twoSlipLengths)
+                      twoSlips: k.core.count >= WordLine.twoSlipsFrom, oneSlipLengths: k.oneSlipLengths, twoSlipLengths: k.twoSlipLengths,
+                      phrase: k.coreHasSpace)
             }
             self.signs = signs
             let lowest = signs.map { $0.words == 0 ? 64 : $0.words.trailingZeroBitCount }

@@ -69,7 +69,7 @@ struct MoneyFields {
         cashFound = Self.find(rules.cash, lines, rules, exclude: rules.cashExclude, paired: paired).first
         // Change is printed with a sign now and then ("20.00-"): it is never owed the other way.
         changeFound = Self.find(rules.change, lines, rules, exclude: rules.changeExclude, allowNegative: true, paired: paired).first.map { f in var f = f; f.amount = f.amount.magnitude; return f }
-        totalCandidates = Self.find(rules.total, lines, rules, exclude: rules.totalDistractors, all: true, paired: paired)
+        totalCandidates = Self.find(rules.total, lines, rules, exclude: rules.totalDistractors, all: true, paired: paired, slippedDistractors: true)
         let totalLines = Set(totalCandidates.map(\.line.index))
         for r in roundingLines where r.amount >= Amount(1) && !totalLines.contains(r.line.index) {
             totalCandidates.append(Found(amount: r.amount, keyword: .derived("rounded total", weight: 0.75), line: r.line,
@@ -184,10 +184,11 @@ struct MoneyFields {
     }
 
     /// Lines carrying one of `keywords` (and none of `exclude` that contains it), with the amount on the line or paired with it.
-    /// `paired`: the label lines' values already found, for these `lines` (nil: each found anew).
+    /// `paired`: the label lines' values already found, for these `lines` (nil: each found anew). `slippedDistractors`: the
+    /// excluded phrases asked one slipped word away too (the total's: "Total Itemis)").
     static func find(_ keywords: CompiledRules.KeywordSet, _ lines: [ParseLine], _ rules: CompiledRules,
                      exclude: CompiledRules.KeywordSet = .none, allowNegative: Bool = false, all: Bool = false, loosely: Bool = false,
-                     paired: PairedValues? = nil, best: [CompiledRules.Keyword?]? = nil) -> [Found] {
+                     paired: PairedValues? = nil, best: [CompiledRules.Keyword?]? = nil, slippedDistractors: Bool = false) -> [Found] {
         var out: [Found] = []
         for (i, l) in lines.enumerated() {
             // (`best`: each line's `rules.best(keywords, in:, loosely:)`, found already.)
@@ -216,12 +217,54 @@ struct MoneyFields {
                 if !amounts.isEmpty { score *= p.factor; notes.append(p.note); source = p.line }
             }
             guard let a = amounts.last else { continue }
+            // A longer distractor of several words read through an OCR slip ("Total Sales (Exclucing GST)", "Total
+            // Itemis)"): it says what the line is as its words as printed would. (Asked only of a line with an amount.)
+            if slippedDistractors, blocking == nil, let b = Self.slippedDistractor(exclude, longerThan: kw, on: l.words) {
+                if holds(b, kw) { continue }
+                score *= 0.6; notes.append(.alsoSays(b.raw))
+            }
             if !a.repairs.isEmpty { score -= 0.1 * Double(a.repairs.count); notes += a.repairs }
             let value = a.negative ? Amount(0) - a.amount : a.amount
             out.append(Found(amount: value, keyword: kw, line: source, score: score, notes: [.keyword(kw.raw)] + notes))
             if !all { break }
         }
         return out
+    }
+
+    /// The first distractor of `exclude` of several words, longer than `kw`, on the line with one word slipped (`holdsSlipped`).
+    static func slippedDistractor(_ exclude: CompiledRules.KeywordSet, longerThan kw: CompiledRules.Keyword, on w: WordLine) -> CompiledRules.Keyword? {
+        var have: [[UInt8]]?
+        for j in exclude.indices where exclude.signs[j].phrase {
+            // (One word slipped leaves one of the phrase's word bits and at most one of its bytes off the line: most
+            // phrases are refused by those, read from the set's signs without touching the keyword.)
+            let sign = exclude.signs[j]
+            guard (sign.words & ~w.wordMask).nonzeroBitCount == 1, (sign.coreBytes & ~w.lineByteMask).nonzeroBitCount <= 1 else { continue }
+            let e = exclude.keywords[j]
+            guard e.length > kw.length else { continue }
+            if have == nil { have = w.wordBytes }
+            if holdsSlipped(e, have!) { return e }
+        }
+        return nil
+    }
+
+    /// The words of `phrase` side by side on the line, all as printed but one, which is one OCR slip away before its
+    /// last letter and five letters or more (the phrase as printed is `contains`'s).
+    /// `have`: the line's words (`WordLine.wordBytes`).
+    static func holdsSlipped(_ phrase: CompiledRules.Keyword, _ have: [[UInt8]]) -> Bool {
+        let want = phrase.phraseWords
+        guard want.count >= 2, have.count >= want.count else { return false }
+        for start in 0...(have.count - want.count) {
+            var slipped = 0
+            for k in want.indices {
+                let a = have[start + k], b = want[k]
+                if a == b { continue }
+                // (Its last letter as printed: "includes" is no slip of "included", but another word.)
+                guard b.count >= 5, abs(a.count - b.count) <= 1, a.last == b.last, WordLine.oneSlip(a, b) else { slipped = 2; break }
+                slipped += 1
+            }
+            if slipped == 1 { return true }
+        }
+        return false
     }
 
     var subtotal: Field<Amount>? { subtotalFound.map(field(rule: "subtotal.keyword")) }

@@ -169,6 +169,15 @@ struct ParserRulesTests {
     }
 
     /// A total line misread so its label no longer says "excluding": the larger total below it, past a tax line, wins.
+    /// A distractor of several words read through an OCR slip takes its line away as printed would ("Total Savlngs",
+    /// "Total Itemis"); a word that differs in its last letter is another word ("TOTAL INCLUDES GST" is no "total included").
+    @Test func slippedDistractorsTakeTheirLine() {
+        #expect(parser.parse(text: "SHOP\nCOFFEE 8.00\nTOTAL 8.00\nTotal Savlngs 12.00").total?.value == amount("8.00"))
+        #expect(parser.parse(text: "SHOP\nCOFFEE 8.00\nTOTAL 8.00\nTotal Itemis 12.00").total?.value == amount("8.00"))
+        let includes = parser.parse(text: "SHOP\nNASI 9.00\nTOTAL INCLUDES GST 6% 9.00\nCASH 10.00\nCHANGE 1.00").total
+        #expect(includes?.evidence.rule == "total.keyword")
+    }
+
     /// Every total line below the subtotal: the total line was misread and the subtotal stands in for it; but not when
     /// the subtotal is more than the cash handed over, nor over a total a little below it (a discount not read).
     @Test func subtotalStandsInForAMisreadTotal() throws {
