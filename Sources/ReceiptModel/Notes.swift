@@ -159,7 +159,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     /// "taken as 'Apr01'18' (OCR slips repaired)": a date read through digit look-alikes, a month one
     /// letter off or a misread separator, and what it was taken as.
     case dateRepaired(String)
-    /// "two kinds of separator ('2/ 3-00'): likelier a misread": a date printed with "/" and "-" (or ".") at once.
+    /// "two kinds of separator in one date: likelier a misread": a date read with "/" and "-" (or ".") at once ("2/ 3-00").
     case mixedSeparators
 
     // Time.

@@ -156,7 +156,7 @@ extension MoneyFields {
                 return settled(s, rule: Self.rule(s), o, total: t, checks: checks, taxRule: "tax.total-less-subtotal")
             }
         }
-        // 4c. A subtotal line whose amount OCR could not read ("Sub Total a: 1."), no tax line on the receipt and
+        // 4a. A subtotal line whose amount OCR could not read ("Sub Total a: 1."), no tax line on the receipt and
         //     nothing but blank or unreadable lines between it and the total: the subtotal is the total.
         if subtotals.isEmpty, options.isEmpty, tax == nil, adj.value == 0, row > 0,
            let l = lines[..<row].last(where: { rules.isSubtotal($0.words) }),
