@@ -153,7 +153,7 @@ extension CompiledRules {
             guard let set = currencySymbolBytes[k].set, present.holds(set) else { continue }
             let sym = currencySymbolBytes[k].bytes, letters = currencySymbolBytes[k].letters
             guard Self.holdsLowered(b, sym) else { continue }
-            let lower = lowered ?? b.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+            let lower = lowered ?? b.map(Bytes.lower)
             lowered = lower
             let code = currencySymbols[k].1
             if letters {

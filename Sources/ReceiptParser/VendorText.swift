@@ -80,7 +80,7 @@ extension CompiledRules {
     static func regionKey<C: Collection<UInt8>>(_ letters: C) -> UInt32 {
         var key: UInt32 = 0, shift: UInt32 = 0
         for c in letters {
-            key |= UInt32(c >= 0x61 && c <= 0x7A ? c - 0x20 : c) << shift
+            key |= UInt32(Bytes.upper(c)) << shift
             shift += 8
         }
         return key
@@ -258,7 +258,7 @@ extension CompiledRules {
                     for target in same {
                         var slips = 0, confusable = true
                         for (k, t) in target.enumerated() {
-                            let c = b[span.start + k], a = c >= 0x61 && c <= 0x7A ? c - 0x20 : c
+                            let a = Bytes.upper(b[span.start + k])
                             guard a != t else { continue }
                             guard table[Int(a) * 128 + Int(t)] else { confusable = false; break }
                             slips += 1
@@ -412,7 +412,7 @@ extension CompiledRules {
                 for w in same where w.count == lead - i {
                     var slip: (UInt8, UInt8)?, twice = false
                     for k in 0..<w.count {
-                        let c = b[i + k], u = c >= 0x61 && c <= 0x7A ? c - 0x20 : c
+                        let u = Bytes.upper(b[i + k])
                         guard w[k] != u else { continue }
                         if slip != nil { twice = true; break }
                         slip = (w[k], u)
@@ -464,7 +464,7 @@ extension CompiledRules {
             let lead = u.prefix(while: Bytes.isLetter).count
             if lead < 5 || u[lead...].contains(where: Bytes.isAlnum) { return word }
             // Else five letters or more, then punctuation alone: what follows, on bytes (no digit to repair).
-            let upperBytes = u[..<lead].map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
+            let upperBytes = u[..<lead].map(Bytes.upper)
             // (The common words compared as bytes: `nameWordBytes`, the same words as `nameWords`.)
             guard let same = nameWordBytes[lead], !same.contains(upperBytes) else { return word }
             // The one word of the list one confusable letter away, if exactly one is.
