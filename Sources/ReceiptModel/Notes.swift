@@ -133,6 +133,8 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     // Vendor.
     /// "matches 'Best Buy' (92%)": one of the user's known vendors, fuzzily.
     case knownVendor(alias: String, percent: Int)
+    /// "letters printed apart, joined: 'S U P E R M A R K E T'": the name as read, a word a letter.
+    case letterSpaced(String)
     /// "shop you taught: tax number 000306020352 and header 0.86 alike: your correction of #12": the receipt
     /// was taken for a shop the user's corrections taught (docs/learning.md).
     case matchedShop(ShopMatch)
@@ -264,6 +266,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case let .seen(n): return "seen \(n)×"
         case let .dollarHint(w): return "'$' with '\(w)' on the receipt"
         case let .knownVendor(alias, percent): return "matches '\(alias)' (\(percent)%)"
+        case let .letterSpaced(t): return "letters printed apart, joined: '\(t)'"
         case let .matchedShop(m): return "shop you taught: \(m)"
         case let .learnedHabit(h): return "learned habit: \(h)"
         case let .learnedYear(y): return "learned year: \(y)"

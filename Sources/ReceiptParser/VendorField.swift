@@ -14,7 +14,14 @@ extension ReceiptParser {
 
     func vendor(_ lines: [ParseLine]) -> Field<String>? {
         // The header: the first lines, up to the first one with money or a date on it (where the items start).
-        let top = lines.prefix(15).map(withoutScraps)
+        // (A name printed with its letters apart is read as one word first: "S U P E R M A R K E T".)
+        // (Kept by line, as read, only for such lines: an array of optionals a line costs more than the check.)
+        var spaced: [Int: String] = [:]
+        let top = lines.prefix(15).map { l in
+            guard let j = joiningSpacedLetters(l) else { return withoutScraps(l) }
+            spaced[l.index] = j.asRead
+            return withoutScraps(j.line)
+        }
         let firstData = top.firstIndex { l in
             l.amounts.contains { !$0.isPercent } || !l.dates.isEmpty
         } ?? top.count
@@ -50,12 +57,59 @@ extension ReceiptParser {
             score = looksLikeAName(name, at: i, in: top, score: score)
             name = Self.ampersandReadAsEight(compiled.repairName(name), words: l.ocrWords)
             guard name.count >= 3 else { continue }
-            candidates.append((name, score, l.evidence(rule: rule)))
+            candidates.append((name, score, l.evidence(rule: rule, notes: spaced.isEmpty ? [] : spaced[l.index].map { [.letterSpaced($0)] } ?? [])))
         }
         guard let best = candidates.max(by: { $0.1 < $1.1 }) else { return nil }
         // A line the chosen name was joined from ("TAMAN BUNGA FLORIST" above "(BUNGA RAYA GARDEN SDN BHD)") is part of it, not rejected.
         let rejected = candidates.filter { $0.0 != best.0 && !textContains(best.0, $0.0) }.sorted { $0.1 > $1.1 }.prefix(4).map { Candidate(value: $0.0, score: $0.1, evidence: $0.2) }
         return Field(best.0, confidence: min(0.95, max(0.05, best.1)), evidence: best.2, rejected: Array(rejected))
+    }
+
+    /// "S U P E RM A R K E T", "****** C A R R E F O U R #***#**": a name printed with its letters spaced apart
+    /// (wide print), read as a word a letter. The letters are joined into words: a new word where the gap between
+    /// two letters is more than twice the line's usual gap ("T H E   S H O P"), one word without boxes. Only a line
+    /// of such capitals (one or two letters a word, five single ones at least and most of them single: three are
+    /// initials, "A B C"), with nothing beside them but symbols, which are dropped. Nil for any other line.
+    func joiningSpacedLetters(_ l: ParseLine) -> (line: ParseLine, asRead: String)? {
+        let words = l.ocrWords
+        guard words.count >= 5 else { return nil }
+        var first = -1, last = -1, singles = 0
+        for (k, w) in words.enumerated() {
+            let u = w.text.utf8
+            // (Most lines' first word is longer than two: asked before its bytes are.)
+            if u.count > 2 {
+                if u.contains(where: Bytes.isAlnum) { return nil }
+                continue
+            }
+            if !u.contains(where: Bytes.isAlnum) { continue }
+            // Capitals only, one or two, nothing else in the word; letters only between the first and the last.
+            guard u.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }), last == -1 || last == k - 1 else { return nil }
+            if first == -1 { first = k }
+            last = k
+            if u.count == 1 { singles += 1 }
+        }
+        guard first >= 0, singles >= 5, singles * 10 >= (last - first + 1) * 7 else { return nil }
+        let letters = words[first...last]
+        let boxes = letters.compactMap(\.box)
+        var breaks = Set<Int>()
+        if boxes.count == letters.count {
+            let gaps = zip(boxes, boxes.dropFirst()).map { $1.x - $0.maxX }
+            let usual = gaps.sorted()[gaps.count / 2]
+            for (k, g) in gaps.enumerated() where g > 2 * max(usual, 1) { breaks.insert(first + k + 1) }
+        }
+        var out: [OCRWord] = [], group: [OCRWord] = []
+        func close() {
+            guard !group.isEmpty else { return }
+            let box = group.compactMap(\.box).reduce(nil) { (acc: BoundingBox?, b) in acc.map { $0.union(b) } ?? b }
+            out.append(OCRWord(text: group.map(\.text).joined(), box: box, confidence: group.map(\.confidence).reduce(0, +) / Double(group.count)))
+            group = []
+        }
+        for k in first...last {
+            if breaks.contains(k) { close() }
+            group.append(words[k])
+        }
+        close()
+        return (ParseLine(index: l.index, source: l.source, line: OCRLine(words: out), rules: compiled), l.text)
     }
 
     /// "Car Wash 8 Detail": an "&" OCR read as "8", unsurely (under 0.8), alone between two words of letters it read

@@ -450,6 +450,34 @@ struct ParserRulesTests {
         #expect(parse([word("CW", 0.45, 24, 0), word("KOH", 0.9, 25, 60), word("HARDWARE", 0.9, 25, 140), word("LTD", 0.6, 24, 340)]) == "CW KOH HARDWARE LTD")
     }
 
+    /// A name printed with its letters apart (wide print) is read a letter a word; its letters are joined, a new word
+    /// where the gap is wide, the symbols beside them dropped, and the evidence keeps the line as read. Three
+    /// capitals are initials, lower-case letters apart are noise: neither is joined.
+    @Test func aNamePrintedWithItsLettersApartIsJoined() {
+        func letters(_ t: String, y: Int, gap: (Int) -> Int = { _ in 12 }) -> [OCRWord] {
+            var x = 0
+            return t.split(separator: " ").enumerated().map { k, w in
+                defer { x += 20 * w.count + gap(k) }
+                return OCRWord(text: String(w), box: BoundingBox(x: x, y: y, width: 20 * w.count, height: 30), confidence: 0.9)
+            }
+        }
+        func parse(_ words: [OCRWord]) -> Field<String>? {
+            let page = OCRPage(lines: [OCRLine(words: words), OCRLine(text: "12 Main Street", confidence: 0.95),
+                                       OCRLine(text: "TOTAL 9.99", confidence: 0.95)], width: 600, height: 400)
+            return parser.parse(page).vendor
+        }
+        let wide = parse(letters("S U P E RM A R K E T", y: 10))
+        #expect(wide?.value == "SUPERMARKET")
+        #expect(wide?.evidence.notes == [.letterSpaced("S U P E RM A R K E T")])
+        // "T H E   F O R G E": a wider gap between the words.
+        #expect(parse(letters("T H E F O R G E", y: 10, gap: { $0 == 2 ? 60 : 12 }))?.value == "THE FORGE")
+        #expect(parse([OCRWord(text: "******", confidence: 0.5)] + letters("C A R R E F O U R", y: 10) + [OCRWord(text: "#***#**", confidence: 0.4)])?.value == "CARREFOUR")
+        // Initials with a name: as printed.
+        #expect(parse(letters("A B C Hardware", y: 10))?.value == "A B C Hardware")
+        // Lower-case letters apart: no name joined.
+        #expect(parse(letters("x x x x x x", y: 10))?.value != "xxxxxx")
+    }
+
     @Test func knownVendorsMatchFuzzily() {
         var o = ParserOptions()
         o.knownVendors = [KnownVendor(name: "Quiet Owl Books", aliases: ["QUIET OWL BOOKSHOP"])]
