@@ -7,7 +7,7 @@ import ReceiptModel
 extension ReceiptParser {
     func currency(_ lines: [ParseLine]) -> Field<String>? {
         currency(count: lines.count, codes: { compiled.currencies(in: lines[$0]) }, text: { lines[$0].text }, words: { lines[$0].words },
-                 line: { lines[$0] })
+                 line: { lines[$0] }, ocrWords: { lines[$0].ocrWords })
     }
 
     /// `currency` on the page's lines as OCR read them (not merged into rows), without a `ParseLine` made for each:
@@ -18,16 +18,21 @@ extension ReceiptParser {
         let texts = pageLines.indices.map { i in rowOf[i].map { rows[$0].text } ?? ParseLine.ungluingCurrency(pageLines[i].text, compiled.currencyWordBytes) }
         func words(_ i: Int) -> WordLine { rowOf[i].map { rows[$0].words } ?? WordLine(texts[i]) }
         return currency(count: pageLines.count, codes: { i in compiled.currencies(in: texts[i], words: words(i)) },
-                        text: { texts[$0] }, words: words, line: { i in rowOf[i].map { rows[$0] } ?? ParseLine(index: i, line: pageLines[i], text: texts[i]) })
+                        text: { texts[$0] }, words: words, line: { i in rowOf[i].map { rows[$0] } ?? ParseLine(index: i, line: pageLines[i], text: texts[i]) },
+                        ocrWords: { pageLines[$0].words })
     }
 
     /// The currency of `count` lines: line `i`'s signs are `codes(i)`, its text `text(i)`, its words `words(i)` (asked
-    /// only for a bare dollar's hints), and `line(i)` a line whose evidence is line `i`'s (asked only for that).
+    /// only for a bare dollar's hints), `line(i)` a line whose evidence is line `i`'s (asked only for that), and
+    /// `ocrWords(i)` its words as read (asked only of a line with a sign).
     private func currency(count: Int, codes: (Int) -> [String], text: (Int) -> String, words: (Int) -> WordLine,
-                          line: (Int) -> ParseLine) -> Field<String>? {
+                          line: (Int) -> ParseLine, ocrWords: (Int) -> [OCRWord]) -> Field<String>? {
         var counts: [String: (Int, Int)] = [:]  // code -> (count, first line)
         for i in 0..<count {
-            for code in codes(i) {
+            let found = codes(i)
+            // "S U P E RM A R K E T": a name printed with its letters apart holds no "RM".
+            if found.isEmpty || Self.spacedLetters(ocrWords(i)) != nil { continue }
+            for code in found {
                 let c = counts[code] ?? (0, i)
                 counts[code] = (c.0 + 1, c.1)
             }

@@ -72,23 +72,8 @@ extension ReceiptParser {
     /// initials, "A B C"), with nothing beside them but symbols, which are dropped. Nil for any other line.
     func joiningSpacedLetters(_ l: ParseLine) -> (line: ParseLine, asRead: String)? {
         let words = l.ocrWords
-        guard words.count >= 5 else { return nil }
-        var first = -1, last = -1, singles = 0
-        for (k, w) in words.enumerated() {
-            let u = w.text.utf8
-            // (Most lines' first word is longer than two: asked before its bytes are.)
-            if u.count > 2 {
-                if u.contains(where: Bytes.isAlnum) { return nil }
-                continue
-            }
-            if !u.contains(where: Bytes.isAlnum) { continue }
-            // Capitals only, one or two, nothing else in the word; letters only between the first and the last.
-            guard u.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }), last == -1 || last == k - 1 else { return nil }
-            if first == -1 { first = k }
-            last = k
-            if u.count == 1 { singles += 1 }
-        }
-        guard first >= 0, singles >= 5, singles * 10 >= (last - first + 1) * 7 else { return nil }
+        guard let run = Self.spacedLetters(words) else { return nil }
+        let first = run.lowerBound, last = run.upperBound
         let letters = words[first...last]
         let boxes = letters.compactMap(\.box)
         var breaks = Set<Int>()
@@ -110,6 +95,28 @@ extension ReceiptParser {
         }
         close()
         return (ParseLine(index: l.index, source: l.source, line: OCRLine(words: out), rules: compiled), l.text)
+    }
+
+    /// The words of a line printed with its letters apart (`joiningSpacedLetters`), first to last; nil for any other line.
+    static func spacedLetters(_ words: [OCRWord]) -> ClosedRange<Int>? {
+        guard words.count >= 5 else { return nil }
+        var first = -1, last = -1, singles = 0
+        for (k, w) in words.enumerated() {
+            let u = w.text.utf8
+            // (Most lines' first word is longer than two: asked before its bytes are.)
+            if u.count > 2 {
+                if u.contains(where: Bytes.isAlnum) { return nil }
+                continue
+            }
+            if !u.contains(where: Bytes.isAlnum) { continue }
+            // Capitals only, one or two, nothing else in the word; letters only between the first and the last.
+            guard u.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }), last == -1 || last == k - 1 else { return nil }
+            if first == -1 { first = k }
+            last = k
+            if u.count == 1 { singles += 1 }
+        }
+        guard first >= 0, singles >= 5, singles * 10 >= (last - first + 1) * 7 else { return nil }
+        return first...last
     }
 
     /// "Car Wash 8 Detail": an "&" OCR read as "8", unsurely (under 0.8), alone between two words of letters it read

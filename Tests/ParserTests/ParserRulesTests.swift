@@ -452,7 +452,7 @@ struct ParserRulesTests {
 
     /// A name printed with its letters apart (wide print) is read a letter a word; its letters are joined, a new word
     /// where the gap is wide, the symbols beside them dropped, and the evidence keeps the line as read. Three
-    /// capitals are initials, lower-case letters apart are noise: neither is joined.
+    /// capitals are initials, lower-case letters apart are noise: neither is joined. Nor is such a line's "RM" a currency.
     @Test func aNamePrintedWithItsLettersApartIsJoined() {
         func letters(_ t: String, y: Int, gap: (Int) -> Int = { _ in 12 }) -> [OCRWord] {
             var x = 0
@@ -469,6 +469,10 @@ struct ParserRulesTests {
         let wide = parse(letters("S U P E RM A R K E T", y: 10))
         #expect(wide?.value == "SUPERMARKET")
         #expect(wide?.evidence.notes == [.letterSpaced("S U P E RM A R K E T")])
+        // Its "RM" is no ringgit.
+        let page = OCRPage(lines: [OCRLine(words: letters("S U P E RM A R K E T", y: 10)), OCRLine(text: "TOTAL 9.99", confidence: 0.95)], width: 600, height: 400)
+        #expect(parser.parse(page).currency == nil)
+        #expect(parser.parse(text: "RM 9.99\nTOTAL 9.99").currency?.value == "MYR")
         // "T H E   F O R G E": a wider gap between the words.
         #expect(parse(letters("T H E F O R G E", y: 10, gap: { $0 == 2 ? 60 : 12 }))?.value == "THE FORGE")
         #expect(parse([OCRWord(text: "******", confidence: 0.5)] + letters("C A R R E F O U R", y: 10) + [OCRWord(text: "#***#**", confidence: 0.4)])?.value == "CARREFOUR")
