@@ -8,7 +8,7 @@ import ReceiptModel
 extension ReceiptParser {
     /// `dayLines`: every line that prints the receipt's date (the one it was read from among them).
     func time(_ lines: [ParseLine], dayLines: Set<Int>) -> Field<TimeOfDay>? {
-        var best: (TimeOfDay, Double, ParseLine, [Note])?
+        var best: (TimeOfDay, Double, ParseLine, [Note], String)?
         for l in lines {
             let times = TimeScanner.scan(l.text)
             guard !times.isEmpty else { continue }
@@ -22,9 +22,23 @@ extension ReceiptParser {
             // "Open Time: 01:24PM", "Opened 12:02", "Open 9:00-21:00": when the table opened (the bill was paid later)
             // or the shop's hours, not when the receipt was paid.
             let opening = l.words.has(" open ") || l.words.has(" opened ") || l.words.has(" opening ")
+            // "12:28PM Total 96.86", "04:02PM Total Due 30.98": a check printed when it was closed, its time first on
+            // the total's line, later than the one beside the date (when the table opened): the time it was paid.
+            // (After the word, "Total: 1:08" is a price misread.)
+            var totalLine: Bool?
             for t in times {
                 var score = 0.6
                 var notes: [Note] = []
+                if t.offset < 4, !besideDate, !labelled, !l.text.prefix(t.offset).contains(where: { $0.isLetter || $0.isNumber }) {
+                    if totalLine == nil { totalLine = compiled.best(compiled.total, in: l.words) != nil && compiled.any(compiled.totalDistractors, in: l.words) == nil }
+                    if totalLine == true {
+                        func seconds(_ x: TimeOfDay) -> Int { (x.hour * 60 + x.minute) * 60 + (x.second ?? 0) }
+                        // (A time beside the date scores 0.6 + 0.3, a hair under 0.9 in binary.)
+                        if let b = best, b.1 >= 0.85, seconds(b.0) > seconds(t.time) { continue }
+                        best = (t.time, 0.95, l, [], "time.total-line")
+                        continue
+                    }
+                }
                 if besideDate { score += 0.3 }
                 if labelled { score += 0.2 }
                 if moneyLine || phoneLine { score -= 0.3 }
@@ -33,10 +47,10 @@ extension ReceiptParser {
                 if !besideDate && !labelled && t.time.hour < 7 && !t.meridiem && t.time.second == nil { score -= 0.1 }
                 if let read = t.meridiemRead { notes.append(.meridiemRead(read, pm: t.time.hour >= 12)) }
                 // Of equals beside the date, the later; elsewhere the first (a receipt's time is printed near its top).
-                if best == nil || score > best!.1 || (score == best!.1 && besideDate) { best = (t.time, score, l, notes) }
+                if best == nil || score > best!.1 || (score == best!.1 && besideDate) { best = (t.time, score, l, notes, "time.hh:mm") }
             }
         }
-        return best.map { Field($0.0, confidence: $0.1, evidence: $0.2.evidence(rule: "time.hh:mm", notes: $0.3)) }
+        return best.map { Field($0.0, confidence: $0.1, evidence: $0.2.evidence(rule: $0.4, notes: $0.3)) }
     }
 }
 

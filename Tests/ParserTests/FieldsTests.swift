@@ -53,6 +53,19 @@ struct FieldsTests {
         #expect(parser.parse(text: "BISTRO\nPrinted 12/08/2030 10:58\nTEA 3.00\nTOTAL 3.00\nOpened 12/08/2030 10:02").time?.value == time(10, 58))
     }
 
+    /// A check printed when it was closed puts that time first on its total's line, below the one beside the date
+    /// (when the table opened): that is when it was paid. After the word it is a price misread; a time on the
+    /// total's line earlier than the date's is not taken over it.
+    @Test("the time first on the total's line: the check closed")
+    func timeFirstOnTheTotalLine() {
+        let closed = parser.parse(text: "GRILL\nChk 4781 Apr01'24 12:11P Gst 2\nTEA 3.00\nSOUP 9.00\n12:28PM Total 12.00")
+        #expect(closed.time?.value == time(12, 28))
+        #expect(closed.time?.evidence.rule == "time.total-line")
+        #expect(parser.parse(text: "GRILL\nOpen: 18:43:34 Table: 25\nTEA 3.00\n19:32:35 Total: 3.00").time?.value == time(19, 32, 35))
+        #expect(parser.parse(text: "GRILL\n01/04/2024 12:11\nTEA 3.00\nTotal: 1:08\nTOTAL 3.00").time?.value == time(12, 11))
+        #expect(parser.parse(text: "GRILL\n01/04/2024 12:11\nTEA 3.00\n11:58 Total 3.00").time?.value == time(12, 11))
+    }
+
     /// "VISA 1:48" before "16:45": a bare small hour away from the date and no AM or PM is the weaker reading.
     @Test("a bare hour before seven is weaker than a daytime one")
     func earlyHourIsWeaker() {
