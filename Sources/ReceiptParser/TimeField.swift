@@ -22,7 +22,7 @@ extension ReceiptParser {
             // "Open Time: 01:24PM", "Opened 12:02", "Open 9:00-21:00": when the table opened (the bill was paid later)
             // or the shop's hours, not when the receipt was paid.
             let opening = l.words.has(" open ") || l.words.has(" opened ") || l.words.has(" opening ")
-            // "12:28PM Total 96.86", "04:02PM Total Due 30.98": a check printed when it was closed, its time first on
+            // "12:28PM Total 96.86", "10:00 Payment Due 25.61": a check printed when it was closed, its time first on
             // the total's line, later than the one beside the date (when the table opened): the time it was paid.
             // (After the word, "Total: 1:08" is a price misread.)
             var totalLine: Bool?
@@ -30,7 +30,11 @@ extension ReceiptParser {
                 var score = 0.6
                 var notes: [Note] = []
                 if t.offset < 4, !besideDate, !labelled, !l.text.prefix(t.offset).contains(where: { $0.isLetter || $0.isNumber }) {
-                    if totalLine == nil { totalLine = compiled.best(compiled.total, in: l.words) != nil && compiled.any(compiled.totalDistractors, in: l.words) == nil }
+                    if totalLine == nil {
+                        // ("Payment Due", "Amount Due": what is to pay, whatever else the line says; not the change due.)
+                        totalLine = compiled.best(compiled.total, in: l.words) != nil && compiled.any(compiled.totalDistractors, in: l.words) == nil
+                            || l.words.has(" due ") && !l.words.has(" change ")
+                    }
                     if totalLine == true {
                         func seconds(_ x: TimeOfDay) -> Int { (x.hour * 60 + x.minute) * 60 + (x.second ?? 0) }
                         // (A time beside the date scores 0.6 + 0.3, a hair under 0.9 in binary.)

@@ -64,6 +64,9 @@ struct FieldsTests {
         #expect(parser.parse(text: "GRILL\nOpen: 18:43:34 Table: 25\nTEA 3.00\n19:32:35 Total: 3.00").time?.value == time(19, 32, 35))
         #expect(parser.parse(text: "GRILL\n01/04/2024 12:11\nTEA 3.00\nTotal: 1:08\nTOTAL 3.00").time?.value == time(12, 11))
         #expect(parser.parse(text: "GRILL\n01/04/2024 12:11\nTEA 3.00\n11:58 Total 3.00").time?.value == time(12, 11))
+        // What is due to pay is the total's line by another name; the change due is not.
+        #expect(parser.parse(text: "GRILL\nO4NOV'17 9:32AM\nTEA 23.96\nTax 1.65\n10:00 Payment Due 25.61").time?.value == time(10, 0))
+        #expect(parser.parse(text: "GRILL\nO4NOV'17 9:32AM\nTEA 23.96\nTOTAL 23.96\n10:00 Change Due 1.04").time?.value == time(9, 32))
     }
 
     /// "VISA 1:48" before "16:45": a bare small hour away from the date and no AM or PM is the weaker reading.
