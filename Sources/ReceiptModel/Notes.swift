@@ -167,6 +167,9 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     // Time.
     /// "'PH' taken as PM": OCR's reading of the AM/PM printed after a time.
     case meridiemRead(String, pm: Bool)
+    /// "no AM or PM read; an hour of one digit before seven taken as PM": "2:31:17" is a 12-hour till's (a 24-hour
+    /// one prints "02:31:17"), and few shops sell between one and seven at night.
+    case afternoonAssumed
 
     // Subtotal and tax.
     /// "net 84.54 + tax 14.79 = gross 99.33 on one row": a tax table's row.
@@ -287,6 +290,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case let .dateRepaired(t): return "taken as '\(t)' (OCR slips repaired)"
         case .mixedSeparators: return "two kinds of separator in one date: likelier a misread"
         case let .meridiemRead(t, pm): return "'\(t)' taken as \(pm ? "PM" : "AM")"
+        case .afternoonAssumed: return "no AM or PM read; an hour of one digit before seven taken as PM"
         case let .taxTableRow(n, t, g): return "net \(n) + tax \(t) = gross \(g) on one row"
         case let .taxesAdded(a): return "taxes " + a.map(\.description).joined(separator: " + ") + " added"
         case let .workedOut(sum, v): return "worked out: \(sum) = \(v)"

@@ -50,8 +50,15 @@ extension ReceiptParser {
                 // "VISA 1:48" alone: few shops sell before seven, and a 12-hour till would print PM.
                 if !besideDate && !labelled && t.time.hour < 7 && !t.meridiem && t.time.second == nil { score -= 0.1 }
                 if let read = t.meridiemRead { notes.append(.meridiemRead(read, pm: t.time.hour >= 12)) }
+                var time = t.time
+                // "Date: 06-Aug-2015 2:31:17", its PM not read: a 24-hour till prints "02:31:17" (or "14:31:17"), so an
+                // hour of one digit is a 12-hour till's, and between one and seven it is afternoon far more often.
+                if !t.meridiem, t.unpadded, (1...6).contains(time.hour), let pm = TimeOfDay(hour: time.hour + 12, minute: time.minute, second: time.second) {
+                    time = pm
+                    notes.append(.afternoonAssumed)
+                }
                 // Of equals beside the date, the later; elsewhere the first (a receipt's time is printed near its top).
-                if best == nil || score > best!.1 || (score == best!.1 && besideDate) { best = (t.time, score, l, notes, "time.hh:mm") }
+                if best == nil || score > best!.1 || (score == best!.1 && besideDate) { best = (time, score, l, notes, "time.hh:mm") }
             }
         }
         return best.map { Field($0.0, confidence: $0.1, evidence: $0.2.evidence(rule: $0.4, notes: $0.3)) }
@@ -83,6 +90,8 @@ enum TimeScanner {
         var meridiemRead: String?
         /// An AM or PM was printed (or read into a word) after it.
         var meridiem = false
+        /// Its hour was printed with one digit ("2:31", not "02:31").
+        var unpadded = false
     }
 
     /// One match of `time`: its groups as numbers (the hour, the minutes, the seconds if printed, the
@@ -112,7 +121,9 @@ enum TimeScanner {
             guard let t = TimeOfDay(hour: h, minute: mi, second: m.second) else { return nil }
             offset += line.distance(from: last, to: m.range.lowerBound)
             last = m.range.lowerBound
-            return Found(time: t, offset: offset, meridiemRead: read, meridiem: meridiem != nil)
+            // (The match starts at the hour: one digit when a space or colon follows it.)
+            let second = line[m.range].dropFirst().first
+            return Found(time: t, offset: offset, meridiemRead: read, meridiem: meridiem != nil, unpadded: second == ":" || second == " ")
         }
     }
 

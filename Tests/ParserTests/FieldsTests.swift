@@ -69,6 +69,18 @@ struct FieldsTests {
         #expect(parser.parse(text: "GRILL\nO4NOV'17 9:32AM\nTEA 23.96\nTOTAL 23.96\n10:00 Change Due 1.04").time?.value == time(9, 32))
     }
 
+    /// A till that prints "2:31" (no leading zero) keeps a 12-hour clock; without its AM or PM, an hour from one
+    /// to six is afternoon. A padded hour ("02:31") is a 24-hour clock's, and a printed AM stands.
+    @Test("an unpadded hour before seven is PM")
+    func unpaddedSmallHourIsAfternoon() {
+        let r = parser.parse(text: "SUSHI BAR\nDate: 06-Aug-2024 2:31:17\nTEA 3.00\nTOTAL 3.00")
+        #expect(r.time?.value == time(14, 31, 17))
+        #expect(r.time?.evidence.notes.contains(.afternoonAssumed) == true)
+        #expect(parser.parse(text: "SUSHI BAR\nDate: 06-Aug-2024 02:31:17\nTEA 3.00\nTOTAL 3.00").time?.value == time(2, 31, 17))
+        #expect(parser.parse(text: "SUSHI BAR\nDate: 06-Aug-2024 2:31 AM\nTEA 3.00\nTOTAL 3.00").time?.value == time(2, 31))
+        #expect(parser.parse(text: "SUSHI BAR\nDate: 06-Aug-2024 7:13\nTEA 3.00\nTOTAL 3.00").time?.value == time(7, 13))
+    }
+
     /// "VISA 1:48" before "16:45": a bare small hour away from the date and no AM or PM is the weaker reading.
     @Test("a bare hour before seven is weaker than a daytime one")
     func earlyHourIsWeaker() {

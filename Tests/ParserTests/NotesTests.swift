@@ -33,7 +33,7 @@ struct NotesTests {
         .equalsSubtotal(taxIncluded: true), .equalsSubtotal(taxIncluded: false), .belowSubtotal(amount("25.00")),
         .equalsAmountPaid, .moreThanPaid(amount("20.00")), .beforeRounding(amount("-0.02")), .afterRounding(amount("-0.02")),
         .beforeTax(amount("21.20")), .belowRoundingLine, .inTaxTable(belowLine: 31), .lineItemsAddUp(amount("593.10")),
-        .printed(times: 2), .engineWeighedDigit("4"), .meridiemRead("PH", pm: true), .meridiemRead("AH", pm: false),
+        .printed(times: 2), .engineWeighedDigit("4"), .meridiemRead("PH", pm: true), .meridiemRead("AH", pm: false), .afternoonAssumed,
         .taxTableRow(net: amount("84.54"), tax: amount("14.79"), gross: amount("99.33")), .taxesAdded([amount("1.28"), amount("0.12")]),
         .workedOut(.totalLessSubtotal(total: amount("14.15"), subtotal: amount("13.45")), equals: amount("0.70")),
         .sum(.totalLessTax(total: amount("14.15"), tax: amount("0.70")), equals: amount("13.45")), .equalsTotal, .totalPrintedAgainBelow, .unreadEqualsTotal, .taxIncluded,
