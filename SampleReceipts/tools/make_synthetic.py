@@ -1003,6 +1003,53 @@ def id_warung_01():
     return r, "plain"
 
 
+def us_diner_01():
+    # A diner's check: its name printed wide (letters apart), the time the table opened beside the date and the
+    # time the check was closed first on the total's line; the closing time is when it was paid.
+    r = Receipt("us-diner-01", "us", 14)
+    r.center("S U N N Y S I D E   D I N E R", "bold")
+    r.center("1420 Orchard Ave")
+    r.center("Lakewood, OH 44107")
+    r.center("216-555-0148")
+    r.rule()
+    r.lr("Chk 2291  Table 7", "04/12/2024 12:11 PM")
+    r.left("Server: Dana  Guests: 2")
+    r.rule()
+    sub = r.add_items(
+        [
+            ("CLUB SANDWICH", 1, "12.50", None),
+            ("TOMATO SOUP", 1, "6.25", None),
+            ("ICED TEA", 2, "3.25", None),
+        ]
+    )
+    tax = q2(sub * Decimal("0.08"))
+    total = sub + tax
+    r.rule()
+    r.lr("Subtotal", r.m(sub))
+    r.lr("Tax 8%", r.m(tax))
+    r.lr("12:48PM Total", "$" + r.m(total), "total")
+    r.lr("VISA ****4417", "$" + r.m(total))
+    r.gap()
+    r.center("Thank you, come again!")
+    r.meta.update(
+        vendor="SUNNYSIDE DINER",
+        address="1420 Orchard Ave, Lakewood, OH 44107",
+        phone="216-555-0148",
+        date="2024-04-12",
+        time="12:48",
+        currency="USD",
+        locale="en_US",
+        subtotal=dec(sub),
+        tax=dec(tax),
+        total=dec(total),
+        payment="card",
+        card_last4="4417",
+        notes="US diner check; name printed with its letters apart; opened 12:11 PM beside the date, "
+        "closed 12:48PM first on the total's line (the time paid).",
+    )
+    return r, "plain"
+
+
 RECEIPTS = [
     us_hardware_01,
     us_electronics_01,
@@ -1017,6 +1064,7 @@ RECEIPTS = [
     se_jarnhandel_01,
     ca_outfitters_01,
     id_warung_01,
+    us_diner_01,
 ]
 
 
