@@ -512,6 +512,27 @@ struct HandScannerTests {
         }
     }
 
+    /// `ukPostcodeAtEnd` (by hand, on printable ASCII) against `ukPostcode`'s expression.
+    @Test func ukPostcodeByHandIsTheExpression() {
+        let pieces = ["LONDON W1D 4HS", "Leeds LS1 6AZ", "SW1A 1AA", "M1 1AE", "B33 8TH", "CR2 6XH", "DN55 1PT", "EC1A 1BB", "W1A 0AX",
+                      "_W1D 4HS", "aW1D 4HS", "W1d 4HS", "W1D 4hS", "W1D4HS", "W1D  4HS.", "ABC1 2DE", "A1 2BC!!", "9A1 2BC", "-A1 2BC",
+                      "AB1C 2DE", "A12 3BC", "A1B 2CD ", "1 2AB", "AB 1CD", " 1AB", "_", "AB12 3CD__", "A1_ 2BC"]
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZab0123456789     _.,-!")
+        var g = Lines(state: 59)
+        var matched = 0
+        for _ in 0..<30_000 {
+            var s = g.line(alphabet, max: 10)
+            if Bool.random(using: &g) { s += pieces.randomElement(using: &g)! }
+            if Bool.random(using: &g) { s += g.line(Array(" .,-!_aA1"), max: 3) }
+            if Bool.random(using: &g) { s = pieces.randomElement(using: &g)! + g.line(alphabet, max: 4) + s }
+            let regex = CompiledRules.ukPostcode.regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
+            let hand = Bytes.onPrintable(s, CompiledRules.ukPostcodeAtEnd)
+            #expect(hand == regex, "\(s)")
+            if regex { matched += 1 }
+        }
+        #expect(matched > 1_000)
+    }
+
     /// An amount made from its digits is the Decimal `Decimal(string:)` makes of them: equal, printed alike, hashed
     /// alike, and held alike (its exponent and significand).
     @Test func amountsFromDigitsAreTheParsedOnes() {
