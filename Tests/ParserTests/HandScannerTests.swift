@@ -798,6 +798,21 @@ struct HandScannerTests {
             #expect(ReceiptParser.droppingLeadingMarks(s) == replaced(ReceiptParser.leadingMarks, s), "\(s)")
             #expect(ReceiptParser.droppingTrailingMarks(s) == replaced(ReceiptParser.trailingMarks, s), "\(s)")
         }
+        // A currency word or sign and a tax flag that end a name, dropped.
+        let ends = ["$", " $", "  $", "RM", "rm", "Rm", "Rs", "rs.", "RS.", "Rs..", "USD", "usd", "EUR", "GBP", "MYR", "SGD", "CAD", "AUD", "kr", "KR", "€", "£", "¥",
+                    "A", "a", "Z", "TF", "tf", "TX", "FT", "NT", "SR", "ZR", "ZZ", "<A>", "<A", "<a>", "<AB>", "A>", "<", ">", "<1>", "usdx", " ", "  ", "\t", "é"]
+        var marked = 0
+        for _ in 0..<30_000 {
+            var s = g.line(Array("aZ09 .$-<>"), max: 8)
+            for _ in 0..<Int.random(in: 0...3, using: &g) { s += (Bool.random(using: &g) ? " " : "") + ends.randomElement(using: &g)! }
+            let word = replaced(ReceiptParser.trailingCurrencyWord, s), sign = replaced(ReceiptParser.trailingCurrencySign, s)
+            let flag = replaced(ReceiptParser.trailingTaxFlag, s)
+            #expect(ReceiptParser.droppingTrailingCurrencyWord(s) == word, "\(s)")
+            #expect(ReceiptParser.droppingTrailingCurrencySign(s) == sign, "\(s)")
+            #expect(ReceiptParser.droppingTrailingTaxFlag(s) == flag, "\(s)")
+            if word != s || sign != s || flag != s { marked += 1 }
+        }
+        #expect(marked > 5_000)
         // The amount a row starts with (a quantity printed as one), dropped.
         let pieces = ["12", "1", "0", ".", ",", "50", "5", " ", "-", "_", "$", "a", "é", "(", "3.00", "1,00", "Tea"]
         for _ in 0..<20_000 {
