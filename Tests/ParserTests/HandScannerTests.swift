@@ -512,6 +512,17 @@ struct HandScannerTests {
         }
     }
 
+    /// A name's brackets counted on its bytes (`opensMoreThanCloses`) as by its characters.
+    @Test func bracketsCountedAsCharacters() {
+        var g = Lines(state: 67)
+        let marked: [Character] = ["\r\n", "é", "(\u{301}", ")\u{308}", "—"]
+        let alphabet = Array("((()))aZ 9-&") + marked
+        for _ in 0..<20_000 {
+            let s = g.line(alphabet, max: 12)
+            #expect(ReceiptParser.opensMoreThanCloses(s) == (s.filter { $0 == "(" }.count > s.filter { $0 == ")" }.count), "\(s)")
+        }
+    }
+
     /// `ukPostcodeAtEnd` (by hand, on printable ASCII) against `ukPostcode`'s expression.
     @Test func ukPostcodeByHandIsTheExpression() {
         let pieces = ["LONDON W1D 4HS", "Leeds LS1 6AZ", "SW1A 1AA", "M1 1AE", "B33 8TH", "CR2 6XH", "DN55 1PT", "EC1A 1BB", "W1A 0AX",
