@@ -1,8 +1,11 @@
 import Foundation
 import ReceiptModel
 
-/// The rules, normalised once for fast whole-word matching.
-struct CompiledRules: Sendable {
+/// The rules, normalised once for fast whole-word matching. A class, not a struct (a speed trick): every table in it
+/// is a `let`, so a reference reads as a copy did, and a call of one of its methods that is not inlined was handed a
+/// copy of the whole struct, some 1.3 KB copied each time (and a copy kept, by the parser or the money fields,
+/// retained every table in it).
+final class CompiledRules: Sendable {
     /// A class, not a struct: keywords are handed around line by line (the best of a set, a candidate's),
     /// and a copy of one is a reference, not five retained buffers. Immutable.
     final class Keyword: Sendable {
