@@ -1,8 +1,11 @@
 import Foundation
 import ReceiptModel
 
-/// The rules, normalised once for fast whole-word matching.
-struct CompiledRules: Sendable {
+/// The rules, normalised once for fast whole-word matching. A class, not a struct (a speed trick): every table in it
+/// is a `let`, so a reference reads as a copy did, and a call of one of its methods that is not inlined was handed a
+/// copy of the whole struct, some 1.3 KB copied each time (and a copy kept, by the parser or the money fields,
+/// retained every table in it).
+final class CompiledRules: Sendable {
     /// A class, not a struct: keywords are handed around line by line (the best of a set, a candidate's),
     /// and a copy of one is a reference, not five retained buffers. Immutable.
     final class Keyword: Sendable {
@@ -200,7 +203,8 @@ struct CompiledRules: Sendable {
     let nameWordBytes: [Int: [[UInt8]]]
     let currencySymbols: [(String, String)]   // raw symbol, code
     /// `currencySymbols`' symbols as UTF-8, and whether each is all letters (`currencies(in:)` on ASCII).
-    let currencySymbolBytes: [(bytes: [UInt8], letters: Bool, set: ByteSet?)]
+    /// (`pairs`: its pairs of bytes side by side, `BytePairs`.)
+    let currencySymbolBytes: [(bytes: [UInt8], letters: Bool, set: ByteSet?, pairs: BytePairs)]
     /// The symbols of more than one character ending in "$" ("us$", "s$", "hk$"): a "$" inside one is that currency's.
     let prefixedDollars: [String]
     let currencyWords: Set<String>
@@ -266,7 +270,7 @@ struct CompiledRules: Sendable {
         nameWordBytes = nameWords.mapValues { $0.map { Array($0.utf8) } }
         currencySymbols = r.currency.symbols.map { ($0.key.lowercased(), $0.value) }.sorted { $0.0.count > $1.0.count }
         currencySymbolBytes = currencySymbols.map { s in
-            (Array(s.0.utf8), s.0.allSatisfy(\.isLetterQuick), s.0.utf8.allSatisfy { $0 < 0x80 } ? ByteSet(bytes: s.0.utf8) : nil)
+            (Array(s.0.utf8), s.0.allSatisfy(\.isLetterQuick), s.0.utf8.allSatisfy { $0 < 0x80 } ? ByteSet(bytes: s.0.utf8) : nil, BytePairs(Array(s.0.utf8)))
         }
         prefixedDollars = currencySymbols.map(\.0).filter { $0.count > 1 && $0.hasSuffix("$") }
         currencyWords = Set(r.currency.symbols.keys.map { $0.lowercased() }.filter { $0.allSatisfy(\.isLetterQuick) })

@@ -112,18 +112,45 @@ extension CompiledRules {
         // The set of the line's bytes lower-cased, in one walk of its bytes in place (nil: not ASCII); the line
         // lower-cased made only once a symbol's bytes are all among them (most lines hold none: an array made and
         // freed for every line was half the cost).
-        func present(_ b: UnsafeBufferPointer<UInt8>) -> ByteSet? {
-            var lo: UInt64 = 0, hi: UInt64 = 0
+        // The same walk marks the pairs of bytes side by side (`BytePairs`), lower-cased: a symbol of two bytes or more
+        // is on the line only where its pairs are.
+        func present(_ b: UnsafeBufferPointer<UInt8>) -> (ByteSet, BytePairs)? {
+            var lo: UInt64 = 0, hi: UInt64 = 0, pairs = BytePairs()
+            var previous: UInt8 = 0
             for c in b {
                 guard c < 0x80 else { return nil }
                 let d = c >= 0x41 && c <= 0x5A ? c | 0x20 : c
                 if d < 64 { lo |= 1 << UInt64(d) } else { hi |= 1 << UInt64(d - 64) }
+                pairs.add(previous, d)
+                previous = d
             }
-            return ByteSet(lo: lo, hi: hi)
+            return (ByteSet(lo: lo, hi: hi), pairs)
         }
         // (The line's bytes in place, or copied out when the string does not hold them so.)
         return u.withContiguousStorageIfAvailable({ asciiCurrencies(bytes: $0, present($0)) })
             ?? Array(u).withUnsafeBufferPointer({ asciiCurrencies(bytes: $0, present($0)) })
+    }
+
+    /// Which pairs of bytes stand side by side in a text, each pair a bit of 128 (pairs that share a bit are not told
+    /// apart): a text holds a string only where it holds every pair of it. (A speed trick for `asciiCurrencies`: a line
+    /// holds the bytes of many a currency word, "r" and "s", "e", "u" and "r", and each was looked for along it.)
+    struct BytePairs: Sendable {
+        var lo: UInt64 = 0, hi: UInt64 = 0
+
+        init() {}
+
+        /// The pairs of `bytes`.
+        init(_ bytes: [UInt8]) {
+            for i in bytes.indices.dropFirst() { add(bytes[i - 1], bytes[i]) }
+        }
+
+        @inline(__always) mutating func add(_ a: UInt8, _ b: UInt8) {
+            let h = (UInt64(a) &* 31 &+ UInt64(b)) & 127
+            if h < 64 { lo |= 1 << h } else { hi |= 1 << (h - 64) }
+        }
+
+        /// Whether every pair of `other` is here.
+        @inline(__always) func holds(_ other: BytePairs) -> Bool { other.lo & ~lo == 0 && other.hi & ~hi == 0 }
     }
 
     /// Whether the ASCII bytes `b`, lower-cased, hold the lower-case `sym` (`bytesContain` of the line lower-cased,
@@ -144,8 +171,8 @@ extension CompiledRules {
     }
 
     /// `asciiCurrencies(in:)` on the line's bytes `b`, `present` the set of them lower-cased (nil: not ASCII).
-    private func asciiCurrencies(bytes b: UnsafeBufferPointer<UInt8>, _ present: ByteSet?) -> [String]? {
-        guard let present else { return nil }
+    private func asciiCurrencies(bytes b: UnsafeBufferPointer<UInt8>, _ seen: (ByteSet, BytePairs)?) -> [String]? {
+        guard let (present, pairs) = seen else { return nil }
         // Printable ASCII: no byte below a space, no DEL.
         let printable = present.lo & 0xFFFF_FFFF == 0 && !present.contains(0x7F)
         var out: [String] = []
@@ -155,7 +182,7 @@ extension CompiledRules {
         for k in currencySymbolBytes.indices {
             // (The symbol's set asked before its bytes are taken: taking each element whole retained and released
             // its array, for every symbol on every line.)
-            guard let set = currencySymbolBytes[k].set, present.holds(set) else { continue }
+            guard let set = currencySymbolBytes[k].set, present.holds(set), pairs.holds(currencySymbolBytes[k].pairs) else { continue }
             let sym = currencySymbolBytes[k].bytes, letters = currencySymbolBytes[k].letters
             guard Self.holdsLowered(b, sym) else { continue }
             let lower = lowered ?? b.map(Bytes.lower)

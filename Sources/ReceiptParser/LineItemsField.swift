@@ -444,6 +444,66 @@ extension ReceiptParser {
     /// `trailingMarks`' characters that are printable ASCII.
     static let trailingMarkBytes = ByteSet(" @=~:;,_-|*'\".(")
 
+    /// Where the match of `\s+W$` starts in printable ASCII `b`, `W` the text after the last space when `word` takes
+    /// it (`b.count`: no match). There `\s` is a space and `$` the end, and `W` holds no space: the leftmost match
+    /// is the whole run of spaces before the last word, and that word.
+    static func startOfSpacedLastWord(_ b: UnsafeBufferPointer<UInt8>, _ word: (UnsafeBufferPointer<UInt8>) -> Bool) -> Int {
+        guard let i = b.lastIndex(of: 0x20), i + 1 < b.count, word(UnsafeBufferPointer(rebasing: b[(i + 1)...])) else { return b.count }
+        var j = i
+        while j > 0, b[j - 1] == 0x20 { j -= 1 }
+        return j
+    }
+
+    /// `trailingCurrencyWord.replacing(in: s, with: "")`; on printable ASCII by hand (a speed trick: `mayMatch` made a
+    /// string of the last word, and the expression ran on every name it let through): of its signs only "$" is
+    /// ASCII, and its words are matched in any case.
+    static func droppingTrailingCurrencyWord(_ s: String) -> String {
+        trimmedPrintable(s) { b in
+            (0, startOfSpacedLastWord(b) { w in
+                switch w.count {
+                case 1: return w[0] == UInt8(ascii: "$")
+                case 2: return Bytes.says(w, 0, "rm") || Bytes.says(w, 0, "rs") || Bytes.says(w, 0, "kr")
+                case 3:
+                    return Bytes.says(w, 0, "rs.") || Bytes.says(w, 0, "usd") || Bytes.says(w, 0, "eur") || Bytes.says(w, 0, "gbp")
+                        || Bytes.says(w, 0, "myr") || Bytes.says(w, 0, "sgd") || Bytes.says(w, 0, "cad") || Bytes.says(w, 0, "aud")
+                default: return false
+                }
+            })
+        } ?? trailingCurrencyWord.replacing(in: s, with: "")
+    }
+
+    /// `trailingCurrencySign.replacing(in: s, with: "")`; on printable ASCII by hand: a "$" that ends the text, and the
+    /// run of spaces before it (the leftmost match takes them all).
+    static func droppingTrailingCurrencySign(_ s: String) -> String {
+        trimmedPrintable(s) { b in
+            guard b.last == UInt8(ascii: "$") else { return (0, b.count) }
+            var j = b.count - 1
+            while j > 0, b[j - 1] == 0x20 { j -= 1 }
+            return (0, j)
+        } ?? trailingCurrencySign.replacing(in: s, with: "")
+    }
+
+    /// `trailingTaxFlag.replacing(in: s, with: "")`; on printable ASCII by hand (case matters): a capital, one of the
+    /// two-letter flags, or "<", a capital and maybe ">".
+    static func droppingTrailingTaxFlag(_ s: String) -> String {
+        trimmedPrintable(s) { b in
+            (0, startOfSpacedLastWord(b) { w in
+                func upper(_ c: UInt8) -> Bool { c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") }
+                switch w.count {
+                case 1: return upper(w[0])
+                case 2:
+                    if w[0] == UInt8(ascii: "<") { return upper(w[1]) }
+                    let pair = UInt16(w[0]) << 8 | UInt16(w[1])
+                    return taxFlagPairs.contains(pair)
+                case 3: return w[0] == UInt8(ascii: "<") && upper(w[1]) && w[2] == UInt8(ascii: ">")
+                default: return false
+                }
+            })
+        } ?? trailingTaxFlag.replacing(in: s, with: "")
+    }
+    /// `trailingTaxFlag`'s two-letter flags, their two bytes as one number.
+    static let taxFlagPairs: Set<UInt16> = Set(["TF", "TX", "FT", "NT", "SR", "ZR"].map { f in f.utf8.reduce(0) { $0 << 8 | UInt16($1) } })
+
     /// The text after the last space, when a space stands before it (and it is not empty).
     static func lastWord(_ b: UnsafeBufferPointer<UInt8>) -> String? {
         guard let i = b.lastIndex(of: 0x20), i + 1 < b.count else { return nil }
@@ -458,9 +518,9 @@ extension ReceiptParser {
         for _ in 0..<3 {
             let before = t
             t = Self.droppingTrailingMarks(t)
-            t = Self.trailingCurrencyWord.replacing(in: t, with: "")
-            t = Self.trailingCurrencySign.replacing(in: t, with: "")
-            t = Self.trailingTaxFlag.replacing(in: t, with: "")
+            t = Self.droppingTrailingCurrencyWord(t)
+            t = Self.droppingTrailingCurrencySign(t)
+            t = Self.droppingTrailingTaxFlag(t)
             if t == before { break }
         }
         return Self.withoutItemCodes(MoneyFields.trimSpaces(t))  // (Trim: Foundation's trim, without bridging ASCII)

@@ -96,8 +96,13 @@ enum RowBuilder {
                 out.append(Row(line: lines[head[g]], source: head[g], members: [head[g]]))
                 continue
             }
-            var members: [Int] = []
+            // (Counted first, the array made at its size once: appends grew it again and again.)
+            var size = 0
             var m = head[g]
+            while m >= 0 { size += 1; m = next[m] }
+            var members: [Int] = []
+            members.reserveCapacity(size)
+            m = head[g]
             while m >= 0 { members.append(m); m = next[m] }
             let leftToRight = members.sorted { (bx[$0].x, $0) < (bx[$1].x, $1) }
             var words: [OCRWord] = []

@@ -64,8 +64,14 @@ extension MoneyFields {
     /// read on it. OCR lost the last digit, most often a 0 (faint, or run into the paper's edge): read
     /// as 174.90, weaker than its keyword. A ")" after the digit is a misread digit, not an end.
     static let oneDecimalAtEnd = Pattern(#"(?<![\d.,])(\d{1,6})[.,](\d)(?![\d)])\W{0,3}$"#, mayMatch: { b in
-        // a digit, "." or ",", a digit
-        b.count >= 3 && (1..<(b.count - 1)).contains { (b[$0] == UInt8(ascii: ".") || b[$0] == UInt8(ascii: ",")) && Bytes.isDigit(b[$0 - 1]) && Bytes.isDigit(b[$0 + 1]) }
+        // a digit, "." or ",", a digit, then at most three bytes to the end (`\W{0,3}$`: asked where those three stand,
+        // not along the whole line)
+        let n = b.count
+        for k in 0...3 where n - k >= 3 {
+            let e = n - k
+            if Bytes.isDigit(b[e - 1]), b[e - 2] == UInt8(ascii: ".") || b[e - 2] == UInt8(ascii: ","), Bytes.isDigit(b[e - 3]) { return true }
+        }
+        return false
     })
 
     func addOneDecimalTotals(_ candidates: inout [Found]) {

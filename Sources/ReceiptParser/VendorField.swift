@@ -223,11 +223,23 @@ extension ReceiptParser {
             rule = "vendor.legal-form-two-lines"
         }
         // "ENTERPRISE (SETIA" / "ALAM) SDN BHD": a bracket left open closes on the next line.
-        if name.filter({ $0 == "(" }).count > name.filter({ $0 == ")" }).count, i + 1 < top.count,
+        if Self.opensMoreThanCloses(name), i + 1 < top.count,
            top[i + 1].text.contains(")"), top[i + 1].amounts.isEmpty {
             name += " " + cleaned[i + 1]
         }
         return (name, rule)
+    }
+
+    /// `name.filter { $0 == "(" }.count > name.filter { $0 == ")" }.count`, counted on the bytes when `name` is ASCII
+    /// (there a bracket is a character of its own: only CR LF is two bytes in one character), without the strings
+    /// `filter` made; any other name by its characters, as that.
+    static func opensMoreThanCloses(_ name: String) -> Bool {
+        var open = 0, close = 0
+        for c in name.utf8 {
+            if c >= 0x80 { return name.filter({ $0 == "(" }).count > name.filter({ $0 == ")" }).count }
+            if c == UInt8(ascii: "(") { open += 1 } else if c == UInt8(ascii: ")") { close += 1 }
+        }
+        return open > close
     }
 
     /// Whether line `l`, above a legal form that continues a name, is that name's start: a name-like line,

@@ -138,13 +138,39 @@ extension CompiledRules {
     static func isCityLine(_ text: String) -> Bool {
         // Printable ASCII: the match found by hand (`cityStatePostcodeMatch`), its code looked up packed (`regionKey`).
         if let city = Bytes.onPrintable(text, { b -> Bool in
-            guard mayCountAsCityPrintable(b), let m = cityStatePostcodeMatch(b) else { return false }
-            if regionCodeKeys.contains(regionKey(UnsafeBufferPointer(rebasing: b[m.code]))), m.comma || m.postcode { return true }
-            return m.comma && m.postcode
+            if mayCountAsCityPrintable(b), let m = cityStatePostcodeMatch(b) {
+                if regionCodeKeys.contains(regionKey(UnsafeBufferPointer(rebasing: b[m.code]))), m.comma || m.postcode { return true }
+                if m.comma && m.postcode { return true }
+            }
+            return ukPostcodeAtEnd(b)
         }) {
-            return city || ukPostcode.hasMatch(in: text)
+            return city
         }
         return isCityLineByExpression(text)
+    }
+
+    /// `ukPostcode.hasMatch` on printable ASCII, by hand (a speed trick: the expression's compile alone was some 8 M
+    /// instructions, and it ran on the lines `mayMatch` let through). There `\s` is a space, `\d` a digit, `\W` any byte
+    /// not a letter, digit or "_", and `$` the end: the match's two capitals end the line's last word character
+    /// (`wordCore`), a digit before them, the run of spaces before that all of `\s+`; before those spaces the outward
+    /// code, `[A-Z]{1,2}\d[A-Z\d]?`, each of its shapes tried, with a word boundary (`\b`) before its first capital.
+    static func ukPostcodeAtEnd(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        @inline(__always) func upper(_ c: UInt8) -> Bool { c >= 0x41 && c <= 0x5A }
+        @inline(__always) func boundary(_ s: Int) -> Bool { s == 0 || !(Bytes.isAlnum(b[s - 1]) || b[s - 1] == UInt8(ascii: "_")) }
+        let n = wordCore(b).upperBound
+        guard n >= 3, Bytes.isDigit(b[n - 3]), upper(b[n - 2]), upper(b[n - 1]) else { return false }
+        var e = n - 3
+        while e > 0, b[e - 1] == 0x20 { e -= 1 }
+        guard e < n - 3, e >= 2 else { return false }
+        // The code without its last, optional character: a digit last, one or two capitals before it.
+        if Bytes.isDigit(b[e - 1]), upper(b[e - 2]) {
+            if boundary(e - 2) || (e >= 3 && upper(b[e - 3]) && boundary(e - 3)) { return true }
+        }
+        // With it: a capital or digit last, a digit before it, one or two capitals before that.
+        if e >= 3, upper(b[e - 1]) || Bytes.isDigit(b[e - 1]), Bytes.isDigit(b[e - 2]), upper(b[e - 3]) {
+            if boundary(e - 3) || (e >= 4 && upper(b[e - 4]) && boundary(e - 4)) { return true }
+        }
+        return false
     }
 
     /// `isCityLine` by the expressions alone (`HandScannerTests` holds the hand matcher to it).

@@ -512,6 +512,38 @@ struct HandScannerTests {
         }
     }
 
+    /// A name's brackets counted on its bytes (`opensMoreThanCloses`) as by its characters.
+    @Test func bracketsCountedAsCharacters() {
+        var g = Lines(state: 67)
+        let marked: [Character] = ["\r\n", "é", "(\u{301}", ")\u{308}", "—"]
+        let alphabet = Array("((()))aZ 9-&") + marked
+        for _ in 0..<20_000 {
+            let s = g.line(alphabet, max: 12)
+            #expect(ReceiptParser.opensMoreThanCloses(s) == (s.filter { $0 == "(" }.count > s.filter { $0 == ")" }.count), "\(s)")
+        }
+    }
+
+    /// `ukPostcodeAtEnd` (by hand, on printable ASCII) against `ukPostcode`'s expression.
+    @Test func ukPostcodeByHandIsTheExpression() {
+        let pieces = ["LONDON W1D 4HS", "Leeds LS1 6AZ", "SW1A 1AA", "M1 1AE", "B33 8TH", "CR2 6XH", "DN55 1PT", "EC1A 1BB", "W1A 0AX",
+                      "_W1D 4HS", "aW1D 4HS", "W1d 4HS", "W1D 4hS", "W1D4HS", "W1D  4HS.", "ABC1 2DE", "A1 2BC!!", "9A1 2BC", "-A1 2BC",
+                      "AB1C 2DE", "A12 3BC", "A1B 2CD ", "1 2AB", "AB 1CD", " 1AB", "_", "AB12 3CD__", "A1_ 2BC"]
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZab0123456789     _.,-!")
+        var g = Lines(state: 59)
+        var matched = 0
+        for _ in 0..<30_000 {
+            var s = g.line(alphabet, max: 10)
+            if Bool.random(using: &g) { s += pieces.randomElement(using: &g)! }
+            if Bool.random(using: &g) { s += g.line(Array(" .,-!_aA1"), max: 3) }
+            if Bool.random(using: &g) { s = pieces.randomElement(using: &g)! + g.line(alphabet, max: 4) + s }
+            let regex = CompiledRules.ukPostcode.regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
+            let hand = Bytes.onPrintable(s, CompiledRules.ukPostcodeAtEnd)
+            #expect(hand == regex, "\(s)")
+            if regex { matched += 1 }
+        }
+        #expect(matched > 1_000)
+    }
+
     /// An amount made from its digits is the Decimal `Decimal(string:)` makes of them: equal, printed alike, hashed
     /// alike, and held alike (its exponent and significand).
     @Test func amountsFromDigitsAreTheParsedOnes() {
@@ -777,6 +809,21 @@ struct HandScannerTests {
             #expect(ReceiptParser.droppingLeadingMarks(s) == replaced(ReceiptParser.leadingMarks, s), "\(s)")
             #expect(ReceiptParser.droppingTrailingMarks(s) == replaced(ReceiptParser.trailingMarks, s), "\(s)")
         }
+        // A currency word or sign and a tax flag that end a name, dropped.
+        let ends = ["$", " $", "  $", "RM", "rm", "Rm", "Rs", "rs.", "RS.", "Rs..", "USD", "usd", "EUR", "GBP", "MYR", "SGD", "CAD", "AUD", "kr", "KR", "€", "£", "¥",
+                    "A", "a", "Z", "TF", "tf", "TX", "FT", "NT", "SR", "ZR", "ZZ", "<A>", "<A", "<a>", "<AB>", "A>", "<", ">", "<1>", "usdx", " ", "  ", "\t", "é"]
+        var marked = 0
+        for _ in 0..<30_000 {
+            var s = g.line(Array("aZ09 .$-<>"), max: 8)
+            for _ in 0..<Int.random(in: 0...3, using: &g) { s += (Bool.random(using: &g) ? " " : "") + ends.randomElement(using: &g)! }
+            let word = replaced(ReceiptParser.trailingCurrencyWord, s), sign = replaced(ReceiptParser.trailingCurrencySign, s)
+            let flag = replaced(ReceiptParser.trailingTaxFlag, s)
+            #expect(ReceiptParser.droppingTrailingCurrencyWord(s) == word, "\(s)")
+            #expect(ReceiptParser.droppingTrailingCurrencySign(s) == sign, "\(s)")
+            #expect(ReceiptParser.droppingTrailingTaxFlag(s) == flag, "\(s)")
+            if word != s || sign != s || flag != s { marked += 1 }
+        }
+        #expect(marked > 5_000)
         // The amount a row starts with (a quantity printed as one), dropped.
         let pieces = ["12", "1", "0", ".", ",", "50", "5", " ", "-", "_", "$", "a", "é", "(", "3.00", "1,00", "Tea"]
         for _ in 0..<20_000 {
