@@ -86,6 +86,26 @@ extension MoneyFields {
             if subtotals.contains(where: { fits($0.amount, o.amount) }) || (!subtotals.isEmpty && options.contains(where: { fits(a[i], $0.amount) })) { break }
             return settled(s, rule: "subtotal.tax-table", o, total: t, checks: checks, taxRule: "tax.tax-table")
         }
+        // 0b. A tax table's total row whose gross is the total and whose net reads one digit off what the sum wants
+        //     ("TOTAL 30.87 5.63 44.50" for 38.87 + 5.63 = 44.50, a 0 read for an 8), when the total is backed by
+        //     something else and no subtotal line or tax line already adds up.
+        if confirmed(total), !subtotals.contains(where: { s in options.contains { fits(s.amount, $0.amount) } }) {
+            // (The row's amounts asked before its words: most lines hold fewer than three.)
+            for l in lines.reversed() where l.amounts.count >= 3 {
+                let a = l.amounts.filter { !$0.isPercent && !$0.negative }.map(\.amount)
+                guard a.count >= 3, Self.same(a[a.count - 1], t), rules.best(rules.total, in: l.words) != nil else { continue }
+                let net = a[a.count - 3], tax = a[a.count - 2], want = t - tax
+                guard tax.value > 0, tax < t * Ratio.r0_3, !Self.same(net + tax, t),
+                      let (swap, byEngine) = Self.digitConfusion(net, want, readFrom: l.ocrWords) else { continue }
+                var notes: [Note] = [.taxTableRow(net: want, tax: tax, gross: t), .digitRepaired(read: net, sum: .totalLessTax(total: t, tax: tax), equals: want, swap: swap)]
+                if byEngine { notes.append(.engineWeighedDigit(String(swap.to))) }
+                let s = Found(amount: want, keyword: .derived("tax table net", weight: 0.6), line: l, score: 0.6, notes: notes)
+                let o = TaxOption(amount: tax, found: Found(amount: tax, keyword: .derived("tax table tax", weight: 0.6), line: l, score: 0.6,
+                                                            notes: [.taxTableRow(net: want, tax: tax, gross: t)]),
+                                  notes: [.taxTableRow(net: want, tax: tax, gross: t)])
+                return settled(s, rule: "subtotal.tax-table", o, total: t, checks: checks, taxRule: "tax.tax-table")
+            }
+        }
         // 1. A subtotal line and a tax that add up to the total.
         for s in subtotals {
             for o in options where o.amount < s.amount && fits(s.amount, o.amount) {

@@ -163,6 +163,21 @@ struct FieldsTests {
         #expect(noWord.tax?.value == amount("5.10"))
     }
 
+    /// A VAT table's total row ("HTVA TAXE TVAC": net, tax, gross) whose net OCR misread by one digit: the gross is the
+    /// total, printed twice, so the net is total − tax, the digit put right and said so. Not without the total backed.
+    @Test("a tax table's total row, its net one digit off")
+    func taxTableTotalRowRepaired() {
+        let r = parser.parse(text: "BRASSERIE\n4 Coca cola 3.25 13.00\n1 Brochette 17.00\n1 Filet 14.50\nTOTAL 44.50\nHTVA TAXE TVAC\n"
+                                 + "TVA 21% BOISSONS 10.74 2.28 13.00\nTVA 12% CUISINE 28.12 3.30 31.50\nTOTAL 30.87 5.63 44.50")
+        #expect(r.total?.value == amount("44.50"))
+        #expect(r.subtotal?.value == amount("38.87"))
+        #expect(r.tax?.value == amount("5.63"))
+        #expect(r.subtotal?.evidence.notes.contains { if case .digitRepaired = $0 { true } else { false } } == true)
+        // The total read once, on that row alone: nothing backs it, nothing repaired.
+        let alone = parser.parse(text: "BRASSERIE\n1 Brochette 17.00\nHTVA TAXE TVAC\nTOTAL 30.87 5.63 44.50")
+        #expect(alone.subtotal?.value != amount("38.87"))
+    }
+
     @Test("the amount above the tax that is total − tax is the subtotal, whatever its label ('Net Sales')")
     func subtotalByArithmetic() throws {
         let r = parser.parse(text: "DELI\nSandwich 7.50\nNet Sales $7.50\nTax $0.53\nTotal $8.03\nCash $10.00\nChange $1.97")
