@@ -29,6 +29,14 @@ extension ReceiptParser {
             for t in times {
                 var score = 0.6
                 var notes: [Note] = []
+                if let read = t.meridiemRead { notes.append(.meridiemRead(read, pm: t.time.hour >= 12)) }
+                var time = t.time
+                // "Date: 06-Aug-2015 2:31:17", its PM not read: a 24-hour till prints "02:31:17" (or "14:31:17"), so an
+                // hour of one digit is a 12-hour till's, and between one and seven it is afternoon far more often.
+                if !t.meridiem, t.unpadded, (1...6).contains(time.hour), let pm = TimeOfDay(hour: time.hour + 12, minute: time.minute, second: time.second) {
+                    time = pm
+                    notes.append(.afternoonAssumed)
+                }
                 if t.offset < 4, !besideDate, !labelled, !l.text.prefix(t.offset).contains(where: { $0.isLetter || $0.isNumber }) {
                     if totalLine == nil {
                         // ("Payment Due", "Amount Due": what is to pay, whatever else the line says; not the change due.)
@@ -38,8 +46,8 @@ extension ReceiptParser {
                     if totalLine == true {
                         func seconds(_ x: TimeOfDay) -> Int { (x.hour * 60 + x.minute) * 60 + (x.second ?? 0) }
                         // (A time beside the date scores 0.6 + 0.3, a hair under 0.9 in binary.)
-                        if let b = best, b.1 >= 0.85, seconds(b.0) > seconds(t.time) { continue }
-                        best = (t.time, 0.95, l, [], "time.total-line")
+                        if let b = best, b.1 >= 0.85, seconds(b.0) > seconds(time) { continue }
+                        best = (time, 0.95, l, notes, "time.total-line")
                         continue
                     }
                 }
@@ -49,14 +57,6 @@ extension ReceiptParser {
                 if opening { score -= 0.2 }
                 // "VISA 1:48" alone: few shops sell before seven, and a 12-hour till would print PM.
                 if !besideDate && !labelled && t.time.hour < 7 && !t.meridiem && t.time.second == nil { score -= 0.1 }
-                if let read = t.meridiemRead { notes.append(.meridiemRead(read, pm: t.time.hour >= 12)) }
-                var time = t.time
-                // "Date: 06-Aug-2015 2:31:17", its PM not read: a 24-hour till prints "02:31:17" (or "14:31:17"), so an
-                // hour of one digit is a 12-hour till's, and between one and seven it is afternoon far more often.
-                if !t.meridiem, t.unpadded, (1...6).contains(time.hour), let pm = TimeOfDay(hour: time.hour + 12, minute: time.minute, second: time.second) {
-                    time = pm
-                    notes.append(.afternoonAssumed)
-                }
                 // Of equals beside the date, the later; elsewhere the first (a receipt's time is printed near its top).
                 if best == nil || score > best!.1 || (score == best!.1 && besideDate) { best = (time, score, l, notes, "time.hh:mm") }
             }

@@ -64,6 +64,11 @@ struct FieldsTests {
         #expect(parser.parse(text: "GRILL\nOpen: 18:43:34 Table: 25\nTEA 3.00\n19:32:35 Total: 3.00").time?.value == time(19, 32, 35))
         #expect(parser.parse(text: "GRILL\n01/04/2024 12:11\nTEA 3.00\nTotal: 1:08\nTOTAL 3.00").time?.value == time(12, 11))
         #expect(parser.parse(text: "GRILL\n01/04/2024 12:11\nTEA 3.00\n11:58 Total 3.00").time?.value == time(12, 11))
+        // Its PM read as "PH" is said, as anywhere else; an unpadded hour there is afternoon too.
+        let ph = parser.parse(text: "GRILL\nOpen: 12:40 Table: 25\nTEA 3.00\n04:02PH Total Due 3.00")
+        #expect(ph.time?.value == time(16, 2))
+        #expect(ph.time?.evidence.notes == [.meridiemRead("PH", pm: true)])
+        #expect(parser.parse(text: "GRILL\nOpen: 12:40 Table: 25\nTEA 3.00\n1:05 Total 3.00").time?.value == time(13, 5))
         // What is due to pay is the total's line by another name; the change due is not.
         #expect(parser.parse(text: "GRILL\nO4NOV'17 9:32AM\nTEA 23.96\nTax 1.65\n10:00 Payment Due 25.61").time?.value == time(10, 0))
         #expect(parser.parse(text: "GRILL\nO4NOV'17 9:32AM\nTEA 23.96\nTOTAL 23.96\n10:00 Change Due 1.04").time?.value == time(9, 32))
