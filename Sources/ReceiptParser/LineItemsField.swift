@@ -488,14 +488,13 @@ extension ReceiptParser {
     static func droppingTrailingTaxFlag(_ s: String) -> String {
         trimmedPrintable(s) { b in
             (0, startOfSpacedLastWord(b) { w in
-                func upper(_ c: UInt8) -> Bool { c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") }
                 switch w.count {
-                case 1: return upper(w[0])
+                case 1: return Bytes.isCapital(w[0])
                 case 2:
-                    if w[0] == UInt8(ascii: "<") { return upper(w[1]) }
+                    if w[0] == UInt8(ascii: "<") { return Bytes.isCapital(w[1]) }
                     let pair = UInt16(w[0]) << 8 | UInt16(w[1])
                     return taxFlagPairs.contains(pair)
-                case 3: return w[0] == UInt8(ascii: "<") && upper(w[1]) && w[2] == UInt8(ascii: ">")
+                case 3: return w[0] == UInt8(ascii: "<") && Bytes.isCapital(w[1]) && w[2] == UInt8(ascii: ">")
                 default: return false
                 }
             })

@@ -97,12 +97,12 @@ extension MoneyFields {
                 let net = a[a.count - 3], tax = a[a.count - 2], want = t - tax
                 guard tax.value > 0, tax < t * Ratio.r0_3, !Self.same(net + tax, t),
                       let (swap, byEngine) = Self.digitConfusion(net, want, readFrom: l.ocrWords) else { continue }
-                var notes: [Note] = [.taxTableRow(net: want, tax: tax, gross: t), .digitRepaired(read: net, sum: .totalLessTax(total: t, tax: tax), equals: want, swap: swap)]
+                let row = Note.taxTableRow(net: want, tax: tax, gross: t)
+                var notes: [Note] = [row, .digitRepaired(read: net, sum: .totalLessTax(total: t, tax: tax), equals: want, swap: swap)]
                 if byEngine { notes.append(.engineWeighedDigit(String(swap.to))) }
                 let s = Found(amount: want, keyword: .derived("tax table net", weight: 0.6), line: l, score: 0.6, notes: notes)
-                let o = TaxOption(amount: tax, found: Found(amount: tax, keyword: .derived("tax table tax", weight: 0.6), line: l, score: 0.6,
-                                                            notes: [.taxTableRow(net: want, tax: tax, gross: t)]),
-                                  notes: [.taxTableRow(net: want, tax: tax, gross: t)])
+                let o = TaxOption(amount: tax, found: Found(amount: tax, keyword: .derived("tax table tax", weight: 0.6), line: l, score: 0.6, notes: [row]),
+                                  notes: [row])
                 return settled(s, rule: "subtotal.tax-table", o, total: t, checks: checks, taxRule: "tax.tax-table")
             }
         }

@@ -551,6 +551,8 @@ enum Bytes {
     /// A-Z as a-z; any other byte as it is.
     @inline(__always) static func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
     @inline(__always) static func upper(_ c: UInt8) -> UInt8 { c >= 0x61 && c <= 0x7A ? c - 0x20 : c }
+    /// A-Z.
+    @inline(__always) static func isCapital(_ c: UInt8) -> Bool { c >= 0x41 && c <= 0x5A }
 
     static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
     static func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }

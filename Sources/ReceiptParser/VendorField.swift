@@ -110,7 +110,7 @@ extension ReceiptParser {
             }
             if !u.contains(where: Bytes.isAlnum) { continue }
             // Capitals only, one or two, nothing else in the word; letters only between the first and the last.
-            guard u.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }), last == -1 || last == k - 1 else { return nil }
+            guard u.allSatisfy(Bytes.isCapital), last == -1 || last == k - 1 else { return nil }
             if first == -1 { first = k }
             last = k
             if u.count == 1 { singles += 1 }

@@ -155,20 +155,19 @@ extension CompiledRules {
     /// (`wordCore`), a digit before them, the run of spaces before that all of `\s+`; before those spaces the outward
     /// code, `[A-Z]{1,2}\d[A-Z\d]?`, each of its shapes tried, with a word boundary (`\b`) before its first capital.
     static func ukPostcodeAtEnd(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        @inline(__always) func upper(_ c: UInt8) -> Bool { c >= 0x41 && c <= 0x5A }
-        @inline(__always) func boundary(_ s: Int) -> Bool { s == 0 || !(Bytes.isAlnum(b[s - 1]) || b[s - 1] == UInt8(ascii: "_")) }
+        // (Each place asked holds a capital, a word byte: a boundary there is a byte before it that is none.)
         let n = wordCore(b).upperBound
-        guard n >= 3, Bytes.isDigit(b[n - 3]), upper(b[n - 2]), upper(b[n - 1]) else { return false }
+        guard n >= 3, Bytes.isDigit(b[n - 3]), Bytes.isCapital(b[n - 2]), Bytes.isCapital(b[n - 1]) else { return false }
         var e = n - 3
         while e > 0, b[e - 1] == 0x20 { e -= 1 }
         guard e < n - 3, e >= 2 else { return false }
         // The code without its last, optional character: a digit last, one or two capitals before it.
-        if Bytes.isDigit(b[e - 1]), upper(b[e - 2]) {
-            if boundary(e - 2) || (e >= 3 && upper(b[e - 3]) && boundary(e - 3)) { return true }
+        if Bytes.isDigit(b[e - 1]), Bytes.isCapital(b[e - 2]) {
+            if VendorText.isBoundary(b, e - 2) || (e >= 3 && Bytes.isCapital(b[e - 3]) && VendorText.isBoundary(b, e - 3)) { return true }
         }
         // With it: a capital or digit last, a digit before it, one or two capitals before that.
-        if e >= 3, upper(b[e - 1]) || Bytes.isDigit(b[e - 1]), Bytes.isDigit(b[e - 2]), upper(b[e - 3]) {
-            if boundary(e - 3) || (e >= 4 && upper(b[e - 4]) && boundary(e - 4)) { return true }
+        if e >= 3, Bytes.isCapital(b[e - 1]) || Bytes.isDigit(b[e - 1]), Bytes.isDigit(b[e - 2]), Bytes.isCapital(b[e - 3]) {
+            if VendorText.isBoundary(b, e - 3) || (e >= 4 && Bytes.isCapital(b[e - 4]) && VendorText.isBoundary(b, e - 4)) { return true }
         }
         return false
     }
