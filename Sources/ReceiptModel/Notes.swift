@@ -174,6 +174,8 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     // Subtotal and tax.
     /// "net 84.54 + tax 14.79 = gross 99.33 on one row": a tax table's row.
     case taxTableRow(net: Amount, tax: Amount, gross: Amount)
+    /// "tax 5.77 is 6 % of 96.23": a row's rate backs its tax (no tax word read on the row).
+    case taxAtRate(rate: String, net: Amount, tax: Amount)
     /// "taxes 1.28 + 0.12 added": several rates, each on its line.
     case taxesAdded([Amount])
     /// "worked out: total 14.15 − subtotal 13.45 = 0.70": the line names the value, OCR could not read it.
@@ -292,6 +294,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case let .meridiemRead(t, pm): return "'\(t)' taken as \(pm ? "PM" : "AM")"
         case .afternoonAssumed: return "no AM or PM read; an hour of one digit before seven taken as PM"
         case let .taxTableRow(n, t, g): return "net \(n) + tax \(t) = gross \(g) on one row"
+        case let .taxAtRate(r, n, t): return "tax \(t) is \(r) % of \(n) on one row"
         case let .taxesAdded(a): return "taxes " + a.map(\.description).joined(separator: " + ") + " added"
         case let .workedOut(sum, v): return "worked out: \(sum) = \(v)"
         case .equalsTotal: return "the total, printed above it with no tax added"

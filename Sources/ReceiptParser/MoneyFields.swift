@@ -62,6 +62,10 @@ struct MoneyFields {
         let bestTax = taxScored.map(\.1).max()
         taxFound = taxScored.first { $0.1 == bestTax }?.0
         self.taxLines = taxScored.map { var t = $0.0; t.score = $0.1; return t }
+        // A tax table's row with no tax word OCR read ("SR @ 6% 96.23 5.77", "A 19% Must 7,31 1,39"): its rate
+        // makes it one. Each is one more tax line the sums choose among (not `taxFound`, the tax a keyword names).
+        let rateRows = Self.rateRows(lines, rules, taxKeywords: taxKeywords)
+        self.taxLines.append(contentsOf: rateRows)
         // A rounding adjustment is less than the smallest note; "Rounding RM 177.20" is the rounded total.
         let roundingLines = Self.find(rules.rounding, lines, rules, allowNegative: true, all: true, paired: paired, best: roundingKeywords)
         roundingFound = roundingLines.first { $0.amount.magnitude < Amount(1) }
@@ -311,6 +315,74 @@ struct MoneyFields {
             sum = (sum ?? Amount(0)) + a.amount
         }
         return sum
+    }
+
+    /// Words of a line whose rate and amounts are not a tax's: a discount, a service charge, a tip ("10% OFF
+    /// 20.00 2.00", "SVC CHG 10% 50.00 5.00", "18% 45.00 8.10" under "Suggested tip").
+    static let notTaxRateWords = [" off ", " disc ", " discount ", " save ", " saving ", " savings ", " member ", " promo ", " coupon "]
+
+    /// Lines naming no tax that print a rate and, side by side, a net amount and that rate of it to the cent ("SR @
+    /// 6% 96.23 5.77", "A 19% Must 7,31 1,39 8,70" with the word misread): a tax table's row. Its tax, at 0.85 (the
+    /// rate is checked, the word is not read). Not a line of a discount, a service charge or a tip, which print
+    /// the same arithmetic.
+    static func rateRows(_ lines: [ParseLine], _ rules: CompiledRules, taxKeywords: [CompiledRules.Keyword?]) -> [Found] {
+        var out: [Found] = []
+        for l in lines where taxKeywords[l.index] == nil && l.amounts.count >= 2 {
+            // (The rate asked first, on the line's bytes: few lines print one.)
+            let rates = percentRates(l.text)
+            guard !rates.isEmpty else { continue }
+            let a = l.amounts.filter { !$0.isPercent && !$0.negative && $0.amount.value > 0 }.map(\.amount)
+            guard a.count >= 2 else { continue }
+            var hit: (net: Amount, tax: Amount, rate: Int)?
+            search: for i in 0..<(a.count - 1) where a[i + 1] < a[i] {
+                for r in rates where abs(a[i].cents * Int64(r) - a[i + 1].cents * 10_000) <= 10_000 {
+                    hit = (a[i], a[i + 1], r)
+                    break search
+                }
+            }
+            guard let hit else { continue }
+            if rules.any(rules.discount, in: l.words) != nil || rules.any(rules.rounding, in: l.words) != nil
+                || rules.any(rules.cash, in: l.words) != nil || rules.any(rules.change, in: l.words) != nil
+                || chargeWords.contains(where: { l.words.holds(text: $0) }) || notTaxRateWords.contains(where: { l.words.holds(text: $0) })
+                || (l.index > 0 && chargeWords.contains(where: { lines[l.index - 1].words.holds(text: $0) })) { continue }
+            let note = Note.taxAtRate(rate: Self.rateText(hit.rate), net: hit.net, tax: hit.tax)
+            out.append(Found(amount: hit.tax, keyword: .derived("tax rate row", weight: 0.85), line: l, score: 0.85, notes: [note]))
+        }
+        return out
+    }
+
+    /// The rates printed on a line ("6%", "19.00%", "17,5 %") in hundredths of a percent, each above 0 and at most 30 %.
+    static func percentRates(_ text: String) -> [Int] {
+        var out: [Int] = []
+        var text = text
+        text.withUTF8 { b in
+            for p in b.indices where b[p] == UInt8(ascii: "%") {
+                var j = p
+                if j > 0, b[j - 1] == UInt8(ascii: " ") { j -= 1 }
+                // Digits, then at most one point or comma with up to two digits after it.
+                var end = j, k = j
+                while k > 0, Bytes.isDigit(b[k - 1]) { k -= 1 }
+                var fraction = 0, fractionDigits = 0
+                if k < end, k > 1, b[k - 1] == UInt8(ascii: ".") || b[k - 1] == UInt8(ascii: ","), Bytes.isDigit(b[k - 2]), end - k <= 2 {
+                    for c in b[k..<end] { fraction = fraction * 10 + Int(c - UInt8(ascii: "0")) }
+                    fractionDigits = end - k
+                    end = k - 1
+                    k = end
+                    while k > 0, Bytes.isDigit(b[k - 1]) { k -= 1 }
+                }
+                guard k < end, end - k <= 2, k == 0 || !Bytes.isDigit(b[k - 1]) else { continue }
+                var whole = 0
+                for c in b[k..<end] { whole = whole * 10 + Int(c - UInt8(ascii: "0")) }
+                let r = whole * 100 + (fractionDigits == 1 ? fraction * 10 : fraction)
+                if r > 0, r <= 3_000 { out.append(r) }
+            }
+        }
+        return out
+    }
+
+    /// "6", "17.5", "19" for 600, 1750, 1900 hundredths of a percent.
+    static func rateText(_ r: Int) -> String {
+        r % 100 == 0 ? "\(r / 100)" : r % 10 == 0 ? "\(r / 100).\(r % 100 / 10)" : "\(r / 100).\(r % 100 < 10 ? "0" : "")\(r % 100)"
     }
 
     /// Subtotal + tax + rounding − discount, when a subtotal and a tax were read.

@@ -35,6 +35,8 @@ extension MoneyFields {
         var amount: Amount
         var found: Found
         var notes: [Note]
+        /// A tax table's row found by its rate, no tax word read on it (`rateRows`).
+        var isRateRow: Bool { found.notes.contains { if case .taxAtRate = $0 { true } else { false } } }
     }
 
     /// The tax lines as options, best scored first, one per amount; then, when two or more lines print
@@ -46,7 +48,8 @@ extension MoneyFields {
         for t in taxLines.sorted(by: { $0.score > $1.score || ($0.score == $1.score && $0.line.index < $1.line.index) }) where t.amount.value > 0 {
             let o = TaxOption(amount: t.amount, found: t, notes: t.notes)
             if seen.insert(t.amount).inserted { singles.append(o) }
-            if taxes.insert("\(t.amount) \(t.keyword.normalised)").inserted, !distinct.contains(where: { $0.found.line.index == t.line.index }) {
+            // (A rate row is no rate of its own: it is the summary table's, whose taxes the lines above print.)
+            if !o.isRateRow, taxes.insert("\(t.amount) \(t.keyword.normalised)").inserted, !distinct.contains(where: { $0.found.line.index == t.line.index }) {
                 distinct.append(o)
             }
         }
@@ -74,6 +77,9 @@ extension MoneyFields {
         if subtotals.isEmpty, let s = itemsSumRow(lineItems, before: row) { subtotals = [s] }
         let options = taxOptions(below: subtotals.first?.line.index)
         func fits(_ s: Amount, _ tax: Amount) -> Bool { Self.same(s + tax + adj, t) || Self.same(s + tax, t) }
+        // The taxes a line names. A rate row alone says a tax was charged, not that it was added to a subtotal the
+        // receipt prints: the rules for a receipt with no tax added ask these.
+        let named = options.filter { !$0.isRateRow }
 
         // 0. A tax table's row whose gross is the total: its net is the subtotal, its middle amount the tax
         //    ("10% 50.98 5.10 56.08", a row with no tax word on it; often printed below the total).
@@ -118,7 +124,7 @@ extension MoneyFields {
         for o in options {
             let want = t - o.amount - adj
             guard want > o.amount, let (l, a) = printed(want, in: lines[..<min(row, o.found.line.index)].reversed())
-                    ?? (subtotals.isEmpty ? printed(want, before: o.amount, on: o.found.line) : nil)
+                    ?? (subtotals.isEmpty || (subtotalLines.isEmpty && o.isRateRow) ? printed(want, before: o.amount, on: o.found.line) : nil)
             else { continue }
             let s = Found(amount: a, keyword: .derived("total less tax", weight: 0.6), line: l, score: 0.6, notes: [])
             return settled(s, rule: "subtotal.total-less-tax", o, total: t, checks: checks)
@@ -158,13 +164,13 @@ extension MoneyFields {
         }
         // 3b. No tax on the receipt, nothing between the subtotal and the total: they are the same amount, one
         //     digit of the subtotal misread ("SUBTOTAL $16.94" above "TOTAL $18.94").
-        if options.isEmpty, adj.value == 0, let s = subtotals.last, s.line.index < row, onlyTaxBetween(s.line.index, row),
+        if named.isEmpty, adj.value == 0, let s = subtotals.last, s.line.index < row, onlyTaxBetween(s.line.index, row),
            unreadTaxLine(after: s.line.index, before: row) == nil, let (swap, byEngine) = Self.digitConfusion(s.amount, t, readFrom: s.line.ocrWords), confirmed(total) {
             var r = s
             r.amount = t
             r.notes.append(.digitRepaired(read: s.amount, sum: .totalLessTax(total: t, tax: Amount(0)), equals: t, swap: swap))
             if byEngine { r.notes.append(.engineWeighedDigit(String(swap.to))) }
-            return settledWithoutTax(r, rule: Self.rule(r), total: t, checks: checks)
+            return settledWithoutTax(r, rule: Self.rule(r), total: t, checks: checks, options: options)
         }
         // 4. A subtotal line, and a tax line whose amount OCR could not read: the tax is what is left.
         if let s = subtotals.last, options.isEmpty, let taxLine = unreadTaxLine(after: s.line.index, before: row) {
@@ -178,32 +184,32 @@ extension MoneyFields {
         }
         // 4a. A subtotal line whose amount OCR could not read ("Sub Total a: 1."), no tax line on the receipt and
         //     nothing but blank or unreadable lines between it and the total: the subtotal is the total.
-        if subtotals.isEmpty, options.isEmpty, tax == nil, adj.value == 0, row > 0,
+        if subtotals.isEmpty, named.isEmpty, tax == nil, adj.value == 0, row > 0,
            let l = lines[..<row].last(where: { rules.isSubtotal($0.words) }),
            !l.amounts.contains(where: { !$0.isPercent && $0.amount.value > 0 }), onlyTaxBetween(l.index, row),
            unreadTaxLine(after: l.index, before: row) == nil {
             let s = Found(amount: t, keyword: .derived("subtotal unread", weight: 0.5), line: l, score: 0.5, notes: [.unreadEqualsTotal])
-            return settledWithoutTax(s, rule: "subtotal.unread-equals-total", total: t, checks: checks)
+            return settledWithoutTax(s, rule: "subtotal.unread-equals-total", total: t, checks: checks, options: options)
         }
         // 4b. The items' sum printed above the total, no tax added: the subtotal, the total's amount.
-        if subtotalLines.isEmpty, let s = subtotals.first, options.isEmpty, Self.same(s.amount + adj, t) {
-            return settledWithoutTax(s, rule: Self.rule(s), total: t, checks: checks)
+        if subtotalLines.isEmpty, let s = subtotals.first, named.isEmpty, Self.same(s.amount + adj, t) {
+            return settledWithoutTax(s, rule: Self.rule(s), total: t, checks: checks, options: options)
         }
         // 5. No subtotal line, no tax added: the total printed above its own line ("Amount 152.00", "Food
         //    Total 245.00", "Net Total 105.00" over "TOTAL 105.00") is the sum before tax, which is the total.
         //    Or the total was taken from the upper of two such lines ("Total Sales 180.00" over "TOTAL 180.00"):
         //    its own line is the sum before tax.
-        if subtotals.isEmpty, !options.contains(where: { fits(t - $0.amount - adj, $0.amount) }), adj.value == 0 {
+        if subtotals.isEmpty, !named.contains(where: { fits(t - $0.amount - adj, $0.amount) }), adj.value == 0 {
             func printsTotal(_ l: ParseLine) -> Bool {
                 l.amounts.contains { !$0.isPercent && !$0.negative && $0.amount == t } && !isOtherCharge(l) && rules.best(rules.total, in: l.words) != nil
             }
             if let l = lines[..<row].last(where: printsTotal) {
                 let s = Found(amount: t, keyword: .derived("total printed above", weight: 0.5), line: l, score: 0.5, notes: [.equalsTotal])
-                return settledWithoutTax(s, rule: "subtotal.total-printed-above", total: t, checks: checks)
+                return settledWithoutTax(s, rule: "subtotal.total-printed-above", total: t, checks: checks, options: options)
             }
             if row + 1 < lines.count, printsTotal(lines[row]), lines[(row + 1)...].contains(where: printsTotal) {
                 let s = Found(amount: t, keyword: .derived("total printed below", weight: 0.5), line: lines[row], score: 0.5, notes: [.totalPrintedAgainBelow])
-                return settledWithoutTax(s, rule: "subtotal.total-printed-below", total: t, checks: checks)
+                return settledWithoutTax(s, rule: "subtotal.total-printed-below", total: t, checks: checks, options: options)
             }
         }
         // 5b. The subtotal line prints the total (or the total before its rounding), on a line of its own: the tax,
@@ -230,6 +236,10 @@ extension MoneyFields {
         //    "TOTAL INCLUDES 6% GOVT TAX OF 0.68"), a small part of the total.
         if out.tax == nil, let (l, a) = includedTax(below: subtotals.first?.line.index, total: t) {
             out.tax = Field(a, confidence: 0.7, evidence: l.evidence(rule: "tax.included", notes: [.taxIncluded]))
+        }
+        // 7. A tax table's row its rate backs, the sums silent: the tax charged.
+        if out.tax == nil, let o = options.first(where: { $0.isRateRow && $0.amount < t * Ratio.r0_3 }) {
+            out.tax = Field(o.amount, confidence: min(0.99, 0.5 + 0.3 * o.found.score), evidence: o.found.line.evidence(rule: "tax.rate-row", notes: o.notes))
         }
         return out
     }
@@ -277,10 +287,16 @@ extension MoneyFields {
         return (l, s.amount)
     }
 
-    /// A subtotal with no tax added (the tax field is left as the keyword lines gave it).
-    func settledWithoutTax(_ s: Found, rule: String, total t: Amount, checks: [Check]) -> Settled {
-        Settled(subtotal: Field(s.amount, confidence: min(0.99, 0.5 + 0.3 * s.score), evidence: s.line.evidence(rule: rule, notes: s.notes)),
-                tax: tax, checks: checks)
+    /// A subtotal with no tax added (the tax field is left as the keyword lines gave it; with none, a tax table's row
+    /// its rate backs is the tax included in the total).
+    func settledWithoutTax(_ s: Found, rule: String, total t: Amount, checks: [Check], options: [TaxOption] = []) -> Settled {
+        var included: Field<Amount>?
+        if tax == nil, let o = options.first(where: { $0.isRateRow && $0.amount < t * Ratio.r0_3 }) {
+            included = Field(o.amount, confidence: min(0.99, 0.5 + 0.3 * o.found.score),
+                             evidence: o.found.line.evidence(rule: "tax.rate-row", notes: o.notes + [.taxIncluded]))
+        }
+        return Settled(subtotal: Field(s.amount, confidence: min(0.99, 0.5 + 0.3 * s.score), evidence: s.line.evidence(rule: rule, notes: s.notes)),
+                       tax: tax ?? included, checks: checks)
     }
 
     /// The subtotal and tax fields of a pair that adds up, with the sum in their evidence and among the checks.
@@ -290,7 +306,8 @@ extension MoneyFields {
                                   discount: plain ? nil : discountFound?.amount.magnitude, charges: plain ? nil : charges)
         let agree = Note.sum(sum, equals: t)
         let sub = Field(s.amount, confidence: min(0.99, 0.6 + 0.3 * s.score), evidence: s.line.evidence(rule: rule, notes: s.notes + [agree]))
-        let tax = Field(o.amount, confidence: min(0.99, 0.6 + 0.3 * o.found.score), evidence: o.found.line.evidence(rule: taxRule, notes: o.notes + [agree]))
+        let tax = Field(o.amount, confidence: min(0.99, 0.6 + 0.3 * o.found.score),
+                        evidence: o.found.line.evidence(rule: o.isRateRow ? "tax.rate-row" : taxRule, notes: o.notes + [agree]))
         var out = checks.filter { $0 != .subtotalTaxMismatch }
         if !out.contains(.sum(sum, equals: t)) { out.append(.sum(sum, equals: t)) }
         return Settled(subtotal: sub, tax: tax, checks: out)

@@ -168,6 +168,48 @@ struct FieldsTests {
         #expect(noWord.tax?.value == amount("5.10"))
     }
 
+    /// A tax summary's row with no tax word read on it: its rate makes it one ("SR @ 6% 96.23 5.77": 6 % of 96.23
+    /// is 5.77). Under a total that includes the tax, it is the tax included; with no subtotal line its net and tax
+    /// add up to the total. A discount or a service charge printing the same arithmetic is no tax.
+    @Test("a tax row found by its rate, no tax word read")
+    func taxRateRow() throws {
+        let included = parser.parse(text: "TAILOR SHOP\nSAFETY PINS 6 17.00 102.00\nSubtotal : 102.00\nTotal incl. of GST 102.00\n"
+                                        + "Payment : 102.00\nGST Summary Amount(RM) Tax(RM)\nSR @ 6% 96.23 5.77")
+        let t = try #require(included.tax)
+        #expect(t.value == amount("5.77"))
+        #expect(t.evidence.notes.contains(.taxAtRate(rate: "6", net: amount("96.23"), tax: amount("5.77"))))
+        #expect(included.subtotal?.value == amount("102.00"))
+        // A German till's "MwSt" misread, the row's gross lost: the net is the subtotal, the rest the tax.
+        let row = parser.parse(text: "IMBISS\n1 Burrito 7,50\nSUMME EUR 8,70\nBar 10,00\nA 19% Must 7,31 1,39")
+        #expect(row.total?.value == amount("8.70"))
+        #expect(row.subtotal?.value == amount("7.31"))
+        #expect(row.tax?.value == amount("1.39"))
+        #expect(row.tax?.evidence.rule == "tax.rate-row")
+        // A rate of one decimal, a comma for its point.
+        #expect(parser.parse(text: "PUB\nAle 10.00\nTotal 11.75\nA 17,5% 10.00 1.75").tax?.value == amount("1.75"))
+        // The same arithmetic on a discount's or a service charge's line.
+        let discount = parser.parse(text: "SHOP\nJacket 20.00\nMember 10% 20.00 2.00\nTotal 18.00")
+        #expect(discount.tax == nil)
+        let service = parser.parse(text: "GRILL\nSteak 50.00\nSVC CHG 10% 50.00 5.00\nTotal 55.00")
+        #expect(service.tax == nil)
+        // The rate does not make the tax: 6 % of 96.23 is not 4.77.
+        #expect(parser.parse(text: "TAILOR SHOP\nPINS 101.00\nTotal 101.00\nSR @ 6% 96.23 4.77").tax == nil)
+    }
+
+    @Test("the rates a line prints, in hundredths of a percent")
+    func percentRates() {
+        #expect(MoneyFields.percentRates("SR @ 6% 96.23 5.77") == [600])
+        #expect(MoneyFields.percentRates("BTW 19.00% EUR 8.59") == [1900])
+        #expect(MoneyFields.percentRates("A 17,5 % 10.00 1.75") == [1750])
+        #expect(MoneyFields.percentRates("TVA 21% 10.74 / 12% 28.12") == [2100, 1200])
+        // Not a rate a tax is charged at: none, over 30 %, three digits, a percent sign alone.
+        #expect(MoneyFields.percentRates("0% 10.00 0.00").isEmpty)
+        #expect(MoneyFields.percentRates("50% OFF").isEmpty)
+        #expect(MoneyFields.percentRates("100% cotton 123%").isEmpty)
+        #expect(MoneyFields.percentRates("% 5.00").isEmpty)
+        #expect([600, 1750, 1900, 825, 805].map(MoneyFields.rateText) == ["6", "17.5", "19", "8.25", "8.05"])
+    }
+
     /// A VAT table's total row ("HTVA TAXE TVAC": net, tax, gross) whose net OCR misread by one digit: the gross is the
     /// total, printed twice, so the net is total − tax, the digit put right and said so. Not without the total backed.
     @Test("a tax table's total row, its net one digit off")

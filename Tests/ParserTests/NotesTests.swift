@@ -34,7 +34,7 @@ struct NotesTests {
         .equalsAmountPaid, .moreThanPaid(amount("20.00")), .beforeRounding(amount("-0.02")), .afterRounding(amount("-0.02")),
         .beforeTax(amount("21.20")), .belowRoundingLine, .inTaxTable(belowLine: 31), .lineItemsAddUp(amount("593.10")),
         .printed(times: 2), .engineWeighedDigit("4"), .meridiemRead("PH", pm: true), .meridiemRead("AH", pm: false), .afternoonAssumed,
-        .taxTableRow(net: amount("84.54"), tax: amount("14.79"), gross: amount("99.33")), .taxesAdded([amount("1.28"), amount("0.12")]),
+        .taxTableRow(net: amount("84.54"), tax: amount("14.79"), gross: amount("99.33")), .taxAtRate(rate: "6", net: amount("96.23"), tax: amount("5.77")), .taxesAdded([amount("1.28"), amount("0.12")]),
         .workedOut(.totalLessSubtotal(total: amount("14.15"), subtotal: amount("13.45")), equals: amount("0.70")),
         .sum(.totalLessTax(total: amount("14.15"), tax: amount("0.70")), equals: amount("13.45")), .equalsTotal, .totalPrintedAgainBelow, .unreadEqualsTotal, .taxIncluded,
         .quantityTimesUnit(2, amount("4.80"), equals: amount("9.60")), .nameFromLineAbove("BANANAS"), .unitPriceBelow("PRECIO KILO 6.30"), .nameFromColumn("Flower Soup"), .letterSpaced("S U P E R M A R K E T"),
