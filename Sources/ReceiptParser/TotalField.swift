@@ -151,6 +151,12 @@ extension MoneyFields {
             candidates.append(Found(amount: expected, keyword: .derived("subtotal + tax", weight: 0.45), line: t.line, score: 0.45,
                                     notes: [.computedSubtotalPlusTax]))
         }
+        // No total line read: what a card paid ("Credit $3.21", "VISA 24.50") is the total: a card is charged it, no
+        // change given. A better guess than the largest amount, still a low one.
+        if candidates.isEmpty, let (l, a) = cardPayment() {
+            candidates.append(Found(amount: a, keyword: .derived("amount paid by card", weight: 0.35), line: l, score: 0.35,
+                                    notes: [.paidNoChangeGiven(a)]))
+        }
         if candidates.isEmpty {
             // No keyword: the largest amount on the receipt, outside payment lines; low confidence.
             let pool = lines.filter { !$0.words.holds(text: " change ") && rules.any(rules.cash, in: $0.words) == nil }
@@ -159,6 +165,17 @@ extension MoneyFields {
                                         notes: [.largestAmount]))
             }
         }
+    }
+
+    /// The first line naming a card with an amount on it, and that amount (its last, more than zero).
+    func cardPayment() -> (ParseLine, Amount)? {
+        for l in lines {
+            // (The amount asked first: most lines have none.)
+            guard let a = l.amounts.last(where: { !$0.isPercent && !$0.negative && $0.amount.value > 0 }),
+                  rules.any(rules.cardWords, in: l.words) != nil else { continue }
+            return (l, a.amount)
+        }
+        return nil
     }
 
     /// Value-added taxes (VAT, GST, SST, MwSt …) are in the prices, so a subtotal with one is often the total already;

@@ -43,6 +43,20 @@ struct MisreadChoiceTests {
         #expect(r.checks.contains(.sumAfterDigitRepair(sum, equals: amount(expected))))
     }
 
+    /// No total line read (its word misread past two slips): what a card paid is the total, not the largest amount
+    /// (a misread "$3.21" as 63.21), and not when no card line has an amount.
+    @Test(arguments: [
+        ("Stop & Shop\nAPPLES 0.50\nSPINACH 1.90\niLiatotal 63.21\nCredit $3.21\nChange $0.00", "3.21"),
+        ("KEDAI BUKU\nBUKU LATIHAN 12.90\nPENSEL 2.40\n: 152.30\nVISA 15.30", "15.30"),
+    ])
+    func cardPaymentWithNoTotalLine(_ text: String, _ expected: String) {
+        let r = parser.parse(text: text)
+        #expect(r.total?.value == amount(expected))
+        #expect(r.total?.evidence.notes.contains(.paidNoChangeGiven(amount(expected))) == true)
+        #expect(r.total?.evidence.notes.contains(.largestAmount) == false)
+        #expect(parser.parse(text: "Stop & Shop\nAPPLES 0.50\niLiatotal 63.21\nCredit card").total?.evidence.notes.contains(.largestAmount) == true)
+    }
+
     /// A round sum handed over ("20.00") with no change read says nothing about a "5.00" total; nor does
     /// a sum that merely ends in the total's cents.
     @Test func roundPaymentsAndCentsAloneRepairNothing() {
