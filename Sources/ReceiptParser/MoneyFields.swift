@@ -21,6 +21,8 @@ struct MoneyFields {
     /// Every subtotal line and every tax line with an amount, top to bottom (the settled subtotal and tax are chosen among them).
     var subtotalLines: [Found] = []
     var taxLines: [Found] = []
+    /// A rate and one amount, no tax word: a tax if the total backs it (`rateRows`).
+    var rateSingles: [RateSingle] = []
     var roundingFound: Found?
     /// The rounding line: `roundingFound`'s, or a line saying "rounding" whose adjustment OCR could not read
     /// ("Rounding Adj: ~0.0)"): it still parts the total before rounding from the one paid.
@@ -64,8 +66,9 @@ struct MoneyFields {
         self.taxLines = taxScored.map { var t = $0.0; t.score = $0.1; return t }
         // A tax table's row with no tax word OCR read ("SR @ 6% 96.23 5.77", "A 19% Must 7,31 1,39"): its rate
         // makes it one. Each is one more tax line the sums choose among (not `taxFound`, the tax a keyword names).
-        let rateRows = Self.rateRows(lines, rules, taxKeywords: taxKeywords)
-        self.taxLines.append(contentsOf: rateRows)
+        let rated = Self.rateRows(lines, rules, taxKeywords: taxKeywords)
+        self.taxLines.append(contentsOf: rated.rows)
+        rateSingles = rated.singles
         // A rounding adjustment is less than the smallest note; "Rounding RM 177.20" is the rounded total.
         let roundingLines = Self.find(rules.rounding, lines, rules, allowNegative: true, all: true, paired: paired, best: roundingKeywords)
         roundingFound = roundingLines.first { $0.amount.magnitude < Amount(1) }
@@ -325,47 +328,73 @@ struct MoneyFields {
     /// 6% 96.23 5.77", "A 19% Must 7,31 1,39 8,70" with the word misread): a tax table's row. Its tax, at 0.85 (the
     /// rate is checked, the word is not read). Not a line of a discount, a service charge or a tip, which print
     /// the same arithmetic.
-    static func rateRows(_ lines: [ParseLine], _ rules: CompiledRules, taxKeywords: [CompiledRules.Keyword?]) -> [Found] {
-        var out: [Found] = []
-        for l in lines where taxKeywords[l.index] == nil && l.amounts.count >= 2 {
+    static func rateRows(_ lines: [ParseLine], _ rules: CompiledRules, taxKeywords: [CompiledRules.Keyword?]) -> (rows: [Found], singles: [RateSingle]) {
+        var rows: [Found] = [], singles: [RateSingle] = []
+        func usable(_ l: ParseLine) -> [Amount] { l.amounts.filter { !$0.isPercent && !$0.negative && $0.amount.value > 0 }.map(\.amount) }
+        func notTax(_ l: ParseLine) -> Bool {
+            rules.any(rules.discount, in: l.words) != nil || rules.any(rules.rounding, in: l.words) != nil
+                || rules.any(rules.cash, in: l.words) != nil || rules.any(rules.change, in: l.words) != nil
+                || chargeWords.contains(where: { l.words.holds(text: $0) }) || notTaxRateWords.contains(where: { l.words.holds(text: $0) })
+        }
+        for l in lines {
             // (The rate asked first, on the line's bytes: few lines print one.)
+            guard l.text.utf8.contains(UInt8(ascii: "%")) else { continue }
             let rates = percentRates(l.text)
             guard !rates.isEmpty else { continue }
-            let a = l.amounts.filter { !$0.isPercent && !$0.negative && $0.amount.value > 0 }.map(\.amount)
-            guard a.count >= 2 else { continue }
+            // The row's amounts on its own line, or, with none there, on the next line ("GST (6.000%)" over "33.40 2.00").
+            var row = l, a = usable(l)
+            if a.isEmpty, l.index + 1 < lines.count, percentRates(lines[l.index + 1].text).isEmpty, taxKeywords[l.index + 1] == nil {
+                row = lines[l.index + 1]
+                a = usable(row)
+            } else if taxKeywords[l.index] != nil {
+                continue   // a tax line of its own, with its amount: the keyword found it
+            }
+            guard !a.isEmpty else { continue }
+            if notTax(l) || (row !== l && notTax(row)) || (l.index > 0 && chargeWords.contains(where: { lines[l.index - 1].words.holds(text: $0) })) { continue }
+            if a.count == 1 {
+                // One amount: a tax, if the total says so (`MoneyFields.settle`).
+                singles.append(RateSingle(line: row, rate: rates[0], amount: a[0]))
+                continue
+            }
             var hit: (net: Amount, tax: Amount, rate: Int)?
             search: for i in 0..<(a.count - 1) where a[i + 1] < a[i] {
-                for r in rates where abs(a[i].cents * Int64(r) - a[i + 1].cents * 10_000) <= 10_000 {
+                for r in rates where abs(a[i].cents * Int64(r) - a[i + 1].cents * 1_000_000) <= 1_000_000 {
                     hit = (a[i], a[i + 1], r)
                     break search
                 }
             }
             guard let hit else { continue }
-            if rules.any(rules.discount, in: l.words) != nil || rules.any(rules.rounding, in: l.words) != nil
-                || rules.any(rules.cash, in: l.words) != nil || rules.any(rules.change, in: l.words) != nil
-                || chargeWords.contains(where: { l.words.holds(text: $0) }) || notTaxRateWords.contains(where: { l.words.holds(text: $0) })
-                || (l.index > 0 && chargeWords.contains(where: { lines[l.index - 1].words.holds(text: $0) })) { continue }
             let note = Note.taxAtRate(rate: Self.rateText(hit.rate), net: hit.net, tax: hit.tax)
-            out.append(Found(amount: hit.tax, keyword: .derived("tax rate row", weight: 0.85), line: l, score: 0.85, notes: [note]))
+            rows.append(Found(amount: hit.tax, keyword: .derived("tax rate row", weight: 0.85), line: row, score: 0.85, notes: [note]))
         }
-        return out
+        return (rows, singles)
     }
 
-    /// The rates printed on a line ("6%", "19.00%", "17,5 %") in hundredths of a percent, each above 0 and at most 30 %.
+    /// A rate and one amount beside it or on the next line, no tax word on the amount's line ("B 7,0%" over "0,75"):
+    /// a tax when it is that rate of the total less it (`MoneyFields.settle`).
+    struct RateSingle {
+        var line: ParseLine
+        /// Ten-thousandths of a percent (`percentRates`).
+        var rate: Int
+        var amount: Amount
+    }
+
+    /// The rates printed on a line ("6%", "19.00%", "17,5 %", "8.875%", "7.5000%") in ten-thousandths of a percent
+    /// (6 % is 60,000), each above 0 and at most 30 %.
     static func percentRates(_ text: String) -> [Int] {
         var out: [Int] = []
         var text = text
         text.withUTF8 { b in
             for p in b.indices where b[p] == UInt8(ascii: "%") {
-                var j = p
-                if j > 0, b[j - 1] == UInt8(ascii: " ") { j -= 1 }
-                // Digits, then at most one point or comma with up to two digits after it.
-                var end = j, k = j
+                var end = p
+                if end > 0, b[end - 1] == UInt8(ascii: " ") { end -= 1 }
+                // Digits, then at most one point or comma with up to four digits after it.
+                var k = end
                 while k > 0, Bytes.isDigit(b[k - 1]) { k -= 1 }
-                var fraction = 0, fractionDigits = 0
-                if k < end, k > 1, b[k - 1] == UInt8(ascii: ".") || b[k - 1] == UInt8(ascii: ","), Bytes.isDigit(b[k - 2]), end - k <= 2 {
+                var fraction = 0
+                if k < end, k > 1, b[k - 1] == UInt8(ascii: ".") || b[k - 1] == UInt8(ascii: ","), Bytes.isDigit(b[k - 2]), end - k <= 4 {
                     for c in b[k..<end] { fraction = fraction * 10 + Int(c - UInt8(ascii: "0")) }
-                    fractionDigits = end - k
+                    for _ in (end - k)..<4 { fraction *= 10 }
                     end = k - 1
                     k = end
                     while k > 0, Bytes.isDigit(b[k - 1]) { k -= 1 }
@@ -373,16 +402,19 @@ struct MoneyFields {
                 guard k < end, end - k <= 2, k == 0 || !Bytes.isDigit(b[k - 1]) else { continue }
                 var whole = 0
                 for c in b[k..<end] { whole = whole * 10 + Int(c - UInt8(ascii: "0")) }
-                let r = whole * 100 + (fractionDigits == 1 ? fraction * 10 : fraction)
-                if r > 0, r <= 3_000 { out.append(r) }
+                let r = whole * 10_000 + fraction
+                if r > 0, r <= 300_000 { out.append(r) }
             }
         }
         return out
     }
 
-    /// "6", "17.5", "19" for 600, 1750, 1900 hundredths of a percent.
+    /// "6", "17.5", "8.875" for 60,000, 175,000, 88,750 ten-thousandths of a percent.
     static func rateText(_ r: Int) -> String {
-        r % 100 == 0 ? "\(r / 100)" : r % 10 == 0 ? "\(r / 100).\(r % 100 / 10)" : "\(r / 100).\(r % 100 < 10 ? "0" : "")\(r % 100)"
+        var fraction = String(r % 10_000)
+        fraction = String(repeating: "0", count: 4 - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return fraction.isEmpty ? "\(r / 10_000)" : "\(r / 10_000).\(fraction)"
     }
 
     /// Subtotal + tax + rounding − discount, when a subtotal and a tax were read.

@@ -75,7 +75,15 @@ extension MoneyFields {
         var subtotals = subtotalLines.filter { $0.amount.value > 0 && $0.line.index <= row }
         // No subtotal line: the row below the items that prints their sum is one, its word misread ("SubTor 50.45").
         if subtotals.isEmpty, let s = itemsSumRow(lineItems, before: row) { subtotals = [s] }
-        let options = taxOptions(below: subtotals.first?.line.index)
+        // A rate and one amount that is that rate of the total less it ("B 7,0%" over "0,75" under "11,50"): one more
+        // option, the net the rest of the total.
+        let options = taxOptions(below: subtotals.first?.line.index) + rateSingles.compactMap { x -> TaxOption? in
+            guard abs(x.amount.cents * Int64(1_000_000 + x.rate) - t.cents * Int64(x.rate)) <= Int64(1_000_000 + x.rate),
+                  x.amount < t * Ratio.r0_3 else { return nil }
+            let note = Note.taxAtRate(rate: Self.rateText(x.rate), net: t - x.amount, tax: x.amount)
+            return TaxOption(amount: x.amount, found: Found(amount: x.amount, keyword: .derived("tax rate row", weight: 0.8), line: x.line, score: 0.8,
+                                                            notes: [note]), notes: [note])
+        }
         func fits(_ s: Amount, _ tax: Amount) -> Bool { Self.same(s + tax + adj, t) || Self.same(s + tax, t) }
         // The taxes a line names. A rate row alone says a tax was charged, not that it was added to a subtotal the
         // receipt prints: the rules for a receipt with no tax added ask these.

@@ -192,22 +192,32 @@ struct FieldsTests {
         #expect(discount.tax == nil)
         let service = parser.parse(text: "GRILL\nSteak 50.00\nSVC CHG 10% 50.00 5.00\nTotal 55.00")
         #expect(service.tax == nil)
+        // The row's amounts on the next line, or one amount beside the rate, which is that rate of the total less it
+        // (0.75 is 7 % of 10.75, the total 11.50 less it).
+        let split = parser.parse(text: "SUPERMARKT\nMilch 1,69 B\nBrot 9,81 B\nSUMME 11,50\nMwSt NETTO BRUTTO\nB 7,0%\n0,75")
+        #expect(split.tax?.value == amount("0.75"))
+        #expect(split.tax?.evidence.notes.contains(.taxAtRate(rate: "7", net: amount("10.75"), tax: amount("0.75"))) == true)
+        #expect(parser.parse(text: "KEDAI\nPENSEL 18.90\nTOTAL 18.90\nGST (6.000%)\n17.83 1.07").tax?.value == amount("1.07"))
+        #expect(parser.parse(text: "SUPERMARKT\nBrot 11,50\nSUMME 11,50\nB 7,0%\n0,95").tax == nil)
         // The rate does not make the tax: 6 % of 96.23 is not 4.77.
         #expect(parser.parse(text: "TAILOR SHOP\nPINS 101.00\nTotal 101.00\nSR @ 6% 96.23 4.77").tax == nil)
     }
 
-    @Test("the rates a line prints, in hundredths of a percent")
+    @Test("the rates a line prints, in ten-thousandths of a percent")
     func percentRates() {
-        #expect(MoneyFields.percentRates("SR @ 6% 96.23 5.77") == [600])
-        #expect(MoneyFields.percentRates("BTW 19.00% EUR 8.59") == [1900])
-        #expect(MoneyFields.percentRates("A 17,5 % 10.00 1.75") == [1750])
-        #expect(MoneyFields.percentRates("TVA 21% 10.74 / 12% 28.12") == [2100, 1200])
-        // Not a rate a tax is charged at: none, over 30 %, three digits, a percent sign alone.
+        #expect(MoneyFields.percentRates("SR @ 6% 96.23 5.77") == [60_000])
+        #expect(MoneyFields.percentRates("BTW 19.00% EUR 8.59") == [190_000])
+        #expect(MoneyFields.percentRates("A 17,5 % 10.00 1.75") == [175_000])
+        #expect(MoneyFields.percentRates("GST (6.000%)") == [60_000])
+        #expect(MoneyFields.percentRates("NYC TAX 8.875% 1.06") == [88_750])
+        #expect(MoneyFields.percentRates("TVA 21% 10.74 / 12% 28.12") == [210_000, 120_000])
+        // Not a rate a tax is charged at: none, over 30 %, three digits, five decimals, a percent sign alone.
         #expect(MoneyFields.percentRates("0% 10.00 0.00").isEmpty)
         #expect(MoneyFields.percentRates("50% OFF").isEmpty)
         #expect(MoneyFields.percentRates("100% cotton 123%").isEmpty)
+        #expect(MoneyFields.percentRates("6.00000%").isEmpty)
         #expect(MoneyFields.percentRates("% 5.00").isEmpty)
-        #expect([600, 1750, 1900, 825, 805].map(MoneyFields.rateText) == ["6", "17.5", "19", "8.25", "8.05"])
+        #expect([60_000, 175_000, 190_000, 82_500, 80_500, 88_750].map(MoneyFields.rateText) == ["6", "17.5", "19", "8.25", "8.05", "8.875"])
     }
 
     /// A VAT table's total row ("HTVA TAXE TVAC": net, tax, gross) whose net OCR misread by one digit: the gross is the
