@@ -325,9 +325,11 @@ struct MoneyFields {
     static let notTaxRateWords = [" off ", " disc ", " discount ", " save ", " saving ", " savings ", " member ", " promo ", " coupon "]
 
     /// Lines naming no tax that print a rate and, side by side, a net amount and that rate of it to the cent ("SR @
-    /// 6% 96.23 5.77", "A 19% Must 7,31 1,39 8,70" with the word misread): a tax table's row. Its tax, at 0.85 (the
-    /// rate is checked, the word is not read). Not a line of a discount, a service charge or a tip, which print
-    /// the same arithmetic.
+    /// 6% 96.23 5.77", "A 19% Must 7,31 1,39 8,70" with the word misread), or a rate line with no amount (its word
+    /// read or not) over such amounts ("GST (6.000%)" over "33.40 2.00"): a tax table's row, its tax at 0.85 (the
+    /// rate is checked, the word is not read). With one amount instead of two, the row is set aside (`singles`)
+    /// for the total to judge. Not a line of a discount, a service charge, a tip or a payment, which print the
+    /// same arithmetic.
     static func rateRows(_ lines: [ParseLine], _ rules: CompiledRules, taxKeywords: [CompiledRules.Keyword?]) -> (rows: [Found], singles: [RateSingle]) {
         var rows: [Found] = [], singles: [RateSingle] = []
         func usable(_ l: ParseLine) -> [Amount] { l.amounts.filter { !$0.isPercent && !$0.negative && $0.amount.value > 0 }.map(\.amount) }
