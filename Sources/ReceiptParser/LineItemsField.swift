@@ -548,8 +548,11 @@ extension ReceiptParser {
     /// on top, else the total.
     static func checkedItems(_ items: [LineItem], subtotal: Amount?, tax: Amount?, total: Amount?) -> ([LineItem], Check?) {
         var items = items
-        // The total again as the last of several rows ("Totalesesseenet 226.60"): a total whose word OCR garbled.
-        if items.count >= 2, let t = total, let last = items.last, last.amount == t { items.removeLast() }
+        // The total again as the last of several rows ("Totalesesseenet 226.60"): a total whose word OCR garbled. Not the
+        // one priced row under free ones ("Type de pasta Penne 0,00" over "Pasta Chicken Alfredo 15,20"): it is the sale.
+        if items.count >= 2, let t = total, let last = items.last, last.amount == t, t.value == 0 || items.dropLast().contains(where: { $0.net.value > 0 }) {
+            items.removeLast()
+        }
         guard !items.isEmpty else { return (items, nil) }
         var targets: [ItemsTarget] = []
         if let s = subtotal { targets.append(.subtotal(s)) }

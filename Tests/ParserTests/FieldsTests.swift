@@ -168,6 +168,18 @@ struct FieldsTests {
         #expect(noWord.tax?.value == amount("5.10"))
     }
 
+    /// A French receipt's "Prix HT" (hors taxes) is the subtotal; its one priced row under a free one ("0,00") is the sale,
+    /// not the total printed again, though it prints the total's amount.
+    @Test("'Prix HT' a subtotal; the one priced row under free ones an item")
+    func prixHTAndOnePricedRow() {
+        let r = parser.parse(text: "TRATTORIA\nType de pasta Penne 1*0,00 EUR 0,00 EUR\nPasta Chicken Alfredo 1*15,20 EUR 15,20 EUR\nSomme 15,20 EUR\n"
+                                 + "Incl. 10 % TVA 1,38 EUR\nPrix HT 13,82 EUR\nCash 20,00")
+        #expect(r.total?.value == amount("15.20"))
+        #expect(r.subtotal?.value == amount("13.82"))
+        #expect(r.tax?.value == amount("1.38"))
+        #expect(r.lineItems.map(\.amount) == [amount("0.00"), amount("15.20")])
+    }
+
     /// A tax summary's row with no tax word read on it: its rate makes it one ("SR @ 6% 96.23 5.77": 6 % of 96.23
     /// is 5.77). Under a total that includes the tax, it is the tax included; with no subtotal line its net and tax
     /// add up to the total. A discount or a service charge printing the same arithmetic is no tax.
