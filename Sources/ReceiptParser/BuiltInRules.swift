@@ -40,7 +40,7 @@ public enum BuiltInRules {
     "tables": ["gst summary", "tax summary", "vat summary", "summary", "tax code", "tax rate", "vat rate", "mwst-satz", "steuersatz", "taux tva"]
   },
   "subtotal": {
-    "keywords": {"subtotal": 1.0, "sub total": 1.0, "sub-total": 1.0, "sub ttl": 0.9, "zwischensumme": 1.0, "total ht": 0.9, "prix ht": 0.9, "montant ht": 0.9, "total excl": 0.9, "total excl. gst": 0.9, "total exclusive": 0.9, "sous-total": 1.0, "sous total": 1.0, "subtotale": 1.0, "subtotaal": 1.0, "total before tax": 0.9, "subttl": 1.0, "sub tot": 0.9, "subt": 0.8, "item total": 0.8, "items total": 0.8, "base imponible": 0.9}
+    "keywords": {"subtotal": 1.0, "sub total": 1.0, "sub-total": 1.0, "sub ttl": 0.9, "zwischensumme": 1.0, "total ht": 0.9, "prix ht": 0.9, "montant ht": 0.9, "net sales": 0.9, "total excl": 0.9, "total excl. gst": 0.9, "total exclusive": 0.9, "sous-total": 1.0, "sous total": 1.0, "subtotale": 1.0, "subtotaal": 1.0, "total before tax": 0.9, "subttl": 1.0, "sub tot": 0.9, "subt": 0.8, "item total": 0.8, "items total": 0.8, "base imponible": 0.9}
   },
   "tax": {
     "keywords": {"tax": 0.9, "sales tax": 1.0, "gst": 0.9, "sst": 0.9, "vat": 0.9, "mwst": 0.95, "ust": 0.8, "tva": 0.95, "iva": 0.95, "btw": 0.95, "moms": 0.95, "total tax": 1.0, "gst 6%": 1.0, "tax total": 1.0, "hst": 0.9, "pst": 0.8,

@@ -223,7 +223,8 @@ struct MoneyFields {
                 amounts = p.amounts.filter { !$0.isPercent && (allowNegative || !$0.negative) }
                 if !amounts.isEmpty { score *= p.factor; notes.append(p.note); source = p.line }
             }
-            guard let a = amounts.last else { continue }
+            guard let last = amounts.last else { continue }
+            let a = source === l ? Self.amountAfterLabel(kw, on: l, among: amounts) ?? last : last
             // A longer distractor of several words read through an OCR slip ("Total Sales (Exclucing GST)", "Total
             // Itemis)"): it says what the line is as its words as printed would. (Asked only of a line with an amount.)
             if slippedDistractors, blocking == nil, let b = Self.slippedDistractor(exclude, longerThan: kw, on: l.words) {
@@ -236,6 +237,25 @@ struct MoneyFields {
             if !all { break }
         }
         return out
+    }
+
+    /// On a row of two labels and their amounts ("Total 25.00 Cash 30.00", "NET SALES 100.75 GRAND TOTAL 113.35"),
+    /// the amount after the keyword `kw`, before the next label's word (three letters or more); nil on any other line
+    /// (its last amount is the value: "Total 2 x 4.50 9.00").
+    static func amountAfterLabel(_ kw: CompiledRules.Keyword, on l: ParseLine, among amounts: [FoundAmount]) -> FoundAmount? {
+        guard amounts.count >= 2 else { return nil }
+        let text = Array(l.text.lowercased())
+        let key = Array(kw.raw)
+        guard !key.isEmpty, text.count >= key.count,
+              let k = (0...(text.count - key.count)).first(where: { i in text[i..<(i + key.count)].elementsEqual(key) }),
+              let i = amounts.firstIndex(where: { $0.position >= k + key.count }), i + 1 < amounts.count else { return nil }
+        // Letters between this amount and the next: another label.
+        var run = 0
+        for c in text[min(amounts[i].position, text.count)..<min(amounts[i + 1].position, text.count)] {
+            run = c.isLetter ? run + 1 : 0
+            if run >= 3 { return amounts[i] }
+        }
+        return nil
     }
 
     /// The first distractor of `exclude` of several words, longer than `kw`, on the line with one word slipped (`holdsSlipped`).

@@ -4,7 +4,7 @@ import ReceiptModel
 // Subtotal and tax, settled against the chosen total by the receipt's own arithmetic: among the subtotal
 // and tax lines (several tax rates added up, a tax table's row, a tax included in the prices) the pair
 // whose sum is the total; else the amount printed above the tax that is total − tax (whatever its label
-// says: "Net Sales", "Food Total", "Amount"); else one misread digit put right, or a value the receipt
+// says: "Merchandise", "Food Total", "Amount"); else one misread digit put right, or a value the receipt
 // labels but OCR could not read worked out from the other two. Nothing the sums do not back replaces
 // what the keyword lines gave.
 

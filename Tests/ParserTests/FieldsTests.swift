@@ -180,6 +180,21 @@ struct FieldsTests {
         #expect(r.lineItems.map(\.amount) == [amount("0.00"), amount("15.20")])
     }
 
+    /// Two labels and their amounts on one row: each label takes the amount after it, not the row's last ("Total 25.00
+    /// Cash 30.00" is a total of 25.00). "Net Sales" is a subtotal word. A row of one label keeps its last amount.
+    @Test("two labels on one row: each its own amount")
+    func twoLabelsOnOneRow() {
+        let paid = parser.parse(text: "DELI\nSandwich 25.00\nTotal 25.00 Cash 30.00\nChange 5.00")
+        #expect(paid.total?.value == amount("25.00"))
+        let pub = parser.parse(text: "THE OLD BELL\nPUDDING 11.80\nCAPPUCCINO 5.90\nSERVICE CHARGE 12.60\nNET SALES 100.75 GRAND TOTAL 113.35")
+        #expect(pub.total?.value == amount("113.35"))
+        #expect(pub.subtotal?.value == amount("100.75"))
+        let tax = parser.parse(text: "DELI\nSandwich 7.00\nSubtotal 7.00 Tax 0.49\nTotal 7.49")
+        #expect(tax.subtotal?.evidence.rule == "subtotal.keyword")
+        #expect(tax.tax?.value == amount("0.49"))
+        #expect(parser.parse(text: "CAFE\nLatte 4.50\nTotal 2 x 4.50 9.00").total?.value == amount("9.00"))
+    }
+
     /// A tax summary's row with no tax word read on it: its rate makes it one ("SR @ 6% 96.23 5.77": 6 % of 96.23
     /// is 5.77). Under a total that includes the tax, it is the tax included; with no subtotal line its net and tax
     /// add up to the total. A discount or a service charge printing the same arithmetic is no tax.
@@ -247,9 +262,9 @@ struct FieldsTests {
         #expect(alone.subtotal?.value != amount("38.87"))
     }
 
-    @Test("the amount above the tax that is total − tax is the subtotal, whatever its label ('Net Sales')")
+    @Test("the amount above the tax that is total − tax is the subtotal, whatever its label ('Merchandise')")
     func subtotalByArithmetic() throws {
-        let r = parser.parse(text: "DELI\nSandwich 7.50\nNet Sales $7.50\nTax $0.53\nTotal $8.03\nCash $10.00\nChange $1.97")
+        let r = parser.parse(text: "DELI\nSandwich 7.50\nMerchandise $7.50\nTax $0.53\nTotal $8.03\nCash $10.00\nChange $1.97")
         let s = try #require(r.subtotal)
         #expect(s.value == amount("7.50"))
         #expect(s.evidence.rule == "subtotal.total-less-tax")
