@@ -48,6 +48,33 @@ struct HandScannerTests {
         }
     }
 
+    /// A match of digits as printed with no space read from its bytes (`plainAmount`) is what `read` makes of its
+    /// strings: the same amount, held alike (its Decimal's digits and exponent, its known cents), and no repairs.
+    @Test func plainAmountIsRead() {
+        var g = Lines(state: 91)
+        let pieces = ["0.00", "00.00", "000.50", "0012.00", "7.05", "12.5", "999999999.99", "123456789.12", "1,234.50", "10.60", "0.01",
+                      "-3.00", "5.00%", "40.00-", "0,50", "100,00", "O.5O", "39. 80"]
+        var asked = 0
+        for _ in 0..<20_000 {
+            var s = g.line(Self.amountAlphabet, max: 8)
+            for _ in 0..<Int.random(in: 1...3, using: &g) { s += " " + pieces.randomElement(using: &g)! + g.line(Self.amountAlphabet, max: 4) }
+            s.utf8.withContiguousStorageIfAvailable { b in
+                guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return }
+                func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
+                for m in AmountMatcher(b).all() {
+                    guard let p = AmountScanner.plainAmount(b, m) else { continue }
+                    asked += 1
+                    let r = AmountScanner.read(integer: text(m.integer), separator: text(m.separator), fraction: text(m.fraction),
+                                               spaced: { b[m.whole].contains(0x20) ? text(m.whole) : nil })
+                    #expect(r != nil && r!.0 == p && r!.1.isEmpty && r!.0.knownCents == p.knownCents
+                            && withUnsafeBytes(of: r!.0.value, Array.init) == withUnsafeBytes(of: p.value, Array.init)
+                            && r!.0.value.description == p.value.description, "\(s)")
+                }
+            }
+        }
+        #expect(asked > 10_000)
+    }
+
     /// Every pattern with a `mayMatch`: where it says no, the expression finds nothing.
     @Test func mayMatchNeverRefusesAMatch() {
         let rules = CompiledRules(.builtIn)
