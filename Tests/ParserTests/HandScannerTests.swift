@@ -1061,4 +1061,24 @@ struct HandScannerTests {
             }
         }
     }
+
+    /// The currency symbols a line may hold found at once (`CurrencyCandidates`) are those whose bytes the line's set
+    /// of bytes holds, asked symbol by symbol (one not ASCII never), in the rules' symbols and in a set with some not ASCII.
+    @Test func currencyCandidatesAreTheSymbolsWhoseBytesAreOnTheLine() {
+        let rules = CompiledRules(.builtIn)
+        let extra: [ByteSet?] = [ByteSet(bytes: "rm".utf8), nil, ByteSet(bytes: "a$.".utf8), ByteSet(bytes: "~".utf8), ByteSet(bytes: [UInt8]())]
+        var g = Lines(state: 211)
+        for sets in [rules.currencySymbolBytes.map(\.set), extra + rules.currencySymbolBytes.map(\.set).prefix(20)] {
+            let c = CompiledRules.CurrencyCandidates(sets)!
+            for _ in 0..<20_000 {
+                let s = g.line(Self.textAlphabet + Array("RMrmUSusDdEeAa$~"), max: 14)
+                let present = ByteSet(bytes: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 })
+                let m = c.candidates(present)
+                for k in sets.indices {
+                    #expect((m >> UInt64(k)) & 1 == 1 ? sets[k].map { present.holds($0) } == true : sets[k].map { present.holds($0) } != true, "\(s) \(k)")
+                }
+            }
+        }
+        #expect(CompiledRules.CurrencyCandidates([ByteSet?](repeating: nil, count: 65)) == nil)
+    }
 }
