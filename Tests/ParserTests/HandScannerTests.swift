@@ -1081,4 +1081,16 @@ struct HandScannerTests {
         }
         #expect(CompiledRules.CurrencyCandidates([ByteSet?](repeating: nil, count: 65)) == nil)
     }
+
+    /// A bare number ("0" on its own line) told on a line's bytes (`bareNumberBytes`) as by its characters trimmed.
+    @Test func bareNumberOnBytesIsByCharacters() {
+        var g = Lines(state: 307)
+        let alphabet: [Character] = Array("0123456789--    \t\tOlx.,$") + ["\r\n", "\n", "\u{3000}", "\u{00A0}", "\u{0663}", "é", "½"]
+        for _ in 0..<50_000 {
+            let s = g.line(alphabet, max: 6)
+            let bytes = s.utf8.withContiguousStorageIfAvailable(MoneyFields.bareNumberBytes) ?? nil
+            if let bytes { #expect(bytes == MoneyFields.isBareNumberByCharacters(s), "\(s.debugDescription)") }
+            else { #expect(s.utf8.contains { $0 >= 0x80 }, "\(s.debugDescription)") }
+        }
+    }
 }
