@@ -14,6 +14,16 @@ struct FoundAmount: Hashable {
     var isPercent: Bool
 }
 
+extension [FoundAmount] {
+    /// `filter { !$0.isPercent }.count`, counted in place (the filtered array was made, its amounts copied and
+    /// retained, only to be counted).
+    var notPercentCount: Int {
+        var n = 0
+        for a in self where !a.isPercent { n += 1 }
+        return n
+    }
+}
+
 enum AmountScanner {
     // Letters OCR puts where digits were printed.
     static let lookalikes: [Character: Character] = ["O": "0", "o": "0", "D": "0", "Q": "0", "S": "5", "s": "5", "I": "1", "l": "1", "|": "1", "i": "1", "B": "8", "Z": "2", "z": "2", "g": "9"]

@@ -211,7 +211,7 @@ extension ReceiptParser {
             return l.amounts.isEmpty && l.words.letterCount >= 3 && !notItem[i - lines.startIndex]
         }
         func isPrice(_ l: ParseLine) -> Bool {
-            l.amounts.filter { !$0.isPercent }.count == 1 && l.words.letterCount <= 2
+            l.amounts.notPercentCount == 1 && l.words.letterCount <= 2
         }
         var out: [Int: ParseLine] = [:]
         var i = lines.startIndex

@@ -108,7 +108,7 @@ struct MoneyFields {
 
     /// A value with at most a currency's letters beside it; not a short label with its own amount ("GST 1.30", "Tip 2.00").
     static func isAmountOnly(_ l: ParseLine, _ rules: CompiledRules) -> Bool {
-        (!l.amounts.filter { !$0.isPercent }.isEmpty && l.words.letterCount <= 3 && !rules.isMoneyLabel(l.words)
+        (l.amounts.notPercentCount > 0 && l.words.letterCount <= 3 && !rules.isMoneyLabel(l.words)
             && rules.any(rules.totalDistractors, in: l.words) == nil) || isBareNumber(l)
     }
 
@@ -146,7 +146,7 @@ struct MoneyFields {
     }
 
     static func isLabel(_ l: ParseLine) -> Bool {
-        l.amounts.filter { !$0.isPercent }.isEmpty && l.words.letterCount >= 2
+        l.amounts.notPercentCount == 0 && l.words.letterCount >= 2
     }
 
     /// The value of label line `i` when it has none: the next amount-only line (past filler), or, when the
@@ -183,7 +183,7 @@ struct MoneyFields {
         guard k >= 0, k < values.count else { return nil }
         let v = lines[values[k]]
         // A row of several amounts (a tax table's "amount tax") is not one label's value.
-        guard v.amounts.filter({ !$0.isPercent }).count == 1 else { return nil }
+        guard v.amounts.notPercentCount == 1 else { return nil }
         if labels.count == 1 { return Paired(line: v, amounts: v.amounts, factor: 0.9, note: .amountOnNextLine) }
         let exact = values.count == labels.count
         return Paired(line: v, amounts: v.amounts, factor: exact ? 0.85 : 0.7,
