@@ -133,7 +133,8 @@ extension ReceiptParser {
         /// The position in `lines` of the last item's row.
         var lastItemRow: Int?
         for (k, l) in lines[..<end].enumerated() {
-            var prices = l.amounts.filter { !$0.isPercent }
+            // (The row's own array when none is a percentage, the commonest: no copy made.)
+            var prices = l.amounts.notPercentCount == l.amounts.count ? l.amounts : l.amounts.filter { !$0.isPercent }
             // "1.95 lb @ 0.30 / lb" with the row's own amount lost: no price of its own.
             if let last = prices.last, Self.perUnit(last, on: l) { prices = [] }
             // "RYE BREAD 3:49 D": a price with its point read as a colon, last on a named row among the items.
