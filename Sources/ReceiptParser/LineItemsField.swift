@@ -73,7 +73,9 @@ extension ReceiptParser {
                compiled.any(compiled.taxExclude, in: l.words).map({ Self.inclusion.contains($0.normalised) }) ?? true { return l.index }
             if seenPrice, priced, compiled.anyExact(compiled.cash, in: l.words) != nil || compiled.anyExact(compiled.change, in: l.words) != nil { return l.index }
             // A card payment ("VISA 20.00", "Master Card 63.80"); not "card" alone ("GREETING CARD").
-            if seenPrice, priced, compiled.cardWords.contains(where: { !Self.cardWordsInNames.contains($0.normalised) && l.words.has($0) }) { return l.index }
+            // (Whether the line has the word asked first, mostly answered by its word bits: the set of names' card words
+            // hashed each word's string, for every priced row.)
+            if seenPrice, priced, compiled.cardWords.contains(where: { l.words.has($0) && !Self.cardWordsInNames.contains($0.normalised) }) { return l.index }
         }
         return lines.count
     }
