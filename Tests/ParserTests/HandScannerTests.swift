@@ -1093,4 +1093,23 @@ struct HandScannerTests {
             else { #expect(s.utf8.contains { $0 >= 0x80 }, "\(s.debugDescription)") }
         }
     }
+
+    /// The day after a moment in UTC by the day count's arithmetic (`tomorrow`) is the calendar's, at random moments
+    /// from 1990 to 2400, around midnights and around the ends of months, of February in leap and common years, of
+    /// centuries, and at the edges of the arithmetic's range.
+    @Test func tomorrowIsTheCalendars() {
+        var g = Lines(state: 401)
+        var moments: [Date] = [Date(), Date(timeIntervalSinceReferenceDate: -86_400), Date(timeIntervalSinceReferenceDate: -86_400.5),
+                               Date(timeIntervalSinceReferenceDate: -1), Date(timeIntervalSinceReferenceDate: 249_999_999_999)]
+        for _ in 0..<20_000 { moments.append(Date(timeIntervalSinceReferenceDate: Double(Int64.random(in: -350_000_000...12_600_000_000, using: &g)) + Double(Int.random(in: 0...999, using: &g)) / 1000)) }
+        for y in [1999, 2000, 2001, 2024, 2026, 2100, 2200, 2400] {
+            for (m, d) in [(1, 1), (2, 28), (2, 29), (3, 1), (12, 31), (6, 30)] {
+                var c = DateComponents(); c.year = y; c.month = m; c.day = d
+                var cal = Calendar(identifier: .gregorian); cal.timeZone = TimeZone(identifier: "UTC")!
+                guard let day = cal.date(from: c) else { continue }
+                for s in [-1.0, -0.001, 0, 0.001, 43_200, 86_399.999] { moments.append(day.addingTimeInterval(s)) }
+            }
+        }
+        for now in moments { #expect(ReceiptParser.tomorrow(now) == ReceiptParser.tomorrowByCalendar(now), "\(now.timeIntervalSinceReferenceDate)") }
+    }
 }
