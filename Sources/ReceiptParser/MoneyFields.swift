@@ -235,16 +235,13 @@ struct MoneyFields {
             var notes: [Note] = []
             var score = kw.weight
             if let b = blocking { score *= 0.6; notes.append(.alsoSays(b.raw)) }
-            // (The last amount that may be the value found in place: the ones that may, filtered into an array, were
-            // asked only for their last and whether there was one.)
-            func usable(_ a: FoundAmount) -> Bool { !a.isPercent && (allowNegative || !a.negative) }
-            var last = l.amounts.last(where: usable)
+            var amounts = l.amounts.filter { !$0.isPercent && (allowNegative || !$0.negative) }
             var source = l
-            if last == nil, let p = paired.map({ $0.value(i, lines, rules) }) ?? pairedValue(i, lines, rules) {
-                last = p.amounts.last(where: usable)
-                if last != nil { score *= p.factor; notes.append(p.note); source = p.line }
+            if amounts.isEmpty, let p = paired.map({ $0.value(i, lines, rules) }) ?? pairedValue(i, lines, rules) {
+                amounts = p.amounts.filter { !$0.isPercent && (allowNegative || !$0.negative) }
+                if !amounts.isEmpty { score *= p.factor; notes.append(p.note); source = p.line }
             }
-            guard let a = last else { continue }
+            guard let a = amounts.last else { continue }
             // A longer distractor of several words read through an OCR slip ("Total Sales (Exclucing GST)", "Total
             // Itemis)"): it says what the line is as its words as printed would. (Asked only of a line with an amount.)
             if slippedDistractors, blocking == nil, let b = Self.slippedDistractor(exclude, longerThan: kw, on: l.words) {
