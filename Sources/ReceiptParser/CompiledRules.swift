@@ -205,6 +205,8 @@ final class CompiledRules: Sendable {
     /// `currencySymbols`' symbols as UTF-8, and whether each is all letters (`currencies(in:)` on ASCII).
     /// (`pairs`: its pairs of bytes side by side, `BytePairs`.)
     let currencySymbolBytes: [(bytes: [UInt8], letters: Bool, set: ByteSet?, pairs: BytePairs)]
+    /// The symbols of `currencySymbolBytes` a line may hold by its bytes (`CurrencyCandidates`); nil with more than 64.
+    let currencyCandidates: CurrencyCandidates?
     /// The symbols of more than one character ending in "$" ("us$", "s$", "hk$"): a "$" inside one is that currency's.
     let prefixedDollars: [String]
     let currencyWords: Set<String>
@@ -272,6 +274,7 @@ final class CompiledRules: Sendable {
         currencySymbolBytes = currencySymbols.map { s in
             (Array(s.0.utf8), s.0.allSatisfy(\.isLetterQuick), s.0.utf8.allSatisfy { $0 < 0x80 } ? ByteSet(bytes: s.0.utf8) : nil, BytePairs(Array(s.0.utf8)))
         }
+        currencyCandidates = CurrencyCandidates(currencySymbolBytes.map(\.set))
         prefixedDollars = currencySymbols.map(\.0).filter { $0.count > 1 && $0.hasSuffix("$") }
         currencyWords = Set(r.currency.symbols.keys.map { $0.lowercased() }.filter { $0.allSatisfy(\.isLetterQuick) })
         currencyWordBytes = currencyWords.map { Array($0.utf8) }.filter { w in w.allSatisfy { $0 < 0x80 } }.sorted { $0.count > $1.count || ($0.count == $1.count && $0.lexicographicallyPrecedes($1)) }

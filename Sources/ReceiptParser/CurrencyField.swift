@@ -179,12 +179,12 @@ extension CompiledRules {
         var lowerText: String?
         var lowered: [UInt8]?
         // (A symbol with a byte the line lacks is not on it; one not ASCII never is.)
-        for k in currencySymbolBytes.indices {
+        func ask(_ k: Int) {
             // (The symbol's set asked before its bytes are taken: taking each element whole retained and released
             // its array, for every symbol on every line.)
-            guard let set = currencySymbolBytes[k].set, present.holds(set), pairs.holds(currencySymbolBytes[k].pairs) else { continue }
+            guard pairs.holds(currencySymbolBytes[k].pairs) else { return }
             let sym = currencySymbolBytes[k].bytes, letters = currencySymbolBytes[k].letters
-            guard Self.holdsLowered(b, sym) else { continue }
+            guard Self.holdsLowered(b, sym) else { return }
             let lower = lowered ?? b.map(Bytes.lower)
             lowered = lower
             let code = currencySymbols[k].1
@@ -196,13 +196,69 @@ extension CompiledRules {
                 let s = currencySymbols[k].0
                 // (On printable ASCII, the number beside the sign read on the bytes; and the prefixed dollars looked
                 // for as bytes, `textContains`, made once with the rules, not picked out of the symbols each time.)
-                guard printable ? Self.nextToDigit(lower, sym, dollar: sym.last == UInt8(ascii: "$")) : Self.nextToDigit(text, s) else { continue }
-                if s.count > 1, s.first?.isLetterQuick == true, !Self.startsWord(text, s) { continue }
-                if s == "$", prefixedDollars.contains(where: { textContains(text, $0) }) { continue }
+                guard printable ? Self.nextToDigit(lower, sym, dollar: sym.last == UInt8(ascii: "$")) : Self.nextToDigit(text, s) else { return }
+                if s.count > 1, s.first?.isLetterQuick == true, !Self.startsWord(text, s) { return }
+                if s == "$", prefixedDollars.contains(where: { textContains(text, $0) }) { return }
                 out.append(code)
             }
         }
+        // (The symbols whose bytes are all on the line found at once, `CurrencyCandidates`, in order: asking each
+        // symbol's set in turn was most of the cost on a line that holds none.)
+        if let c = currencyCandidates {
+            var m = c.candidates(present)
+            while m != 0 {
+                ask(m.trailingZeroBitCount)
+                m &= m &- 1
+            }
+        } else {
+            for k in currencySymbolBytes.indices {
+                guard let set = currencySymbolBytes[k].set, present.holds(set) else { continue }
+                ask(k)
+            }
+        }
         return out
+    }
+
+    /// Which currency symbols (at most 64, in the rules' order: symbol k is bit k) have all their bytes in a line's
+    /// set of bytes (`ByteSet.holds` of each symbol of ASCII; one not ASCII never): the symbols holding a byte the line
+    /// lacks taken away, byte by byte, from those of ASCII. (`HandScannerTests` holds it to asking each symbol.)
+    struct CurrencyCandidates: Sendable {
+        let all: UInt64
+        /// Every byte of a symbol of ASCII.
+        let bytes: ByteSet
+        /// The symbols holding byte c (below 128).
+        let byByte: [UInt64]
+
+        init?(_ sets: [ByteSet?]) {
+            guard sets.count <= 64 else { return nil }
+            var all: UInt64 = 0, lo: UInt64 = 0, hi: UInt64 = 0
+            var byByte = [UInt64](repeating: 0, count: 128)
+            for (k, set) in sets.enumerated() {
+                guard let set else { continue }
+                all |= 1 << UInt64(k)
+                lo |= set.lo; hi |= set.hi
+                for c in 0..<128 where set.contains(UInt8(c)) { byByte[c] |= 1 << UInt64(k) }
+            }
+            self.all = all; bytes = ByteSet(lo: lo, hi: hi); self.byByte = byByte
+        }
+
+        /// The symbols whose bytes are all in `present`.
+        func candidates(_ present: ByteSet) -> UInt64 {
+            var out = all
+            var missing = bytes.lo & ~present.lo
+            byByte.withUnsafeBufferPointer { by in
+                while missing != 0 {
+                    out &= ~by[missing.trailingZeroBitCount]
+                    missing &= missing &- 1
+                }
+                missing = bytes.hi & ~present.hi
+                while missing != 0, out != 0 {
+                    out &= ~by[64 + missing.trailingZeroBitCount]
+                    missing &= missing &- 1
+                }
+            }
+            return out
+        }
     }
 
     /// The start of each occurrence of `sym` in `hay`, searching on after each one's end (as `range(of:range:)` is used).

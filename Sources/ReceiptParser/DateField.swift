@@ -178,8 +178,26 @@ extension ReceiptParser {
         return seen.nonzeroBitCount > 1
     }
 
-    static func tomorrow() -> CalendarDate {
-        let d = Date().addingTimeInterval(86_400)
+    /// The day after `now` in UTC. (From the day count, by the Gregorian calendar's arithmetic, for the years 2001 to
+    /// 9999: a Calendar made and asked for the date's components was some 9,000 instructions a parse;
+    /// `tomorrowByCalendar` for any other moment. `HandScannerTests` holds the two together.)
+    static func tomorrow(_ now: Date = Date()) -> CalendarDate {
+        let t = now.timeIntervalSinceReferenceDate + 86_400
+        guard t >= 0, t < 250_000_000_000 else { return tomorrowByCalendar(now) }
+        // Days since 1970-01-01 (2001-01-01 is day 11,323), then the civil date of a day count.
+        let z = Int((t / 86_400).rounded(.down)) + 11_323 + 719_468
+        let era = z / 146_097, doe = z - era * 146_097
+        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1, month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        return CalendarDate(year: year, month: month, day: day) ?? tomorrowByCalendar(now)
+    }
+
+    /// `tomorrow(now)` by a Gregorian calendar in UTC.
+    static func tomorrowByCalendar(_ now: Date) -> CalendarDate {
+        let d = now.addingTimeInterval(86_400)
         var cal = Calendar(identifier: .gregorian)
         cal.timeZone = TimeZone(identifier: "UTC") ?? .current
         let c = cal.dateComponents([.year, .month, .day], from: d)

@@ -73,7 +73,9 @@ extension ReceiptParser {
                compiled.any(compiled.taxExclude, in: l.words).map({ Self.inclusion.contains($0.normalised) }) ?? true { return l.index }
             if seenPrice, priced, compiled.anyExact(compiled.cash, in: l.words) != nil || compiled.anyExact(compiled.change, in: l.words) != nil { return l.index }
             // A card payment ("VISA 20.00", "Master Card 63.80"); not "card" alone ("GREETING CARD").
-            if seenPrice, priced, compiled.cardWords.contains(where: { !Self.cardWordsInNames.contains($0.normalised) && l.words.has($0) }) { return l.index }
+            // (Whether the line has the word asked first, mostly answered by its word bits: the set of names' card words
+            // hashed each word's string, for every priced row.)
+            if seenPrice, priced, compiled.cardWords.contains(where: { l.words.has($0) && !Self.cardWordsInNames.contains($0.normalised) }) { return l.index }
         }
         return lines.count
     }
@@ -133,7 +135,8 @@ extension ReceiptParser {
         /// The position in `lines` of the last item's row.
         var lastItemRow: Int?
         for (k, l) in lines[..<end].enumerated() {
-            var prices = l.amounts.filter { !$0.isPercent }
+            // (The row's own array when none is a percentage, the commonest: no copy made.)
+            var prices = l.amounts.notPercentCount == l.amounts.count ? l.amounts : l.amounts.filter { !$0.isPercent }
             // "1.95 lb @ 0.30 / lb" with the row's own amount lost: no price of its own.
             if let last = prices.last, Self.perUnit(last, on: l) { prices = [] }
             // "RYE BREAD 3:49 D": a price with its point read as a colon, last on a named row among the items.
@@ -211,7 +214,7 @@ extension ReceiptParser {
             return l.amounts.isEmpty && l.words.letterCount >= 3 && !notItem[i - lines.startIndex]
         }
         func isPrice(_ l: ParseLine) -> Bool {
-            l.amounts.filter { !$0.isPercent }.count == 1 && l.words.letterCount <= 2
+            l.amounts.notPercentCount == 1 && l.words.letterCount <= 2
         }
         var out: [Int: ParseLine] = [:]
         var i = lines.startIndex

@@ -115,20 +115,45 @@ struct MoneyFields {
 
     /// A value with at most a currency's letters beside it; not a short label with its own amount ("GST 1.30", "Tip 2.00").
     static func isAmountOnly(_ l: ParseLine, _ rules: CompiledRules) -> Bool {
-        (!l.amounts.filter { !$0.isPercent }.isEmpty && l.words.letterCount <= 3 && !rules.isMoneyLabel(l.words)
+        (l.amounts.notPercentCount > 0 && l.words.letterCount <= 3 && !rules.isMoneyLabel(l.words)
             && rules.any(rules.totalDistractors, in: l.words) == nil) || isBareNumber(l)
     }
 
     static let trimSpaces = Trim(.whitespaces)
 
     /// "0" on its own line: a value printed without decimals; it holds a place in a column of values.
+    /// (On ASCII, its bytes in place, `bareNumberBytes`: the trimmed copy and the walks of its characters were some
+    /// 900 instructions a line, asked of many lines around each label.)
     static func isBareNumber(_ l: ParseLine) -> Bool {
-        let t = Self.trimSpaces(l.text)
+        if let r = l.text.utf8.withContiguousStorageIfAvailable(bareNumberBytes), let r { return r }
+        return isBareNumberByCharacters(l.text)
+    }
+
+    /// `isBareNumberByCharacters` of ASCII bytes (nil for any other): trimmed as `trimSpaces` trims ASCII, one to
+    /// three bytes, each a digit or "-", one a digit (there a character is a byte, and only 0-9 are numbers; the
+    /// one character of two bytes, CR LF, is neither).
+    static func bareNumberBytes(_ b: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard b.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let space = trimSpaces.ascii
+        var lo = 0, hi = b.count
+        while lo < hi, space[Int(b[lo])] { lo += 1 }
+        while hi > lo, space[Int(b[hi - 1])] { hi -= 1 }
+        guard hi > lo, hi - lo <= 3 else { return false }
+        var digit = false
+        for k in lo..<hi {
+            if Bytes.isDigit(b[k]) { digit = true } else if b[k] != UInt8(ascii: "-") { return false }
+        }
+        return digit
+    }
+
+    /// `isBareNumber` of a line's text, by characters.
+    static func isBareNumberByCharacters(_ text: String) -> Bool {
+        let t = Self.trimSpaces(text)
         return !t.isEmpty && t.count <= 3 && t.allSatisfy { $0.isNumber || $0 == "-" } && t.contains(where: \.isNumber)
     }
 
     static func isLabel(_ l: ParseLine) -> Bool {
-        l.amounts.filter { !$0.isPercent }.isEmpty && l.words.letterCount >= 2
+        l.amounts.notPercentCount == 0 && l.words.letterCount >= 2
     }
 
     /// The value of label line `i` when it has none: the next amount-only line (past filler), or, when the
@@ -165,7 +190,7 @@ struct MoneyFields {
         guard k >= 0, k < values.count else { return nil }
         let v = lines[values[k]]
         // A row of several amounts (a tax table's "amount tax") is not one label's value.
-        guard v.amounts.filter({ !$0.isPercent }).count == 1 else { return nil }
+        guard v.amounts.notPercentCount == 1 else { return nil }
         if labels.count == 1 { return Paired(line: v, amounts: v.amounts, factor: 0.9, note: .amountOnNextLine) }
         let exact = values.count == labels.count
         return Paired(line: v, amounts: v.amounts, factor: exact ? 0.85 : 0.7,

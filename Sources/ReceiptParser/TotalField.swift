@@ -76,10 +76,10 @@ extension MoneyFields {
 
     func addOneDecimalTotals(_ candidates: inout [Found]) {
         let taken = Set(candidates.map(\.line.index))
-        for l in lines where !taken.contains(l.index) && l.amounts.filter({ !$0.isPercent }).isEmpty {
-            // (The expression's cheap test first: most lines hold no "digit, point, digit", and the keywords cost more.)
-            guard Self.oneDecimalAtEnd.worthRunning(l.text),
-                  let kw = rules.best(rules.total, in: l.words), rules.any(rules.totalDistractors, in: l.words) == nil,
+        // (The amounts counted in place, then the expression's cheap test, before the set and the keywords: most lines
+        // hold an amount or no "digit, point, digit" at their end.)
+        for l in lines where l.amounts.notPercentCount == 0 && Self.oneDecimalAtEnd.worthRunning(l.text) && !taken.contains(l.index) {
+            guard let kw = rules.best(rules.total, in: l.words), rules.any(rules.totalDistractors, in: l.words) == nil,
                   let m = Self.oneDecimalAtEnd.matches(in: l.text).last, let whole = m.groups[1], let tenth = m.groups[2],
                   let a = Amount("\(whole).\(tenth)0") else { continue }
             candidates.append(Found(amount: a, keyword: kw, line: l, score: kw.weight * 0.6,

@@ -48,6 +48,33 @@ struct HandScannerTests {
         }
     }
 
+    /// A match of digits as printed with no space read from its bytes (`plainAmount`) is what `read` makes of its
+    /// strings: the same amount, held alike (its Decimal's digits and exponent, its known cents), and no repairs.
+    @Test func plainAmountIsRead() {
+        var g = Lines(state: 91)
+        let pieces = ["0.00", "00.00", "000.50", "0012.00", "7.05", "12.5", "999999999.99", "123456789.12", "1,234.50", "10.60", "0.01",
+                      "-3.00", "5.00%", "40.00-", "0,50", "100,00", "O.5O", "39. 80"]
+        var asked = 0
+        for _ in 0..<20_000 {
+            var s = g.line(Self.amountAlphabet, max: 8)
+            for _ in 0..<Int.random(in: 1...3, using: &g) { s += " " + pieces.randomElement(using: &g)! + g.line(Self.amountAlphabet, max: 4) }
+            s.utf8.withContiguousStorageIfAvailable { b in
+                guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return }
+                func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
+                for m in AmountMatcher(b).all() {
+                    guard let p = AmountScanner.plainAmount(b, m) else { continue }
+                    asked += 1
+                    let r = AmountScanner.read(integer: text(m.integer), separator: text(m.separator), fraction: text(m.fraction),
+                                               spaced: { b[m.whole].contains(0x20) ? text(m.whole) : nil })
+                    #expect(r != nil && r!.0 == p && r!.1.isEmpty && r!.0.knownCents == p.knownCents
+                            && withUnsafeBytes(of: r!.0.value, Array.init) == withUnsafeBytes(of: p.value, Array.init)
+                            && r!.0.value.description == p.value.description, "\(s)")
+                }
+            }
+        }
+        #expect(asked > 10_000)
+    }
+
     /// Every pattern with a `mayMatch`: where it says no, the expression finds nothing.
     @Test func mayMatchNeverRefusesAMatch() {
         let rules = CompiledRules(.builtIn)
@@ -1033,5 +1060,56 @@ struct HandScannerTests {
                 #expect(s.utf8.withContiguousStorageIfAvailable { CompiledRules.holdsLowered($0, sym) } == bytesContain(lowered, sym), "\(s)")
             }
         }
+    }
+
+    /// The currency symbols a line may hold found at once (`CurrencyCandidates`) are those whose bytes the line's set
+    /// of bytes holds, asked symbol by symbol (one not ASCII never), in the rules' symbols and in a set with some not ASCII.
+    @Test func currencyCandidatesAreTheSymbolsWhoseBytesAreOnTheLine() {
+        let rules = CompiledRules(.builtIn)
+        let extra: [ByteSet?] = [ByteSet(bytes: "rm".utf8), nil, ByteSet(bytes: "a$.".utf8), ByteSet(bytes: "~".utf8), ByteSet(bytes: [UInt8]())]
+        var g = Lines(state: 211)
+        for sets in [rules.currencySymbolBytes.map(\.set), extra + rules.currencySymbolBytes.map(\.set).prefix(20)] {
+            let c = CompiledRules.CurrencyCandidates(sets)!
+            for _ in 0..<20_000 {
+                let s = g.line(Self.textAlphabet + Array("RMrmUSusDdEeAa$~"), max: 14)
+                let present = ByteSet(bytes: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 })
+                let m = c.candidates(present)
+                for k in sets.indices {
+                    #expect((m >> UInt64(k)) & 1 == 1 ? sets[k].map { present.holds($0) } == true : sets[k].map { present.holds($0) } != true, "\(s) \(k)")
+                }
+            }
+        }
+        #expect(CompiledRules.CurrencyCandidates([ByteSet?](repeating: nil, count: 65)) == nil)
+    }
+
+    /// A bare number ("0" on its own line) told on a line's bytes (`bareNumberBytes`) as by its characters trimmed.
+    @Test func bareNumberOnBytesIsByCharacters() {
+        var g = Lines(state: 307)
+        let alphabet: [Character] = Array("0123456789--    \t\tOlx.,$") + ["\r\n", "\n", "\u{3000}", "\u{00A0}", "\u{0663}", "é", "½"]
+        for _ in 0..<50_000 {
+            let s = g.line(alphabet, max: 6)
+            let bytes = s.utf8.withContiguousStorageIfAvailable(MoneyFields.bareNumberBytes) ?? nil
+            if let bytes { #expect(bytes == MoneyFields.isBareNumberByCharacters(s), "\(s.debugDescription)") }
+            else { #expect(s.utf8.contains { $0 >= 0x80 }, "\(s.debugDescription)") }
+        }
+    }
+
+    /// The day after a moment in UTC by the day count's arithmetic (`tomorrow`) is the calendar's, at random moments
+    /// from 1990 to 2400, around midnights and around the ends of months, of February in leap and common years, of
+    /// centuries, and at the edges of the arithmetic's range.
+    @Test func tomorrowIsTheCalendars() {
+        var g = Lines(state: 401)
+        var moments: [Date] = [Date(), Date(timeIntervalSinceReferenceDate: -86_400), Date(timeIntervalSinceReferenceDate: -86_400.5),
+                               Date(timeIntervalSinceReferenceDate: -1), Date(timeIntervalSinceReferenceDate: 249_999_999_999)]
+        for _ in 0..<20_000 { moments.append(Date(timeIntervalSinceReferenceDate: Double(Int64.random(in: -350_000_000...12_600_000_000, using: &g)) + Double(Int.random(in: 0...999, using: &g)) / 1000)) }
+        for y in [1999, 2000, 2001, 2024, 2026, 2100, 2200, 2400] {
+            for (m, d) in [(1, 1), (2, 28), (2, 29), (3, 1), (12, 31), (6, 30)] {
+                var c = DateComponents(); c.year = y; c.month = m; c.day = d
+                var cal = Calendar(identifier: .gregorian); cal.timeZone = TimeZone(identifier: "UTC")!
+                guard let day = cal.date(from: c) else { continue }
+                for s in [-1.0, -0.001, 0, 0.001, 43_200, 86_399.999] { moments.append(day.addingTimeInterval(s)) }
+            }
+        }
+        for now in moments { #expect(ReceiptParser.tomorrow(now) == ReceiptParser.tomorrowByCalendar(now), "\(now.timeIntervalSinceReferenceDate)") }
     }
 }
