@@ -384,8 +384,10 @@ struct MoneyFields {
                 || chargeWords.contains(where: { l.words.holds(text: $0) }) || notTaxRateWords.contains(where: { l.words.holds(text: $0) })
         }
         for l in lines {
-            // (The rate asked first, on the line's bytes: few lines print one.)
-            guard l.text.utf8.contains(UInt8(ascii: "%")) else { continue }
+            // (An amount on the line or the next asked first, then a "%" among its bytes, found in place: few lines
+            // print one, and the UTF-8 view's own `contains` cost some 650 instructions a line.)
+            guard !l.amounts.isEmpty || (l.index + 1 < lines.count && !lines[l.index + 1].amounts.isEmpty),
+                  l.text.utf8.withContiguousStorageIfAvailable({ $0.contains(UInt8(ascii: "%")) }) ?? l.text.contains("%") else { continue }
             let rates = percentRates(l.text)
             guard !rates.isEmpty else { continue }
             // The row's amounts on its own line, or, with none there, on the next line ("GST (6.000%)" over "33.40 2.00").
