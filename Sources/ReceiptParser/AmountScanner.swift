@@ -12,6 +12,9 @@ struct FoundAmount: Hashable {
     var negative: Bool
     /// Followed by '%': a rate, not money.
     var isPercent: Bool
+
+    /// A sum of money above zero: no rate, no minus.
+    var isPositiveMoney: Bool { !isPercent && !negative && amount.value > 0 }
 }
 
 extension [FoundAmount] {

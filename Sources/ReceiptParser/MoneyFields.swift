@@ -358,7 +358,7 @@ struct MoneyFields {
         var sum: Amount?
         for l in lines[start..<lastTotal] where taxKeywords[l.index] == nil && !totalLines.contains(l.index) {
             // (The amount asked first: most lines have none, and the words are asked seven times.)
-            guard let a = l.amounts.last(where: { !$0.isPercent && !$0.negative && $0.amount.value > 0 }),
+            guard let a = l.amounts.last(where: \.isPositiveMoney),
                   chargeWords.contains(where: { l.words.holds(text: $0) }) else { continue }
             sum = (sum ?? Amount(0)) + a.amount
         }
@@ -377,7 +377,7 @@ struct MoneyFields {
     /// same arithmetic.
     static func rateRows(_ lines: [ParseLine], _ rules: CompiledRules, taxKeywords: [CompiledRules.Keyword?]) -> (rows: [Found], singles: [RateSingle]) {
         var rows: [Found] = [], singles: [RateSingle] = []
-        func usable(_ l: ParseLine) -> [Amount] { l.amounts.filter { !$0.isPercent && !$0.negative && $0.amount.value > 0 }.map(\.amount) }
+        func usable(_ l: ParseLine) -> [Amount] { l.amounts.filter(\.isPositiveMoney).map(\.amount) }
         func notTax(_ l: ParseLine) -> Bool {
             rules.any(rules.discount, in: l.words) != nil || rules.any(rules.rounding, in: l.words) != nil
                 || rules.any(rules.cash, in: l.words) != nil || rules.any(rules.change, in: l.words) != nil

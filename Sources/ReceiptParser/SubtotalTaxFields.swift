@@ -246,9 +246,7 @@ extension MoneyFields {
             out.tax = Field(a, confidence: 0.7, evidence: l.evidence(rule: "tax.included", notes: [.taxIncluded]))
         }
         // 7. A tax table's row its rate backs, the sums silent: the tax charged.
-        if out.tax == nil, let o = options.first(where: { $0.isRateRow && $0.amount < t * Ratio.r0_3 }) {
-            out.tax = Field(o.amount, confidence: min(0.99, 0.5 + 0.3 * o.found.score), evidence: o.found.line.evidence(rule: "tax.rate-row", notes: o.notes))
-        }
+        if out.tax == nil { out.tax = rateRowTax(options, total: t) }
         return out
     }
 
@@ -258,7 +256,7 @@ extension MoneyFields {
     func includedTax(below first: Int?, total t: Amount) -> (ParseLine, Amount)? {
         for l in lines where first == nil || l.index >= first! {
             guard rules.best(rules.tax, in: l.words) != nil, l.words.words.contains(where: Self.inclusionWords.contains) else { continue }
-            if let a = l.amounts.last(where: { !$0.isPercent && !$0.negative && $0.amount.value > 0 && $0.amount < t * Ratio.r0_3 }) {
+            if let a = l.amounts.last(where: { $0.isPositiveMoney && $0.amount < t * Ratio.r0_3 }) {
                 return (l, a.amount)
             }
         }
@@ -297,14 +295,17 @@ extension MoneyFields {
 
     /// A subtotal with no tax added (the tax field is left as the keyword lines gave it; with none, a tax table's row
     /// its rate backs is the tax included in the total).
-    func settledWithoutTax(_ s: Found, rule: String, total t: Amount, checks: [Check], options: [TaxOption] = []) -> Settled {
-        var included: Field<Amount>?
-        if tax == nil, let o = options.first(where: { $0.isRateRow && $0.amount < t * Ratio.r0_3 }) {
-            included = Field(o.amount, confidence: min(0.99, 0.5 + 0.3 * o.found.score),
-                             evidence: o.found.line.evidence(rule: "tax.rate-row", notes: o.notes + [.taxIncluded]))
+    func settledWithoutTax(_ s: Found, rule: String, total t: Amount, checks: [Check], options: [TaxOption]) -> Settled {
+        Settled(subtotal: Field(s.amount, confidence: min(0.99, 0.5 + 0.3 * s.score), evidence: s.line.evidence(rule: rule, notes: s.notes)),
+                tax: tax ?? rateRowTax(options, total: t, notes: [.taxIncluded]), checks: checks)
+    }
+
+    /// The first tax table's row among `options` found by its rate (`rateRows`), under 30 % of the total `t`, as the
+    /// tax field (rule `tax.rate-row`, its notes and `notes`).
+    func rateRowTax(_ options: [TaxOption], total t: Amount, notes: [Note] = []) -> Field<Amount>? {
+        options.first { $0.isRateRow && $0.amount < t * Ratio.r0_3 }.map { o in
+            Field(o.amount, confidence: min(0.99, 0.5 + 0.3 * o.found.score), evidence: o.found.line.evidence(rule: "tax.rate-row", notes: o.notes + notes))
         }
-        return Settled(subtotal: Field(s.amount, confidence: min(0.99, 0.5 + 0.3 * s.score), evidence: s.line.evidence(rule: rule, notes: s.notes)),
-                       tax: tax ?? included, checks: checks)
     }
 
     /// The subtotal and tax fields of a pair that adds up, with the sum in their evidence and among the checks.

@@ -171,7 +171,7 @@ extension MoneyFields {
     func cardPayment() -> (ParseLine, Amount)? {
         for l in lines {
             // (The amount asked first: most lines have none.)
-            guard let a = l.amounts.last(where: { !$0.isPercent && !$0.negative && $0.amount.value > 0 }),
+            guard let a = l.amounts.last(where: \.isPositiveMoney),
                   rules.any(rules.cardWords, in: l.words) != nil else { continue }
             return (l, a.amount)
         }
