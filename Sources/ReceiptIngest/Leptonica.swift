@@ -40,6 +40,17 @@ final class PixImage: @unchecked Sendable {
         }
     }
 
+    /// A JPEG Leptonica could not read, decoded by libjpeg from memory to grey at 1/`reduction`:
+    /// the page, and how many of its rows were read before an error ended the decode (the rest white).
+    static func decodeJPEGPastDamage(_ data: Data, reduction: Int) -> (PixImage, read: Int, rows: Int)? {
+        data.withUnsafeBytes { raw in
+            guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return nil }
+            var read: Int32 = 0, rows: Int32 = 0
+            guard let pix = PixImage(owning: rc_jpeg_read_memory_gray(base, raw.count, Int32(reduction), &read, &rows)) else { return nil }
+            return (pix, Int(read), Int(rows))
+        }
+    }
+
     /// A PIX holding a copy of `image` (8 bpp grey or 32 bpp RGBA), with its resolution.
     convenience init?(_ image: PageImage) {
         self.init(owning: rc_pixCreate(Int32(image.width), Int32(image.height), Int32(image.bytesPerPixel * 8)))
@@ -208,7 +219,7 @@ public struct LeptonicaDecoder: ImageDecoder {
         if sniffed.format == .tiff { return try decodeTIFF(data, sniffed: sniffed, name: name, limits: limits) }
         // A JPEG is decoded by libjpeg itself as small as the read needs, and in grey when only grey
         // is wanted; one it cannot read as grey (a CMYK JPEG has no luminance) in colour, at the same
-        // size: a big page is never held whole, not even on the way to failing (a corrupt scan).
+        // size: a big page is never held whole, not even on the way to failing.
         let reduction = sniffed.format == .jpeg ? limits.reduction(width: sniffed.width, height: sniffed.height) : 1
         var direct: PixImage?
         if sniffed.format == .jpeg {
@@ -218,14 +229,26 @@ public struct LeptonicaDecoder: ImageDecoder {
                 direct = PixImage.decodeJPEG(data, reduction: reduction, luminance: false)
             }
         }
+        var steps: [String] = []
+        var leptonicaWords: String?
+        if sniffed.format == .jpeg, direct == nil {
+            // Leptonica stops at a damaged scan (a bad Huffman code); libjpeg reading from memory goes
+            // on past it, as viewers do, and the page says so.
+            leptonicaWords = Self.libraryWords()
+            rc_messages_clear()
+            if let (pix, read, rows) = PixImage.decodeJPEGPastDamage(data, reduction: reduction) {
+                direct = pix
+                steps.append("damaged JPEG" + (leptonicaWords.map { " (\($0))" } ?? "") + " read past the damage"
+                             + (read < rows ? ", rows \(read + 1)–\(rows) blank" : ""))
+            }
+        }
         guard var pix = sniffed.format == .jpeg ? direct : PixImage.decode(data) else {
             // No size from the header: cut short only when the bytes stop before a whole header (a PNG
             // whose IHDR says width 0 is corrupt, not truncated).
             let headerWhole = sniffed.format == .png ? data.count >= 33 : data.count >= 64
             throw IngestError(file: name, reason: sniffed.width == 0 && !headerWhole ? .truncated(sniffed.format) : .decodeFailed(sniffed.format),
-                              detail: Self.libraryWords())
+                              detail: leptonicaWords ?? Self.libraryWords())
         }
-        var steps: [String] = []
         var fileSize: (width: Int, height: Int)?
         if reduction > 1 {
             // Leptonica keeps the file's declared resolution; the page now has 1/reduction of it.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptIngest
+import ReceiptHostileInputs
 
 @Suite("Ingest: loading and refusing images")
 struct IngestTests {
@@ -105,6 +106,43 @@ struct IngestTests {
         }
     }
 
+    /// A scan with one byte of its entropy-coded data changed near the end: Leptonica stops at the
+    /// scanline its file reader returns nothing for and gives no page (Tesseract's own reader neither);
+    /// libjpeg reading from memory goes on, as viewers do, and the page says it was damaged. The
+    /// rows above the damage are the undamaged file's, byte for byte.
+    @Test("a JPEG with a damaged scan is read past the damage, and says so")
+    func damagedJPEGReadPastTheDamage() throws {
+        let path = Repo.samples + "/my-bakery-01.jpg"
+        let good = try Data(contentsOf: URL(fileURLWithPath: path))
+        let b = [UInt8](good)
+        let scan = try #require(HostileImages.jpegSegments(good).first { $0.marker == 0xDA })
+        let sos = scan.offset + 2 + (Int(b[scan.offset + 2]) << 8 | Int(b[scan.offset + 3]))  // after the scan's header
+        // The first byte in the scan's last fifth whose change Leptonica cannot read past.
+        var damaged: Data?
+        for at in stride(from: sos + (b.count - sos) * 4 / 5, to: b.count - 2, by: 97) where b[at] != 0xFF {
+            var d = good
+            d[at] = b[at] ^ 0x5A == 0xFF ? 0x7F : b[at] ^ 0x5A
+            if PixImage.decodeJPEG(d, reduction: 1, luminance: true) == nil, PixImage.decodeJPEG(d, reduction: 1, luminance: false) == nil {
+                damaged = d; break
+            }
+        }
+        let bytes = try #require(damaged, "no change in the scan's last fifth stops Leptonica")
+        var plain = IngestOptions()
+        plain.contrastNormalize = false
+        plain.deskew = false
+        let read = try Ingest.load(data: bytes, name: "damaged.jpg", options: plain).pages[0]
+        let step = try #require(read.steps.first { $0.hasPrefix("damaged JPEG") }, "\(read.steps)")
+        #expect(step.contains("libjpeg: Corrupt JPEG data"), "\(step)")
+        #expect(read.originalWidth == 540 && read.originalHeight == 970)
+        let whole = try Ingest.load(path: path, options: plain).pages[0]
+        #expect(whole.width == read.width && whole.height == read.height)
+        let top = read.pageImage.bytesPerRow * (read.height / 2)
+        #expect(read.pageImage.pixels.prefix(top) == whole.pageImage.pixels.prefix(top))
+        // Cut to its first third (an end marker after it), it is under half a page: refused as before.
+        let stub = good.prefix(sos + (b.count - sos) / 3) + Data([0xFF, 0xD9])
+        #expect(throws: IngestError.self) { try Ingest.load(data: stub, name: "stub.jpg") }
+    }
+
     /// A PNG whose header claims 100000×100000 pixels: refused from the header, before any decoding.
     @Test func decompressionBomb() throws {
         var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13])
@@ -145,3 +183,4 @@ struct IngestTests {
         }
     }
 }
+
