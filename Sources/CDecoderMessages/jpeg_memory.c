@@ -14,6 +14,25 @@ static void rc_jpeg_error_exit(j_common_ptr cinfo) {
     longjmp(((struct rc_jpeg_error *)cinfo->err)->jump, 1);
 }
 
+// The rows from `done` on take the median grey of the last rows read: the paper's, mostly. White
+// would be a second paper to Tesseract's global threshold, which then blackens a grey photo's own.
+static void fill_after(PIX *pix, int done) {
+    int w = pixGetWidth(pix), h = pixGetHeight(pix), wpl = pixGetWpl(pix);
+    if (done >= h || done == 0) return;
+    l_uint32 *words = pixGetData(pix);
+    unsigned long histogram[256] = {0}, n = 0;
+    for (int y = done > 16 ? done - 16 : 0; y < done; y++) {
+        l_uint32 *line = words + (size_t)y * wpl;
+        for (int x = 0; x < w; x++) { histogram[GET_DATA_BYTE(line, x)]++; n++; }
+    }
+    int grey = 0;
+    for (unsigned long seen = 0; grey < 255 && (seen += histogram[grey]) * 2 < n; grey++) {}
+    for (int y = done; y < h; y++) {
+        l_uint32 *line = words + (size_t)y * wpl;
+        for (int x = 0; x < w; x++) SET_DATA_BYTE(line, x, grey);
+    }
+}
+
 void *rc_jpeg_read_memory_gray(const unsigned char *data, size_t size, int reduction, int *rows_read, int *rows) {
     struct jpeg_decompress_struct cinfo;
     struct rc_jpeg_error jerr;
@@ -28,7 +47,8 @@ void *rc_jpeg_read_memory_gray(const unsigned char *data, size_t size, int reduc
         free(row);
         *rows_read = done;
         if (pix && 2 * done < *rows) pixDestroy((PIX **)&pix);
-        return pix;  // the rows read before the error, the rest white; under half the page: no page
+        if (pix) fill_after(pix, done);
+        return pix;  // the rows read before the error, the rest the paper's grey; under half the page: no page
     }
     jpeg_create_decompress(&cinfo);
     jpeg_mem_src(&cinfo, data, (unsigned long)size);
@@ -47,7 +67,6 @@ void *rc_jpeg_read_memory_gray(const unsigned char *data, size_t size, int reduc
         if (pix) pixDestroy((PIX **)&pix);
         return NULL;
     }
-    pixSetAllArbitrary(pix, 255);
     if (cinfo.density_unit == 1) pixSetResolution(pix, cinfo.X_density, cinfo.Y_density);
     else if (cinfo.density_unit == 2) pixSetResolution(pix, (int)(cinfo.X_density * 2.54 + 0.5), (int)(cinfo.Y_density * 2.54 + 0.5));
     l_uint32 *words = pixGetData(pix);
@@ -66,5 +85,6 @@ void *rc_jpeg_read_memory_gray(const unsigned char *data, size_t size, int reduc
     jpeg_destroy_decompress(&cinfo);
     free(row);
     if (2 * done < h) { pixDestroy((PIX **)&pix); return NULL; }  // under half the page: no page
+    fill_after(pix, done);
     return pix;
 }

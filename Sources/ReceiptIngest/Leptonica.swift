@@ -41,7 +41,7 @@ final class PixImage: @unchecked Sendable {
     }
 
     /// A JPEG Leptonica could not read, decoded by libjpeg from memory to grey at 1/`reduction`:
-    /// the page, and how many of its rows were read before an error ended the decode (the rest white).
+    /// the page, and how many of its rows were read before an error ended the decode (the rest blank paper).
     static func decodeJPEGPastDamage(_ data: Data, reduction: Int) -> (PixImage, read: Int, rows: Int)? {
         data.withUnsafeBytes { raw in
             guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return nil }
@@ -238,8 +238,9 @@ public struct LeptonicaDecoder: ImageDecoder {
             rc_messages_clear()
             if let (pix, read, rows) = PixImage.decodeJPEGPastDamage(data, reduction: reduction) {
                 direct = pix
-                steps.append("damaged JPEG" + (leptonicaWords.map { " (\($0))" } ?? "") + " read past the damage"
-                             + (read < rows ? ", rows \(read + 1)–\(rows) blank" : ""))
+                let said = leptonicaWords.map { " (\($0))" } ?? ""
+                steps.append(read < rows ? "damaged JPEG\(said): rows 1–\(read) of \(rows) read, the rest left blank"
+                                         : "damaged JPEG\(said) read past the damage")
             }
         }
         guard var pix = sniffed.format == .jpeg ? direct : PixImage.decode(data) else {

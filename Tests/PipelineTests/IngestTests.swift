@@ -138,6 +138,17 @@ struct IngestTests {
         #expect(whole.width == read.width && whole.height == read.height)
         let top = read.pageImage.bytesPerRow * (read.height / 2)
         #expect(read.pageImage.pixels.prefix(top) == whole.pageImage.pixels.prefix(top))
+        // Cut at three quarters of its scan (an end marker after it): the rows before the cut, the rest blank.
+        let cut = good.prefix(sos + (b.count - sos) * 3 / 4) + Data([0xFF, 0xD9])
+        let part = try Ingest.load(data: cut, name: "cut.jpg", options: plain).pages[0]
+        let partStep = try #require(part.steps.first { $0.hasPrefix("damaged JPEG") }, "\(part.steps)")
+        #expect(partStep.contains("premature end of data segment") && partStep.hasSuffix("of 970 read, the rest left blank"), "\(partStep)")
+        let lastRow = (part.height - 1) * part.pageImage.bytesPerRow
+        let last = part.pageImage.pixels[lastRow..<(lastRow + part.width)]
+        // Blank paper, the paper's grey: white would be a second paper to Tesseract's one threshold.
+        let paper = try #require(last.first)
+        #expect(paper > 150 && paper < 255 && last.allSatisfy { $0 == paper }, "\(Array(last.prefix(8)))")
+        #expect(part.pageImage.pixels.prefix(top) == whole.pageImage.pixels.prefix(top))
         // Cut to its first third (an end marker after it), it is under half a page: refused as before.
         let stub = good.prefix(sos + (b.count - sos) / 3) + Data([0xFF, 0xD9])
         #expect(throws: IngestError.self) { try Ingest.load(data: stub, name: "stub.jpg") }
