@@ -101,6 +101,9 @@ extension ReceiptParser {
            compiled.any(compiled.taxExclude, in: l.words).map({ Self.inclusion.contains($0.normalised) }) ?? true { return true }
         if compiled.anyExact(compiled.itemSkip, in: l.words) != nil { return true }
         if !l.dates.isEmpty { return true }
+        // A total word and a tax word on one row sum up the receipt, whatever the tax's exclusion says ("Total
+        // (Excluding GST): 179.25", "Total 6% supplies (excl. GST)", "Totai Sales (Excluding GST)"): no item is named so.
+        if compiled.anyExact(compiled.tax, in: l.words) != nil, compiled.any(compiled.total, in: l.words) != nil { return true }
         return false
     }
 

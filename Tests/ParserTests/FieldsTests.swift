@@ -483,6 +483,17 @@ struct FieldsTests {
         #expect(r.lineItems.map(\.quantity) == [Decimal(string: "0.657"), Decimal(string: "0.185")])
     }
 
+    /// A summary row of a total word and a tax word is never an item, even with its tax word after "excluding" and
+    /// amounts misread so that nothing adds up (the items' check then drops no row).
+    @Test("a total-before-tax row is no item", arguments: ["Total (Excluding GST): 17.25", "Total 6% supplies (excl. GST) 17.25",
+                                                        "Totai Sales (Excluding GST) 17.25", "TOTAL EXCL VAT 17.25"])
+    func totalBeforeTaxIsNoItem(_ row: String) {
+        let r = parser.parse(text: "KEDAI BUKU SDN BHD\nDescription Qty Total\nPENSIL 2B 1 x 9.50 9.50\nPEMADAM 1 x 8.40 8.40\n"
+                             + row + "\nGST 6%: 1.08\nTotal (Inclusive of GST): 19.08\nCASH 20.00\nCHANGE 0.92")
+        #expect(r.lineItems.map(\.description) == ["PENSIL 2B", "PEMADAM"])
+        #expect(r.total?.value == amount("19.08"))
+    }
+
     @Test("a price per kilo printed under a weighed item is its unit price, not an item of its own")
     func unitPriceUnderWeighedItem() throws {
         let r = parser.parse(text: "MERCADO\nPAN INTEGRAL 1.10\nFILETE PECHUGA POLL 0.657 KILOS 4.14\nPRECIO KILO 6.30\nAGUACATE 0.185 KILOS 0.55\nPRECIO KILO 2.99\nTOTAL 5.79")
