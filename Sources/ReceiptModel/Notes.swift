@@ -196,6 +196,8 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     case nameFromLineAbove(String)
     /// "price per unit from the line below: 'PRECIO KILO 6.30'": a weighed item's price per kilo or pound, printed under it.
     case unitPriceBelow(String)
+    /// "name from the line below: 'FEI YAN BRAND YOUNG CORN 425G'": a row led by its code and prices, its name printed under it.
+    case nameFromLineBelow(String)
     /// "name from the column of names: 'Flower Soup'": OCR read the names, then their prices.
     case nameFromColumn(String)
     /// "discount 0.90 from the line below: 'MEMBER SAVINGS -0.90'"
@@ -304,6 +306,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case let .quantityTimesUnit(q, u, v): return "\(q) × \(u) = \(v)"
         case let .nameFromLineAbove(t): return "name from the line above: '\(t)'"
         case let .unitPriceBelow(t): return "price per unit from the line below: '\(t)'"
+        case let .nameFromLineBelow(t): return "name from the line below: '\(t)'"
         case let .nameFromColumn(t): return "name from the column of names: '\(t)'"
         case let .discountBelow(a, t): return "discount \(a) from the line below: '\(t)'"
         case let .voidedBy(t): return "voided by '\(t)'"

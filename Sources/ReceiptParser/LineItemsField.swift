@@ -137,6 +137,9 @@ extension ReceiptParser {
         var running = Amount(0)
         /// The position in `lines` of the last item's row.
         var lastItemRow: Int?
+        /// The row below that named the last item ("9555223500307 24 2.33 55.99" over "FEI YAN BRAND YOUNG CORN 425G"):
+        /// it is no name waiting for the next row.
+        var usedBelow: Int?
         for (k, l) in lines[..<end].enumerated() {
             // (The row's own array when none is a percentage, the commonest: no copy made.)
             var prices = l.amounts.notPercentCount == l.amounts.count ? l.amounts : l.amounts.filter { !$0.isPercent }
@@ -183,10 +186,27 @@ extension ReceiptParser {
                     // Names in one column, prices in the next, read one after the other.
                     item.description = itemName(name.text)
                     item.evidence.notes.append(.nameFromColumn(name.text))
-                } else if let above = pendingName, above.index == l.index - 1, case let name = itemName(above.text), letterCount(name) >= 2 {
+                } else if let above = pendingName, above.index == l.index - 1, above.index != usedBelow, !Self.isColumnHeading(above),
+                          case let name = itemName(above.text), letterCount(name) >= 2 {
                     // The name is on the row above ("BANANAS" over "1.23 lb @ 0.59/lb 0.73").
                     item.description = name
                     item.evidence.notes.append(.nameFromLineAbove(above.text))
+                } else if let above = pendingName, above.index == l.index - 1, above.index == usedBelow || Self.isColumnHeading(above),
+                          k + 1 < end, case let below = lines[k + 1], below.index == l.index + 1, below.amounts.isEmpty, !notItem[k + 1],
+                          below.words.letterCount >= 3, !Self.isColumnHeading(below), case let name = itemName(below.text), letterCount(name) >= 2 {
+                    // Right above it a column heading or the name the item before took from below: a row led by its
+                    // code and prices, its name printed under it.
+                    item.description = name
+                    item.evidence.notes.append(.nameFromLineBelow(below.text))
+                    usedBelow = below.index
+                } else if let above = pendingName, above.index == l.index - 1, Self.isColumnHeading(above) {
+                    // The first row under the heading, its name unread: an item still (its price counts in the sums),
+                    // named by its code where it printed one, not by the heading; a small whole number first is its quantity.
+                    let own = item.description
+                    if !(own.count >= 5 && own.utf8.allSatisfy(Bytes.isDigit)) {
+                        if item.quantity == nil, own.count <= 2, let q = Decimal(string: own), q > 0, Self.isWhole(q) { item.quantity = q }
+                        item.description = ""
+                    }
                 } else {
                     continue
                 }
@@ -199,6 +219,20 @@ extension ReceiptParser {
         }
         return items
     }
+
+    /// A column heading ("ITEM QTY U/P AMOUNT", "Description Qty Price Amount"): no amount, and two words at least
+    /// that head an items table. It names no item.
+    static func isColumnHeading(_ l: ParseLine) -> Bool {
+        guard l.amounts.isEmpty else { return false }
+        var n = 0
+        for w in l.text.lowercased().split(whereSeparator: { $0 == " " || $0 == "." || $0 == ":" }) where columnWords.contains(String(w)) {
+            n += 1
+            if n >= 2 { return true }
+        }
+        return false
+    }
+    static let columnWords: Set<String> = ["item", "items", "qty", "quantity", "price", "amount", "amt", "description", "desc", "u/p",
+                                           "u.price", "unit", "disc", "disc%", "rsp", "total", "rm", "(rm)", "code", "tax"]
 
     /// A count, not a weight: no fraction.
     static func isWhole(_ q: Decimal) -> Bool {

@@ -494,6 +494,33 @@ struct FieldsTests {
         #expect(r.total?.value == amount("19.08"))
     }
 
+    /// Rows led by an item code, the name printed under each: under the column heading, the first row's name is
+    /// below it, not the heading; the next row's is below it too, not the name the row before took.
+    @Test("a row led by its code takes its name from the line below, under a column heading")
+    func nameBelowCodeRow() {
+        let r = parser.parse(text: """
+            KEDAI ALAT TULIS SDN BHD
+            ITEM QTY U/P AMOUNT
+            9555223500307 2 2.50 5.00
+            PENSIL 2B KOTAK
+            9557166110018 1 4.00 4.00
+            PEMADAM BESAR
+            SUB-TOTAL 9.00
+            GST 0.54
+            TOTAL 9.54
+            """)
+        #expect(r.lineItems.map(\.description) == ["PENSIL 2B KOTAK", "PEMADAM BESAR"])
+        #expect(r.lineItems.map(\.amount) == [amount("5.00"), amount("4.00")])
+        #expect(r.lineItems[0].evidence.notes.contains(.nameFromLineBelow("PENSIL 2B KOTAK")))
+        #expect(r.checks.contains(.lineItemsAddUp(count: 2, to: .subtotal(amount("9.00")))))
+        // The first row under the heading with no name above or below it: still an item (its price in the sums),
+        // its quantity read, its name not the heading's.
+        let unnamed = parser.parse(text: "JUNGLE CAFE\nQTY ITEM AMT\n2 750.00\n1 FISH TIKKA 475.00\nSUBTOTAL 1225.00\nTOTAL 1225.00")
+        #expect(unnamed.lineItems.map(\.description) == ["", "FISH TIKKA"])
+        #expect(unnamed.lineItems.map(\.quantity) == [2, 1])
+        #expect(unnamed.checks.contains(.lineItemsAddUp(count: 2, to: .subtotal(amount("1225.00")))))
+    }
+
     @Test("a price per kilo printed under a weighed item is its unit price, not an item of its own")
     func unitPriceUnderWeighedItem() throws {
         let r = parser.parse(text: "MERCADO\nPAN INTEGRAL 1.10\nFILETE PECHUGA POLL 0.657 KILOS 4.14\nPRECIO KILO 6.30\nAGUACATE 0.185 KILOS 0.55\nPRECIO KILO 2.99\nTOTAL 5.79")
