@@ -540,6 +540,18 @@ extension ReceiptParser {
             })
         } ?? trailingTaxFlag.replacing(in: s, with: "")
     }
+    /// The name without the GST code a Malaysian till prints before it with a colon ("SR: DIAMOND COTTON GLOVE",
+    /// "ZRL:ASAM BOI 65G"): standard or zero rated, exempt, out of scope. Other prefixes ("CR-VANILLA", "T-Pastry",
+    /// "FG-A00019") are the shop's own and kept.
+    static func droppingLeadingTaxCode(_ s: String) -> String {
+        guard let colon = s.utf8.prefix(5).firstIndex(of: UInt8(ascii: ":")) else { return s }
+        let code = s[..<colon].trimmingCharacters(in: .whitespaces)
+        guard leadingTaxCodes.contains(code) else { return s }
+        let rest = s[s.index(after: colon)...].drop { $0 == " " }
+        return rest.filter(\.isLetterQuick).count >= 2 ? String(rest) : s
+    }
+    static let leadingTaxCodes: Set<String> = ["SR", "ZR", "ZRL", "ZRE", "ES", "OS"]
+
     /// `trailingTaxFlag`'s two-letter flags, their two bytes as one number.
     static let taxFlagPairs: Set<UInt16> = Set(["TF", "TX", "FT", "NT", "SR", "ZR"].map { f in f.utf8.reduce(0) { $0 << 8 | UInt16($1) } })
 
@@ -554,6 +566,7 @@ extension ReceiptParser {
     func itemName(_ s: String) -> String {
         var t = collapsingSpaces(s, Self.spaces)
         t = Self.droppingLeadingMarks(t)
+        t = Self.droppingLeadingTaxCode(t)
         for _ in 0..<3 {
             let before = t
             t = Self.droppingTrailingMarks(t)

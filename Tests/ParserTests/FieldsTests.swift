@@ -495,23 +495,24 @@ struct FieldsTests {
     }
 
     /// Rows led by an item code, the name printed under each: under the column heading, the first row's name is
-    /// below it, not the heading; the next row's is below it too, not the name the row before took.
+    /// below it, not the heading; the next row's is below it too, not the name the row before took. The GST code
+    /// before a name ("SR:", "ZRL:") is no part of it.
     @Test("a row led by its code takes its name from the line below, under a column heading")
     func nameBelowCodeRow() {
         let r = parser.parse(text: """
             KEDAI ALAT TULIS SDN BHD
             ITEM QTY U/P AMOUNT
             9555223500307 2 2.50 5.00
-            PENSIL 2B KOTAK
+            SR:PENSIL 2B KOTAK
             9557166110018 1 4.00 4.00
-            PEMADAM BESAR
+            ZRL: PEMADAM BESAR
             SUB-TOTAL 9.00
             GST 0.54
             TOTAL 9.54
             """)
         #expect(r.lineItems.map(\.description) == ["PENSIL 2B KOTAK", "PEMADAM BESAR"])
         #expect(r.lineItems.map(\.amount) == [amount("5.00"), amount("4.00")])
-        #expect(r.lineItems[0].evidence.notes.contains(.nameFromLineBelow("PENSIL 2B KOTAK")))
+        #expect(r.lineItems[0].evidence.notes.contains(.nameFromLineBelow("SR:PENSIL 2B KOTAK")))
         #expect(r.checks.contains(.lineItemsAddUp(count: 2, to: .subtotal(amount("9.00")))))
         // The first row under the heading with no name above or below it: still an item (its price in the sums),
         // its quantity read, its name not the heading's.
