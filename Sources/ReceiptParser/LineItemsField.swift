@@ -221,18 +221,36 @@ extension ReceiptParser {
     }
 
     /// A column heading ("ITEM QTY U/P AMOUNT", "Description Qty Price Amount"): no amount, and two words at least
-    /// that head an items table. It names no item.
-    static func isColumnHeading(_ l: ParseLine) -> Bool {
-        guard l.amounts.isEmpty else { return false }
-        var n = 0
-        for w in l.text.lowercased().split(whereSeparator: { $0 == " " || $0 == "." || $0 == ":" }) where columnWords.contains(String(w)) {
-            n += 1
-            if n >= 2 { return true }
-        }
-        return false
+    /// that head an items table (words split at spaces, points and colons). It names no item.
+    static func isColumnHeading(_ l: ParseLine) -> Bool { l.amounts.isEmpty && isColumnHeading(text: l.text) }
+    /// Two words of `text` at least head an items table.
+    static func isColumnHeading(text: String) -> Bool {
+        // (On the line's bytes, no word made: the lower-cased copy and its split words were some 40,000 instructions
+        // a receipt on the scans.)
+        if let r = Bytes.onPrintable(text, { b -> Bool in
+            func separates(_ c: UInt8) -> Bool { c == 0x20 || c == UInt8(ascii: ".") || c == UInt8(ascii: ":") }
+            var n = 0, i = 0
+            while i < b.count {
+                while i < b.count, separates(b[i]) { i += 1 }
+                var j = i
+                while j < b.count, !separates(b[j]) { j += 1 }
+                if j > i, columnWordList.contains(where: { $0.utf8CodeUnitCount == j - i && Bytes.says(b, i, $0) }) {
+                    n += 1
+                    if n >= 2 { return true }
+                }
+                i = j
+            }
+            return false
+        }) { return r }
+        return columnHeadingWords(text) >= 2
     }
-    static let columnWords: Set<String> = ["item", "items", "qty", "quantity", "price", "amount", "amt", "description", "desc", "u/p",
-                                           "u.price", "unit", "disc", "disc%", "rsp", "total", "rm", "(rm)", "code", "tax"]
+    /// The words of `text` (split as `isColumnHeading` splits) that head an items table: the slow way, any text.
+    static func columnHeadingWords(_ text: String) -> Int {
+        let words = Set(columnWordList.map { $0.description })
+        return text.lowercased().split(whereSeparator: { $0 == " " || $0 == "." || $0 == ":" }).filter { words.contains(String($0)) }.count
+    }
+    static let columnWordList: [StaticString] = ["item", "items", "qty", "quantity", "price", "amount", "amt", "description", "desc",
+                                                 "u/p", "unit", "disc", "disc%", "rsp", "total", "rm", "(rm)", "code", "tax"]
 
     /// A count, not a weight: no fraction.
     static func isWhole(_ q: Decimal) -> Bool {

@@ -1097,6 +1097,18 @@ struct HandScannerTests {
     /// The day after a moment in UTC by the day count's arithmetic (`tomorrow`) is the calendar's, at random moments
     /// from 1990 to 2400, around midnights and around the ends of months, of February in leap and common years, of
     /// centuries, and at the edges of the arithmetic's range.
+    /// The column heading told on bytes counts the words the lower-cased, split text counts (two at least).
+    @Test func columnHeadingOnBytesIsTheSplitWords() {
+        let lines = ["ITEM QTY U/P AMOUNT", "Description ........Qty.. Price Amount", "item Qty Price Amount", "B.CODE & DESC. QTY U/PRICE AMT",
+                     "RM) (RM)", "ITEH QIT U/P DISC% AMOUNT", "Total Qty:", "TOT QTY: 3", "PENSIL 2B KOTAK", "QTY", "", "  ", "::..",
+                     "Item Qty RSP RSP Amount", "ITEMS", "unit price", "Qty Beschreibung Preis", "Qté Désignation Prix Montant",
+                     "ITEM QTY\tAMOUNT", "Itém Qty Amount", "AMOUNTAMOUNT", "Tax Code % Amount GST", "CODE:ITEM"]
+        for t in lines {
+            #expect(ReceiptParser.isColumnHeading(text: t) == (ReceiptParser.columnHeadingWords(t) >= 2), "\(t)")
+        }
+        #expect(ReceiptParser.isColumnHeading(text: "ITEM QTY U/P AMOUNT") && !ReceiptParser.isColumnHeading(text: "PENSIL 2B KOTAK"))
+    }
+
     @Test func tomorrowIsTheCalendars() {
         var g = Lines(state: 401)
         var moments: [Date] = [Date(), Date(timeIntervalSinceReferenceDate: -86_400), Date(timeIntervalSinceReferenceDate: -86_400.5),
