@@ -216,7 +216,7 @@ final class CompiledRules: Sendable {
     let vendorSkip: KeywordSet
     /// `vendorSkip`'s words a misread may stand for (`misreadSkipWord`), made once.
     let misreadSkipTargets: [[Character]]
-    let misreadSkipTargetBytes: [Int: [[UInt8]]]?
+    let misreadSkipTargetBytes: [[[UInt8]]]?
     let addressWords: KeywordSet
     /// Upper-cased business words, by length (for one-edit look-ups).
     let nameWords: [Int: [String]]
