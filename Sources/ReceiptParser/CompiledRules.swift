@@ -152,6 +152,28 @@ final class CompiledRules: Sendable {
             }
         }
 
+        /// `forEachSlipCandidate(w, loosely: true, body)` less the keywords it gives for a word's length alone
+        /// (`oneSlipLengths`): those that slip twice (`Signs.twoSlips`) with a `twoSlipLengths` bit among the line's
+        /// `lengthMask | pairLengthMask`, in order. (A keyword not among them is two slips from no word or pair:
+        /// `WordLine.slipsAway` with `loosely` then asks it what it asks without; `KeywordHits.slipped` has those.)
+        @inline(__always) func forEachTwoSlipCandidate(_ w: WordLine, _ body: (Int) -> Bool) {
+            let twoLengths = w.lengthMask | w.pairLengthMask
+            for c in 0..<slipChunks {
+                var m: UInt64 = 0
+                var ls = twoLengths
+                while ls != 0 {
+                    let l = ls.trailingZeroBitCount
+                    ls &= ls &- 1
+                    m |= UInt64(bitPattern: Int64(index[slipBase + 64 * slipChunks + l * slipChunks + c]))
+                }
+                while m != 0 {
+                    let i = c * 64 + m.trailingZeroBitCount
+                    m &= m &- 1
+                    if !body(i) { return }
+                }
+            }
+        }
+
         /// Calls `body` with every keyword whose lowest word bit is in `mask` or that has no word bits: a superset
         /// of the keywords a line with the word bits `mask` holds as printed (not in order).
         @inline(__always) func forEachUnderBits(_ mask: UInt64, _ body: (Int) -> Void) {
@@ -194,7 +216,7 @@ final class CompiledRules: Sendable {
     let vendorSkip: KeywordSet
     /// `vendorSkip`'s words a misread may stand for (`misreadSkipWord`), made once.
     let misreadSkipTargets: [[Character]]
-    let misreadSkipTargetBytes: [Int: [[UInt8]]]?
+    let misreadSkipTargetBytes: [[[UInt8]]]?
     let addressWords: KeywordSet
     /// Upper-cased business words, by length (for one-edit look-ups).
     let nameWords: [Int: [String]]

@@ -179,10 +179,12 @@ extension CompiledRules {
             let out = storage + index.looseStarts[slot]
             let flag = slot + 1
             if !storage.bit(flag) {
-                // A keyword too short to slip twice slips as without `loosely`; the others are asked.
+                // A keyword too short to slip twice slips as without `loosely`; the others are asked. (Only those
+                // that may be two slips from a word or pair, `forEachTwoSlipCandidate`: for any other, `slipsAway` with
+                // `loosely` is `slipsAway` without, and the bits without have it.)
                 let one = slipped(set, w, loosely: false)
                 for c in 0..<index.chunks[slot] { out[c] = one[c] }
-                set.forEachSlipCandidate(w, loosely: true) { i in
+                set.forEachTwoSlipCandidate(w) { i in
                     guard set.signs[i].twoSlips, !out.bit(i) else { return true }
                     if w.may(set.signs[i], loosely: true) && w.slipsAway(set.keywords[i], loosely: true) { out.setBit(i) }
                     return true

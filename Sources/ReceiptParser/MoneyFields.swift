@@ -199,18 +199,26 @@ struct MoneyFields {
 
     /// `pairedValue(i, lines, rules)` for each line `i`, worked out when first asked (it depends on the lines and
     /// the rules alone: `init` asks it again for a line each set of keywords finds). A class: shared by the calls of `find`.
+    /// (Line i's value is `found[slots[i] - 1]`; slot 0: not asked yet, -1: none. An array of `Paired?` a line long,
+    /// made for every parse, copied a nil into each place through the type's value witness: some 270 instructions a
+    /// line, and few lines are ever asked.)
     final class PairedValues {
-        private var values: [Paired?]
-        private var known: [Bool]
+        private var slots: [Int32]
+        private var found: [Paired] = []
         init(count: Int) {
-            values = Array(repeating: nil, count: count)
-            known = Array(repeating: false, count: count)
+            slots = Array(repeating: 0, count: count)
         }
         func value(_ i: Int, _ lines: [ParseLine], _ rules: CompiledRules) -> Paired? {
-            if known[i] { return values[i] }
+            let slot = slots[i]
+            if slot > 0 { return found[Int(slot) - 1] }
+            if slot < 0 { return nil }
             let p = MoneyFields.pairedValue(i, lines, rules)
-            values[i] = p
-            known[i] = true
+            if let p {
+                found.append(p)
+                slots[i] = Int32(found.count)
+            } else {
+                slots[i] = -1
+            }
             return p
         }
     }

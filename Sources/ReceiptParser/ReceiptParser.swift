@@ -66,7 +66,7 @@ public struct ReceiptParser: Sendable {
         receipt.subtotal = settled.subtotal
         receipt.tax = settled.tax
         // Items stop above the rows the subtotal, tax and total were read on (a subtotal found by its sum, its word misread).
-        let rowOf = Dictionary(lines.map { ($0.source, $0.index) }, uniquingKeysWith: { a, _ in a })
+        let rowOf = RowOfSource(lines.lazy.map { ($0.source, $0.index) })
         let firstItemRow = items.first.flatMap { $0.evidence.line.flatMap { rowOf[$0] } } ?? 0
         // A total that is only the largest amount on the receipt may be an item's: it ends the items when the
         // items above it (two at least) add up to it, or to it less a tax or tip of up to a third.
@@ -125,6 +125,46 @@ public struct ReceiptParser: Sendable {
 
 /// One OCR line with what the parser computes once per line. A class, not a struct: lines are handed
 /// around (kept by every candidate, iterated by every field) and never change once read.
+/// The row made first from each source line: `Dictionary(pairs, uniquingKeysWith: { a, _ in a })` of (source, row)
+/// pairs, kept in an array by the source line when every source is one of the page's (0 up to a few times the pairs'
+/// count), a Dictionary otherwise. (The Dictionary's hashing, some 5,000 instructions a parse, for a handful of
+/// lookups; `HandScannerTests` holds the two together.)
+struct RowOfSource {
+    /// rows[s]: the row of source line s, -1 for none.
+    private var rows: [Int] = []
+    private var other: [Int: Int]?
+
+    init<S: Sequence<(Int, Int)>>(_ pairs: S) {
+        var top = -1, count = 0
+        for (s, _) in pairs {
+            count += 1
+            guard s >= 0, s <= 4 * count + 64 else { top = Int.max; break }
+            top = Swift.max(top, s)
+        }
+        guard top < Int.max else {
+            other = Dictionary(pairs.map { $0 }, uniquingKeysWith: { a, _ in a })
+            return
+        }
+        rows = [Int](repeating: -1, count: top + 1)
+        var negative = false
+        for (s, r) in pairs {
+            // (A row below 0 would read as none here: kept by the Dictionary then.)
+            guard r >= 0 else { negative = true; break }
+            if rows[s] < 0 { rows[s] = r }
+        }
+        if negative {
+            rows = []
+            other = Dictionary(pairs.map { $0 }, uniquingKeysWith: { a, _ in a })
+        }
+    }
+
+    subscript(_ source: Int) -> Int? {
+        if let other { return other[source] }
+        guard source >= 0, source < rows.count, rows[source] >= 0 else { return nil }
+        return rows[source]
+    }
+}
+
 final class ParseLine {
     /// Position among the rows the parser reads (top to bottom).
     let index: Int

@@ -278,9 +278,8 @@ extension CompiledRules {
             // for every word of five letters or more of every header line.)
             let table = Self.confusableBytes
             return w.bytes.withUnsafeBufferPointer { b in
-                for span in w.spans where span.count >= 5 {
-                    guard let same = targets[span.count] else { continue }
-                    for target in same {
+                for span in w.spans where span.count >= 5 && span.count < targets.count {
+                    for target in targets[span.count] {
                         var slips = 0, confusable = true
                         for (k, t) in target.enumerated() {
                             let a = Bytes.upper(b[span.start + k])
@@ -563,10 +562,14 @@ extension CompiledRules {
         return table
     }()
 
-    /// `misreadSkipTargets` as bytes, by length, when every one is ASCII.
-    static func misreadSkipTargetBytes(_ targets: [[Character]]) -> [Int: [[UInt8]]]? {
+    /// `misreadSkipTargets` as bytes, by length (those of length n at n, in order), when every one is ASCII. (An
+    /// array, not a Dictionary: a lookup hashed the length, for every word of five letters or more of every header line.)
+    static func misreadSkipTargetBytes(_ targets: [[Character]]) -> [[[UInt8]]]? {
         guard targets.allSatisfy({ $0.allSatisfy(\.isASCII) }) else { return nil }
-        return Dictionary(grouping: targets.map { Array(String($0).utf8) }, by: \.count)
+        let bytes = targets.map { Array(String($0).utf8) }
+        var byLength = [[[UInt8]]](repeating: [], count: (bytes.map(\.count).max() ?? 0) + 1)
+        for b in bytes { byLength[b.count].append(b) }
+        return byLength
     }
 
     static func confusable(_ a: Character, _ b: Character) -> Bool {

@@ -1124,4 +1124,27 @@ struct HandScannerTests {
         }
         for now in moments { #expect(ReceiptParser.tomorrow(now) == ReceiptParser.tomorrowByCalendar(now), "\(now.timeIntervalSinceReferenceDate)") }
     }
+
+    /// `RowOfSource` against the Dictionary it stands for (the first row of each source line), on rows as `read`
+    /// makes them (sources rising, merged lines skipped) and on any pairs: repeated, out of order, negative, far apart.
+    @Test func rowOfSourceIsTheDictionary() {
+        var g = Lines(state: 24)
+        for n in 0..<4_000 {
+            let count = Int.random(in: 0...40, using: &g)
+            var pairs: [(Int, Int)] = []
+            var source = 0
+            for r in 0..<count {
+                switch n % 4 {
+                case 0: source += Int.random(in: 1...3, using: &g); pairs.append((source, r))
+                case 1: pairs.append((Int.random(in: 0...12, using: &g), r))
+                case 2: pairs.append((Int.random(in: -3...300, using: &g), Int.random(in: -2...50, using: &g)))
+                default: pairs.append((Int.random(in: 0...(5 * count + 80), using: &g), r))
+                }
+            }
+            let want = Dictionary(pairs, uniquingKeysWith: { a, _ in a })
+            let got = RowOfSource(pairs.lazy.map { $0 })
+            let wrong = (-5...(5 * count + 310)).filter { got[$0] != want[$0] }
+            #expect(wrong.isEmpty, "\(pairs) / \(wrong)")
+        }
+    }
 }
