@@ -204,7 +204,8 @@ extension ReceiptParser {
                     // named by its code where it printed one, not by the heading; a small whole number first is its quantity.
                     let own = item.description
                     if !(own.count >= 5 && own.utf8.allSatisfy(Bytes.isDigit)) {
-                        if item.quantity == nil, own.count <= 2, let q = Decimal(string: own), q > 0, Self.isWhole(q) { item.quantity = q }
+                        if item.quantity == nil, (1...2).contains(own.utf8.count), own.utf8.allSatisfy(Bytes.isDigit),
+                           let q = Decimal(string: own), q > 0 { item.quantity = q }
                         item.description = ""
                     }
                 } else {

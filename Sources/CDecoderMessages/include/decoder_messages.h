@@ -22,9 +22,8 @@ int rc_messages_count(void);
 // A JPEG Leptonica gave up on (it stops at the first scanline libjpeg's file reader returns
 // nothing for, after a damaged entropy-coded segment), read by libjpeg from memory instead, to
 // grey at 1/reduction (1, 2, 4, 8), as viewers read it. The rows up to libjpeg's first warning
-// or error are kept, the rest given the paper's grey (the median of the last rows read): a
-// Leptonica PIX (8 bpp), or NULL when that is under
-// half the page or the file has no grey reading (CMYK). *rows_read of *rows were kept. Messages
-// go to the buffer above.
+// or error are kept, the rest given the paper's grey (the median of the last rows read).
+// Returns a Leptonica PIX (8 bpp), or NULL when the rows kept are under half the page or the
+// file has no grey reading (CMYK). *rows_read of *rows were kept. Messages go to the buffer above.
 void *rc_jpeg_read_memory_gray(const unsigned char *data, size_t size, int reduction, int *rows_read, int *rows);
 #endif
