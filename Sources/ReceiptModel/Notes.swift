@@ -196,7 +196,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     case nameFromLineAbove(String)
     /// "price per unit from the line below: 'PRECIO KILO 6.30'": a weighed item's price per kilo or pound, printed under it.
     case unitPriceBelow(String)
-    /// "name from the line below: 'FEI YAN BRAND YOUNG CORN 425G'": a row led by its code and prices, its name printed under it.
+    /// "name from the line below: 'PENSIL 2B KOTAK'": a row led by its code and prices, its name printed under it.
     case nameFromLineBelow(String)
     /// "name from the column of names: 'Flower Soup'": OCR read the names, then their prices.
     case nameFromColumn(String)

@@ -102,7 +102,7 @@ extension ReceiptParser {
         if compiled.anyExact(compiled.itemSkip, in: l.words) != nil { return true }
         if !l.dates.isEmpty { return true }
         // A total word and a tax word on one row sum up the receipt, whatever the tax's exclusion says ("Total
-        // (Excluding GST): 179.25", "Total 6% supplies (excl. GST)", "Totai Sales (Excluding GST)"): no item is named so.
+        // (Excluding GST): 42.50", "Total 6% goods (excl. GST)", "Totai Amount (Excluding GST)"): no item is named so.
         if compiled.anyExact(compiled.tax, in: l.words) != nil, compiled.any(compiled.total, in: l.words) != nil { return true }
         return false
     }
@@ -137,7 +137,7 @@ extension ReceiptParser {
         var running = Amount(0)
         /// The position in `lines` of the last item's row.
         var lastItemRow: Int?
-        /// The row below that named the last item ("9555223500307 24 2.33 55.99" over "FEI YAN BRAND YOUNG CORN 425G"):
+        /// The row below that named the last item ("9551234500017 2 2.50 5.00" over "PENSIL 2B KOTAK"):
         /// it is no name waiting for the next row.
         var usedBelow: Int?
         for (k, l) in lines[..<end].enumerated() {
@@ -559,9 +559,9 @@ extension ReceiptParser {
             })
         } ?? trailingTaxFlag.replacing(in: s, with: "")
     }
-    /// The name without the GST code a Malaysian till prints before it with a colon ("SR: DIAMOND COTTON GLOVE",
-    /// "ZRL:ASAM BOI 65G"): standard or zero rated, exempt, out of scope. Other prefixes ("CR-VANILLA", "T-Pastry",
-    /// "FG-A00019") are the shop's own and kept.
+    /// The name without the GST code a Malaysian till prints before it with a colon ("SR: PENSIL 2B KOTAK",
+    /// "ZRL:TEPUNG 1KG"): standard or zero rated, exempt, out of scope. Other prefixes ("KB-ROTI", "T-Kaya Bun",
+    /// "FG-100") are the shop's own and kept.
     static func droppingLeadingTaxCode(_ s: String) -> String {
         guard let colon = s.utf8.prefix(5).firstIndex(of: UInt8(ascii: ":")) else { return s }
         let code = s[..<colon].trimmingCharacters(in: .whitespaces)

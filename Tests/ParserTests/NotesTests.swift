@@ -37,7 +37,7 @@ struct NotesTests {
         .taxTableRow(net: amount("84.54"), tax: amount("14.79"), gross: amount("99.33")), .taxAtRate(rate: "6", net: amount("96.23"), tax: amount("5.77")), .taxesAdded([amount("1.28"), amount("0.12")]),
         .workedOut(.totalLessSubtotal(total: amount("14.15"), subtotal: amount("13.45")), equals: amount("0.70")),
         .sum(.totalLessTax(total: amount("14.15"), tax: amount("0.70")), equals: amount("13.45")), .equalsTotal, .totalPrintedAgainBelow, .unreadEqualsTotal, .taxIncluded,
-        .quantityTimesUnit(2, amount("4.80"), equals: amount("9.60")), .nameFromLineAbove("BANANAS"), .unitPriceBelow("PRECIO KILO 6.30"), .nameFromLineBelow("YOUNG CORN 425G"), .nameFromColumn("Flower Soup"), .letterSpaced("S U P E R M A R K E T"),
+        .quantityTimesUnit(2, amount("4.80"), equals: amount("9.60")), .nameFromLineAbove("BANANAS"), .unitPriceBelow("PRECIO KILO 6.30"), .nameFromLineBelow("PENSIL 2B KOTAK"), .nameFromColumn("Flower Soup"), .letterSpaced("S U P E R M A R K E T"),
         .discountBelow(amount("0.50"), "MEMBER SAVINGS -0.50"), .voidedBy("VOID LATTE -4.50"),
         .digitRepaired(read: amount("189.00"), sum: .cashChange(cash: amount("200.00"), change: amount("41.00")),
                        equals: amount("159.00"), swap: DigitSwap(from: "8", to: "5")),
