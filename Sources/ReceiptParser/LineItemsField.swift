@@ -182,16 +182,18 @@ extension ReceiptParser {
             }
             guard var item = item(l, price: price, prices: prices) else { continue }
             if letterCount(item.description) < 2 {
+                // The name-only row right above, and whether it is the items' column heading (asked once).
+                let above = pendingName.flatMap { $0.index == l.index - 1 ? $0 : nil }
+                let aboveIsHeading = above.map(Self.isColumnHeading) ?? false
                 if let name = columnNames[l.index] {
                     // Names in one column, prices in the next, read one after the other.
                     item.description = itemName(name.text)
                     item.evidence.notes.append(.nameFromColumn(name.text))
-                } else if let above = pendingName, above.index == l.index - 1, above.index != usedBelow, !Self.isColumnHeading(above),
-                          case let name = itemName(above.text), letterCount(name) >= 2 {
+                } else if let above, above.index != usedBelow, !aboveIsHeading, case let name = itemName(above.text), letterCount(name) >= 2 {
                     // The name is on the row above ("BANANAS" over "1.23 lb @ 0.59/lb 0.73").
                     item.description = name
                     item.evidence.notes.append(.nameFromLineAbove(above.text))
-                } else if let above = pendingName, above.index == l.index - 1, above.index == usedBelow || Self.isColumnHeading(above),
+                } else if let above, above.index == usedBelow || aboveIsHeading,
                           k + 1 < end, case let below = lines[k + 1], below.index == l.index + 1, below.amounts.isEmpty, !notItem[k + 1],
                           below.words.letterCount >= 3, !Self.isColumnHeading(below), case let name = itemName(below.text), letterCount(name) >= 2 {
                     // Right above it a column heading or the name the item before took from below: a row led by its
@@ -199,7 +201,7 @@ extension ReceiptParser {
                     item.description = name
                     item.evidence.notes.append(.nameFromLineBelow(below.text))
                     usedBelow = below.index
-                } else if let above = pendingName, above.index == l.index - 1, Self.isColumnHeading(above) {
+                } else if aboveIsHeading {
                     // The first row under the heading, its name unread: an item still (its price counts in the sums),
                     // named by its code where it printed one, not by the heading; a small whole number first is its quantity.
                     let own = item.description
@@ -247,9 +249,9 @@ extension ReceiptParser {
     }
     /// The words of `text` (split as `isColumnHeading` splits) that head an items table: the slow way, any text.
     static func columnHeadingWords(_ text: String) -> Int {
-        let words = Set(columnWordList.map { $0.description })
-        return text.lowercased().split(whereSeparator: { $0 == " " || $0 == "." || $0 == ":" }).filter { words.contains(String($0)) }.count
+        text.lowercased().split(whereSeparator: { $0 == " " || $0 == "." || $0 == ":" }).filter { columnWordSet.contains(String($0)) }.count
     }
+    static let columnWordSet = Set(columnWordList.map { $0.description })
     static let columnWordList: [StaticString] = ["item", "items", "qty", "quantity", "price", "amount", "amt", "description", "desc",
                                                  "u/p", "unit", "disc", "disc%", "rsp", "total", "rm", "(rm)", "code", "tax"]
 

@@ -250,10 +250,11 @@ struct MoneyFields {
             var notes: [Note] = []
             var score = kw.weight
             if let b = blocking { score *= 0.6; notes.append(.alsoSays(b.raw)) }
-            var amounts = l.amounts.filter { !$0.isPercent && (allowNegative || !$0.negative) }
+            func usable(_ a: FoundAmount) -> Bool { !a.isPercent && (allowNegative || !a.negative) }
+            var amounts = l.amounts.filter(usable)
             var source = l
             if amounts.isEmpty, let p = paired.map({ $0.value(i, lines, rules) }) ?? pairedValue(i, lines, rules) {
-                amounts = p.amounts.filter { !$0.isPercent && (allowNegative || !$0.negative) }
+                amounts = p.amounts.filter(usable)
                 if !amounts.isEmpty { score *= p.factor; notes.append(p.note); source = p.line }
             }
             guard let last = amounts.last else { continue }
