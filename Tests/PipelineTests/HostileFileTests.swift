@@ -159,9 +159,14 @@ struct HostileFileTests {
 
     /// In one process: the decoder keeps what Poppler said, and descriptor 2 is itself again afterwards.
     /// (Other tests may be reading PDFs meanwhile: descriptor 2 is looked at with no capture under way.)
+    /// The test runner prints its progress to descriptor 2 from other threads, and a line it prints
+    /// while the PDF is read lands in the same capture (the limit reliability.md states): the step
+    /// is asked to hold Poppler's line, not to be only that.
     @Test func thePDFDecoderKeepsWhatPopplerSaid() throws {
         let file = try Ingest.load(path: Repo.fixtures + "/fuzz/pdf-font-stderr.pdf")
-        #expect(file.pages.first?.steps.contains("Poppler said: some font thing failed") == true, "\(file.pages.map(\.steps))")
+        let said = file.pages.first?.steps.filter { $0.hasPrefix("Poppler said: ") } ?? []
+        #expect(said.count == 1, "\(file.pages.map(\.steps))")
+        #expect(said.first.map { $0.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.contains { $0.hasSuffix("some font thing failed") } } == true, "\(said)")
         let (two, own) = try StandardError.withoutCapture { (try Self.identity(2), try Self.identity(StandardError.fd)) }
         #expect(two == own)
     }
@@ -175,7 +180,8 @@ struct HostileFileTests {
             _ = "from a library\n".withCString { write(2, $0, strlen($0)) }
             return ((try? Self.identity(2)) ?? [], (try? Self.identity(StandardError.fd)) ?? [])
         }
-        #expect(said == "from a library")
+        // A line the test runner prints meanwhile (from another thread) may land here too.
+        #expect(said.split(separator: "\n").contains("from a library"), "\(said)")
         #expect(inside.two != original)
         #expect(inside.own == original)
         #expect(try StandardError.withoutCapture { try Self.identity(2) } == original)
