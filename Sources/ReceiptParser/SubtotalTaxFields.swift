@@ -147,6 +147,12 @@ extension MoneyFields {
                               notes: [])
             return settled(s, rule: Self.rule(s), o, total: t, checks: checks, taxRule: "tax.total-less-subtotal")
         }
+        // 2c. No subtotal line and no tax line: two lines of a lone amount right above the total (lines printing the
+        //     total itself may stand between), the upper plus the lower the total, the lower a small part of it
+        //     ("86.40" over "6.05" over "TOTAL 92.45": OCR lost their words).
+        if subtotals.isEmpty, named.isEmpty, let (s, o) = loneAmountsAdding(above: row, to: t, adj) {
+            return settled(s, rule: "subtotal.lone-amounts-add-up", o, total: t, checks: checks, taxRule: "tax.lone-amounts-add-up")
+        }
         // 3. One digit misread in the subtotal or the tax, when the total is backed by something else.
         if confirmed(total) {
             for s in subtotals {
@@ -247,7 +253,30 @@ extension MoneyFields {
         }
         // 7. A tax table's row its rate backs, the sums silent: the tax charged.
         if out.tax == nil { out.tax = rateRowTax(options, total: t) }
+        // 8. No subtotal line, the sums silent (a service charge or a tax OCR misread between): the row under the
+        //    items printing their sum is the subtotal.
+        if out.subtotal == nil, subtotalLines.isEmpty, let s = subtotals.first, s.amount < t {
+            out.subtotal = Field(s.amount, confidence: min(0.99, 0.5 + 0.3 * s.score), evidence: s.line.evidence(rule: Self.rule(s), notes: s.notes))
+        }
         return out
+    }
+
+    /// Two lines of one amount each right above the total's row `row` (skipping lines of the total's amount alone),
+    /// the upper and the lower adding up to `t` (with the adjustment `adj` or without), the lower over nothing and
+    /// under 30 % of the upper: the subtotal and the tax whose words OCR lost.
+    func loneAmountsAdding(above row: Int, to t: Amount, _ adj: Amount) -> (Found, TaxOption)? {
+        func lone(_ l: ParseLine) -> Amount? {
+            guard l.amounts.count == 1, let a = l.amounts.first, !a.isPercent, !a.negative, Self.isAmountOnly(l, rules) else { return nil }
+            return a.amount
+        }
+        var j = row - 1
+        while j >= 0, let a = lone(lines[j]), Self.same(a, t) { j -= 1 }
+        guard j >= 1, let tax = lone(lines[j]), let sub = lone(lines[j - 1]), tax.value > 0, tax < sub * Ratio.r0_3,
+              Self.same(sub + tax + adj, t) || Self.same(sub + tax, t) else { return nil }
+        let s = Found(amount: sub, keyword: .derived("lone amounts add up", weight: 0.5), line: lines[j - 1], score: 0.5, notes: [])
+        let o = TaxOption(amount: tax, found: Found(amount: tax, keyword: .derived("lone amounts add up", weight: 0.5), line: lines[j], score: 0.5,
+                                                    notes: []), notes: [])
+        return (s, o)
     }
 
     static let inclusionWords: Set<Substring> = ["incl", "includes", "included", "including", "inclusive", "inkl", "enthalten", "inclus", "incluido", "incluso"]

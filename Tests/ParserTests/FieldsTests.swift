@@ -339,8 +339,27 @@ struct FieldsTests {
         let suggested = parser.parse(text: "DINER\nSoup 4.00\nSubtotal 4.00\nTax 0.32\nTotal 4.50\nTip 18%: 0.72\nVisa 4.50")
         #expect(suggested.checks.contains(.subtotalTaxMismatch))
         // The items' sum printed with no word, a service charge, the total: the subtotal is the items' sum.
-        let unnamed = parser.parse(text: "GRILL HOUSE\nFish Rice 149.00\nLemonade 59.00\n: 208.00\nService Charge: 18.60\nTotal 226.60")
-        #expect(unnamed.subtotal?.value == amount("208.00"))
+        let unnamed = parser.parse(text: "GRILL HOUSE\nLamb Stew 31.00\nGinger Beer 5.00\n: 36.00\nService Charge: 3.60\nTotal 39.60")
+        #expect(unnamed.subtotal?.value == amount("36.00"))
+        // The charge misread, so that nothing adds up: the items' sum is still the subtotal.
+        let misread = parser.parse(text: "GRILL HOUSE\nLamb Stew 31.00\nGinger Beer 5.00\n: 36.00\nService Charge: 3.080\nTotal 39.60")
+        #expect(misread.subtotal?.value == amount("36.00"))
+        #expect(misread.subtotal?.evidence.rule == "subtotal.line-items-sum")
+    }
+
+    @Test("two lone amounts right above the total that add up to it are the subtotal and the tax, their words lost")
+    func loneAmountsAddUp() {
+        // One item's row lost too, so the items do not add up to the first.
+        let r = parser.parse(text: "HARBOUR DINER\nChowder 40.00\nPie 40.00\n' 86.40\n6.05\n92.45\nBalance Due 92.45")
+        #expect(r.total?.value == amount("92.45"))
+        #expect(r.subtotal?.value == amount("86.40"))
+        #expect(r.tax?.value == amount("6.05"))
+        #expect(r.subtotal?.evidence.rule == "subtotal.lone-amounts-add-up")
+        #expect(r.checks.contains(.sum(.subtotalTax(subtotal: amount("86.40"), tax: amount("6.05")), equals: amount("92.45"))))
+        // A lower amount that is no small part of the upper is no tax: two prices of a column.
+        let column = parser.parse(text: "HARBOUR DINER\nChowder 40.00\n' 46.40\n46.05\n92.45\nBalance Due 92.45")
+        #expect(column.tax == nil)
+        #expect(column.subtotal?.evidence.rule != "subtotal.lone-amounts-add-up")
     }
 
     @Test("'TOTAL (GST INCL)' is the total, not the tax's total ('Total GST')")
