@@ -84,6 +84,7 @@ public struct LineEval {
     /// The image as the labels saw it: decoded, grey, nothing moved or scaled.
     static var ingestOptions: IngestOptions {
         var o = IngestOptions()
+        o.capturesLibraryStderr = true  // (the tool's: its own lines never go to descriptor 2)
         o.deskew = false
         o.cropToPaper = false
         o.minLongSide = 0

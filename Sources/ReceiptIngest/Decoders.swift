@@ -63,10 +63,13 @@ public struct DecodeLimits: Sendable, Hashable {
     /// A page with more pixels than this is read at half its size (again while it is still over):
     /// a decoder that can decode smaller does (libjpeg), normalisation halves the others. 0: never.
     public var reduceAbove: Int
+    /// A decoder whose library prints to stderr with no hook to route it (Poppler's Cairo font engine) points
+    /// descriptor 2 elsewhere while the library runs and keeps what it said (`IngestOptions.capturesLibraryStderr`).
+    public var capturesLibraryStderr: Bool
 
-    public init(maxPixels: Int, maxPages: Int, renderDPI: Int, grayscale: Bool = false, reduceAbove: Int = 0) {
+    public init(maxPixels: Int, maxPages: Int, renderDPI: Int, grayscale: Bool = false, reduceAbove: Int = 0, capturesLibraryStderr: Bool = false) {
         self.maxPixels = maxPixels; self.maxPages = maxPages; self.renderDPI = renderDPI; self.grayscale = grayscale
-        self.reduceAbove = reduceAbove
+        self.reduceAbove = reduceAbove; self.capturesLibraryStderr = capturesLibraryStderr
     }
 
     /// How many times smaller (1, 2, 4 or 8) a `width` × `height` page is read: halved while over `reduceAbove`.

@@ -115,11 +115,17 @@ public struct IngestOptions: Sendable, Hashable {
     public var renderDPI: Int = 300
     /// The decoders tried, in order; the first that recognises the bytes reads them.
     public var decoders: ImageDecoders = .standard
+    /// Keep what a library prints to stderr with no hook to route it (Poppler's Cairo font engine: "some font thing
+    /// failed") off stderr: descriptor 2 points at a temporary file while that library runs, and what it said becomes
+    /// a step of the page (or the error's detail). Off by default, because descriptor 2 is the whole process's: a
+    /// line another thread writes there meanwhile (a server's log) would land in the capture, not on stderr. The
+    /// `receipts` tool turns it on (its own lines go to `StandardError.fd`, never to descriptor 2).
+    public var capturesLibraryStderr: Bool = false
 
     public init() {}
 
     public var limits: DecodeLimits { DecodeLimits(maxPixels: maxPixels, maxPages: maxPages, renderDPI: renderDPI, grayscale: grayscale,
-                                               reduceAbove: reduceAbove) }
+                                               reduceAbove: reduceAbove, capturesLibraryStderr: capturesLibraryStderr) }
 }
 
 /// One decoded, normalised page, ready for OCR: plain pixels (`pageImage`), no C type.

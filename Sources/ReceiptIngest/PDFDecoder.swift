@@ -29,11 +29,13 @@ public struct PDFDecoder: ImageDecoder {
         // Poppler's global state is set up on first use and its font caches are shared: one
         // document at a time. A PDF page costs milliseconds beside OCR's hundreds.
         // Poppler's Cairo backend prints some failures with a bare fprintf to stderr (a font cairo
-        // cannot load: "some font thing failed"), no hook to route them: descriptor 2 points at a
-        // temporary file while Poppler runs (the tool's own lines go to StandardError.fd, the real
-        // stderr), and what Poppler said becomes the error's detail, or a step of the first page.
+        // cannot load: "some font thing failed"), no hook to route them: when the caller asks for it
+        // (`capturesLibraryStderr`, the tool does), descriptor 2 points at a temporary file while Poppler
+        // runs (the tool's own lines go to StandardError.fd, the real stderr), and what Poppler said
+        // becomes the error's detail, or a step of the first page.
         let (result, said) = Self.lock.withLock {
-            StandardError.capturing { data.withUnsafeBytes { raw in Self.decode(raw, name: name, limits: limits) } }
+            let decode = { data.withUnsafeBytes { raw in Self.decode(raw, name: name, limits: limits) } }
+            return limits.capturesLibraryStderr ? StandardError.capturing(decode) : (decode(), "")
         }
         let words = Self.popplerWords(said)
         switch result {

@@ -21,8 +21,9 @@ public enum StandardError {
     /// The most that is kept of what was captured.
     public static let keptBytes = 4096
 
-    /// One capture at a time: two at once would put descriptor 2 back in the wrong order.
-    private static let lock = NSLock()
+    /// One capture at a time: two at once would put descriptor 2 back in the wrong order. (Recursive: a capture
+    /// inside another on the same thread puts it back in order, and takes what is written meanwhile.)
+    private static let lock = NSRecursiveLock()
 
     /// Runs `body` with no capture under way (descriptor 2 is the real stderr meanwhile).
     public static func withoutCapture<T>(_ body: () throws -> T) rethrows -> T {
@@ -33,7 +34,8 @@ public enum StandardError {
 
     /// Runs `body` with descriptor 2 pointing at an unlinked temporary file, then puts
     /// descriptor 2 back and returns what was written to it (at most `keptBytes`, trimmed).
-    /// Captures are serialized; `body` must not start another one.
+    /// Captures on different threads wait for each other; one started inside `body` takes what is written while it
+    /// runs, and this one gets nothing of that.
     /// When no temporary file can be made, descriptor 2 points at /dev/null instead.
     public static func capturing<T>(_ body: () throws -> T) rethrows -> (result: T, said: String) {
         _ = fd  // Take the duplicate of the real stderr before descriptor 2 is pointed elsewhere.

@@ -100,6 +100,7 @@ enum PipelineSetup {
         if let t = args.timeLimit { ocr.timeLimit = t }
         var pipeline = PipelineOptions()
         if let m = args.maxPixels { pipeline.ingest.maxPixels = m }
+        pipeline.ingest.capturesLibraryStderr = IngestOptions.tool.capturesLibraryStderr
         pipeline.secondPass = !args.noSecondPass
         pipeline.fixOrientation = !args.noOrientation
         pipeline.rereadLines = !args.noReread
@@ -123,4 +124,14 @@ enum PipelineSetup {
         return KnownVendor.list(fromText: text)
     }
 
+}
+
+extension IngestOptions {
+    /// The tool's defaults: it writes its own lines to `StandardError.fd`, so descriptor 2 is only the libraries',
+    /// and what a library prints there with no hook is kept off the user's stderr (`capturesLibraryStderr`).
+    static var tool: IngestOptions {
+        var o = IngestOptions()
+        o.capturesLibraryStderr = true
+        return o
+    }
 }

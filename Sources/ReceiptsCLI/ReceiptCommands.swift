@@ -225,7 +225,7 @@ enum ShowCommand {
         }
         let page: PageImage
         do {
-            guard let first = try Ingest.load(path: file).pages.first?.pageImage else { throw CLIFailure(.inputError, "\(file): no page") }
+            guard let first = try Ingest.load(path: file, options: .tool).pages.first?.pageImage else { throw CLIFailure(.inputError, "\(file): no page") }
             page = d.reading.map { Annotator.orient(first, to: $0.first) } ?? first
         } catch let e as IngestError {
             throw CLIFailure(.inputError, e.description)
