@@ -259,7 +259,7 @@ struct MoneyFields {
             }
             guard let last = amounts.last else { continue }
             let a = source === l ? Self.amountAfterLabel(kw, on: l, among: amounts) ?? last : last
-            // A longer distractor of several words read through an OCR slip ("Total Sales (Exclucing GST)", "Total
+            // A longer distractor of several words read through an OCR slip ("Total Sales (Exclubing GST)", "Total
             // Itemis)"): it says what the line is as its words as printed would. (Asked only of a line with an amount.)
             if slippedDistractors, blocking == nil, let b = Self.slippedDistractor(exclude, longerThan: kw, on: l.words) {
                 if holds(b, kw) { continue }
@@ -299,7 +299,7 @@ struct MoneyFields {
             // (One word slipped leaves one of the phrase's word bits and at most one of its bytes off the line: most
             // phrases are refused by those, read from the set's signs without touching the keyword.)
             // (A phrase's bytes hold the space between its words, which the line's byte mask, made of its words, never
-            // has: counted as present, or every slip that drops a byte of the line, "Exclucing" for "Excluding", was refused.)
+            // has: counted as present, or every slip that drops a byte of the line, "Exclubing" for "Excluding", was refused.)
             let sign = exclude.signs[j]
             guard (sign.words & ~w.wordMask).nonzeroBitCount == 1, (sign.coreBytes & ~(w.lineByteMask | Self.spaceByteBit)).nonzeroBitCount <= 1 else { continue }
             let e = exclude.keywords[j]

@@ -174,9 +174,9 @@ struct ParserRulesTests {
     @Test func slippedDistractorsTakeTheirLine() {
         #expect(parser.parse(text: "SHOP\nCOFFEE 8.00\nTOTAL 8.00\nTotal Savlngs 12.00").total?.value == amount("8.00"))
         #expect(parser.parse(text: "SHOP\nCOFFEE 8.00\nTOTAL 8.00\nTotal Itemis 12.00").total?.value == amount("8.00"))
-        // A slip that drops a byte the line has nowhere else ("c" for "d"): the total word below misread too, what
+        // A slip that drops a byte the line has nowhere else ("b" for "d"): the total word below misread too, what
         // was paid less the change is the total.
-        let excl = parser.parse(text: "SHOP\nRICE 50.00\nTotal Sales (Exclucing GST) 50.00\nGST 6% 3.00\nTalal Sales 53.00\nCASH 60.00\nCHANGE 7.00")
+        let excl = parser.parse(text: "SHOP\nRICE 50.00\nTotal Sales (Exclubing GST) 50.00\nGST 6% 3.00\nTqxal Sales 53.00\nCASH 60.00\nCHANGE 7.00")
         #expect(excl.total?.value == amount("53.00"))
         let includes = parser.parse(text: "SHOP\nNASI 9.00\nTOTAL INCLUDES GST 6% 9.00\nCASH 10.00\nCHANGE 1.00").total
         #expect(includes?.evidence.rule == "total.keyword")
