@@ -130,6 +130,17 @@ public struct IngestOptions: Sendable, Hashable {
 
 /// One decoded, normalised page, ready for OCR: plain pixels (`pageImage`), no C type.
 public struct IngestedImage: Sendable {
+    /// What of the page could not be decoded ("rows 1–728 of 970 read, the rest left blank": a JPEG damaged so that
+    /// libjpeg stops before its last row, `LeptonicaDecoder`), from its steps; nil when every row was read.
+    public var lostRows: String? {
+        for s in steps where s.hasPrefix("damaged JPEG") && s.hasSuffix(Self.restLeftBlank) {
+            if let r = s.range(of: "rows 1–", options: .backwards) { return String(s[r.lowerBound...]) }
+        }
+        return nil
+    }
+    /// How a step that lost rows ends.
+    static let restLeftBlank = ", the rest left blank"
+
     /// The file name (or the name given with the bytes).
     public let name: String
     public let format: ImageFormat

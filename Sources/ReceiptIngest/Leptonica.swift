@@ -239,7 +239,7 @@ public struct LeptonicaDecoder: ImageDecoder {
             if let (pix, read, rows) = PixImage.decodeJPEGPastDamage(data, reduction: reduction) {
                 direct = pix
                 let said = leptonicaWords.map { " (\($0))" } ?? ""
-                steps.append(read < rows ? "damaged JPEG\(said): rows 1–\(read) of \(rows) read, the rest left blank"
+                steps.append(read < rows ? "damaged JPEG\(said): rows 1–\(read) of \(rows) read\(IngestedImage.restLeftBlank)"
                                          : "damaged JPEG\(said) read past the damage")
             }
         }

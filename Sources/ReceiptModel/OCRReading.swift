@@ -19,12 +19,15 @@ public struct OCRReading: Sendable, Hashable, Codable {
         public var looks: [Look]
         /// True when `first` is the page's own text (a PDF's text layer), not OCR.
         public var textLayer: Bool?
+        /// What of the page's image could not be decoded ("rows 1–728 of 970 read, the rest left blank": a damaged
+        /// JPEG); nil when all of it was. Kept with the reading, so that a re-parse still knows it.
+        public var lostRows: String?
 
-        public init(first: OCRPage, looks: [Look] = [], textLayer: Bool = false) {
-            self.first = first; self.looks = looks; self.textLayer = textLayer ? true : nil
+        public init(first: OCRPage, looks: [Look] = [], textLayer: Bool = false, lostRows: String? = nil) {
+            self.first = first; self.looks = looks; self.textLayer = textLayer ? true : nil; self.lostRows = lostRows
         }
 
-        enum CodingKeys: String, CodingKey { case first, looks, textLayer = "text_layer" }
+        enum CodingKeys: String, CodingKey { case first, looks, textLayer = "text_layer", lostRows = "lost_rows" }
 
         /// The page as the parser reads it: `first` with each missed row's line where it stands
         /// (before the first line below its middle).

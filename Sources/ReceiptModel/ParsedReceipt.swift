@@ -133,6 +133,18 @@ public struct ParsedReceipt: Sendable, Hashable, Codable {
     /// nil when it read everything.
     public var warnings: [String]?
 
+    /// This receipt with a warning for each page of `reading` whose image was not all decoded (`Page.lostRows`): part
+    /// of the receipt may not have been read at all.
+    public func warningOfLostRows(in reading: OCRReading) -> ParsedReceipt {
+        let lost = reading.pages.enumerated().compactMap { i, p in
+            p.lostRows.map { "the image is incomplete\(reading.pages.count > 1 ? " (page \(i + 1))" : ""): \($0)" }
+        }
+        guard !lost.isEmpty else { return self }
+        var r = self
+        r.warnings = (warnings ?? []) + lost.filter { !(warnings ?? []).contains($0) }
+        return r
+    }
+
     /// Every field's evidence (and its losing candidates') naming its page, given where each
     /// page starts in the joined page the parser read (`OCRReading.pageStarts`).
     public func namingPages(starts: [Int]) -> ParsedReceipt {

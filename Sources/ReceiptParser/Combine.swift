@@ -81,7 +81,7 @@ extension ReceiptParser {
     /// are skipped.
     public func parse(_ reading: OCRReading) -> (receipt: ParsedReceipt, page: OCRPage) {
         let r = parseWithSecondLook(reading.first, rereads: { _ in Reread.all(in: reading) }) { _ in reading.secondLook?.page }
-        return (r.receipt.namingPages(starts: reading.pageStarts), r.page)
+        return (r.receipt.namingPages(starts: reading.pageStarts).warningOfLostRows(in: reading), r.page)
     }
 
     /// What was paid backs the total: a sum on it (cash − change, paid with no change) or the amount paid.

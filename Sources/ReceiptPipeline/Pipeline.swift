@@ -180,7 +180,7 @@ public final class ReceiptPipeline {
             }
             let (image, page) = try firstRead(original, into: &passes, stages: &stages, label: file.pages.count > 1 ? "page \(i + 1)" : nil)
             images.append(image)
-            firsts.append(OCRReading.Page(first: page))
+            firsts.append(OCRReading.Page(first: page, lostRows: original.lostRows))
         }
         if firsts.contains(where: { $0.textLayer != true }), inDoubt(OCRPage.joined(firsts.map(\.first)).page, stages: &stages) {
             let t = Date()
@@ -233,7 +233,7 @@ public final class ReceiptPipeline {
         }
         let read = OCRReading.Page(first: page, looks: missed)
         return try finish(image, page: read.read, passes: passes, stages: stages, start: start) { _, looks in
-            OCRReading(pages: OCRReading.Page(first: page, looks: missed + looks))
+            OCRReading(pages: OCRReading.Page(first: page, looks: missed + looks, lostRows: original.lostRows))
         }
     }
 
@@ -337,9 +337,9 @@ public final class ReceiptPipeline {
         }
         (stages.rereads, stages.secondLook) = (rereadSeconds, secondLookSeconds)
         stages.parse += max(0, Date().timeIntervalSince(finishStart) - rereadSeconds - secondLookSeconds)
-        var result = ReceiptResult(file: image.name, receipt: reading.receipt, page: reading.page, imageSteps: image.steps,
-                                   passes: passes, seconds: Date().timeIntervalSince(start), image: image,
-                                   reading: makeReading(first, looks))
+        let kept = makeReading(first, looks)
+        var result = ReceiptResult(file: image.name, receipt: reading.receipt.warningOfLostRows(in: kept), page: reading.page, imageSteps: image.steps,
+                                   passes: passes, seconds: Date().timeIntervalSince(start), image: image, reading: kept)
         result.stages = stages
         return result
     }

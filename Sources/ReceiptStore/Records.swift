@@ -78,7 +78,7 @@ public struct ItemUpsertSummary: Sendable, Equatable {
 public enum ReceiptStatus: String, Sendable, Codable, CaseIterable {
     /// Vendor, date and total were found with enough confidence.
     case parsed
-    /// A headline field is missing or unsure: a person should look.
+    /// A headline field is missing or unsure, or part of the input was not read: a person should look.
     case needsReview = "needs_review"
 }
 

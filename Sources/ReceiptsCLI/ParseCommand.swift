@@ -166,7 +166,7 @@ enum HumanReport {
             s += "  \(pad("ocr", 9))\((text + passes + rows).joined(separator: "; "))\n"
             s += "  \(pad("image", 9))\(result.image.originalWidth)×\(result.image.originalHeight) → \(result.image.width)×\(result.image.height): \(result.imageSteps.isEmpty ? "as is" : result.imageSteps.joined(separator: ", "))\n"
         }
-        if ReviewPolicy.needsReview(r) { s += "  needs review: a field is missing or unsure\n" }
+        if let why = ReviewPolicy.reason(r) { s += "  needs review: \(why)\n" }
         if showText {
             s += "  --- OCR text ---\n"
             for (i, l) in result.page.lines.enumerated() { s += "  \(pad(String(i + 1), 4))\(l.text)\n" }

@@ -104,6 +104,7 @@ struct ReceiptReport: Encodable {
     var lineItems: [LineItemReport]?
     var checks: [String]?
     var needsReview: Bool?
+    var reviewReason: String?
     var ocr: OCRReport?
     var seconds: Double?
     var error: FailureReport?
@@ -112,7 +113,7 @@ struct ReceiptReport: Encodable {
     enum CodingKeys: String, CodingKey {
         case file, receiptID = "receipt_id", status, vendor, date, total, currency, time, subtotal, tax
         case receiptNumber = "receipt_number", paymentMethod = "payment_method", cardLast4 = "card_last4"
-        case lineItems = "line_items", checks, needsReview = "needs_review", ocr, seconds, error, text
+        case lineItems = "line_items", checks, needsReview = "needs_review", reviewReason = "review_reason", ocr, seconds, error, text
     }
 
     init(file: String, error: FailureReport) {
@@ -133,7 +134,8 @@ struct ReceiptReport: Encodable {
         cardLast4 = FieldReport(r.cardLast4, explain: explain) { $0 }
         lineItems = r.lineItems.isEmpty ? nil : r.lineItems.enumerated().map { LineItemReport($0.element, position: $0.offset) }
         checks = r.checks.isEmpty ? nil : r.checks.map(\.description)
-        needsReview = ReviewPolicy.needsReview(r)
+        reviewReason = ReviewPolicy.reason(r)
+        needsReview = reviewReason != nil
     }
 
     /// `timings`: the seconds each look and the whole image took. They differ from run to run, so

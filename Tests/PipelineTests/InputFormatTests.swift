@@ -6,6 +6,7 @@ import ReceiptOCR
 import ReceiptParser
 import ReceiptPipeline
 import ReceiptTestSupport
+import ReceiptHostileInputs
 @testable import ReceiptsCLI
 
 /// Normalisation off but grayscale: the decoder's pixels, to compare exactly.
@@ -359,5 +360,46 @@ struct PDFTests {
         for o in offsets { out += String(format: "%010d 00000 n \n", o) }
         out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
         return Data(out.utf8)
+    }
+}
+
+@Suite("A damaged JPEG needs review")
+struct DamagedJPEGReviewTests {
+    /// A sample cut at three quarters of its scan (an end marker after it): libjpeg reads the rows before the cut, the
+    /// rest is left blank, and part of the receipt may be missing. The receipt says so and needs review, and a re-parse
+    /// of the stored reading still knows it.
+    @Test func aPageWithRowsLostNeedsReviewAndKeepsSaying() throws {
+        let good = try Data(contentsOf: URL(fileURLWithPath: Repo.samples + "/my-bakery-01.jpg"))
+        let b = [UInt8](good)
+        let scan = try #require(HostileImages.jpegSegments(good).first { $0.marker == 0xDA })
+        let sos = scan.offset + 2 + (Int(b[scan.offset + 2]) << 8 | Int(b[scan.offset + 3]))
+        let cut = good.prefix(sos + (b.count - sos) * 3 / 4) + Data([0xFF, 0xD9])
+        let pipeline = ReceiptPipeline(engine: try TesseractEngine())
+        let r = try pipeline.process(data: cut, name: "cut.jpg")
+        let warning = try #require(r.receipt.warnings?.first { $0.hasPrefix("the image is incomplete: rows 1–") }, "\(r.receipt.warnings ?? [])")
+        #expect(warning.hasSuffix(" of 970 read, the rest left blank"), "\(warning)")
+        #expect(ReviewPolicy.needsReview(r.receipt))
+        #expect(ReviewPolicy.reason(r.receipt) == warning)
+        #expect(r.reading.pages[0].lostRows.map { "the image is incomplete: " + $0 } == warning)
+        // Stored and read back (JSON, as the store keeps it), parsed again: the same warning.
+        let stored = try JSONDecoder().decode(OCRReading.self, from: JSONEncoder().encode(r.reading))
+        #expect(ReceiptParser().parse(stored).receipt.warnings == r.receipt.warnings)
+        // The whole sample: no warning, and it needs no review for that.
+        let whole = try pipeline.process(data: good, name: "whole.jpg")
+        #expect(whole.receipt.warnings == nil)
+        #expect(whole.reading.pages[0].lostRows == nil)
+    }
+
+    /// A reading stored before `lost_rows` existed decodes with none; one with it writes it under that key.
+    @Test func lostRowsIsAnOptionalKeyOfTheReading() throws {
+        let page = OCRPage(text: "SHOP\nTOTAL 1.00")
+        let old = try JSONEncoder().encode(OCRReading(first: page))
+        #expect(!String(decoding: old, as: UTF8.self).contains("lost_rows"))
+        #expect(try JSONDecoder().decode(OCRReading.self, from: old).pages[0].lostRows == nil)
+        let lost = OCRReading(pages: OCRReading.Page(first: page, lostRows: "rows 1–10 of 20 read, the rest left blank"))
+        #expect(String(decoding: try JSONEncoder().encode(lost), as: UTF8.self).contains("\"lost_rows\""))
+        let parsed = ReceiptParser().parse(lost).receipt
+        #expect(parsed.warnings == ["the image is incomplete: rows 1–10 of 20 read, the rest left blank"])
+        #expect(ReviewPolicy.reason(parsed) == "the image is incomplete: rows 1–10 of 20 read, the rest left blank")
     }
 }
