@@ -104,7 +104,25 @@ extension ReceiptParser {
         // A total word and a tax word on one row sum up the receipt, whatever the tax's exclusion says ("Total
         // (Excluding GST): 42.50", "Total 6% goods (excl. GST)", "Totai Amount (Excluding GST)"): no item is named so.
         if compiled.anyExact(compiled.tax, in: l.words) != nil, compiled.any(compiled.total, in: l.words) != nil { return true }
+        // A GST code and its rate first on the row, no other word ("SR @ 6% 2.56", its net lost): a tax summary's row.
+        // (Not a code in a row's tax column, "2x 2.20 4.40 SR".)
+        if words == 1, Self.startsWithTaxCodeAndRate(l.text) { return true }
         return false
+    }
+
+    /// The text starts with a GST code (`leadingTaxCodes`), then "@" or "(" and spaces as they come, then a rate's
+    /// digits (a point among them) and "%": "SR @ 6%", "ZR (@ 0%)", "SR 6.00%".
+    static func startsWithTaxCodeAndRate(_ text: String) -> Bool {
+        let b = Array(text.utf8)
+        var i = 0
+        while i < b.count, b[i] == 0x20 { i += 1 }
+        let start = i
+        while i < b.count, Bytes.isLetter(b[i]) { i += 1 }
+        guard i > start, leadingTaxCodes.contains(String(decoding: b[start..<i], as: UTF8.self).uppercased()) else { return false }
+        while i < b.count, b[i] == 0x20 || b[i] == UInt8(ascii: "@") || b[i] == UInt8(ascii: "(") { i += 1 }
+        let digits = i
+        while i < b.count, Bytes.isDigit(b[i]) || b[i] == UInt8(ascii: ".") { i += 1 }
+        return i > digits && i < b.count && b[i] == UInt8(ascii: "%")
     }
 
     /// The words of a line with a letter in them (on ASCII, counted on the words' bytes without listing them).

@@ -666,6 +666,17 @@ struct FieldsTests {
         #expect(r.checks.contains(.lineItemsAddUp(count: 2, to: .subtotal(amount("17.99")))))
     }
 
+    @Test("a GST code and its rate with one amount, and a service charge's 'Serv. Chg.', are no items")
+    func rateRowAndServChgAreNoItems() {
+        let r = parser.parse(text: "KEDAI KOPI\nNASI AYAM 8.00\nTEH TARIK 2.00\nSERV. CHG. 10% 1.00\nSR @ 6% 0.66\nTOTAL 11.66")
+        #expect(r.lineItems.map(\.description) == ["NASI AYAM", "TEH TARIK"])
+        // A code in the row's tax column, its quantity misread as a rate: still an item.
+        let column = parser.parse(text: "KEDAI KOPI\nDescription Qty U.price Total TAX\nKopi O\n2% 1.50 3.00 SR\nRoti Bakar\n1 x 2.20 2.20 SR\nTOTAL 5.20")
+        #expect(column.lineItems.map(\.amount) == [amount("3.00"), amount("2.20")])
+        #expect(ReceiptParser.startsWithTaxCodeAndRate("ZR (@ 0%) 12.00 0.00"))
+        #expect(!ReceiptParser.startsWithTaxCodeAndRate("SRIRACHA 6% 2.00"))
+    }
+
     @Test("an included tax's row and a card payment end the items")
     func includedTaxAndCardEndItems() {
         let r = parser.parse(text: "PLASTICS\n1 HIPS PLATE 60PCS 63.80\nInclusive GST @6.00%: 3.61\nMaster Card 63.80\nSR 6.00% 60.19 3.61")
