@@ -18,7 +18,8 @@ final class CompiledRules: Sendable {
         let coreHasSpace: Bool
         let length: Int
         let isASCII: Bool
-        /// `WordLine.byteMask(core)`.
+        /// `WordLine.byteMask` of `core`'s words, the spaces between them left out as a line's mask leaves them
+        /// (`WordLine.lineByteMask`, made of its words): a slip is counted against the letters, never the space.
         let coreByteMask: UInt64
         /// The bits of its words (`WordLine.bit`): a line missing one cannot hold the keyword as printed.
         let wordMask: UInt64
@@ -39,7 +40,7 @@ final class CompiledRules: Sendable {
             coreHasSpace = core.contains(32)
             length = normalised.count
             isASCII = bytes.allSatisfy { $0 < 0x80 }
-            coreByteMask = WordLine.byteMask(core)
+            coreByteMask = WordLine.byteMask(core.lazy.filter { $0 != 32 })
             wordMask = bytes.split(separator: 32).reduce(0) { $0 | WordLine.bit($1) }
             oneSlipLengths = WordLine.lengthBits(core.count - 1, core.count + 1)
             twoSlipLengths = WordLine.lengthBits(core.count - 2, core.count + 2)

@@ -298,10 +298,8 @@ struct MoneyFields {
         for j in exclude.indices where exclude.signs[j].phrase {
             // (One word slipped leaves one of the phrase's word bits and at most one of its bytes off the line: most
             // phrases are refused by those, read from the set's signs without touching the keyword.)
-            // (A phrase's bytes hold the space between its words, which the line's byte mask, made of its words, never
-            // has: counted as present, or every slip that drops a byte of the line, "Exclubing" for "Excluding", was refused.)
             let sign = exclude.signs[j]
-            guard (sign.words & ~w.wordMask).nonzeroBitCount == 1, (sign.coreBytes & ~(w.lineByteMask | Self.spaceByteBit)).nonzeroBitCount <= 1 else { continue }
+            guard (sign.words & ~w.wordMask).nonzeroBitCount == 1, (sign.coreBytes & ~w.lineByteMask).nonzeroBitCount <= 1 else { continue }
             let e = exclude.keywords[j]
             guard e.length > kw.length else { continue }
             if have == nil { have = w.wordBytes }
@@ -309,9 +307,6 @@ struct MoneyFields {
         }
         return nil
     }
-
-    /// The space's bit in a byte mask (`WordLine.byteMask`).
-    static let spaceByteBit: UInt64 = 1 << UInt64(32 & 63)
 
     /// The words of `phrase` side by side on the line, all as printed but one, which is one OCR slip away before its
     /// last letter and five letters or more (the phrase as printed is `contains`'s).

@@ -150,7 +150,7 @@ extension MoneyFields {
         // 2c. No subtotal line and no tax line: two lines of a lone amount right above the total (lines printing the
         //     total itself may stand between), the upper plus the lower the total, the lower a small part of it
         //     ("86.40" over "6.05" over "TOTAL 92.45": OCR lost their words).
-        if subtotals.isEmpty, named.isEmpty, let (s, o) = loneAmountsAdding(above: row, to: t, adj) {
+        if subtotals.isEmpty, named.isEmpty, let (s, o) = loneAmountsAdding(above: row, total: t, fits: fits) {
             return settled(s, rule: "subtotal.lone-amounts-add-up", o, total: t, checks: checks, taxRule: "tax.lone-amounts-add-up")
         }
         // 3. One digit misread in the subtotal or the tax, when the total is backed by something else.
@@ -261,18 +261,17 @@ extension MoneyFields {
         return out
     }
 
-    /// Two lines of one amount each right above the total's row `row` (skipping lines of the total's amount alone),
-    /// the upper and the lower adding up to `t` (with the adjustment `adj` or without), the lower over nothing and
-    /// under 30 % of the upper: the subtotal and the tax whose words OCR lost.
-    func loneAmountsAdding(above row: Int, to t: Amount, _ adj: Amount) -> (Found, TaxOption)? {
+    /// Two lines of one amount each right above the total's row `row` (skipping lines of the total `t`'s amount alone),
+    /// the upper and the lower adding up to the total (`fits`, settle's sum), the lower over nothing and under 30 % of
+    /// the upper: the subtotal and the tax whose words OCR lost.
+    func loneAmountsAdding(above row: Int, total t: Amount, fits: (Amount, Amount) -> Bool) -> (Found, TaxOption)? {
         func lone(_ l: ParseLine) -> Amount? {
             guard l.amounts.count == 1, let a = l.amounts.first, !a.isPercent, !a.negative, Self.isAmountOnly(l, rules) else { return nil }
             return a.amount
         }
         var j = row - 1
         while j >= 0, let a = lone(lines[j]), Self.same(a, t) { j -= 1 }
-        guard j >= 1, let tax = lone(lines[j]), let sub = lone(lines[j - 1]), tax.value > 0, tax < sub * Ratio.r0_3,
-              Self.same(sub + tax + adj, t) || Self.same(sub + tax, t) else { return nil }
+        guard j >= 1, let tax = lone(lines[j]), let sub = lone(lines[j - 1]), tax.value > 0, tax < sub * Ratio.r0_3, fits(sub, tax) else { return nil }
         let s = Found(amount: sub, keyword: .derived("lone amounts add up", weight: 0.5), line: lines[j - 1], score: 0.5, notes: [])
         let o = TaxOption(amount: tax, found: Found(amount: tax, keyword: .derived("lone amounts add up", weight: 0.5), line: lines[j], score: 0.5,
                                                     notes: []), notes: [])

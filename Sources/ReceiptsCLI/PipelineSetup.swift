@@ -99,8 +99,8 @@ enum PipelineSetup {
         ocr.tessdataDirectory = args.tessdata
         if let t = args.timeLimit { ocr.timeLimit = t }
         var pipeline = PipelineOptions()
+        pipeline.ingest = .tool
         if let m = args.maxPixels { pipeline.ingest.maxPixels = m }
-        pipeline.ingest.capturesLibraryStderr = IngestOptions.tool.capturesLibraryStderr
         pipeline.secondPass = !args.noSecondPass
         pipeline.fixOrientation = !args.noOrientation
         pipeline.rereadLines = !args.noReread
