@@ -436,6 +436,9 @@ extension ReceiptParser {
             // "5:11 PM", "5:11 PH": a time of day.
             if last.count == 2, last.hasPrefix("P") || last.hasPrefix("A"), last.hasSuffix("M") || last.hasSuffix("H") { return nil }
             words.removeLast()
+        } else if let last = words.last, last.utf8.count <= 2, words.count >= 3, last.utf8.allSatisfy({ !Bytes.isAlnum($0) }) {
+            // "NIVEA HAND CREAM 2:17 &": a tax flag read as a sign, which a price with its point keeps after it too.
+            words.removeLast()
         }
         // ("TIME: 1:12", "Time 11:06": the line's words, not its space-split ones, which keep the colon.)
         if l.words.has(" time ") { return nil }

@@ -784,6 +784,10 @@ struct FieldsTests {
         #expect(r.lineItems[1].evidence.notes.contains(.colonForDecimalPoint))
         #expect(r.time?.value == time(9, 40))
         #expect(parser.parse(text: "CORNER MARKET\nTIME: 1:12\nRYE BREAD 3.99\nTOTAL 3.99").lineItems.map(\.description) == ["RYE BREAD"])
+        // A tax flag read as a sign after it, as a price with its point keeps one ("HAND CREAM 2.17 &").
+        let signed = parser.parse(text: "CORNER MARKET\nRYE BREAD 3.99 &\nHAND CREAM 2:17 &\nTOTAL 6.16")
+        #expect(signed.lineItems.map(\.description) == ["RYE BREAD", "HAND CREAM"])
+        #expect(signed.lineItems.map(\.amount) == [amount("3.99"), amount("2.17")])
     }
 
     @Test("item names lose the barcode printed beside them")
