@@ -67,11 +67,15 @@ public struct LineItem: Sendable, Hashable, Codable {
     public var amount: Amount
     /// What discounts and voids printed under the item take off it (positive; the whole amount when voided).
     public var discount: Amount?
+    /// What the receipt prints under the item without a price of its own, as printed: the choices and changes a
+    /// kitchen or bar till lists under a dish ("+ Mayo", "No Red Onion", "-- Chips", "with Chicken &"). Nil when none.
+    public var details: [String]?
     public var evidence: Evidence
 
-    public init(description: String, quantity: Decimal? = nil, unitPrice: Amount? = nil, amount: Amount, discount: Amount? = nil, evidence: Evidence) {
+    public init(description: String, quantity: Decimal? = nil, unitPrice: Amount? = nil, amount: Amount, discount: Amount? = nil,
+                details: [String]? = nil, evidence: Evidence) {
         self.description = description; self.quantity = quantity; self.unitPrice = unitPrice; self.amount = amount; self.discount = discount
-        self.evidence = evidence
+        self.details = details; self.evidence = evidence
     }
 
     /// What the item cost: its amount less what was taken off it.

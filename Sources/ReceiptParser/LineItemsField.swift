@@ -158,6 +158,8 @@ extension ReceiptParser {
         /// The row below that named the last item ("9551234500017 2 2.50 5.00" over "PENSIL 2B KOTAK"):
         /// it is no name waiting for the next row.
         var usedBelow: Int?
+        /// The position in `lines` of the last row taken as a detail of the last item.
+        var lastDetailRow: Int?
         for (k, l) in lines[..<end].enumerated() {
             // (The row's own array when none is a percentage, the commonest: no copy made.)
             var prices = l.amounts.notPercentCount == l.amounts.count ? l.amounts : l.amounts.filter { !$0.isPercent }
@@ -166,6 +168,18 @@ extension ReceiptParser {
             // "RYE BREAD 3:49 D": a price with its point read as a colon, last on a named row among the items.
             if prices.isEmpty, !notItem[k], let p = Self.colonPrice(l) { prices = [p] }
             guard let price = prices.last else {
+                // "No Red Onion", "+ Mayo" right under an item (or under its other details): the item's, not a name
+                // waiting for the next row's price. Unless the next row is that price, without a name of its own
+                // ("- IK YELLOW 70GRAMS" over "1 X 105.66": the name above its price, its mark a bullet), or the item
+                // took it as its name from below.
+                if let j = items.indices.last, let r = lastItemRow, r == k - 1 || lastDetailRow == k - 1, !notItem[k],
+                   usedBelow != l.index, k + 1 >= end || !Self.isNamelessPriceRow(lines[k + 1]),
+                   let detail = Self.itemDetail(l.text) {
+                    items[j].details = (items[j].details ?? []) + [detail]
+                    lastDetailRow = k
+                    pendingName = nil
+                    continue
+                }
                 pendingName = l.words.letterCount >= 3 && !notItem[k] ? l : nil
                 continue
             }
@@ -240,6 +254,50 @@ extension ReceiptParser {
         }
         return items
     }
+
+    /// A row without a price that is a choice or change to the dish above it, as printed (spaces collapsed, OCR's marks
+    /// at its ends left out): it starts with a mark that says so ("+ Mayo", "- -Chips", "> Animal") or with a word that
+    /// changes a dish ("No Red Onion", "Add Cheese", "with Chicken &", "* Extra Hot", "Side Salad"), a word after it.
+    /// Nil for anything else: a department's heading ("BAKERY"), a name waiting for its price, a line not ASCII.
+    static func itemDetail(_ text: String) -> String? {
+        guard let cleaned = Bytes.onPrintable(text, { b -> String? in
+            var i = 0, end = b.count
+            // OCR's marks at the ends: ": ", "| ", ". ".
+            while i < end, b[i] == 0x20 || b[i] == UInt8(ascii: ":") || b[i] == UInt8(ascii: "|") || b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") { i += 1 }
+            while end > i, b[end - 1] == 0x20 || b[end - 1] == UInt8(ascii: ":") || b[end - 1] == UInt8(ascii: "|") || b[end - 1] == UInt8(ascii: ",") { end -= 1 }
+            guard end - i >= 3, end - i <= 48 else { return nil }
+            var letters = 0
+            for c in b[i..<end] where Bytes.isLetter(c) { letters += 1 }
+            guard letters >= 2 else { return nil }
+            // The marks first ("- -", "--", "+"), then a letter.
+            var j = i, marks = 0
+            while j < end, detailMarks.contains(b[j]) || b[j] == 0x20 { if b[j] != 0x20 { marks += 1 }; j += 1 }
+            guard j < end, j - i <= 4, Bytes.isLetter(b[j]) else { return nil }
+            // A plus, an arrow or a mark doubled says so; one "-" or "*" is as often a bullet before a name
+            // ("- EAGLE F4 NUMBERING FOOLSCAP", "*RUNCIT"), or no mark: then a word that changes a dish, and a
+            // word of two letters after it ("* Extra 1 Tea Cup", "No Red Onion").
+            let saysSo = marks >= 2 || (marks == 1 && b[i] != UInt8(ascii: "-") && b[i] != UInt8(ascii: "*"))
+            if !saysSo {
+                var w = j
+                while w < end, b[w] != 0x20 { w += 1 }
+                guard detailWords.contains(where: { word in word.count == w - j && word.indices.allSatisfy { b[j + $0] | 0x20 == word[$0] } }) else { return nil }
+                var rest = 0
+                for c in b[w..<end] where Bytes.isLetter(c) { rest += 1 }
+                guard rest >= 2 else { return nil }
+            }
+            return collapsingSpaces(String(decoding: UnsafeBufferPointer(rebasing: b[i..<end]), as: UTF8.self), spaces)
+        }) else { return nil }
+        return cleaned
+    }
+    static let detailMarks = ByteSet("+-*>~=")
+
+    /// A row with an amount and no name before it ("1x 7.80 RM7.80", "1 1 1.30 0.00 1.30"): its name is elsewhere.
+    static func isNamelessPriceRow(_ l: ParseLine) -> Bool {
+        guard let first = l.amounts.first else { return false }
+        return letterCount(l.text.prefix(first.position)) < 2
+    }
+    static let detailWords: [[UInt8]] = ["no", "add", "extra", "xtra", "with", "w/", "w/o", "without", "side", "hold", "less", "light", "lite",
+                                         "plus", "sub", "sans", "ohne", "mit", "sin", "con", "senza"].map { Array($0.utf8) }
 
     /// A column heading ("ITEM QTY U/P AMOUNT", "Description Qty Price Amount"): no amount, and two words at least
     /// that head an items table (words split at spaces, points and colons). It names no item.

@@ -285,6 +285,7 @@ enum ShowCommand {
                 let q = l.quantity.map { $0 == 1 ? "" : "\($0) × " } ?? ""
                 s += "    \(StoreSupport.lpad("\(i + 1)", 2))  \(StoreSupport.pad(StoreSupport.clip(q + l.description, 40), 40)) \(StoreSupport.lpad(l.amount.description, 10))"
                 s += (l.evidence.line.map { "  line \($0 + 1)" } ?? "") + "\n"
+                if let d = l.details { s += "        · \(d.joined(separator: " · "))\n" }
             }
         }
         for c in p.checks { s += "  check    \(c)\n" }

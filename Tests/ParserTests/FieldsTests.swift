@@ -639,6 +639,37 @@ struct FieldsTests {
         #expect(r.checks.contains(.lineItemsAddUp(count: 3, to: .subtotal(amount("9.09")))))
     }
 
+    /// What a kitchen till prints under a dish without a price is the dish's ("- -Chips", "No Red Onion"), kept with it
+    /// as printed; not a department's heading, nor a name over a row with only its price, nor a bullet before one.
+    @Test("choices printed under a dish are its details")
+    func itemDetails() {
+        let r = parser.parse(text: """
+            CAFE SUB
+            03/11/21 12:10
+            1 Tuna Sub 4.49
+            - -Chips
+            -- Hot
+            No Red Onion
+            1 Iced Tea 2.10
+            BAKERY
+            1 Bagel 1.50
+            -- HONEY OATS
+            1 X 3.20 3.20
+            Ja Jiang Noodles 1 8.00 8.00
+            with Chicken &
+            - STRAWS
+            TOTAL 19.29
+            """)
+        #expect(r.lineItems.map(\.description) == ["Tuna Sub", "Iced Tea", "Bagel", "HONEY OATS", "Ja Jiang Noodles"])
+        #expect(r.lineItems.map(\.details) == [["- -Chips", "-- Hot", "No Red Onion"], nil, nil, nil, ["with Chicken &"]])
+        #expect(r.lineItems.map(\.amount) == [amount("4.49"), amount("2.10"), amount("1.50"), amount("3.20"), amount("8.00")])
+        #expect(ReceiptParser.itemDetail(": + Mayo :") == "+ Mayo")
+        #expect(ReceiptParser.itemDetail("* Extra 1 Tea Cup") == "* Extra 1 Tea Cup")
+        #expect(ReceiptParser.itemDetail("*RUNCIT") == nil)
+        #expect(ReceiptParser.itemDetail("Medium") == nil)
+        #expect(ReceiptParser.itemDetail("No") == nil)
+    }
+
     @Test("a void cancels the item it names: attached to it, its whole amount taken off")
     func voidAttached() throws {
         let r = parser.parse(text: "CAFE\nLATTE 4.50\nMUFFIN 3.20\nVOID LATTE -4.50\nTEA 2.80\nTOTAL 6.00\nCASH 10.00\nCHANGE 4.00")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ReceiptModel
 @testable import ReceiptsCLI
 
 /// The `receipts` command line, driven in-process.
@@ -31,6 +32,18 @@ struct CLITests {
         #expect((total["evidence"] as? [String: Any])?["rule"] is String)
         #expect((obj["currency"] as? [String: Any])?["value"] as? String == "EUR")
         #expect((obj["date"] as? [String: Any])?["value"] as? String == "2024-11-02")
+    }
+
+    /// A line item's details are in its JSON as printed, and the key is left out when it has none.
+    @Test func lineItemDetailsInJSON() throws {
+        let item = LineItem(description: "Tuna Sub", amount: Amount("4.49")!, details: ["- -Chips", "No Red Onion"], evidence: Evidence(rule: "item.line"))
+        let enc = JSONEncoder()
+        enc.outputFormatting = .sortedKeys
+        let json = String(decoding: try enc.encode(LineItemReport(item, position: 0)), as: UTF8.self)
+        #expect(json.contains(#""details":["- -Chips","No Red Onion"]"#), "\(json)")
+        var plain = item
+        plain.details = nil
+        #expect(!String(decoding: try enc.encode(LineItemReport(plain, position: 0)), as: UTF8.self).contains("details"))
     }
 
     @Test func badInputsGetOneErrorLineEachAndTheRestIsParsed() throws {
