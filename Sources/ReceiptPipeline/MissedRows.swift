@@ -17,8 +17,9 @@ enum MissedRows {
     static let limit = 6
 
     /// The bands of ink the page read has no line for, as regions to read alone (with a margin of a
-    /// fifth of their height). Bands shorter than 6 px (specks) or taller than an eighth of the page
-    /// (pictures, a photo's background) are left alone, and so is a page too small to measure.
+    /// fifth of their height). Bands shorter than 6 px (specks), under half the height of the page's lines
+    /// with their margins (rules, rows of dots) or taller than an eighth of the page (pictures, a photo's
+    /// background) are left alone, and so is a page too small to measure.
     static func regions(_ image: PageImage, read page: OCRPage) -> [BoundingBox] {
         guard image.width >= 100, image.height >= 100 else { return [] }
         // Lines without boxes (an engine that gives none) cannot say where they were read.
@@ -26,6 +27,10 @@ enum MissedRows {
         let lineBoxes = page.lines.compactMap { l -> BoundingBox? in
             l.text.filter { $0.isLetter || $0.isNumber }.count >= 3 ? l.box : nil
         }
+        // A band half as tall as the page's lines, its margins counted, is a rule or a row of dots ("851x10" under
+        // lines of 22 px): no field is printed that small, and Tesseract takes long over a thin strip that wide.
+        let heights = lineBoxes.map(\.height).sorted()
+        let lowest = heights.isEmpty ? 0 : heights[heights.count / 2] / 2
         var out: [BoundingBox] = []
         for band in bands(image) where band.height >= 6 && band.height <= image.height / 8 {
             // Read already: a line of the page lies in the band (half the band's height or more).
@@ -36,7 +41,7 @@ enum MissedRows {
             if read { continue }
             let m = max(2, band.height / 5)
             let region = BoundingBox(x: band.x0 - m, y: band.y0 - m, width: band.x1 - band.x0 + 2 * m, height: band.height + 2 * m)
-            if let r = region.clamped(toWidth: image.width, height: image.height) { out.append(r) }
+            if let r = region.clamped(toWidth: image.width, height: image.height), r.height >= lowest { out.append(r) }
             if out.count == limit { break }
         }
         return out
