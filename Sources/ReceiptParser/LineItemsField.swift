@@ -172,9 +172,10 @@ extension ReceiptParser {
                 // waiting for the next row's price. Unless the next row is that price, without a name of its own
                 // ("- IK YELLOW 70GRAMS" over "1 X 105.66": the name above its price, its mark a bullet), or the item
                 // took it as its name from below.
+                // (The row's own bytes asked first: few rows are details.)
                 if let j = items.indices.last, let r = lastItemRow, r == k - 1 || lastDetailRow == k - 1, !notItem[k],
-                   usedBelow != l.index, k + 1 >= end || !Self.isNamelessPriceRow(lines[k + 1]),
-                   let detail = Self.itemDetail(l.text) {
+                   usedBelow != l.index, let detail = Self.itemDetail(l.text),
+                   k + 1 >= end || !Self.isNamelessPriceRow(lines[k + 1]) {
                     items[j].details = (items[j].details ?? []) + [detail]
                     lastDetailRow = k
                     pendingName = nil
@@ -266,9 +267,6 @@ extension ReceiptParser {
             while i < end, b[i] == 0x20 || b[i] == UInt8(ascii: ":") || b[i] == UInt8(ascii: "|") || b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") { i += 1 }
             while end > i, b[end - 1] == 0x20 || b[end - 1] == UInt8(ascii: ":") || b[end - 1] == UInt8(ascii: "|") || b[end - 1] == UInt8(ascii: ",") { end -= 1 }
             guard end - i >= 3, end - i <= 48 else { return nil }
-            var letters = 0
-            for c in b[i..<end] where Bytes.isLetter(c) { letters += 1 }
-            guard letters >= 2 else { return nil }
             // The marks first ("- -", "--", "+"), then a letter.
             var j = i, marks = 0
             while j < end, detailMarks.contains(b[j]) || b[j] == 0x20 { if b[j] != 0x20 { marks += 1 }; j += 1 }
@@ -277,7 +275,11 @@ extension ReceiptParser {
             // ("- EAGLE F4 NUMBERING FOOLSCAP", "*RUNCIT"), or no mark: then a word that changes a dish, and a
             // word of two letters after it ("* Extra 1 Tea Cup", "No Red Onion").
             let saysSo = marks >= 2 || (marks == 1 && b[i] != UInt8(ascii: "-") && b[i] != UInt8(ascii: "*"))
-            if !saysSo {
+            if saysSo {
+                var letters = 0
+                for c in b[j..<end] where Bytes.isLetter(c) { letters += 1 }
+                guard letters >= 2 else { return nil }
+            } else {
                 var w = j
                 while w < end, b[w] != 0x20 { w += 1 }
                 guard detailWords.contains(where: { word in word.count == w - j && word.indices.allSatisfy { b[j + $0] | 0x20 == word[$0] } }) else { return nil }
