@@ -292,14 +292,15 @@ extension ReceiptParser {
         return cleaned
     }
     static let detailMarks = ByteSet("+-*>~=")
+    /// Words that start a change to a dish, lower case (in English, French, German, Spanish, Italian).
+    static let detailWords: [[UInt8]] = ["no", "add", "extra", "xtra", "with", "w/", "w/o", "without", "side", "hold", "less", "light", "lite",
+                                         "plus", "sub", "sans", "ohne", "mit", "sin", "con", "senza"].map { Array($0.utf8) }
 
     /// A row with an amount and no name before it ("1x 7.80 RM7.80", "1 1 1.30 0.00 1.30"): its name is elsewhere.
     static func isNamelessPriceRow(_ l: ParseLine) -> Bool {
         guard let first = l.amounts.first else { return false }
         return letterCount(l.text.prefix(first.position)) < 2
     }
-    static let detailWords: [[UInt8]] = ["no", "add", "extra", "xtra", "with", "w/", "w/o", "without", "side", "hold", "less", "light", "lite",
-                                         "plus", "sub", "sans", "ohne", "mit", "sin", "con", "senza"].map { Array($0.utf8) }
 
     /// A column heading ("ITEM QTY U/P AMOUNT", "Description Qty Price Amount"): no amount, and two words at least
     /// that head an items table (words split at spaces, points and colons). It names no item.
