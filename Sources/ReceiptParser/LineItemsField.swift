@@ -261,7 +261,7 @@ extension ReceiptParser {
     /// changes a dish ("No Red Onion", "Add Cheese", "with Chicken &", "* Extra Hot", "Side Salad"), a word after it.
     /// Nil for anything else: a department's heading ("BAKERY"), a name waiting for its price, a line not ASCII.
     static func itemDetail(_ text: String) -> String? {
-        guard let cleaned = Bytes.onPrintable(text, { b -> String? in
+        Bytes.onPrintable(text) { b -> String? in
             var i = 0, end = b.count
             // OCR's marks at the ends: ": ", "| ", ". ".
             while i < end, b[i] == 0x20 || b[i] == UInt8(ascii: ":") || b[i] == UInt8(ascii: "|") || b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") { i += 1 }
@@ -282,19 +282,18 @@ extension ReceiptParser {
             } else {
                 var w = j
                 while w < end, b[w] != 0x20 { w += 1 }
-                guard detailWords.contains(where: { word in word.count == w - j && word.indices.allSatisfy { b[j + $0] | 0x20 == word[$0] } }) else { return nil }
+                guard detailWords.contains(where: { $0.utf8CodeUnitCount == w - j && Bytes.says(b, j, $0) }) else { return nil }
                 var rest = 0
                 for c in b[w..<end] where Bytes.isLetter(c) { rest += 1 }
                 guard rest >= 2 else { return nil }
             }
             return collapsingSpaces(String(decoding: UnsafeBufferPointer(rebasing: b[i..<end]), as: UTF8.self), spaces)
-        }) else { return nil }
-        return cleaned
+        } ?? nil
     }
     static let detailMarks = ByteSet("+-*>~=")
     /// Words that start a change to a dish, lower case (in English, French, German, Spanish, Italian).
-    static let detailWords: [[UInt8]] = ["no", "add", "extra", "xtra", "with", "w/", "w/o", "without", "side", "hold", "less", "light", "lite",
-                                         "plus", "sub", "sans", "ohne", "mit", "sin", "con", "senza"].map { Array($0.utf8) }
+    static let detailWords: [StaticString] = ["no", "add", "extra", "xtra", "with", "w/", "w/o", "without", "side", "hold", "less", "light",
+                                              "lite", "plus", "sub", "sans", "ohne", "mit", "sin", "con", "senza"]
 
     /// A row with an amount and no name before it ("1x 7.80 RM7.80", "1 1 1.30 0.00 1.30"): its name is elsewhere.
     static func isNamelessPriceRow(_ l: ParseLine) -> Bool {
