@@ -670,6 +670,21 @@ struct FieldsTests {
         #expect(ReceiptParser.itemDetail("No") == nil)
     }
 
+    /// "Phone" is no reason to drop a priced row: phones are what a household insures first ("NIMBUS PHONE 128GB",
+    /// "CELL PHONE CASE"). The shop's phone line has no price, and is no item either way.
+    @Test("a phone sold is an item; the shop's phone line is not")
+    func phoneIsAnItem() {
+        let r = parser.parse(text: """
+            QUILLFIELD COMPUTERS
+            Phone: (608) 555-0142
+            NIMBUS PHONE 128GB 699.00
+            CELL PHONE CASE 19.99
+            TOTAL 718.99
+            """)
+        #expect(r.lineItems.map(\.description) == ["NIMBUS PHONE 128GB", "CELL PHONE CASE"])
+        #expect(r.checks.contains(.lineItemsAddUp(count: 2, to: .total(amount("718.99")))))
+    }
+
     @Test("a void cancels the item it names: attached to it, its whole amount taken off")
     func voidAttached() throws {
         let r = parser.parse(text: "CAFE\nLATTE 4.50\nMUFFIN 3.20\nVOID LATTE -4.50\nTEA 2.80\nTOTAL 6.00\nCASH 10.00\nCHANGE 4.00")
