@@ -70,12 +70,15 @@ public struct LineItem: Sendable, Hashable, Codable {
     /// What the receipt prints under the item without a price of its own, as printed: the choices and changes a
     /// kitchen or bar till lists under a dish ("+ Mayo", "No Red Onion", "-- Chips", "with Chicken &"). Nil when none.
     public var details: [String]?
+    /// The serial numbers (or IMEIs) printed under the item, as printed without their label ("S/N: VT55-0098123" gives
+    /// "VT55-0098123"): one a unit sold. Nil when none. The reconciler links an inventory item with the same serial.
+    public var serials: [String]?
     public var evidence: Evidence
 
     public init(description: String, quantity: Decimal? = nil, unitPrice: Amount? = nil, amount: Amount, discount: Amount? = nil,
-                details: [String]? = nil, evidence: Evidence) {
+                details: [String]? = nil, serials: [String]? = nil, evidence: Evidence) {
         self.description = description; self.quantity = quantity; self.unitPrice = unitPrice; self.amount = amount; self.discount = discount
-        self.details = details; self.evidence = evidence
+        self.details = details; self.serials = serials; self.evidence = evidence
     }
 
     /// What the item cost: its amount less what was taken off it.

@@ -167,6 +167,14 @@ extension ReceiptParser {
             if let last = prices.last, Self.perUnit(last, on: l) { prices = [] }
             // "RYE BREAD 3:49 D": a price with its point read as a colon, last on a named row among the items.
             if prices.isEmpty, !notItem[k], let p = Self.colonPrice(l) { prices = [p] }
+            // "S/N: VT55-0098123" right under an item (or under its details or other serials): the unit's serial
+            // number, whatever amount its digits read as ("IMEI 356938035643809" on a receipt in whole units).
+            if let j = items.indices.last, let r = lastItemRow, r == k - 1 || lastDetailRow == k - 1, let serial = Self.itemSerial(l.text) {
+                items[j].serials = (items[j].serials ?? []) + [serial]
+                lastDetailRow = k
+                pendingName = nil
+                continue
+            }
             guard let price = prices.last else {
                 // "No Red Onion", "+ Mayo" right under an item (or under its other details): the item's, not a name
                 // waiting for the next row's price. Unless the next row is that price, without a name of its own
@@ -291,6 +299,48 @@ extension ReceiptParser {
         } ?? nil
     }
     static let detailMarks = ByteSet("+-*>~=")
+
+    /// The serial number a row gives, as printed: the row starts with a serial's label ("S/N", "SN", "Serial No.",
+    /// "Serial #", "Ser#", "IMEI", any case; a bullet or OCR's mark before it), then the number: 4 to 40 characters
+    /// of letters, digits, "-", "/" and "." (two spaces at most inside), at least four of them letters or digits and
+    /// one a digit ("S/N: VT55-0098123" gives "VT55-0098123"). Nil for any other row: "SN CRACKERS", "Serial Interface".
+    static func itemSerial(_ text: String) -> String? {
+        Bytes.onPrintable(text) { b -> String? in
+            var i = 0
+            while i < b.count, b[i] == 0x20 || b[i] == UInt8(ascii: "*") || b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: ":") || b[i] == UInt8(ascii: "|") { i += 1 }
+            // (Most rows leave here: the label starts with an "s" or an "i".)
+            guard i < b.count, b[i] | 0x20 == UInt8(ascii: "s") || b[i] | 0x20 == UInt8(ascii: "i") else { return nil }
+            // (A label ends at a separator, or is one: "Ser#1234".)
+            guard let label = serialLabels.first(where: { l in
+                let n = l.utf8CodeUnitCount
+                return n <= b.count - i && Bytes.says(b, i, l)
+                    && (i + n == b.count || serialSeparators.contains(b[i + n]) || serialSeparators.contains(l.utf8Start[n - 1]))
+            }) else { return nil }
+            var j = i + label.utf8CodeUnitCount
+            while j < b.count, serialSeparators.contains(b[j]) { j += 1 }
+            var end = b.count
+            while end > j, b[end - 1] == 0x20 || b[end - 1] == UInt8(ascii: ".") || b[end - 1] == UInt8(ascii: ",") || b[end - 1] == UInt8(ascii: ";") { end -= 1 }
+            guard end - j >= 4, end - j <= 40 else { return nil }
+            // (A word of four letters or more and no digit is a name's: "SN 2PK COOKIES".)
+            var alnum = 0, digits = 0, spaces = 0, wordLetters = 0, wordDigits = 0
+            for c in b[j..<end] {
+                if Bytes.isDigit(c) { digits += 1; alnum += 1; wordDigits += 1 }
+                else if Bytes.isLetter(c) { alnum += 1; wordLetters += 1 }
+                else if c == 0x20 {
+                    spaces += 1
+                    if wordLetters >= 4 && wordDigits == 0 { return nil }
+                    wordLetters = 0; wordDigits = 0
+                } else if c != UInt8(ascii: "-") && c != UInt8(ascii: "/") && c != UInt8(ascii: ".") { return nil }
+            }
+            guard alnum >= 4, digits >= 1, spaces <= 2, wordLetters < 4 || wordDigits > 0 else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: b[j..<end]), as: UTF8.self)
+        } ?? nil
+    }
+    /// The labels of a serial number, lower case, the longer first where one starts another.
+    static let serialLabels: [StaticString] = ["serial number", "serial num", "serial no.", "serial no", "serial nr", "serial #", "serial",
+                                               "ser. no.", "ser no", "ser#", "s/n", "s.n.", "s/no", "sn#", "sn", "imei no.", "imei no", "imei"]
+    /// What may follow a serial's label before the number.
+    static let serialSeparators = ByteSet(" :#.=-")
     /// Words that start a change to a dish, lower case (in English, French, German, Spanish, Italian).
     static let detailWords: [StaticString] = ["no", "add", "extra", "xtra", "with", "w/", "w/o", "without", "side", "hold", "less", "light",
                                               "lite", "plus", "sub", "sans", "ohne", "mit", "sin", "con", "senza"]

@@ -157,6 +157,7 @@ enum HumanReport {
                 let q = item.quantity.map { "\($0) × " } ?? ""
                 s += "  \(pad("item", 9))\(pad(q + item.description, 36)) \(item.amount)\n"
                 if let d = item.details { s += "  \(pad("", 9))· \(d.joined(separator: " · "))\n" }
+                if let n = item.serials { s += "  \(pad("", 9))serial \(n.joined(separator: ", "))\n" }
             }
             if !r.checks.isEmpty { s += "  \(pad("checks", 9))\(r.checks.map(\.description).joined(separator: "; "))\n" }
             let passes = result.passes.map { "\($0.name) (\($0.reason), conf \(String(format: "%.2f", $0.meanConfidence)), \(String(format: "%.2f", $0.seconds)) s)" }

@@ -286,6 +286,7 @@ enum ShowCommand {
                 s += "    \(StoreSupport.lpad("\(i + 1)", 2))  \(StoreSupport.pad(StoreSupport.clip(q + l.description, 40), 40)) \(StoreSupport.lpad(l.amount.description, 10))"
                 s += (l.evidence.line.map { "  line \($0 + 1)" } ?? "") + "\n"
                 if let d = l.details { s += "        · \(d.joined(separator: " · "))\n" }
+                if let n = l.serials { s += "        serial \(n.joined(separator: ", "))\n" }
             }
         }
         for c in p.checks { s += "  check    \(c)\n" }

@@ -55,13 +55,15 @@ struct LineItemReport: Encodable {
     var discount: String?
     /// What is printed under it without a price ("No Red Onion", "+ Mayo").
     var details: [String]?
+    /// The serial numbers printed under it ("S/N: VT55-0098123"), without their label.
+    var serials: [String]?
     /// The OCR line it was read from (1-based).
     var line: Int?
-    enum CodingKeys: String, CodingKey { case lineItem = "line_item", description, quantity, unitPrice = "unit_price", amount, discount, details, line }
+    enum CodingKeys: String, CodingKey { case lineItem = "line_item", description, quantity, unitPrice = "unit_price", amount, discount, details, serials, line }
 
     init(_ l: LineItem, position: Int) {
         lineItem = position + 1; description = l.description; quantity = l.quantity; unitPrice = l.unitPrice?.description
-        amount = l.amount.description; discount = l.discount?.description; details = l.details; line = l.evidence.line.map { $0 + 1 }
+        amount = l.amount.description; discount = l.discount?.description; details = l.details; serials = l.serials; line = l.evidence.line.map { $0 + 1 }
     }
 }
 

@@ -670,6 +670,37 @@ struct FieldsTests {
         #expect(ReceiptParser.itemDetail("No") == nil)
     }
 
+    /// The serial numbers printed under an item are its own (one a unit), without their label; a row that only starts
+    /// like a label ("SN 2PK COOKIES", a name waiting for its price) is no serial, and neither is one under no item.
+    @Test("serial numbers printed under an item are its serials")
+    func itemSerials() {
+        let r = parser.parse(text: """
+            BRIGHTWAVE ELECTRONICS
+            11/23/2024 6:07 PM
+            S/N: X0-000000
+            SONY WH-1000XM5 HEADPHONES 349.99
+              S/N: S01-2231847
+            SMARTWATCH 5 2 @ 199.00 398.00
+            IMEI: 356938035643809
+            IMEI 356938035643817
+            SN 2PK COOKIES 4.99
+            HDMI CABLE 6FT 19.99
+            Serial Interface
+            SUBTOTAL 772.97
+            TOTAL 772.97
+            """)
+        #expect(r.lineItems.map(\.description) == ["SONY WH-1000XM5 HEADPHONES", "SMARTWATCH 5", "SN 2PK COOKIES", "HDMI CABLE 6FT"])
+        #expect(r.lineItems.map(\.serials) == [["S01-2231847"], ["356938035643809", "356938035643817"], nil, nil])
+        #expect(r.lineItems.allSatisfy { $0.details == nil })
+        #expect(ReceiptParser.itemSerial("Serial No. VT55-0098123") == "VT55-0098123")
+        #expect(ReceiptParser.itemSerial("- Ser#A1-77.") == "A1-77")
+        #expect(ReceiptParser.itemSerial("serial number: C02X K1AB") == "C02X K1AB")
+        #expect(ReceiptParser.itemSerial("SN 2PK COOKIES") == nil)
+        #expect(ReceiptParser.itemSerial("Serial Interface") == nil)
+        #expect(ReceiptParser.itemSerial("SNACKS 1234") == nil)
+        #expect(ReceiptParser.itemSerial("S/N: ABCDEFG") == nil)
+    }
+
     /// "Phone" is no reason to drop a priced row: phones are what a household insures first ("NIMBUS PHONE 128GB",
     /// "CELL PHONE CASE"). The shop's phone line has no price, and is no item either way.
     @Test("a phone sold is an item; the shop's phone line is not")
