@@ -143,8 +143,11 @@ public struct ReceiptSummary: Sendable, Hashable {
         public var quantity: Decimal?
         public var unitPrice: Amount?
         public var amount: Amount
-        public init(position: Int, description: String, quantity: Decimal? = nil, unitPrice: Amount? = nil, amount: Amount) {
+        /// The serial numbers printed under the line (`LineItem.serials`); empty when none.
+        public var serials: [String]
+        public init(position: Int, description: String, quantity: Decimal? = nil, unitPrice: Amount? = nil, amount: Amount, serials: [String] = []) {
             self.position = position; self.description = description; self.quantity = quantity; self.unitPrice = unitPrice; self.amount = amount
+            self.serials = serials
         }
     }
     public var id: ReceiptID

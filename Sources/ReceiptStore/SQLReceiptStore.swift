@@ -152,20 +152,38 @@ public final class SQLReceiptStore: ReceiptStore {
     }
 
     /// `line_items` rows (after the receipt id) for a parsed receipt.
+    /// (The serials last: a store below version 8 has no column for them, `insertLines`.)
     static func lineRows(_ p: ParsedReceipt) throws -> [[SQLValue]] {
         try p.lineItems.enumerated().map { (i, l) -> [SQLValue] in
             [.int(Int64(i)), .text(l.description), .of(l.quantity.map { "\($0)" }), .of(l.unitPrice?.description),
-             .text(l.amount.description), .int(l.amount.cents), .text(try SQLReceiptStore.encodeJSON(l.evidence))]
+             .text(l.amount.description), .int(l.amount.cents), .text(try SQLReceiptStore.encodeJSON(l.evidence)),
+             .of(l.serials.map { $0.joined(separator: "\n") })]
         }
     }
 
     static func insertLines(_ id: Int64, _ rows: [[SQLValue]], _ db: any SQLConnection) throws {
+        guard !rows.isEmpty else { return }
+        let serials = try hasSerials(db)
         for row in rows {
-            try db.run("""
-                INSERT INTO line_items (receipt_id, position, description, quantity, unit_price, amount, amount_cents, evidence_json)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.int(id)] + row)
+            if serials {
+                try db.run("""
+                    INSERT INTO line_items (receipt_id, position, description, quantity, unit_price, amount, amount_cents, evidence_json, serials)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, [.int(id)] + row)
+            } else {
+                try db.run("""
+                    INSERT INTO line_items (receipt_id, position, description, quantity, unit_price, amount, amount_cents, evidence_json)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """, [.int(id)] + row.dropLast())
+            }
         }
+    }
+
+    /// The store's `line_items` has the serials column (version 8): a PostgreSQL store is always at the latest version;
+    /// a SQLite one opened at an older version (upgrade tests) may not be.
+    static func hasSerials(_ db: any SQLConnection) throws -> Bool {
+        if db.dialect == .postgres { return true }
+        return try (db.scalarInt("PRAGMA user_version") ?? 0) >= 8
     }
 
     struct ReceiptSQL {
@@ -341,12 +359,14 @@ public final class SQLReceiptStore: ReceiptStore {
 
     static func summaries(_ db: any SQLConnection) throws -> [ReceiptSummary] {
         var lines: [Int64: [ReceiptSummary.Line]] = [:]
+        let serials = try hasSerials(db) ? "serials" : "NULL"
         for (rid, line) in try db.query("""
-            SELECT receipt_id, position, description, quantity, unit_price, amount FROM line_items ORDER BY receipt_id, position
+            SELECT receipt_id, position, description, quantity, unit_price, amount, \(serials) FROM line_items ORDER BY receipt_id, position
             """, [], { row -> (Int64, ReceiptSummary.Line) in
                 (row.int(0), ReceiptSummary.Line(position: Int(row.int(1)), description: row.text(2),
                                                  quantity: row.textOrNil(3).flatMap { Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX")) },
-                                                 unitPrice: row.textOrNil(4).flatMap(Amount.init), amount: Amount(row.text(5)) ?? Amount(0)))
+                                                 unitPrice: row.textOrNil(4).flatMap(Amount.init), amount: Amount(row.text(5)) ?? Amount(0),
+                                                 serials: row.textOrNil(6).map { $0.split(separator: "\n").map(String.init) } ?? []))
             }) {
             lines[rid, default: []].append(line)
         }

@@ -197,6 +197,11 @@ enum Schema {
             ALTER TABLE receipts ADD COLUMN learned_json TEXT;
             CREATE INDEX receipts_shop ON receipts(shop_id);
             """),
+            Migration(version: 8, summary: "the serial numbers printed under a line item", sql: """
+            -- One a line, as printed ("VT55-0098123"); NULL when the receipt prints none. Receipts
+            -- stored before keep NULL until read again (batch --reparse): the parser did not look.
+            ALTER TABLE line_items ADD COLUMN serials TEXT;
+            """),
         ]
     }
 

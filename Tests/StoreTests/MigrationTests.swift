@@ -86,6 +86,29 @@ struct MigrationTests {
         #expect(try SQLReceiptStore(path: path).receipts().first?.parsed == r.parsed)
     }
 
+    /// Version 8 gave line items their serial numbers: a version 7 store's lines read as without any, and a receipt
+    /// saved after the upgrade keeps its lines' serials, one a line of the column.
+    @Test("a version 7 store gains line items' serial numbers")
+    func lineSerials() throws {
+        let tmp = try TempDir()
+        let path = tmp.path("v7.sqlite")
+        do {
+            let v7 = try SQLReceiptStore(path: path, schemaVersion: 7)
+            _ = try save(v7, receipt(vendor: "Shop", date: "2024-01-02", total: "43.20", lines: [("THING", "43.20", 1)]), hash: "h7")
+            #expect(try v7.receiptSummaries().first?.lines.map(\.serials) == [[]])
+        }
+        let store = try SQLReceiptStore(path: path)
+        #expect(try store.schemaVersion() == SQLReceiptStore.latestSchemaVersion)
+        #expect(try store.receiptSummaries().first?.lines.map(\.serials) == [[]])
+        let phones = receipt(vendor: "Shop", date: "2024-01-03", total: "398.00", lines: []).with(lines: [
+            LineItem(description: "SMARTWATCH 5", quantity: 2, amount: Amount("398.00")!, serials: ["356938035643809", "356938035643817"], evidence: ev()),
+            LineItem(description: "STRAP", amount: Amount("0.00")!, evidence: ev())])
+        _ = try save(store, phones, hash: "h8")
+        #expect(try store.receiptSummaries().last?.lines.map(\.serials) == [["356938035643809", "356938035643817"], []])
+        #expect(try RawSQLite.int(path, "SELECT COUNT(*) FROM line_items WHERE serials = '356938035643809' || char(10) || '356938035643817'") == 1)
+        #expect(try store.receipts().last?.parsed.lineItems.first?.serials == ["356938035643809", "356938035643817"])
+    }
+
     @Test("default path: --store, else RECEIPTS_STORE, else XDG_DATA_HOME, else ~/.local/share")
     func defaultPath() {
         #expect(StoreLocation.resolve(explicit: "/x/s.sqlite", environment: ["RECEIPTS_STORE": "/y"]) == "/x/s.sqlite")
