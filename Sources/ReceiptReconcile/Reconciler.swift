@@ -118,10 +118,13 @@ public struct Reconciler: Sendable {
         let taxCents: Int64?
         let lineCents: [Int64]
         let unitCents: [Int64?]
+        /// Each line's serial numbers as compared (`TextMatch.serialKey`).
+        let lineSerials: [[String]]
         init(s: ReceiptSummary, day: Int?, vendor: Int32, lineTokens: [[Int32]]) {
             self.s = s; self.day = day; self.vendor = vendor; self.lineTokens = lineTokens
             totalCents = s.total?.cents; subtotalCents = s.subtotal?.cents; taxCents = s.tax?.cents
             lineCents = s.lines.map(\.amount.cents); unitCents = s.lines.map { $0.unitPrice?.cents }
+            lineSerials = s.lines.map { $0.serials.compactMap(TextMatch.serialKey) }
         }
     }
 
@@ -131,8 +134,11 @@ public struct Reconciler: Sendable {
         let day: Int?
         let vendor: Int32
         let tokens: [Int32]
+        /// The item's serial number as compared (`TextMatch.serialKey`).
+        let serial: String?
         init(s: StoredItem, cents: Int64?, day: Int?, vendor: Int32, tokens: [Int32]) {
             self.s = s; self.cents = cents; self.day = day; self.vendor = vendor; self.tokens = tokens
+            serial = s.item.serial.flatMap(TextMatch.serialKey)
         }
     }
 
@@ -221,10 +227,15 @@ public struct Reconciler: Sendable {
     struct CandidateIndex {
         var targets: [AmountTarget] = []
         var byDay: [(day: Int, receipt: Int)]
+        /// The receipts that print each serial number under a line.
+        var bySerial: [String: [Int]] = [:]
 
         init(_ rs: [PreparedReceipt]) {
             targets.reserveCapacity(rs.count * 6)
             for (ri, r) in rs.enumerated() where !r.excluded { Self.addAmounts(of: r, Int32(ri), to: &targets) }
+            for (ri, r) in rs.enumerated() where !r.excluded {
+                for key in Set(r.lineSerials.joined()) { bySerial[key, default: []].append(ri) }
+            }
             targets.sort { $0.cents < $1.cents }
             byDay = rs.enumerated().compactMap { i, r in r.excluded ? nil : r.day.map { ($0, i) } }.sorted { $0.day < $1.day }
         }
@@ -318,6 +329,25 @@ public struct Reconciler: Sendable {
                 // Without an amount, only the same shop makes it worth scoring.
                 if vendors.similarity(item.vendor, rs[ri].vendor) < 0.8 { continue }
                 consider(ri, nil)
+            }
+        }
+        // The receipts that print the item's serial number, whatever their amounts and dates say; and when one
+        // does, the receipts that do not are no contenders: the serial names the unit sold.
+        if let serial = item.serial, let printing = index.bySerial[serial] {
+            for ri in printing where best[ri] == nil {
+                // The serial's line's amounts (as printed, each, with the tax) nearest the price, if near enough:
+                // the amount index left it out when the dates are further apart than a purchase's.
+                var amounts: [AmountTarget] = []
+                if let p = item.cents, let sl = rs[ri].lineSerials.firstIndex(where: { $0.contains(serial) }) {
+                    CandidateIndex.addAmounts(of: rs[ri], Int32(ri), to: &amounts)
+                    let tol = max(minTol, p * tolBasis / 10_000)
+                    amounts = amounts.filter { $0.line == Int32(sl) && abs($0.cents - p) <= tol }
+                    amounts.sort { abs($0.cents - p) < abs($1.cents - p) }
+                }
+                consider(ri, amounts.first)
+            }
+            if best.values.contains(where: { $0.evidence.serial != nil }) {
+                best = best.filter { $0.value.evidence.serial != nil }
             }
         }
         return best.values.sorted { $0.score != $1.score ? $0.score > $1.score : rs[$0.receipt].s.id < rs[$1.receipt].s.id }
@@ -432,6 +462,8 @@ public struct Reconciler: Sendable {
         var vendorSim: Double?
         var textSim: Double?
         var textLine = -1
+        /// The item's serial number as the receipt prints it under line `line`.
+        var serial: String?
     }
 
     /// Scores one item against one receipt (through `target`, the receipt amount that is near
@@ -441,10 +473,19 @@ public struct Reconciler: Sendable {
     /// agree than contradict (vendor clearly another shop, line text unrelated, > 14 days apart).
     func score(item: PreparedItem, ii: Int, receipt r: PreparedReceipt, ri: Int, target: AmountTarget?, vendors: VendorTable,
                toleranceBasis: Int64, minimumTolerance: Int64) -> Candidate? {
+        // The line that prints the item's serial number decides the pair: the amount found on another line
+        // is not this item's, and dates, vendor and words no longer need to agree.
+        var serialLine: Int?
+        if let serial = item.serial, let li = r.lineSerials.firstIndex(where: { $0.contains(serial) }) { serialLine = li }
+        let target = serialLine.map { sl in target.flatMap { $0.line == Int32(sl) ? $0 : nil } } ?? target
         var e = Evidence(target: target)
         var got = 0.0, weight = ReconcileOptions.wAmount + ReconcileOptions.wDate
-        var line: Int? = target.flatMap { $0.line >= 0 ? Int($0.line) : nil }
+        var line: Int? = serialLine ?? target.flatMap { $0.line >= 0 ? Int($0.line) : nil }
         if line == nil, r.s.lines.count == 1, target?.kind == .total || target?.kind == .subtotal { line = 0 }
+        if let sl = serialLine {
+            let printed = r.s.lines[sl].serials
+            e.serial = printed.first { TextMatch.serialKey($0) == item.serial } ?? printed.first
+        }
 
         var amountExact = false, amountNear = false
         if let t = target, let p = item.cents {
@@ -462,7 +503,7 @@ public struct Reconciler: Sendable {
         var agree = 0, against = 0
         if let d = item.day, let rd = r.day {
             let gap = abs(d - rd)
-            if gap > options.maxDateGapDays { return nil }
+            if gap > options.maxDateGapDays && serialLine == nil { return nil }
             let w = max(1, options.dateWindowDays)
             let s: Double
             if gap == 0 { s = 1 }
@@ -483,7 +524,7 @@ public struct Reconciler: Sendable {
         if !r.s.lines.isEmpty, !item.tokens.isEmpty {
             weight += ReconcileOptions.wText
             // Even a perfect text match would not be enough: skip comparing the words.
-            if agree + 1 < needed || agree + 1 <= against || (got + ReconcileOptions.wText) / weight < options.proposeThreshold { return nil }
+            if serialLine == nil, agree + 1 < needed || agree + 1 <= against || (got + ReconcileOptions.wText) / weight < options.proposeThreshold { return nil }
             var bestLine = -1, bestSim = 0.0
             if let l = line {
                 bestLine = l; bestSim = vendors.words.coverage(item.tokens, r.lineTokens[l])
@@ -499,16 +540,27 @@ public struct Reconciler: Sendable {
             if bestSim >= 0.6 { agree += 1 } else if bestSim < 0.3 { against += 1 }
         }
         // Enough signals agree, and more agree than contradict (another shop, unrelated words,
-        // weeks apart).
+        // weeks apart). A serial number printed for the item is enough alone.
+        if serialLine != nil {
+            return Candidate(item: ii, receipt: ri, line: line, score: max(got / weight, Self.serialScore), evidence: e)
+        }
+        // The line prints another unit's serial number.
+        if item.serial != nil, let l = line, !r.lineSerials[l].isEmpty { return nil }
         guard agree >= needed, agree > against else { return nil }
         return Candidate(item: ii, receipt: ri, line: line, score: got / weight, evidence: e)
     }
+
+    /// The score of a pair whose receipt prints the item's serial number, at least: above the auto-confirm threshold.
+    static let serialScore = 0.99
 
     /// The reasons, in words, for one candidate.
     func explain(_ c: Candidate, item: PreparedItem, receipt r: PreparedReceipt) -> [String] {
         var reasons: [String] = []
         let e = c.evidence
         let i = item.s.item
+        if let printed = e.serial, let l = c.line {
+            reasons.append("serial \(printed) printed under line '\(r.s.lines[l].description)'" + (printed == i.serial ? "" : " (the item's: \(i.serial ?? ""))"))
+        }
         if let t = e.target, let p = i.price {
             let derived = t.kind == .lineWithTax || t.kind == .lineWithoutTax
             let equal = e.amountDiff == 0 || derived && e.amountDiff <= 2

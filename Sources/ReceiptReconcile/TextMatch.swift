@@ -13,6 +13,14 @@ public enum TextMatch {
             .replacingOccurrences(of: "ß", with: "ss")
     }
 
+    /// A serial number as compared: its letters (upper case) and digits only, so "VT55-0098123", "vt55 0098123" and
+    /// "VT550098123" agree. Nil when fewer than four are left or none is a digit (no serial: "n/a", "none").
+    public static func serialKey(_ s: String) -> String? {
+        let kept = s.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+        guard kept.count >= 4, kept.contains(where: { ("0"..."9").contains($0) }) else { return nil }
+        return String(String.UnicodeScalarView(kept)).uppercased()
+    }
+
     /// Words with punctuation inside them removed, so `WH-1000XM5` and `wh1000xm5` agree.
     public static func tokens(_ s: String) -> [String] {
         if s.utf8.allSatisfy({ $0 < 0x80 }) { return asciiTokens(s) }

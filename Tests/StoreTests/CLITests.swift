@@ -38,6 +38,34 @@ struct CLITests {
         #expect(none.code == 5 && none.err.hasPrefix("error: no store at /proc/nope/s.sqlite"))
     }
 
+    /// A receipt printing serial numbers under its items, read by Tesseract: `show` lists them, and the items whose
+    /// serials they are are linked by them, though bought on another day than the inventory says and named otherwise.
+    @Test("serial numbers read from a receipt link the items that carry them", arguments: Engine.allCases)
+    func serialsLinkItems(_ engine: Engine) throws {
+        let tmp = try TempDir()
+        let store = try tmp.storeLocation(engine, "s.sqlite")
+        let image = Repo.path("Tests/Fixtures/serials/us-serials-01.png")
+        let batch = cli(["batch", "--store", store, "--quiet", "--no-learn", image])
+        #expect(batch.code == 0, "\(batch.err)")
+        let show = cli(["show", "--store", store, "1"])
+        #expect(show.out.contains("serial QF14-7730-2291") && show.out.contains("serial 356938035643809"), "\(show.out)")
+        let inventory = try tmp.write("inv.csv", """
+            name,serial,price,date,vendor
+            Work laptop,QF14 7730 2291,1212.20,2024-12-01,
+            Phone (Nimbus),356938035643809,699.00,2024-10-14,Quillfield
+            Charger,,39.99,2024-10-14,Quillfield
+
+            """)
+        #expect(cli(["items", "import", "--store", store, inventory]).code == 0)
+        let rec = cli(["reconcile", "--store", store])
+        #expect(rec.code == 0 && rec.out.contains("3 new proposals"), "\(rec.out)")
+        #expect(rec.out.contains("serial QF14-7730-2291 printed under line 'ORBITAL LAPTOP 14 16GB' (the item's: QF14 7730 2291); "
+                                 + "line 'ORBITAL LAPTOP 14 16GB' 1149.00 + 5.5% tax = 1212.20 = price; dates 48 days apart"), "\(rec.out)")
+        #expect(rec.out.contains("serial 356938035643809 printed under line 'NIMBUS PHONE 128GB'"), "\(rec.out)")
+        let links = try openStore(store).links()
+        #expect(links.map(\.linePosition).sorted { ($0 ?? -1) < ($1 ?? -1) } == [0, 1, 2])
+    }
+
     @Test("walkthrough: import, reconcile, confirm, reject, export as CSV and JSON", arguments: Engine.allCases)
     func walkthrough(_ engine: Engine) throws {
         let tmp = try TempDir()

@@ -77,6 +77,65 @@ struct ReconcileTests {
         #expect(reasons.contains("line 'Sofa 3-Sitzer LIVORNO grau' 949.00 without 19% VAT = 797.48 = price"))
     }
 
+    /// A TV's line, its serial number printed under it (as the parser keeps it).
+    func tvReceipt(date: String, serial: String?) -> ParsedReceipt {
+        receipt(vendor: "Brightwave Electronics", date: date, total: "629.99", lines: []).with(lines: [
+            LineItem(description: "VANTEC 55IN 4K UHD SMART TV", quantity: 1, unitPrice: Amount("629.99"), amount: Amount("629.99")!,
+                     serials: serial.map { [$0] }, evidence: ev())])
+    }
+
+    @Test("serial: the receipt printing the item's serial number links it, months apart and named otherwise",
+          arguments: Engine.allCases)
+    func serialDecides(_ engine: Engine) throws {
+        let (_, store) = try fresh(engine)
+        try save(store, tvReceipt(date: "2024-11-23", serial: "VT55-0098123"), hash: "printed")
+        var tv = item("Living room television", "629.99", "2025-06-01", vendor: "Brightwave")
+        tv.serial = "vt55 0098123"
+        try store.upsertItems([tv])
+        _ = try Reconciler().run(store: store)
+        let links = try store.links()
+        #expect(links.count == 1)
+        let link = try #require(links.first)
+        #expect(try store.receipt(link.receiptID)?.sourcePaths == ["printed.png"])
+        #expect(link.linePosition == 0 && !link.ambiguous && link.score >= 0.99)
+        #expect(link.reasons.first == "serial VT55-0098123 printed under line 'VANTEC 55IN 4K UHD SMART TV' (the item's: vt55 0098123)", "\(link.reasons)")
+        #expect(link.reasons.contains("dates 190 days apart (2025-06-01 / 2024-11-23)"), "\(link.reasons)")
+    }
+
+    @Test("serial: of two receipts alike in amount, date, shop and words, the one printing the item's serial is its only one",
+          arguments: Engine.allCases)
+    func serialBeatsRival(_ engine: Engine) throws {
+        let (_, store) = try fresh(engine)
+        try save(store, tvReceipt(date: "2024-11-23", serial: nil), hash: "plain")
+        try save(store, tvReceipt(date: "2024-11-23", serial: "VT55-0098123"), hash: "printed")
+        var tv = item("Vantec 55in 4K UHD smart TV", "629.99", "2024-11-23", vendor: "Brightwave")
+        tv.serial = "VT55-0098123"
+        try store.upsertItems([tv])
+        _ = try Reconciler().run(store: store)
+        let links = try store.links()
+        #expect(links.count == 1, "\(links)")
+        let link = try #require(links.first)
+        #expect(try store.receipt(link.receiptID)?.sourcePaths == ["printed.png"])
+        #expect(!link.ambiguous && link.reasons.first == "serial VT55-0098123 printed under line 'VANTEC 55IN 4K UHD SMART TV'", "\(link.reasons)")
+    }
+
+    @Test("serial: a line printing another unit's serial number is no receipt for the item, however well the rest agrees",
+          arguments: Engine.allCases)
+    func otherUnitsSerial(_ engine: Engine) throws {
+        let (_, store) = try fresh(engine)
+        try save(store, tvReceipt(date: "2024-11-23", serial: "VT55-0000001"), hash: "other")
+        var tv = item("Vantec 55in 4K UHD smart TV", "629.99", "2024-11-23", vendor: "Brightwave")
+        tv.serial = "VT55-0098123"
+        var plain = item("Vantec 55in 4K UHD smart TV", "629.99", "2024-11-23", vendor: "Brightwave")
+        plain.name = "Bedroom TV Vantec 55in 4K UHD smart"
+        try store.upsertItems([tv, plain])
+        _ = try Reconciler().run(store: store)
+        // Only the item without a serial number is proposed for it.
+        let links = try store.links()
+        let items = Dictionary(uniqueKeysWithValues: try store.items().map { ($0.id, $0.item) })
+        #expect(links.map { items[$0.itemID]?.serial } == [nil], "\(links)")
+    }
+
     @Test("ambiguous: two receipts fit equally well: both proposed, marked, never auto-confirmed", arguments: Engine.allCases)
     func ambiguous(_ engine: Engine) throws {
         let (_, store) = try fresh(engine)
