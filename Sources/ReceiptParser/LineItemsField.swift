@@ -107,7 +107,25 @@ extension ReceiptParser {
         // A GST code and its rate first on the row, no other word ("SR @ 6% 2.56", its net lost): a tax summary's row.
         // (Not a code in a row's tax column, "2x 2.20 4.40 SR".)
         if words == 1, Self.startsWithTaxCodeAndRate(l.text) { return true }
+        // A restaurant's table number first on the row ("Table 231 9:57 PM", "TBL# 12"): never an item, whatever its
+        // time or check number reads as; a table sold is named otherwise ("COFFEE TABLE", "STUDY TABLE 120CM OAK").
+        if Self.startsWithTableNumber(l.text) { return true }
         return false
+    }
+
+    /// The row starts with "table" or "tbl" (any case, OCR's marks before it), then spaces, "#", ":", "." or "no" as
+    /// they come, then a digit: "Table 231", "TABLE: 5", "Tbl#12", "Table No. 4", "Table123/1".
+    static func startsWithTableNumber(_ text: String) -> Bool {
+        Bytes.onPrintable(text) { b -> Bool in
+            var i = 0
+            while i < b.count, b[i] == 0x20 || b[i] == UInt8(ascii: ":") || b[i] == UInt8(ascii: "|") { i += 1 }
+            guard i < b.count, b[i] | 0x20 == UInt8(ascii: "t") else { return false }
+            if Bytes.says(b, i, "table") { i += 5 } else if Bytes.says(b, i, "tbl") { i += 3 } else { return false }
+            while i < b.count, b[i] == 0x20 || b[i] == UInt8(ascii: "#") || b[i] == UInt8(ascii: ":") || b[i] == UInt8(ascii: ".") { i += 1 }
+            if Bytes.says(b, i, "no") { i += 2 }
+            while i < b.count, b[i] == 0x20 || b[i] == UInt8(ascii: "#") || b[i] == UInt8(ascii: ":") || b[i] == UInt8(ascii: ".") { i += 1 }
+            return i < b.count && Bytes.isDigit(b[i])
+        } ?? false
     }
 
     /// The text starts with a GST code (`leadingTaxCodes`), then "@" or "(" and spaces as they come, then a rate's

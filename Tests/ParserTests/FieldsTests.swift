@@ -716,6 +716,24 @@ struct FieldsTests {
         #expect(r.checks.contains(.lineItemsAddUp(count: 2, to: .total(amount("718.99")))))
     }
 
+    /// A table sold is an item ("STUDY TABLE 120CM OAK", "GF-TABLE LAMP"); a restaurant's table number first on a row is
+    /// not, whatever its time reads as ("Table 231 9:57 PX", its colon read as a price's point).
+    @Test("a table sold is an item; a table's number is not")
+    func tableIsAnItem() {
+        let r = parser.parse(text: """
+            OAKWOOD FURNITURE
+            Table 231 9:57 PX
+            STUDY TABLE 120CM OAK 399.00
+            GF-TABLE LAMP 55.90
+            TOTAL 500.00
+            """)
+        #expect(r.lineItems.map(\.description) == ["STUDY TABLE 120CM OAK", "GF-TABLE LAMP"])
+        #expect(ReceiptParser.startsWithTableNumber("TBL# 12 2.00"))
+        #expect(ReceiptParser.startsWithTableNumber(": Table No. 4"))
+        #expect(!ReceiptParser.startsWithTableNumber("TABLES 2 @ 5.00"))
+        #expect(!ReceiptParser.startsWithTableNumber("COFFEE TABLE 199.00"))
+    }
+
     @Test("a void cancels the item it names: attached to it, its whole amount taken off")
     func voidAttached() throws {
         let r = parser.parse(text: "CAFE\nLATTE 4.50\nMUFFIN 3.20\nVOID LATTE -4.50\nTEA 2.80\nTOTAL 6.00\nCASH 10.00\nCHANGE 4.00")
