@@ -716,6 +716,21 @@ struct FieldsTests {
         #expect(r.checks.contains(.lineItemsAddUp(count: 2, to: .total(amount("718.99")))))
     }
 
+    /// Nor "server" or "pin": a home server and a rolling pin are things a household owns. The waiter's and the card
+    /// reader's lines have no price.
+    @Test("a server or a pin sold is an item; the waiter's and the card reader's lines are not")
+    func serverAndPinAreItems() {
+        let r = parser.parse(text: """
+            HOMEWARE HUB
+            Server: Anna
+            HOME SERVER 4TB 249.00
+            ROLLING PIN 12.99
+            TOTAL 261.99
+            PIN VERIFIED
+            """)
+        #expect(r.lineItems.map(\.description) == ["HOME SERVER 4TB", "ROLLING PIN"])
+    }
+
     /// A table sold is an item ("STUDY TABLE 120CM OAK", "GF-TABLE LAMP"); a restaurant's table number first on a row is
     /// not, whatever its time reads as ("Table 231 9:57 PX", its colon read as a price's point).
     @Test("a table sold is an item; a table's number is not")
