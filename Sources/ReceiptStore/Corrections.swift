@@ -169,12 +169,28 @@ extension ParsedReceipt {
             case .paymentMethod: r.paymentMethod = field(v)
             case .cardLast4: r.cardLast4 = field(v)
             case .lineItems:
+                let read = r.lineItems
+                var taken = Set<Int>()
                 r.lineItems = ((try? v.map(CorrectedLine.decode)) ?? nil ?? []).compactMap { l in
-                    Amount(l.amount).map { LineItem(description: l.description, quantity: nil, unitPrice: nil, amount: $0, evidence: ev) }
+                    Amount(l.amount).map {
+                        LineItem(description: l.description, quantity: nil, unitPrice: nil, amount: $0,
+                                 serials: Self.serials(of: l.description, $0, among: read, taken: &taken), evidence: ev)
+                    }
                 }
             }
         }
         return r
+    }
+
+    /// The serial numbers of the read line a corrected line stands for (a correction gives only names and amounts, and
+    /// a name put right must not lose the unit's serial): the read line not taken yet with the same amount and name
+    /// (case aside), else the only one not taken with that amount and serials. Nil when none.
+    static func serials(of description: String, _ amount: Amount, among read: [LineItem], taken: inout Set<Int>) -> [String]? {
+        let same = read.indices.filter { !taken.contains($0) && read[$0].amount == amount && read[$0].serials != nil }
+        let name = description.lowercased()
+        guard let i = same.first(where: { read[$0].description.lowercased() == name }) ?? (same.count == 1 ? same[0] : nil) else { return nil }
+        taken.insert(i)
+        return read[i].serials
     }
 
     /// A field's value as canonical text (what a correction records as `previous`).

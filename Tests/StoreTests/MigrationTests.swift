@@ -109,6 +109,21 @@ struct MigrationTests {
         #expect(try store.receipts().last?.parsed.lineItems.first?.serials == ["356938035643809", "356938035643817"])
     }
 
+    /// A correction of the line items gives names and amounts only: a line put right keeps the serials of the read line
+    /// it stands for (same amount and name, else the only one of its amount), and a new line has none.
+    @Test("corrected line items keep the serial numbers of the lines they stand for")
+    func correctedLinesKeepSerials() throws {
+        let tmp = try TempDir()
+        let store = try SQLReceiptStore(path: tmp.path("s.sqlite"))
+        let read = receipt(vendor: "Shop", date: "2024-01-03", total: "1848.00", lines: []).with(lines: [
+            LineItem(description: "0RBITAL LAPT0P", amount: Amount("1149.00")!, serials: ["QF14-7730-2291"], evidence: ev()),
+            LineItem(description: "NIMBUS PHONE", amount: Amount("699.00")!, serials: ["356938035643809"], evidence: ev())])
+        let id = try save(store, read, hash: "h")
+        _ = try store.correct(id, [try FieldChange.set(.lineItems, "[{\"description\":\"ORBITAL LAPTOP\",\"amount\":\"1149.00\"},"
+            + "{\"description\":\"NIMBUS PHONE\",\"amount\":\"699.00\"},{\"description\":\"CASE\",\"amount\":\"19.99\"}]")], by: "kim")
+        #expect(try store.receiptSummaries().first?.lines.map(\.serials) == [["QF14-7730-2291"], ["356938035643809"], []])
+    }
+
     @Test("default path: --store, else RECEIPTS_STORE, else XDG_DATA_HOME, else ~/.local/share")
     func defaultPath() {
         #expect(StoreLocation.resolve(explicit: "/x/s.sqlite", environment: ["RECEIPTS_STORE": "/y"]) == "/x/s.sqlite")
