@@ -121,12 +121,14 @@ extension ReceiptParser {
             while i < b.count, b[i] == 0x20 || b[i] == UInt8(ascii: ":") || b[i] == UInt8(ascii: "|") { i += 1 }
             guard i < b.count, b[i] | 0x20 == UInt8(ascii: "t") else { return false }
             if Bytes.says(b, i, "table") { i += 5 } else if Bytes.says(b, i, "tbl") { i += 3 } else { return false }
-            while i < b.count, b[i] == 0x20 || b[i] == UInt8(ascii: "#") || b[i] == UInt8(ascii: ":") || b[i] == UInt8(ascii: ".") { i += 1 }
+            while i < b.count, tableNumberMarks.contains(b[i]) { i += 1 }
             if Bytes.says(b, i, "no") { i += 2 }
-            while i < b.count, b[i] == 0x20 || b[i] == UInt8(ascii: "#") || b[i] == UInt8(ascii: ":") || b[i] == UInt8(ascii: ".") { i += 1 }
+            while i < b.count, tableNumberMarks.contains(b[i]) { i += 1 }
             return i < b.count && Bytes.isDigit(b[i])
         } ?? false
     }
+    /// What may stand between "table" and its number: "Table #5", "TABLE: 5", "Table No. 4".
+    static let tableNumberMarks = ByteSet(" #:.")
 
     /// The text starts with a GST code (`leadingTaxCodes`), then "@" or "(" and spaces as they come, then a rate's
     /// digits (a point among them) and "%": "SR @ 6%", "ZR (@ 0%)", "SR 6.00%".

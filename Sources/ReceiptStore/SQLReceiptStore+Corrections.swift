@@ -54,7 +54,7 @@ extension SQLReceiptStore {
         try db.run("UPDATE receipts SET \(fieldColumns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?",
                    fieldValues(effective) + [.int(id)])
         try db.run("DELETE FROM line_items WHERE receipt_id = ?", [.int(id)])
-        try insertLines(id, try lineRows(effective), db)
+        try insertLines(id, try lineRows(effective), db, serials: try hasSerials(db))
     }
 
     // MARK: - list

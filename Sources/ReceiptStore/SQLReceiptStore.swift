@@ -115,10 +115,11 @@ public final class SQLReceiptStore: ReceiptStore {
         let withCorrections = schema >= 4
         let withClaims = schema >= 5
         let withShops = schema >= 7
+        let withSerials = schema >= 8
         let sql = withReading ? Self.receiptSQL : Self.receiptSQLBeforeReading
         return try write { db in
             try rows.map { try Self.save($0, db, sql, now, clearFailures: clearFailures, withCorrections: withCorrections, withClaims: withClaims,
-                                         withShops: withShops) }
+                                         withShops: withShops, withSerials: withSerials) }
         }
     }
 
@@ -161,9 +162,7 @@ public final class SQLReceiptStore: ReceiptStore {
         }
     }
 
-    static func insertLines(_ id: Int64, _ rows: [[SQLValue]], _ db: any SQLConnection) throws {
-        guard !rows.isEmpty else { return }
-        let serials = try hasSerials(db)
+    static func insertLines(_ id: Int64, _ rows: [[SQLValue]], _ db: any SQLConnection, serials: Bool) throws {
         for row in rows {
             if serials {
                 try db.run("""
@@ -180,7 +179,8 @@ public final class SQLReceiptStore: ReceiptStore {
     }
 
     /// The store's `line_items` has the serials column (version 8): a PostgreSQL store is always at the latest version;
-    /// a SQLite one opened at an older version (upgrade tests) may not be.
+    /// a SQLite one opened at an older version (upgrade tests) may not be. (For the static paths that have no `schema`
+    /// at hand; a batch's saves are told by it.)
     static func hasSerials(_ db: any SQLConnection) throws -> Bool {
         if db.dialect == .postgres { return true }
         return try (db.scalarInt("PRAGMA user_version") ?? 0) >= 8
@@ -226,7 +226,7 @@ public final class SQLReceiptStore: ReceiptStore {
     }
 
     static func save(_ r: ReceiptRow, _ db: any SQLConnection, _ sql: ReceiptSQL, _ now: String, clearFailures: Bool, withCorrections: Bool,
-                     withClaims: Bool, withShops: Bool) throws -> ReceiptID {
+                     withClaims: Bool, withShops: Bool, withSerials: Bool) throws -> ReceiptID {
         let id: Int64
         // A shop forgotten since the batch read the directory sets nothing.
         var learned = withShops ? r.learned : nil
@@ -242,7 +242,7 @@ public final class SQLReceiptStore: ReceiptStore {
         if withShops {
             try db.run("UPDATE receipts SET shop_id = ?, learned_json = ? WHERE id = ?", [.of(learned?.shop), .of(learned?.json), .int(id)])
         }
-        try insertLines(id, r.lines, db)
+        try insertLines(id, r.lines, db, serials: withSerials)
         // A re-read (batch --force, --reparse) replaced the parser's reading; the user's corrections hold over it.
         if withCorrections, try db.scalarInt("SELECT 1 FROM corrections WHERE receipt_id = ? AND undone_at IS NULL", [.int(id)]) != nil {
             try writeEffective(id, db)
