@@ -300,10 +300,12 @@ public struct Reconciler: Sendable {
         if item.cents == nil && item.day == nil { stats.itemsWithoutPriceOrDate += 1; return [] }
         let tolBasis = tolerance.basis, minTol = tolerance.minimum
         var best: [Int: Candidate] = [:]
-        func consider(_ ri: Int, _ target: AmountTarget?) {
+        func consider(_ ri: Int, _ target: AmountTarget?, printsSerial: Bool = false) {
             let r = rs[ri]
             if decisions.rejected.contains(PairKey(item: item.s.id, receipt: r.s.id)) { return }
-            if let a = item.s.item.currency, let b = r.s.currency, a != b, !Self.sameSign(a, b) { return }
+            // Another currency makes the amounts no evidence, and the pair no candidate, unless the receipt
+            // prints the item's serial number (a unit bought abroad, or listed at its price at home).
+            if let a = item.s.item.currency, let b = r.s.currency, a != b, !Self.sameSign(a, b), !printsSerial { return }
             stats.candidatesScored += 1
             guard let c = score(item: item, ii: ii, receipt: r, ri: ri, target: target, vendors: vendors, toleranceBasis: tolBasis, minimumTolerance: minTol) else { return }
             if c.score >= options.proposeThreshold, c.score > (best[ri]?.score ?? -1) { best[ri] = c }
@@ -338,13 +340,14 @@ public struct Reconciler: Sendable {
                 // The serial's line's amounts (as printed, each, with the tax) nearest the price, if near enough:
                 // the amount index left it out when the dates are further apart than a purchase's.
                 var amounts: [AmountTarget] = []
-                if let p = item.cents, let sl = rs[ri].lineSerials.firstIndex(where: { $0.contains(serial) }) {
+                if let p = item.cents, Self.amountsComparable(item.s.item.currency, rs[ri].s.currency),
+                   let sl = rs[ri].lineSerials.firstIndex(where: { $0.contains(serial) }) {
                     CandidateIndex.addAmounts(of: rs[ri], Int32(ri), to: &amounts)
                     let tol = max(minTol, p * tolBasis / 10_000)
                     amounts = amounts.filter { $0.line == Int32(sl) && abs($0.cents - p) <= tol }
                     amounts.sort { abs($0.cents - p) < abs($1.cents - p) }
                 }
-                consider(ri, amounts.first)
+                consider(ri, amounts.first, printsSerial: true)
             }
             if best.values.contains(where: { $0.evidence.serial != nil }) {
                 best = best.filter { $0.value.evidence.serial != nil }
@@ -441,6 +444,13 @@ public struct Reconciler: Sendable {
     /// Currencies written with the same sign: a receipt's "$" read as USD may be CAD.
     static let dollarCurrencies: Set<String> = ["USD", "CAD", "AUD", "NZD", "SGD", "HKD", "MXN"]
     static func sameSign(_ a: String, _ b: String) -> Bool { dollarCurrencies.contains(a) && dollarCurrencies.contains(b) }
+
+    /// Whether an item's price and a receipt's amounts can be compared: the same currency, or both written "$",
+    /// or one of them not known.
+    static func amountsComparable(_ item: String?, _ receipt: String?) -> Bool {
+        guard let a = item, let b = receipt, a != b else { return true }
+        return sameSign(a, b)
+    }
 
     struct PairKey: Hashable { var item: ItemID; var receipt: ReceiptID }
     struct SlotKey: Hashable { var receipt: Int; var line: Int }
@@ -577,13 +587,13 @@ public struct Reconciler: Sendable {
             case .lineWithoutTax:
                 reasons.append("line '\(l!.description)' \(Amount(cents: t.baseCents))\(t.baseCents == l!.amount.cents ? "" : " each") without \(Self.percent(r.includedTax!)) VAT = \(Amount(cents: t.cents)) \(rel) \(priceText)")
             }
-        } else if let p = i.price {
+        } else if let p = i.price, Self.amountsComparable(i.currency, r.s.currency) {
             reasons.append("price \(p) not on the receipt" + (r.s.total.map { " (total \($0))" } ?? ""))
-        } else {
+        } else if i.price == nil {
             reasons.append("no price on the item")
         }
         if let a = i.currency, let b = r.s.currency, a != b {
-            reasons.append("currency \(b) on the receipt, \(a) on the item (both written $)")
+            reasons.append("currency \(b) on the receipt, \(a) on the item" + (Self.sameSign(a, b) ? " (both written $)" : " (amounts not compared)"))
         }
         if let gap = e.gap {
             reasons.append(gap == 0 ? "same date \(r.s.date!.iso)" : "dates \(gap) day\(gap == 1 ? "" : "s") apart (\(i.purchaseDate!.iso) / \(r.s.date!.iso))")

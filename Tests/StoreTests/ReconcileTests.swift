@@ -136,6 +136,29 @@ struct ReconcileTests {
         #expect(links.map { items[$0.itemID]?.serial } == [nil], "\(links)")
     }
 
+    @Test("serial: a unit listed in another currency is linked by its serial number alone; without one, not at all",
+          arguments: Engine.allCases)
+    func serialAcrossCurrencies(_ engine: Engine) throws {
+        let (_, store) = try fresh(engine)
+        try save(store, tvReceipt(date: "2024-11-23", serial: "VT55-0098123"), hash: "printed")
+        // Bought on a trip (the receipt in dollars), listed at home in euros.
+        var tv = item("Vantec 55in television", "589.00", "2024-11-23", vendor: "Brightwave", currency: "EUR")
+        tv.serial = "VT55-0098123"
+        var other = item("Vantec 55in 4K UHD smart TV", "629.99", "2024-11-23", vendor: "Brightwave", currency: "EUR")
+        other.name = "Spare Vantec 55in 4K UHD smart TV"
+        try store.upsertItems([tv, other])
+        _ = try Reconciler().run(store: store)
+        let links = try store.links()
+        let items = Dictionary(uniqueKeysWithValues: try store.items().map { ($0.id, $0.item) })
+        // The item without a serial: its price in euros is no evidence against a receipt in dollars.
+        #expect(links.map { items[$0.itemID]?.serial } == ["VT55-0098123"], "\(links)")
+        let link = try #require(links.first)
+        #expect(link.linePosition == 0 && link.score >= 0.99)
+        #expect(link.reasons.first == "serial VT55-0098123 printed under line 'VANTEC 55IN 4K UHD SMART TV'", "\(link.reasons)")
+        #expect(link.reasons.contains("currency USD on the receipt, EUR on the item (amounts not compared)"), "\(link.reasons)")
+        #expect(!link.reasons.contains { $0.hasPrefix("price ") }, "\(link.reasons)")
+    }
+
     @Test("ambiguous: two receipts fit equally well: both proposed, marked, never auto-confirmed", arguments: Engine.allCases)
     func ambiguous(_ engine: Engine) throws {
         let (_, store) = try fresh(engine)
