@@ -247,6 +247,7 @@ final class CompiledRules: Sendable {
     /// `receiptNumberKeywords`' keywords, in their order, with their signs.
     let receiptNumberSet: KeywordSet
     let itemSkip: KeywordSet
+    let itemSkipAlone: KeywordSet
     let itemDiscount: KeywordSet
     let itemVoid: KeywordSet
     /// Every set above in one index: a line is read for all of them at once (`KeywordHits`).
@@ -307,6 +308,7 @@ final class CompiledRules: Sendable {
         cardWords = registered(r.payment.card.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) })
         cashWords = registered(r.payment.cash.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) })
         itemSkip = list(r.items?.skip)
+        itemSkipAlone = list(r.items?.skipAlone)
         itemDiscount = list(r.items?.discount)
         itemVoid = list(r.items?.void)
         receiptNumberKeywords = r.receiptNumber.keywords.enumerated().map { i, k in

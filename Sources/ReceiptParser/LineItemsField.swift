@@ -100,6 +100,9 @@ extension ReceiptParser {
         if compiled.anyExact(compiled.tax, in: l.words) != nil || words <= 2 && compiled.any(compiled.tax, in: l.words) != nil,
            compiled.any(compiled.taxExclude, in: l.words).map({ Self.inclusion.contains($0.normalised) }) ?? true { return true }
         if compiled.anyExact(compiled.itemSkip, in: l.words) != nil { return true }
+        // A charge named by one word ("SERVICE 10% 4.50", "Cover 2.00"); a longer name is a thing sold ("3YR SERVICE
+        // PLAN", "workmanship & service", "PHONE COVER").
+        if words == 1, compiled.anyExact(compiled.itemSkipAlone, in: l.words) != nil { return true }
         if !l.dates.isEmpty { return true }
         // A total word and a tax word on one row sum up the receipt, whatever the tax's exclusion says ("Total
         // (Excluding GST): 42.50", "Total 6% goods (excl. GST)", "Totai Amount (Excluding GST)"): no item is named so.

@@ -47,8 +47,15 @@ public struct ReceiptNumberRules: Sendable, Codable, Hashable {
 /// printed under an item.
 public struct ItemRules: Sendable, Codable, Hashable {
     public var skip: [String]
+    /// Words that make a priced row no item when no other word stands on it ("SERVICE 10% 4.50", "COVER 2.00"),
+    /// and are an item's in a longer name ("3YR SERVICE PLAN", "PHONE COVER"). Nil in rules made before.
+    public var skipAlone: [String]?
     public var discount: [String]
     public var void: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case skip, skipAlone = "skip_alone", discount, void
+    }
 }
 
 /// Everything the parser matches words against. Built in (`BuiltInRules.json`, in ReceiptModel),

@@ -749,6 +749,23 @@ struct FieldsTests {
         #expect(!ReceiptParser.startsWithTableNumber("COFFEE TABLE 199.00"))
     }
 
+    /// A service plan or a repair's workmanship is a thing bought ("3YR SERVICE PLAN", "workmanship & service"): only
+    /// "service" or "cover" alone on a priced row is a charge ("Service 10% 1.05", "COVER 2.00"), while "PHONE COVER" is sold.
+    @Test("a service plan or a phone cover is an item; a lone service or cover charge is not")
+    func serviceAloneIsACharge() {
+        let r = parser.parse(text: """
+            QUILLFIELD COMPUTERS
+            ORBITAL LAPTOP 14 1149.00
+            3YR SERVICE PLAN 129.99
+            workmanship & service 60.00
+            PHONE COVER 12.00
+            Service 10% 1.05
+            COVER 2.00
+            TOTAL 1354.04
+            """)
+        #expect(r.lineItems.map(\.description) == ["ORBITAL LAPTOP 14", "3YR SERVICE PLAN", "workmanship & service", "PHONE COVER"])
+    }
+
     @Test("a void cancels the item it names: attached to it, its whole amount taken off")
     func voidAttached() throws {
         let r = parser.parse(text: "CAFE\nLATTE 4.50\nMUFFIN 3.20\nVOID LATTE -4.50\nTEA 2.80\nTOTAL 6.00\nCASH 10.00\nCHANGE 4.00")
