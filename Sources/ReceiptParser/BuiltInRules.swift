@@ -122,10 +122,10 @@ public enum BuiltInRules {
     "cash": ["cash", "tunai", "bar", "barzahlung", "espèces", "especes", "efectivo", "contanti", "kontant"]
   },
   "items": {
-    "skip": ["tel", "fax", "gst reg", "gst id", "reg no", "vat no", "tax id", "cashier", "guests", "guest", "terminal", "auth", "approval", "approved", "acct", "account", "card no", "points", "rewards", "reward", "loyalty", "member no", "balance", "thank you", "visa", "mastercard", "master card", "amex", "american express", "debit", "credit", "tender", "tendered", "change due", "you saved", "total savings", "item count", "items sold", "no of items", "total qty", "total items", "items",
+    "skip": ["tel", "fax", "gst reg", "gst id", "reg no", "vat no", "tax id", "cashier", "auth", "approval", "approved", "acct", "account", "card no", "points", "rewards", "reward", "loyalty", "member no", "balance", "thank you", "visa", "mastercard", "master card", "amex", "american express", "debit", "credit", "tender", "tendered", "change due", "you saved", "total savings", "item count", "items sold", "no of items", "total qty", "total items", "items",
              "regular price", "reg price", "original price", "orig price", "compare at", "price over", "you pay", "service charge", "service chg", "serv chg", "svc chg", "svc", "gratuity", "grat", "tip", "tips", "fee", "fees", "payment", "kaart",
              "due", "transfer", "transaction", "transaccion", "netto", "brutto", "gst no", "gstin"],
-    "skip_alone": ["service", "servis", "cover", "coperto"],
+    "skip_alone": ["service", "servis", "cover", "coperto", "guest", "guests", "terminal"],
     "discount": ["discount", "disc", "coupon", "cpn", "savings", "saving", "promo", "promotion", "markdown", "mkdn", "instant savings", "member savings", "price reduction", "reduction", "off", "rabatt", "remise", "descuento", "sconto"],
     "void": ["void", "voided", "cancel", "cancelled", "canceled", "correction", "error corr", "storno", "annul", "annule"]
   },

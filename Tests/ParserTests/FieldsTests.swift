@@ -750,8 +750,9 @@ struct FieldsTests {
     }
 
     /// A service plan or a repair's workmanship is a thing bought ("3YR SERVICE PLAN", "workmanship & service"): only
-    /// "service" or "cover" alone on a priced row is a charge ("Service 10% 1.05", "COVER 2.00"), while "PHONE COVER" is sold.
-    @Test("a service plan or a phone cover is an item; a lone service or cover charge is not")
+    /// "service" or "cover" alone on a priced row is a charge ("Service 10% 1.05", "COVER 2.00"), while "PHONE COVER" is sold;
+    /// so with "guest" and "terminal" (the card reader's "TERMINAL 0012", a "GUEST TOWEL SET").
+    @Test("a service plan, a phone cover, a guest towel is an item; a lone service, cover or terminal row is not")
     func serviceAloneIsACharge() {
         let r = parser.parse(text: """
             QUILLFIELD COMPUTERS
@@ -759,11 +760,15 @@ struct FieldsTests {
             3YR SERVICE PLAN 129.99
             workmanship & service 60.00
             PHONE COVER 12.00
+            GUEST TOWEL SET 12.99
+            TERMINAL BLOCK 12P 4.99
             Service 10% 1.05
             COVER 2.00
-            TOTAL 1354.04
+            TERMINAL 0012 4.99
+            TOTAL 1372.02
             """)
-        #expect(r.lineItems.map(\.description) == ["ORBITAL LAPTOP 14", "3YR SERVICE PLAN", "workmanship & service", "PHONE COVER"])
+        #expect(r.lineItems.map(\.description) == ["ORBITAL LAPTOP 14", "3YR SERVICE PLAN", "workmanship & service", "PHONE COVER",
+                                                   "GUEST TOWEL SET", "TERMINAL BLOCK 12P"])
     }
 
     @Test("a void cancels the item it names: attached to it, its whole amount taken off")
