@@ -80,6 +80,8 @@ def main():
     ap.add_argument("--cli", action="store_true", help="one tesseract process per line (slow, for comparison)")
     ap.add_argument("--force", action="store_true", help="remake .lstmf files that look up to date")
     ap.add_argument("--check", type=int, default=0, help="compare N in-process files with the CLI's")
+    ap.add_argument("--extra", action="append", default=[],
+                    help="another NAME.list of training lines (repeatable): train-phase2.txt = train.txt's lines + these, shuffled")
     args = ap.parse_args()
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
@@ -87,7 +89,7 @@ def main():
     tess = None if args.cli else Tess("eng", psm=PSM, configs=("lstm.train",))
     made, skipped, failed = {}, 0, []
     out = {}
-    for name in LISTS:
+    for name in LISTS + tuple(args.extra):
         t1 = time.time()
         pngs = read_list(os.path.join(args.lines, name + ".list"))
         ok = []
@@ -119,6 +121,11 @@ def main():
     train = out["stream-train"] + out["render-train"]
     random.Random(SEED).shuffle(train)
     write_list(os.path.join(args.lines, "train.txt"), train)
+    if args.extra:
+        p2 = out["stream-train"] + out["render-train"] + [x for e in args.extra for x in out[e]]
+        random.Random(SEED + 2).shuffle(p2)
+        write_list(os.path.join(args.lines, "train-phase2.txt"), p2)
+        print(f"train-phase2.txt {len(p2)}")
     write_list(os.path.join(args.lines, "stream-eval.txt"), out["stream-eval"])
     write_list(os.path.join(args.lines, "render-eval.txt"), out["render-eval"])
     print(f"train.txt {len(train)}, stream-eval.txt {len(out['stream-eval'])}, "

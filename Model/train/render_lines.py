@@ -711,7 +711,7 @@ def render_one(text, font, rnd, nrng, photo_share=1 / 3, thermal_share=0.6):
 # ================================================================ main
 
 
-def generate(out_dir, count, seed, fonts, charset, log_every=500):
+def generate(out_dir, count, seed, fonts, charset, log_every=500, photo_share=1 / 3):
     os.makedirs(out_dir, exist_ok=True)
     rnd = random.Random(seed)
     gen = Text(random.Random(seed * 7 + 1))
@@ -737,7 +737,7 @@ def generate(out_dir, count, seed, fonts, charset, log_every=500):
             continue
         lrnd = random.Random(f"{seed}:{n}")
         nrng = np.random.default_rng(seed * 1_000_003 + n)
-        img, kp, kc = render_one(text, font, lrnd, nrng)
+        img, kp, kc = render_one(text, font, lrnd, nrng, photo_share=photo_share)
         if img is None or img.width < 8 or img.height < 8:
             skipped["empty"] += 1
             continue
@@ -765,6 +765,8 @@ def main():
     ap.add_argument("--count", type=int, default=12000, help="training lines")
     ap.add_argument("--eval-count", type=int, default=600, help="held-out lines (other seed)")
     ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--photo-share", type=float, default=1 / 3, help="share of lines captured as a phone photo")
+    ap.add_argument("--name", default="render", help="output name prefix: NAME-train/, NAME-eval/, NAME-*.list")
     ap.add_argument("--stock", action="store_true", help="read render-eval with stock eng and report its CER")
     ap.add_argument("--print-apt", action="store_true", help="print the apt-get line for the fonts and exit")
     args = ap.parse_args()
@@ -777,17 +779,18 @@ def main():
     fonts = load_fonts(charset)
     print(f"{len(fonts)} fonts", flush=True)
     summary = {"fonts": [os.path.basename(f.path) for f in fonts]}
-    for name, count, seed in (("render-train", args.count, args.seed), ("render-eval", args.eval_count, args.seed + 1)):
+    for name, count, seed in ((args.name + "-train", args.count, args.seed), (args.name + "-eval", args.eval_count, args.seed + 1)):
         if count <= 0:
             continue
         t1 = time.time()
-        paths, rows, counts, skipped = generate(os.path.join(args.out, name), count, seed, fonts, charset)
+        paths, rows, counts, skipped = generate(os.path.join(args.out, name), count, seed, fonts, charset,
+                                                photo_share=args.photo_share)
         write_list(os.path.join(args.out, name + ".list"), paths)
         summary[name] = {"lines": len(paths), "by_degradation": counts, "skipped": skipped,
                          "seconds": round(time.time() - t1, 1),
                          "with_lower_case": sum(1 for r in rows if any(c.islower() for c in r[5]))}
         print(name, summary[name], flush=True)
-        if args.stock and name == "render-eval":
+        if args.stock and name == args.name + "-eval":
             from stream_lines import Tess
             tess = Tess("eng")
             pairs = [(r[5], tess.read(Image.open(p))) for r, p in zip(rows, paths)]
@@ -802,7 +805,7 @@ def main():
                     f.write(f"{r[0]}\t{gt}\t{rd}\n")
     summary["seconds"] = round(time.time() - t0, 1)
     import json
-    with open(os.path.join(args.out, "render-summary.json"), "w") as f:
+    with open(os.path.join(args.out, args.name + "-summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
     print(json.dumps(summary, indent=1))
     return 0
