@@ -305,7 +305,7 @@ public struct Reconciler: Sendable {
             if decisions.rejected.contains(PairKey(item: item.s.id, receipt: r.s.id)) { return }
             // Another currency makes the amounts no evidence, and the pair no candidate, unless the receipt
             // prints the item's serial number (a unit bought abroad, or listed at its price at home).
-            if let a = item.s.item.currency, let b = r.s.currency, a != b, !Self.sameSign(a, b), !printsSerial { return }
+            if !printsSerial, !Self.amountsComparable(item.s.item.currency, r.s.currency) { return }
             stats.candidatesScored += 1
             guard let c = score(item: item, ii: ii, receipt: r, ri: ri, target: target, vendors: vendors, toleranceBasis: tolBasis, minimumTolerance: minTol) else { return }
             if c.score >= options.proposeThreshold, c.score > (best[ri]?.score ?? -1) { best[ri] = c }
