@@ -16,11 +16,11 @@ shake, defocus blur, noise, JPEG 35-85, and a margin of 8-25 % of the height.
 """
 import argparse, math, os, random, sys, time
 import numpy as np
-from PIL import Image, ImageFilter
+from PIL import Image
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from render_lines import resize_f, warp_maps, remap, smooth_field, jpeg, crop_margin  # noqa: E402
+from render_lines import resize_f, warp_maps, remap, smooth_field, photo_finish, crop_margin  # noqa: E402
 from stream_lines import write_list  # noqa: E402
 
 
@@ -85,17 +85,7 @@ def degrade(img, rnd, nrng):
     size = (max(1, round(W * s)), max(1, round(H * s)))
     gs = resize_f(g1, size, Image.Resampling.LANCZOS)
     m = resize_f(m1, size)
-    out = Image.fromarray(np.uint8(np.clip(gs, 0, 255)))
-    blur = rnd.uniform(0.3, 1.3) * min(1.0, target / 16)
-    if rnd.random() < 0.3:
-        k = rnd.choice((3, 5))
-        row = [0] * (k * (k // 2)) + [1] * k + [0] * (k * (k // 2))
-        out = out.filter(ImageFilter.Kernel((k, k), row, scale=k))
-    out = out.filter(ImageFilter.GaussianBlur(blur))
-    a = np.asarray(out, dtype=np.float32) + nrng.normal(0, rnd.uniform(2, 8), m.shape).astype(np.float32)
-    out = Image.fromarray(np.uint8(np.clip(a, 0, 255)))
-    out = jpeg(out, rnd.randint(35, 85))
-    return crop_margin(out, m, rnd)
+    return crop_margin(photo_finish(gs, m, target, rnd, nrng), m, rnd)
 
 
 def main():

@@ -673,6 +673,11 @@ def capture_photo(grey, ink, cap_hi, rnd, nrng):
     size = (max(1, round(w * s)), max(1, round(h * s)))
     g = resize_f(g1, size, Image.Resampling.LANCZOS)
     m = resize_f(m1, size)
+    return photo_finish(g, m, target, rnd, nrng), m
+
+
+def photo_finish(g, m, target, rnd, nrng):
+    """A photo's last steps on grey `g` at its final size (text `target` px high): hand shake, defocus, noise, JPEG."""
     img = Image.fromarray(np.uint8(np.clip(g, 0, 255)))
     blur = rnd.uniform(0.3, 1.3) * min(1.0, target / 16)  # defocus, in proportion at small sizes
     if rnd.random() < 0.3:  # hand shake: a short horizontal smear
@@ -682,7 +687,7 @@ def capture_photo(grey, ink, cap_hi, rnd, nrng):
     img = img.filter(ImageFilter.GaussianBlur(blur))
     a = np.asarray(img, dtype=np.float32) + nrng.normal(0, rnd.uniform(2, 8), m.shape).astype(np.float32)
     img = Image.fromarray(np.uint8(np.clip(a, 0, 255)))
-    return jpeg(img, rnd.randint(35, 85)), m
+    return jpeg(img, rnd.randint(35, 85))
 
 
 def crop_margin(img, m, rnd):
