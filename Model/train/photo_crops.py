@@ -50,18 +50,15 @@ def degrade(img, rnd, nrng):
     prof = ink.sum(1)
     c0, c1 = h // 3, max(h // 3 + 1, 2 * h // 3)
     pk = c0 + int(np.argmax(prof[c0:c1]))
-    lim = max(1, 0.15 * prof[pk])
     if prof[pk] < 1:
         return None
+    lim = max(1, 0.15 * prof[pk])
     a, b = pk, pk
     while a > 0 and prof[a - 1] >= lim:
         a -= 1
     while b < h - 1 and prof[b + 1] >= lim:
         b += 1
-    rows = np.arange(a, b + 1)
-    if len(rows) == 0 or len(np.nonzero(ink)[1]) == 0:
-        return None
-    text_h = max(4, rows[-1] - rows[0] + 1)
+    text_h = max(4, b - a + 1)
     target = rnd.uniform(10, 22)
     s = target / text_h
     # paper grey for padding / fill
@@ -74,7 +71,6 @@ def degrade(img, rnd, nrng):
     size1 = (max(1, round(W * s1)), max(1, round(H * s1)))
     g1 = resize_f(g, size1, Image.Resampling.LANCZOS)
     m1 = resize_f(ink, size1)
-    # warp_maps scales curl with the image height: use the unpadded height's share
     xr, yr = warp_maps(g1.shape[0], g1.shape[1], rnd)
     g1 = remap(g1, xr, yr, bg)
     m1 = remap(m1, xr, yr, 0.0)

@@ -162,21 +162,14 @@ public final class SQLReceiptStore: ReceiptStore {
         }
     }
 
+    /// `rows` from `lineRows`, their serials last: left out for a store below version 8 (`serials` false).
     static func insertLines(_ id: Int64, _ rows: [[SQLValue]], _ db: any SQLConnection, serials: Bool) throws {
-        for row in rows {
-            if serials {
-                try db.run("""
-                    INSERT INTO line_items (receipt_id, position, description, quantity, unit_price, amount, amount_cents, evidence_json, serials)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [.int(id)] + row)
-            } else {
-                try db.run("""
-                    INSERT INTO line_items (receipt_id, position, description, quantity, unit_price, amount, amount_cents, evidence_json)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [.int(id)] + row.dropLast())
-            }
-        }
+        let sql = serials ? insertLineSQL : insertLineSQLBeforeSerials
+        for row in rows { try db.run(sql, [.int(id)] + (serials ? row : Array(row.dropLast()))) }
     }
+    static let lineColumns = "receipt_id, position, description, quantity, unit_price, amount, amount_cents, evidence_json"
+    static let insertLineSQL = "INSERT INTO line_items (\(lineColumns), serials) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    static let insertLineSQLBeforeSerials = "INSERT INTO line_items (\(lineColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 
     /// The store's `line_items` has the serials column (version 8): a PostgreSQL store is always at the latest version;
     /// a SQLite one opened at an older version (upgrade tests) may not be. (For the static paths that have no `schema`
