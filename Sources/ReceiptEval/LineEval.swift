@@ -14,6 +14,12 @@ public struct LineEval {
     public struct Line: Sendable {
         public var truth: String
         public var read: String
+        /// Whether the true line holds (part of) the receipt's labelled vendor: `LineEval.holdsVendor`.
+        public var vendor = false
+
+        public init(truth: String, read: String, vendor: Bool = false) {
+            self.truth = truth; self.read = read; self.vendor = vendor
+        }
     }
 
     /// Totals over every line, and the figures they give.
@@ -25,6 +31,8 @@ public struct LineEval {
         var exact = 0
         var amountLines = 0, amountsExact = 0
         var dateLines = 0, datesExact = 0
+        var timeLines = 0, timesExact = 0
+        var vendorLines = 0, vendorsExact = 0
 
         public init() {}
 
@@ -46,6 +54,17 @@ public struct LineEval {
                 dateLines += 1
                 if dates.allSatisfy({ r.contains($0) }) { datesExact += 1 }
             }
+            let times = LineEval.tokens(LineEval.time, in: t)
+            if !times.isEmpty {
+                timeLines += 1
+                if times.allSatisfy({ r.contains($0) }) { timesExact += 1 }
+            }
+            // The vendor's lines read exactly, letters and all (spaces aside with `spaceless`): the vendor is
+            // judged whole, so one letter wrong on its line loses the field.
+            if l.vendor {
+                vendorLines += 1
+                if t == r { vendorsExact += 1 }
+            }
         }
 
         static func percent(_ a: Int, _ b: Int) -> String { b == 0 ? "—" : String(format: "%.2f %%", 100 * Double(a) / Double(b)) }
@@ -59,6 +78,8 @@ public struct LineEval {
             lines exact                         \(Self.percent(exact, lines))  (\(exact) of \(lines))
             amounts exact                       \(Self.percent(amountsExact, amountLines))  (\(amountsExact) of \(amountLines) lines with an amount)
             dates exact                         \(Self.percent(datesExact, dateLines))  (\(datesExact) of \(dateLines) lines with a date)
+            times exact                         \(Self.percent(timesExact, timeLines))  (\(timesExact) of \(timeLines) lines with a time)
+            vendor lines exact                  \(Self.percent(vendorsExact, vendorLines))  (\(vendorsExact) of \(vendorLines) lines holding the labelled vendor)
 
             """
         }
@@ -75,6 +96,21 @@ public struct LineEval {
     static let amount = try! NSRegularExpression(pattern: #"\d+[.,]\d{2}(?!\d)"#)
     /// Dates as receipts print them: 25/12/2018, 12-01-19, 2018-03-04, 05 mar 2018, 24-mar-2018.
     static let date = try! NSRegularExpression(pattern: #"(?<!\d)(\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}[/.-]\d{1,2}[/.-]\d{1,2}|\d{1,2}[ -]?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*[ -]?\d{2,4})(?!\d)"#)
+
+    /// Times of day: 14:05, 2:21, 13:14:37.
+    static let time = try! NSRegularExpression(pattern: #"(?<![\d:])\d{1,2}:\d{2}(?::\d{2})?(?![\d:])"#)
+
+    /// Whether a true line holds the labelled vendor, or a part of it printed on a line of its own (a name over
+    /// two lines, "TOKYO KITCHEN" over "SDN BHD"): compared as the vendor is scored (`LabelValue.vendor`), without
+    /// spaces. A part or a whole of four characters at least, so a stray "THE" is no vendor line and a short
+    /// vendor ("DIA") inside a longer word is not found; a line that is the whole label always counts.
+    static func holdsVendor(_ line: String, label: String?) -> Bool {
+        guard let label else { return false }
+        let l = LabelValue.vendor(line).replacingOccurrences(of: " ", with: "")
+        let v = LabelValue.vendor(label).replacingOccurrences(of: " ", with: "")
+        guard !l.isEmpty, !v.isEmpty else { return false }
+        return l == v || (l.count >= 4 && v.contains(l)) || (v.count >= 4 && l.contains(v))
+    }
 
     static func tokens(_ re: NSRegularExpression, in s: String) -> [String] {
         let ns = s as NSString
@@ -114,7 +150,8 @@ public struct LineEval {
                         .clamped(toWidth: page.width, height: page.height)
                     guard let region else { continue }
                     let read = try engine.recognize(page, request: OCRRequest(layout: .singleLine, region: region))
-                    lines.append(Line(truth: l.text, read: read.text.replacingOccurrences(of: "\n", with: " ")))
+                    lines.append(Line(truth: l.text, read: read.text.replacingOccurrences(of: "\n", with: " "),
+                                      vendor: holdsVendor(l.text, label: r.vendor)))
                 }
                 out.withLock { $0.append((i, lines)) }
             } catch {

@@ -15,7 +15,9 @@ struct LineEvalTests {
         let dir = try TempDir()
         for sub in ["img", "key", "box"] { try FileManager.default.createDirectory(atPath: dir.file(sub), withIntermediateDirectories: true) }
         try FileManager.default.copyItem(atPath: Repo.samples + "/us-hardware-01.png", toPath: dir.file("img/r1.png"))
-        try Data(#"{"company": "Harbor Lane Hardware LLC", "date": "2024-03-04", "total": "51.41"}"#.utf8).write(to: URL(fileURLWithPath: dir.file("key/r1.json")))
+        // (The vendor labelled as the first true line says it: spoilt with it, so that line stays the vendor's.)
+        let vendor = mangle ? String("Harbor Lane Hardware LLC".reversed()) : "Harbor Lane Hardware LLC"
+        try Data(#"{"company": "\#(vendor)", "date": "2024-03-04", "total": "51.41"}"#.utf8).write(to: URL(fileURLWithPath: dir.file("key/r1.json")))
         let rec = try JSONDecoder().decode(OCRRecording.self, from: Data(contentsOf: URL(fileURLWithPath: Repo.fixtures + "/ocr/us-hardware-01.json")))
         var box = ""
         for (i, l) in rec.first.lines.enumerated() {
@@ -42,10 +44,30 @@ struct LineEvalTests {
         let cer = try #require(Self.figure(good.out, "character error (case-insensitive)"), "\(good.out)")
         #expect(cer < 3, "\(good.out)")
         #expect(try #require(Self.figure(good.out, "amounts exact")) >= 80)  // one of its ten amount lines may slip
+        // The labelled vendor is the first line's whole text ("1457 Harbor Lane" is no part of it), and one line
+        // holds a time: both read right here, and both spoiled (reversed) in the mangled folder.
+        #expect(good.out.contains("(1 of 1 lines holding the labelled vendor)"), "\(good.out)")
+        #expect(good.out.contains("(1 of 1 lines with a time)"), "\(good.out)")
 
         let bad = try runExecutable("receipts", ["eval", "--lines", "--jobs", "1", mangled.path])
         let badCER = try #require(Self.figure(bad.out, "character error (case-insensitive)"), "\(bad.out)")
         #expect(badCER > cer + 20, "\(bad.out)")
+        #expect(bad.out.contains("(0 of 1 lines holding the labelled vendor)"), "\(bad.out)")
+        #expect(bad.out.contains("(0 of 1 lines with a time)"), "\(bad.out)")
+    }
+
+    @Test("a vendor line is the labelled vendor or a part of it, as the vendor is scored")
+    func vendorLines() {
+        let label = "TOKYO KITCHEN SDN BHD"
+        #expect(LineEval.holdsVendor("Tokyo Kitchen", label: label))
+        #expect(LineEval.holdsVendor("TOKYO KITCHEN SDN. BHD. (1234-X)", label: label))
+        #expect(LineEval.holdsVendor("SPEEDWAY 0006661", label: "SPEEDWAY0006661"))
+        #expect(LineEval.holdsVendor("TT JAWED HABIB", label: "JAWEDHABIB"))
+        #expect(LineEval.holdsVendor("THE", label: "THE MARCO POLO KITCH") == false)
+        #expect(LineEval.holdsVendor("DIA %", label: "DIA%"))
+        #expect(LineEval.holdsVendor("MEDIA MARKT", label: "DIA%") == false)
+        #expect(LineEval.holdsVendor("1457 Harbor Lane", label: "Harbor Lane Hardware LLC") == false)
+        #expect(LineEval.holdsVendor("Harbor Lane Hardware LLC", label: nil) == false)
     }
 
     @Test("the true boxes are in the file's pixels: a page over the reduction limit is read whole")
