@@ -16,9 +16,34 @@ public struct LineEval {
         public var read: String
         /// Whether the true line holds (part of) the receipt's labelled vendor: `LineEval.holdsVendor`.
         public var vendor = false
+        /// The receipt's id (its image's name).
+        public var receipt = ""
 
-        public init(truth: String, read: String, vendor: Bool = false) {
-            self.truth = truth; self.read = read; self.vendor = vendor
+        public init(truth: String, read: String, vendor: Bool = false, receipt: String = "") {
+            self.truth = truth; self.read = read; self.vendor = vendor; self.receipt = receipt
+        }
+    }
+
+    /// A line a field rests on (the vendor's, or one with a date or a time) that was not read exactly: what
+    /// `eval --lines` lists as its misses, to see what the reader gets wrong where it matters.
+    public struct Miss: Sendable, Equatable {
+        public var receipt: String
+        /// "vendor", "date" or "time".
+        public var field: String
+        public var truth: String
+        public var read: String
+    }
+
+    /// The misses of `lines`, in their order: a line is listed once, for the first of vendor, date and time it holds
+    /// and did not read exactly (the vendor's line whole; a date's or a time's tokens).
+    public static func misses(_ lines: [Line], spaceless: Bool) -> [Miss] {
+        lines.compactMap { l in
+            let t = normalise(l.truth, spaceless: spaceless), r = normalise(l.read, spaceless: spaceless)
+            let field: String? = if l.vendor, !readsVendor(l, spaceless: spaceless) { "vendor" }
+                else if tokens(date, in: t).contains(where: { !r.contains($0) }) { "date" }
+                else if tokens(time, in: t).contains(where: { !r.contains($0) }) { "time" }
+                else { nil }
+            return field.map { Miss(receipt: l.receipt, field: $0, truth: l.truth, read: l.read) }
         }
     }
 
@@ -59,11 +84,10 @@ public struct LineEval {
                 timeLines += 1
                 if times.allSatisfy({ r.contains($0) }) { timesExact += 1 }
             }
-            // The vendor's lines read exactly, letters and all (spaces aside with `spaceless`): the vendor is
-            // judged whole, so one letter wrong on its line loses the field.
+            // The vendor's lines read exactly: the vendor is judged whole, so one letter wrong on its line loses the field.
             if l.vendor {
                 vendorLines += 1
-                if t == r { vendorsExact += 1 }
+                if LineEval.readsVendor(l, spaceless: spaceless) { vendorsExact += 1 }
             }
         }
 
@@ -100,16 +124,25 @@ public struct LineEval {
     /// Times of day: 14:05, 2:21, 13:14:37.
     static let time = try! NSRegularExpression(pattern: #"(?<![\d:])\d{1,2}:\d{2}(?::\d{2})?(?![\d:])"#)
 
+    /// Whether a vendor line was read as the vendor is scored: its letters, digits and "&" (`LabelValue.vendor`: case,
+    /// accents and punctuation aside, so "ARTIE’S" is "ARTIE'S"), and its spaces unless `spaceless`.
+    static func readsVendor(_ l: Line, spaceless: Bool) -> Bool {
+        let t = LabelValue.vendor(l.truth), r = LabelValue.vendor(l.read)
+        return spaceless ? t.replacingOccurrences(of: " ", with: "") == r.replacingOccurrences(of: " ", with: "") : t == r
+    }
+
     /// Whether a true line holds the labelled vendor, or a part of it printed on a line of its own (a name over
     /// two lines, "TOKYO KITCHEN" over "SDN BHD"): compared as the vendor is scored (`LabelValue.vendor`), without
     /// spaces. A part or a whole of four characters at least, so a stray "THE" is no vendor line and a short
-    /// vendor ("DIA") inside a longer word is not found; a line that is the whole label always counts.
+    /// vendor ("DIA") inside a longer word is not found; a line that is the whole label always counts. A line that
+    /// holds the label and as much again is another line that names the shop ("Thank you for visiting MAGIC
+    /// MOUNTAIN!", an e-mail address), not its name.
     static func holdsVendor(_ line: String, label: String?) -> Bool {
         guard let label else { return false }
         let l = LabelValue.vendor(line).replacingOccurrences(of: " ", with: "")
         let v = LabelValue.vendor(label).replacingOccurrences(of: " ", with: "")
         guard !l.isEmpty, !v.isEmpty else { return false }
-        return l == v || (l.count >= 4 && v.contains(l)) || (v.count >= 4 && l.contains(v))
+        return l == v || (l.count >= 4 && v.contains(l)) || (v.count >= 4 && l.count <= 2 * v.count && l.contains(v))
     }
 
     static func tokens(_ re: NSRegularExpression, in s: String) -> [String] {
@@ -151,7 +184,7 @@ public struct LineEval {
                     guard let region else { continue }
                     let read = try engine.recognize(page, request: OCRRequest(layout: .singleLine, region: region))
                     lines.append(Line(truth: l.text, read: read.text.replacingOccurrences(of: "\n", with: " "),
-                                      vendor: holdsVendor(l.text, label: r.vendor)))
+                                      vendor: holdsVendor(l.text, label: r.vendor), receipt: r.id))
                 }
                 out.withLock { $0.append((i, lines)) }
             } catch {

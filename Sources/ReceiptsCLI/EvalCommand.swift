@@ -33,7 +33,7 @@ struct EvalArgs: ParsableArgs {
         .string("--baseline", value: "FILE", \.baseline, kind: .file, help: "Fail (exit 1) if any field's accuracy is below the one in FILE."),
         .string("--write-baseline", value: "FILE", \.writeBaseline, kind: .file, help: "Write this run's accuracy to FILE as the new baseline."),
         .string("--predictions", value: "FILE", \.predictions, kind: .file, help: "Write predictions as JSON Lines for ../shared/tools/score.py."),
-        .flag("--lines", \.lines, help: "Judge the reader alone: read each true text line (box/) by itself (psm 7, 15 % margin, the image as decoded) and print character error, lines exact, and the lines whose amounts, dates, times and labelled vendor were read exactly (case-insensitive; --spaceless drops spaces)."),
+        .flag("--lines", \.lines, help: "Judge the reader alone: read each true text line (box/) by itself (psm 7, 15 % margin, the image as decoded) and print character error, lines exact, and the lines whose amounts, dates, times and labelled vendor were read exactly (case-insensitive; --spaceless drops spaces), then the vendor, date and time lines read wrong (--misses: all)."),
         .flag("--truth-text", \.truthText, help: "Parse the true text lines (SROIE box/) instead of running OCR: measures the parser alone."),
     ]) + JobsArgs.group.embedded(in: \.jobs) + OptionGroup([
         .int("--limit", value: "N", \.limit, in: 1...1_000_000, help: "Only the first N receipts (sorted by name)."),
@@ -107,6 +107,13 @@ enum EvalCommand {
             var figures = LineEval.Figures()
             for l in lines { figures.add(l, spaceless: scoring.spaceless) }
             ctx.console.outRaw(figures.table(source: "\(receipts.count) receipts", seconds: Date().timeIntervalSince(start)))
+            // The lines a field rests on that were read wrong, as the end-to-end misses are listed.
+            let misses = LineEval.misses(lines, spaceless: scoring.spaceless)
+            if !misses.isEmpty {
+                let shown = args.misses ? misses : Array(misses.prefix(20))
+                ctx.console.out("vendor, date and time lines read wrong\(shown.count < misses.count ? " (first \(shown.count) of \(misses.count); --misses for all)" : ""):")
+                for m in shown { ctx.console.out("  \(m.receipt)  \(m.field.padding(toLength: 6, withPad: " ", startingAt: 0))  \"\(m.truth)\"  read \"\(m.read)\"") }
+            }
             return failures.isEmpty ? .ok : .inputError
         }
         if args.learn { return try learn(receipts, args, setup: setup, scoring: scoring, ctx) }

@@ -54,6 +54,13 @@ struct LineEvalTests {
         #expect(badCER > cer + 20, "\(bad.out)")
         #expect(bad.out.contains("(0 of 1 lines holding the labelled vendor)"), "\(bad.out)")
         #expect(bad.out.contains("(0 of 1 lines with a time)"), "\(bad.out)")
+        // Those lines are listed, each once under the first field it spoils: the vendor's, and the date's line
+        // (which also holds the time); the good folder has none to list.
+        #expect(bad.out.contains("vendor, date and time lines read wrong:"), "\(bad.out)")
+        #expect(bad.out.contains("  r1  vendor  \"CLL erawdraH enaL robraH\"  read \""), "\(bad.out)")
+        #expect(bad.out.contains("  r1  date    \"7140 EROTS 23:41 4202/40/30\"  read \""), "\(bad.out)")
+        #expect(!bad.out.contains("r1  time"), "\(bad.out)")
+        #expect(!good.out.contains("read wrong"), "\(good.out)")
     }
 
     @Test("a vendor line is the labelled vendor or a part of it, as the vendor is scored")
@@ -66,8 +73,24 @@ struct LineEvalTests {
         #expect(LineEval.holdsVendor("THE", label: "THE MARCO POLO KITCH") == false)
         #expect(LineEval.holdsVendor("DIA %", label: "DIA%"))
         #expect(LineEval.holdsVendor("MEDIA MARKT", label: "DIA%") == false)
+        #expect(LineEval.holdsVendor("Thank you for visiting MAGIC MOUNTAIN!", label: "MAGIC MOUNTAIN") == false)
+        #expect(LineEval.holdsVendor("E-Mail: jawedhabib1002@gmail.com", label: "JAWED HABIB") == false)
+        #expect(LineEval.holdsVendor("UR STORE USA GASOLINE", label: "USAGASOLINE"))
         #expect(LineEval.holdsVendor("1457 Harbor Lane", label: "Harbor Lane Hardware LLC") == false)
         #expect(LineEval.holdsVendor("Harbor Lane Hardware LLC", label: nil) == false)
+    }
+
+    @Test("a vendor line is read right as the vendor is scored: letters, digits and '&', spaces unless spaceless")
+    func vendorLineRead() {
+        func reads(_ truth: String, _ read: String, spaceless: Bool = false) -> Bool {
+            LineEval.readsVendor(LineEval.Line(truth: truth, read: read, vendor: true), spaceless: spaceless)
+        }
+        #expect(reads("ARTIE’S DELICATESSEN", "Artie's Delicatessen"))
+        #expect(reads("Judsons Bar", "Judsons, Bar"))
+        #expect(!reads("COSTCO", "CosTrco"))
+        #expect(!reads("TRENDYMAX", "TRENDY MAX"))
+        #expect(reads("TRENDYMAX", "TRENDY MAX", spaceless: true))
+        #expect(!reads("STOP & SHOP", "STOP SHOP"))
     }
 
     @Test("the true boxes are in the file's pixels: a page over the reduction limit is read whole")
