@@ -118,11 +118,12 @@ def main():
         out[name] = ok
         print(name, made[name], flush=True)
 
-    train = out["stream-train"] + out["render-train"]
+    base = out["stream-train"] + out["render-train"]
+    train = list(base)
     random.Random(SEED).shuffle(train)
     write_list(os.path.join(args.lines, "train.txt"), train)
     if args.extra:
-        p2 = out["stream-train"] + out["render-train"] + [x for e in args.extra for x in out[e]]
+        p2 = base + [x for e in args.extra for x in out[e]]
         random.Random(SEED + 2).shuffle(p2)
         write_list(os.path.join(args.lines, "train-phase2.txt"), p2)
         print(f"train-phase2.txt {len(p2)}")

@@ -38,13 +38,24 @@ public struct LineEval {
     /// and did not read exactly (the vendor's line whole; a date's or a time's tokens).
     public static func misses(_ lines: [Line], spaceless: Bool) -> [Miss] {
         lines.compactMap { l in
-            let t = normalise(l.truth, spaceless: spaceless), r = normalise(l.read, spaceless: spaceless)
-            let field: String? = if l.vendor, !readsVendor(l, spaceless: spaceless) { "vendor" }
-                else if tokens(date, in: t).contains(where: { !r.contains($0) }) { "date" }
-                else if tokens(time, in: t).contains(where: { !r.contains($0) }) { "time" }
-                else { nil }
+            let j = judge(l, truth: normalise(l.truth, spaceless: spaceless), read: normalise(l.read, spaceless: spaceless), spaceless: spaceless)
+            let field: String? = if j.vendor == false { "vendor" } else if j.dates == false { "date" } else if j.times == false { "time" } else { nil }
             return field.map { Miss(receipt: l.receipt, field: $0, truth: l.truth, read: l.read) }
         }
+    }
+
+    /// For each kind of line a field rests on, whether line `l` is one (non-nil) and was read right (true): its amounts,
+    /// dates and times each found in the reading, on the normalised texts `t` and `r`; the vendor's line as scored.
+    struct Judged {
+        var amounts, dates, times, vendor: Bool?
+    }
+
+    static func judge(_ l: Line, truth t: String, read r: String, spaceless: Bool) -> Judged {
+        func read(_ re: NSRegularExpression) -> Bool? {
+            let found = tokens(re, in: t)
+            return found.isEmpty ? nil : found.allSatisfy { r.contains($0) }
+        }
+        return Judged(amounts: read(amount), dates: read(date), times: read(time), vendor: l.vendor ? readsVendor(l, spaceless: spaceless) : nil)
     }
 
     /// Totals over every line, and the figures they give.
@@ -69,26 +80,17 @@ public struct LineEval {
             errors += EditDistance.levenshtein(Array(t), Array(r))
             errorsCaseSensitive += EditDistance.levenshtein(Array(tc), Array(rc))
             if t == r { exact += 1 }
-            let amounts = LineEval.tokens(LineEval.amount, in: t)
-            if !amounts.isEmpty {
-                amountLines += 1
-                if amounts.allSatisfy({ r.contains($0) }) { amountsExact += 1 }
+            // (The vendor's line is judged whole: one letter wrong on it loses the field.)
+            let j = LineEval.judge(l, truth: t, read: r, spaceless: spaceless)
+            func count(_ right: Bool?, _ of: inout Int, _ exact: inout Int) {
+                guard let right else { return }
+                of += 1
+                if right { exact += 1 }
             }
-            let dates = LineEval.tokens(LineEval.date, in: t)
-            if !dates.isEmpty {
-                dateLines += 1
-                if dates.allSatisfy({ r.contains($0) }) { datesExact += 1 }
-            }
-            let times = LineEval.tokens(LineEval.time, in: t)
-            if !times.isEmpty {
-                timeLines += 1
-                if times.allSatisfy({ r.contains($0) }) { timesExact += 1 }
-            }
-            // The vendor's lines read exactly: the vendor is judged whole, so one letter wrong on its line loses the field.
-            if l.vendor {
-                vendorLines += 1
-                if LineEval.readsVendor(l, spaceless: spaceless) { vendorsExact += 1 }
-            }
+            count(j.amounts, &amountLines, &amountsExact)
+            count(j.dates, &dateLines, &datesExact)
+            count(j.times, &timeLines, &timesExact)
+            count(j.vendor, &vendorLines, &vendorsExact)
         }
 
         static func percent(_ a: Int, _ b: Int) -> String { b == 0 ? "—" : String(format: "%.2f %%", 100 * Double(a) / Double(b)) }

@@ -108,12 +108,9 @@ enum EvalCommand {
             for l in lines { figures.add(l, spaceless: scoring.spaceless) }
             ctx.console.outRaw(figures.table(source: "\(receipts.count) receipts", seconds: Date().timeIntervalSince(start)))
             // The lines a field rests on that were read wrong, as the end-to-end misses are listed.
-            let misses = LineEval.misses(lines, spaceless: scoring.spaceless)
-            if !misses.isEmpty {
-                let shown = args.misses ? misses : Array(misses.prefix(20))
-                ctx.console.out("vendor, date and time lines read wrong\(shown.count < misses.count ? " (first \(shown.count) of \(misses.count); --misses for all)" : ""):")
-                for m in shown { ctx.console.out("  \(m.receipt)  \(m.field.padding(toLength: 6, withPad: " ", startingAt: 0))  \"\(m.truth)\"  read \"\(m.read)\"") }
-            }
+            listMisses("vendor, date and time lines read wrong", LineEval.misses(lines, spaceless: scoring.spaceless).map {
+                "\($0.receipt)  \($0.field.padding(toLength: 6, withPad: " ", startingAt: 0))  \"\($0.truth)\"  read \"\($0.read)\""
+            }, all: args.misses, ctx)
             return failures.isEmpty ? .ok : .inputError
         }
         if args.learn { return try learn(receipts, args, setup: setup, scoring: scoring, ctx) }
@@ -148,12 +145,7 @@ enum EvalCommand {
             if !costs.isEmpty, let cache = args.pipeline.ocrCache {
                 ctx.console.out("(OCR from the cache in \(cache) where it had the read: those stages' seconds are the cache's, not the engine's)")
             }
-            let misses = results.flatMap(Miss.of)
-            if !misses.isEmpty {
-                let shown = args.misses ? misses : Array(misses.prefix(20))
-                ctx.console.out("\nmisses\(shown.count < misses.count ? " (first \(shown.count) of \(misses.count); --misses for all)" : ""):")
-                for m in shown { ctx.console.out("  " + m.line) }
-            }
+            listMisses("\nmisses", results.flatMap(Miss.of).map(\.line), all: args.misses, ctx)
         }
         if let w = args.writeBaseline {
             try write(JSONLine.encode(summary.accuracies, pretty: true) + "\n", to: w, what: "the baseline")
@@ -201,14 +193,18 @@ enum EvalCommand {
             ctx.console.out(JSONLine.encode(LearnReport(summary, steps: steps, seconds: elapsed)))
         } else {
             ctx.console.outRaw(summary.table(seconds: elapsed))
-            let misses = steps.filter(\.repeatShop).flatMap { Miss.of($0.learned) }
-            if !misses.isEmpty {
-                let shown = args.misses ? misses : Array(misses.prefix(20))
-                ctx.console.out("\nmisses with learning on repeat shops\(shown.count < misses.count ? " (first \(shown.count) of \(misses.count); --misses for all)" : ""):")
-                for m in shown { ctx.console.out("  " + m.line) }
-            }
+            listMisses("\nmisses with learning on repeat shops", steps.filter(\.repeatShop).flatMap { Miss.of($0.learned) }.map(\.line),
+                       all: args.misses, ctx)
         }
         return steps.contains { $0.learned.error != nil } ? .inputError : .ok
+    }
+
+    /// Prints `lines` under `heading`, indented: the first 20 unless `all` (`--misses`), saying so; nothing when there are none.
+    static func listMisses(_ heading: String, _ lines: [String], all: Bool, _ ctx: CommandContext) {
+        guard !lines.isEmpty else { return }
+        let shown = all ? lines : Array(lines.prefix(20))
+        ctx.console.out("\(heading)\(shown.count < lines.count ? " (first \(shown.count) of \(lines.count); --misses for all)" : ""):")
+        for l in shown { ctx.console.out("  " + l) }
     }
 
     static func write(_ text: String, to path: String, what: String) throws {
