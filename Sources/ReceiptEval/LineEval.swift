@@ -60,15 +60,16 @@ public struct LineEval {
 
     /// Totals over every line, and the figures they give.
     public struct Figures: Sendable {
-        var lines = 0
-        var chars = 0
-        var errors = 0
-        var errorsCaseSensitive = 0
-        var exact = 0
-        var amountLines = 0, amountsExact = 0
-        var dateLines = 0, datesExact = 0
-        var timeLines = 0, timesExact = 0
-        var vendorLines = 0, vendorsExact = 0
+        public private(set) var lines = 0
+        /// Characters of the true lines (normalised), and the edits that make the readings of them.
+        public private(set) var chars = 0
+        public private(set) var errors = 0
+        public private(set) var errorsCaseSensitive = 0
+        public private(set) var exact = 0
+        public private(set) var amountLines = 0, amountsExact = 0
+        public private(set) var dateLines = 0, datesExact = 0
+        public private(set) var timeLines = 0, timesExact = 0
+        public private(set) var vendorLines = 0, vendorsExact = 0
 
         public init() {}
 

@@ -27,7 +27,7 @@ struct EvalArgs: ParsableArgs {
     var folder: [String] = []
 
     static let options = OptionGroup<EvalArgs>([
-        .flag("--json", \.json, help: "Print the figures and misses as one JSON object."),
+        .flag("--json", \.json, help: "Print the figures and misses as one JSON object (with --lines: the reader's figures and every line read wrong)."),
         .flag("--misses", \.misses, help: "List every miss: expected vs got, with the evidence (default: the first 20)."),
         .string("--html", value: "FILE", \.html, kind: .file, help: "Write a self-contained HTML page: accuracy against the baseline, every miss with a crop of the image."),
         .string("--baseline", value: "FILE", \.baseline, kind: .file, help: "Fail (exit 1) if any field's accuracy is below the one in FILE."),
@@ -47,6 +47,14 @@ struct EvalArgs: ParsableArgs {
     ], checks: [{ a in
         if a.learnStore != nil, !a.learn { throw UsageError("--learn-store goes with --learn") }
         if a.noAccept, !a.learn { throw UsageError("--no-accept goes with --learn") }
+        // --lines judges the reader alone and prints its own figures (--json, --misses): nothing end to end to write.
+        if a.lines {
+            for (given, name) in [(a.truthText, "--truth-text"), (a.html != nil, "--html"), (a.baseline != nil, "--baseline"),
+                                  (a.writeBaseline != nil, "--write-baseline"), (a.predictions != nil, "--predictions"),
+                                  (a.saveReadings != nil, "--save-readings")] where given {
+                throw UsageError("--lines cannot be combined with \(name)")
+            }
+        }
         guard a.learn else { return }
         for (given, name) in [(a.lines, "--lines"), (a.truthText, "--truth-text"), (a.html != nil, "--html"), (a.baseline != nil, "--baseline"),
                               (a.writeBaseline != nil, "--write-baseline"), (a.saveReadings != nil, "--save-readings")] where given {
@@ -106,9 +114,15 @@ enum EvalCommand {
             for f in failures { ctx.console.error(f) }
             var figures = LineEval.Figures()
             for l in lines { figures.add(l, spaceless: scoring.spaceless) }
-            ctx.console.outRaw(figures.table(source: "\(receipts.count) receipts", seconds: Date().timeIntervalSince(start)))
+            let seconds = Date().timeIntervalSince(start)
             // The lines a field rests on that were read wrong, as the end-to-end misses are listed.
-            listMisses("vendor, date and time lines read wrong", LineEval.misses(lines, spaceless: scoring.spaceless).map {
+            let misses = LineEval.misses(lines, spaceless: scoring.spaceless)
+            if args.json {
+                ctx.console.out(JSONLine.encode(LinesReport(figures, misses: misses, receiptCount: receipts.count, errorCount: failures.count, seconds: seconds)))
+                return failures.isEmpty ? .ok : .inputError
+            }
+            ctx.console.outRaw(figures.table(source: "\(receipts.count) receipts", seconds: seconds))
+            listMisses("vendor, date and time lines read wrong", misses.map {
                 "\($0.receipt)  \($0.field.padding(toLength: 6, withPad: " ", startingAt: 0))  \"\($0.truth)\"  read \"\($0.read)\""
             }, all: args.misses, ctx)
             return failures.isEmpty ? .ok : .inputError
@@ -265,6 +279,52 @@ struct EvalReport: Encodable {
             }
         }
         misses = results.flatMap(Miss.of).map(MissReport.init)
+    }
+}
+
+/// `receipts eval --lines --json`: the reader's figures and every vendor, date and time line read wrong. Kinds of line
+/// ("lines" all of them, "amounts", "dates", "times", "vendor_lines") as `eval --json` gives fields: the lines of the kind
+/// (`labelled`, from the true text), those read exactly (`right`) and the percentage (`accuracy`, two decimals; absent
+/// where there is no such line).
+struct LinesReport: Encodable {
+    var receiptCount: Int
+    var lineCount: Int
+    var seconds: Double
+    var characterError: Double?
+    var characterErrorCaseSensitive: Double?
+    var accuracy: [String: Double]
+    var right: [String: Int]
+    var labelled: [String: Int]
+    var errorCount: Int
+    var misses: [LineMiss]
+
+    enum CodingKeys: String, CodingKey {
+        case receiptCount = "receipt_count", lineCount = "line_count", seconds, characterError = "character_error"
+        case characterErrorCaseSensitive = "character_error_case_sensitive", accuracy, right, labelled, errorCount = "error_count", misses
+    }
+
+    struct LineMiss: Encodable {
+        var sample: String
+        var field: String
+        var truth: String
+        var read: String
+    }
+
+    static func percent(_ a: Int, _ b: Int) -> Double? { b == 0 ? nil : round2(100 * Double(a) / Double(b)) }
+
+    init(_ f: LineEval.Figures, misses: [LineEval.Miss], receiptCount: Int, errorCount: Int, seconds: Double) {
+        self.receiptCount = receiptCount
+        lineCount = f.lines
+        self.seconds = round2(seconds)
+        characterError = Self.percent(f.errors, f.chars)
+        characterErrorCaseSensitive = Self.percent(f.errorsCaseSensitive, f.chars)
+        let kinds = [("lines", f.exact, f.lines), ("amounts", f.amountsExact, f.amountLines), ("dates", f.datesExact, f.dateLines),
+                     ("times", f.timesExact, f.timeLines), ("vendor_lines", f.vendorsExact, f.vendorLines)]
+        right = Dictionary(uniqueKeysWithValues: kinds.map { ($0.0, $0.1) })
+        labelled = Dictionary(uniqueKeysWithValues: kinds.map { ($0.0, $0.2) })
+        accuracy = Dictionary(uniqueKeysWithValues: kinds.compactMap { k in Self.percent(k.1, k.2).map { (k.0, $0) } })
+        self.errorCount = errorCount
+        self.misses = misses.map { LineMiss(sample: $0.receipt, field: $0.field, truth: $0.truth, read: $0.read) }
     }
 }
 

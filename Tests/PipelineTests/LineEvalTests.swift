@@ -61,6 +61,18 @@ struct LineEvalTests {
         #expect(bad.out.contains("  r1  date    \"7140 EROTS 23:41 4202/40/30\"  read \""), "\(bad.out)")
         #expect(!bad.out.contains("r1  time"), "\(bad.out)")
         #expect(!good.out.contains("read wrong"), "\(good.out)")
+
+        // --json: the same figures and the same lines read wrong, as one object.
+        let js = try runExecutable("receipts", ["eval", "--lines", "--json", "--jobs", "1", mangled.path])
+        #expect(js.code == 0, "\(js.err)")
+        let o = try #require(try JSONSerialization.jsonObject(with: Data(js.out.utf8)) as? [String: Any], "\(js.out)")
+        #expect(o["line_count"] as? Int == lines)
+        #expect((o["right"] as? [String: Int])?["vendor_lines"] == 0 && (o["labelled"] as? [String: Int])?["vendor_lines"] == 1, "\(js.out)")
+        #expect((o["labelled"] as? [String: Int])?["times"] == 1, "\(js.out)")
+        let jsCER = try #require(o["character_error"] as? Double)
+        #expect(abs(jsCER - badCER) < 0.01, "\(js.out)")
+        let listed = try #require(o["misses"] as? [[String: String]]).map { "\($0["sample"] ?? "") \($0["field"] ?? "") \($0["truth"] ?? "")" }
+        #expect(listed.contains("r1 vendor CLL erawdraH enaL robraH") && listed.contains("r1 date 7140 EROTS 23:41 4202/40/30"), "\(listed)")
     }
 
     @Test("a vendor line is the labelled vendor or a part of it, as the vendor is scored")
@@ -103,5 +115,15 @@ struct LineEvalTests {
         let r = try runExecutable("receipts", ["eval", "--lines", Repo.samples])
         #expect(r.code == 2)
         #expect(r.err.contains("--lines needs the true text lines"))
+    }
+
+    @Test("--lines prints its own figures: the end-to-end outputs are refused, not ignored")
+    func linesRefusesEndToEndOutputs() throws {
+        for extra in [["--baseline", "b.json"], ["--write-baseline", "b.json"], ["--html", "r.html"], ["--predictions", "p.jsonl"],
+                      ["--truth-text"], ["--save-readings", "dir"]] {
+            let r = try runExecutable("receipts", ["eval", "--lines"] + extra + [Repo.samples])
+            #expect(r.code == 2, "\(extra): \(r.err)")
+            #expect(r.err.contains("--lines cannot be combined with \(extra[0])"), "\(r.err)")
+        }
     }
 }

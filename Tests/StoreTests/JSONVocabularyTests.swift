@@ -116,6 +116,21 @@ struct JSONVocabularyTests {
         }
         let broken = tmp.path("broken.jpg")
         try "not an image".write(toFile: broken, atomically: true, encoding: .utf8)
+        // The SROIE layout `eval --lines` reads: one sample, its first lines as the true text (their words and boxes as
+        // its frozen reading has them), the vendor's line labelled as misspelt so that it is listed as read wrong.
+        let lines = tmp.path("lines")
+        for sub in ["img", "key", "box"] { try FileManager.default.createDirectory(atPath: lines + "/" + sub, withIntermediateDirectories: true) }
+        try FileManager.default.copyItem(atPath: Repo.samples + "/us-hardware-01.png", toPath: lines + "/img/r1.png")
+        try #"{"company": "Harbor Lane Hardvvare LLC", "date": "2024-03-04", "total": "51.41"}"#.write(toFile: lines + "/key/r1.json", atomically: true, encoding: .utf8)
+        let recording = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Repo.path("Tests/Fixtures/ocr/us-hardware-01.json")))) as? [String: Any])
+        let first = try #require((recording["first"] as? [String: Any])?["lines"] as? [[String: Any]])
+        var box = ""
+        for (i, line) in first.prefix(4).enumerated() {
+            guard let b = line["box"] as? [String: Int], let x = b["x"], let y = b["y"], let w = b["width"], let h = b["height"] else { continue }
+            let text = i == 0 ? "Harbor Lane Hardvvare LLC" : ((line["words"] as? [[String: Any]]) ?? []).compactMap { $0["text"] as? String }.joined(separator: " ")
+            box += "\(x),\(y),\(x + w),\(y),\(x + w),\(y + h),\(x),\(y + h),\(text)\n"
+        }
+        try box.write(toFile: lines + "/box/r1.txt", atomically: true, encoding: .utf8)
         let store = tmp.path("s.sqlite")
         let jsonl = tmp.path("batch.jsonl")
 
@@ -130,6 +145,7 @@ struct JSONVocabularyTests {
             "receipts parse --json": { run(["parse", "--json", "--explain", "--text", images + "/us-hardware-01.png"]) },
             "receipts batch --jsonl FILE": { try String(contentsOfFile: jsonl, encoding: .utf8) },
             "receipts eval --json": { run(["eval", "--json", "--jobs", "1", images]) },
+            "receipts eval --lines --json": { run(["eval", "--lines", "--json", "--jobs", "1", lines]) },
             "receipts reconcile --json": { run(["reconcile", "--json", "--store", store]) },
             "receipts edit --json": {
                 _ = run(["links", "confirm", "--store", store, "--by", "sam", "1"])
@@ -148,7 +164,7 @@ struct JSONVocabularyTests {
         ]
         #expect(Set(outputs.keys) == Set(doc.commands.keys), "the doc's commands and the ones this test runs differ")
         // In the order the store fills up: reconcile before edit, edit before show.
-        let order = ["receipts parse --json", "receipts batch --jsonl FILE", "receipts eval --json", "receipts reconcile --json",
+        let order = ["receipts parse --json", "receipts batch --jsonl FILE", "receipts eval --json", "receipts eval --lines --json", "receipts reconcile --json",
                      "receipts edit --json", "receipts list --json", "receipts show --json", "receipts export --format json",
                      "receipts shops list --json", "receipts shops show --json",
                      "receipts items list --json", "receipts links list --json", "receipts store info --json"]
@@ -166,7 +182,7 @@ struct JSONVocabularyTests {
         }
         // The runs above exercise the vocabulary's less common corners too.
         for key in ["receipt_id", "item_id", "link_id", "correction_id", "line_item", "line", "error", "rejected", "parser", "corrected",
-                    "readings", "failures", "item", "box", "quantity"] {
+                    "readings", "failures", "item", "box", "quantity", "truth"] {
             #expect(seen.contains(key), "no command printed '\(key)': the test does not cover it")
         }
     }
