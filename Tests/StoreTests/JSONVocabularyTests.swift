@@ -146,6 +146,7 @@ struct JSONVocabularyTests {
             "receipts batch --jsonl FILE": { try String(contentsOfFile: jsonl, encoding: .utf8) },
             "receipts eval --json": { run(["eval", "--json", "--jobs", "1", images]) },
             "receipts eval --lines --json": { run(["eval", "--lines", "--json", "--jobs", "1", lines]) },
+            "receipts eval --learn --json": { run(["eval", "--learn", "--json", "--jobs", "1", images]) },
             "receipts reconcile --json": { run(["reconcile", "--json", "--store", store]) },
             "receipts edit --json": {
                 _ = run(["links", "confirm", "--store", store, "--by", "sam", "1"])
@@ -164,7 +165,7 @@ struct JSONVocabularyTests {
         ]
         #expect(Set(outputs.keys) == Set(doc.commands.keys), "the doc's commands and the ones this test runs differ")
         // In the order the store fills up: reconcile before edit, edit before show.
-        let order = ["receipts parse --json", "receipts batch --jsonl FILE", "receipts eval --json", "receipts eval --lines --json", "receipts reconcile --json",
+        let order = ["receipts parse --json", "receipts batch --jsonl FILE", "receipts eval --json", "receipts eval --lines --json", "receipts eval --learn --json", "receipts reconcile --json",
                      "receipts edit --json", "receipts list --json", "receipts show --json", "receipts export --format json",
                      "receipts shops list --json", "receipts shops show --json",
                      "receipts items list --json", "receipts links list --json", "receipts store info --json"]
