@@ -1,8 +1,8 @@
 import Foundation
 import ReceiptModel
 
-/// Reading label values as people write them, for evaluation: "RM 10.60", "1.234,50", "25/12/2018",
-/// "05 MAR 2018", "24-MAR-2018", "Jul03'12", "20180304".
+/// Reading label values as people write them, for evaluation: "RM 11.70", "1.234,50", "25/12/2018",
+/// "07 APR 2019", "19-SEP-2019", "Aug07'13", "20180304".
 ///
 /// The oracle of `receipts eval`: it shares no code with the parser it scores (this file imports only
 /// ReceiptModel, so it cannot call the parser's date and amount scanners), and it reads only what labels hold:
@@ -12,7 +12,7 @@ public enum LabelValue {
 
     /// A label date as a day. All-digit dates that read both ways (03/04/2018) are day-first unless
     /// `monthFirst`, as the reference scorer reads them; two-digit years are 20yy. The first date in the
-    /// text counts ("02/08/2016 02/08/2016", "Friday,Hay26,2017 May26,2017").
+    /// text counts ("02/08/2016 02/08/2016", "Saturday,Jume24,2018 June24,2018").
     public static func date(_ s: String, monthFirst: Bool = false) -> CalendarDate? {
         let tokens = DateToken.split(s)
         for i in tokens.indices {
@@ -91,11 +91,11 @@ public enum LabelValue {
             let dayFirst = CalendarDate(year: year, month: x, day: first), monthFirstDate = CalendarDate(year: year, month: first, day: x)
             return monthFirst ? monthFirstDate ?? dayFirst : dayFirst ?? monthFirstDate
         case (true, false, true):
-            // "05 MAR 2018", "24-MAR-2018", "16JUL17", "22Nov'12"
+            // "07 APR 2019", "19-SEP-2019", "23AUG18", "19Oct'13"
             guard (1...2).contains(a.text.count), let m = monthNames[b.text.uppercased()], let y = year(c.text) else { return nil }
             return CalendarDate(year: y, month: m, day: Int(a.text)!)
         case (false, true, true):
-            // "OCT 3, 2016", "Jul03'12", "Feb11.2012", "March27th2018"
+            // "NOV 5, 2017", "Aug07'13", "Mar14.2013", "April24th2019"
             guard let m = monthNames[a.text.uppercased()], (1...2).contains(b.text.count), let y = year(c.text) else { return nil }
             return CalendarDate(year: y, month: m, day: Int(b.text)!)
         default:
@@ -106,7 +106,7 @@ public enum LabelValue {
     // MARK: amounts
 
     /// A label amount; nil if it holds none. The first number in the text, whatever stands around it
-    /// ("RM 10.60", "$1,234.50", "34,85EUR"): with both separators the last one is the decimal one
+    /// ("RM 11.70", "$1,234.50", "27,45EUR"): with both separators the last one is the decimal one
     /// (1,234.50 and 1.234,50); a lone comma is a decimal comma unless three digits follow it (1,050).
     public static func amount(_ s: String) -> Amount? {
         let chars = Array(s)

@@ -121,14 +121,14 @@ public struct LineEval {
 
     /// Money: digits, a decimal point or comma, two digits.
     static let amount = try! NSRegularExpression(pattern: #"\d+[.,]\d{2}(?!\d)"#)
-    /// Dates as receipts print them: 25/12/2018, 12-01-19, 2018-03-04, 05 mar 2018, 24-mar-2018.
+    /// Dates as receipts print them: 25/12/2018, 12-01-19, 2018-03-04, 05 mar 2018, 19-sep-2019.
     static let date = try! NSRegularExpression(pattern: #"(?<!\d)(\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}[/.-]\d{1,2}[/.-]\d{1,2}|\d{1,2}[ -]?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*[ -]?\d{2,4})(?!\d)"#)
 
     /// Times of day: 14:05, 2:21, 13:14:37.
     static let time = try! NSRegularExpression(pattern: #"(?<![\d:])\d{1,2}:\d{2}(?::\d{2})?(?![\d:])"#)
 
     /// Whether a vendor line was read as the vendor is scored: its letters, digits and "&" (`LabelValue.vendor`: case,
-    /// accents and punctuation aside, so "ARTIE’S" is "ARTIE'S"), and its spaces unless `spaceless`.
+    /// accents and punctuation aside, so "MARGO’S" is "MARGO'S"), and its spaces unless `spaceless`.
     static func readsVendor(_ l: Line, spaceless: Bool) -> Bool {
         let t = LabelValue.vendor(l.truth), r = LabelValue.vendor(l.read)
         return spaceless ? t.replacingOccurrences(of: " ", with: "") == r.replacingOccurrences(of: " ", with: "") : t == r

@@ -265,7 +265,7 @@ enum Arithmetic {
     }
 
     /// The label writes a time with its PM as the receipt prints or OCR reads it, which the scorer takes
-    /// for no PM at all ("02:21PH", "9:28FM", "7:23:34P"): a P or F right after the time, not "pm".
+    /// for no PM at all ("03:32PH", "8:39FM", "6:14:45P"): a P or F right after the time, not "pm".
     static func scorerMisreadsTime(_ text: String) -> Bool {
         let t = text.lowercased()
         return t.range(of: #"\d\s?(p(?![.]?m)|f)"#, options: .regularExpression) != nil && ExtrasScorer.time(text).map { Int($0.prefix(2)) ?? 12 < 12 } == true

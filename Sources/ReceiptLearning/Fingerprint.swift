@@ -66,7 +66,7 @@ enum NumberReader {
         let registrationLine = registrationPhrases.contains { joined.contains(" \($0) ") }
         let phoneLine = words.contains { phoneWords.contains($0) }
         for run in Runs.digits(chars, separators: [" "]) where (5...12).contains(run.digits.count) && !run.hasDecimalPoint {
-            // "(519537-X)", "(139386 X)", "002043319-W", or any number after "Co. Reg." / "Company No"; on a
+            // "(684215-T)", "(472958 V)", "003917724-M", or any number after "Co. Reg." / "Company No"; on a
             // phone line only in brackets or after its keyword ("TEL: 07-556 239l" ends in a misread 1, not a check letter).
             let closed = run.checkLetter != nil && (run.bracketed || (!phoneLine && (run.endsLine || run.hyphenLetter)))
             if registrationLine || closed {
@@ -74,7 +74,7 @@ enum NumberReader {
             }
         }
         if phoneLine {
-            // After each phone word, the numbers of seven digits or more ("TEL: 03-5542 3228 FAX: 03-5542 3213").
+            // After each phone word, the numbers of seven digits or more ("TEL: 03-6718 4492 FAX: 03-6718 4493").
             for run in Runs.digits(chars, separators: [" ", "-", "(", ")", "+", "."]) where (7...15).contains(run.digits.count) && !run.hasDecimalPoint {
                 out.append(ShopKey(.phone, String(run.digits.suffix(9))))
             }
@@ -89,7 +89,7 @@ enum Runs {
         var digits: String
         /// Capital letters glued before the digits ("GB" of "GB123456789", "W" of "W10-1808-…").
         var prefix: String
-        /// The letter after the digits ("X" of "519537-X", "519537 X"), when one stands alone there.
+        /// The letter after the digits ("T" of "684215-T", "684215 T"), when one stands alone there.
         var checkLetter: Character?
         var hyphenLetter: Bool
         var bracketed: Bool

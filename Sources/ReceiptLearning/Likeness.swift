@@ -1,7 +1,7 @@
 import Foundation
 
 /// A text as the multiset of its character trigrams: two OCR readings of one header share most of
-/// them even when a few letters differ ("WORRISONS SUPERSARKE" and "MORRISONS SUPERMARKET").
+/// them even when a few letters differ ("HOLLLNS SUPERWARKE" and "HOLLINS SUPERMARKET").
 public struct Trigrams: Sendable, Hashable {
     public let counts: [String: Int]
     public let total: Int

@@ -10,7 +10,7 @@ import ReceiptStore
 ///     let learning = ShopLearning(shops: try store.shops())
 ///     let learned = learning.read(result.receipt, reading: result.reading, page: result.page)
 ///     try store.saveReceipt(StoredReceiptInput(…, parsed: result.receipt, learned: learned, …))
-///     try store.correct(id, [try .set(.vendor, "Morrisons")], by: "sam", teacher: learning.teacher)
+///     try store.correct(id, [try .set(.vendor, "Hollins")], by: "sam", teacher: learning.teacher)
 public struct ShopLearning: Sendable {
     public let directory: ShopDirectory
     /// The parser that reads rows for habits (its rules and date order).

@@ -88,7 +88,7 @@ public enum OrderReason: Sendable, Hashable, Codable {
     case noEvidence
     /// A date on the receipt that only one order makes valid ("'25/12/2018' can only be read that way").
     case onlyReading(String)
-    /// A long document number holds the date written out ("BATO2201803120255" for 12/03/18).
+    /// A long document number holds the date written out ("KPTA3201904150366" for 15/04/19).
     case documentNumber(String, CalendarDate)
     /// The currency's country writes dates this way.
     case currency(String)
@@ -121,7 +121,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     case colonForDecimalPoint
     /// "in whole units (no cents on this receipt)": "24,000" read as 24000 on a receipt whose currency has no cents
     case wholeUnits
-    /// "one decimal read (174.9): its last digit taken as 0"
+    /// "one decimal read (163.8): its last digit taken as 0"
     case oneDecimalRead(String)
 
     // Currency.
@@ -158,7 +158,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     case dateKeyword
     /// "expiry/validity wording on the line"
     case expiryWording
-    /// "taken as 'Apr01'18' (OCR slips repaired)": a date read through digit look-alikes, a month one
+    /// "taken as 'May01'19' (OCR slips repaired)": a date read through digit look-alikes, a month one
     /// letter off or a misread separator, and what it was taken as.
     case dateRepaired(String)
     /// "two kinds of separator in one date: likelier a misread": a date read with "/" and "-" (or ".") at once ("2/ 3-00").
@@ -194,11 +194,11 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     case quantityTimesUnit(Decimal, Amount, equals: Amount)
     /// "name from the line above: 'BANANAS'": the row wrapped, its price on the next line.
     case nameFromLineAbove(String)
-    /// "price per unit from the line below: 'PRECIO KILO 6.30'": a weighed item's price per kilo or pound, printed under it.
+    /// "price per unit from the line below: 'PRECIO KILO 5.80'": a weighed item's price per kilo or pound, printed under it.
     case unitPriceBelow(String)
     /// "name from the line below: 'PENSIL 2B KOTAK'": a row led by its code and prices, its name printed under it.
     case nameFromLineBelow(String)
-    /// "name from the column of names: 'Flower Soup'": OCR read the names, then their prices.
+    /// "name from the column of names: 'Lotus Soup'": OCR read the names, then their prices.
     case nameFromColumn(String)
     /// "discount 0.90 from the line below: 'MEMBER SAVINGS -0.90'"
     case discountBelow(Amount, String)

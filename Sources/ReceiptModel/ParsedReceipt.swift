@@ -68,7 +68,7 @@ public struct LineItem: Sendable, Hashable, Codable {
     /// What discounts and voids printed under the item take off it (positive; the whole amount when voided).
     public var discount: Amount?
     /// What the receipt prints under the item without a price of its own, as printed: the choices and changes a
-    /// kitchen or bar till lists under a dish ("+ Mayo", "No Red Onion", "-- Chips", "with Chicken &"). Nil when none.
+    /// kitchen or bar till lists under a dish ("+ Relish", "No Green Pepper", "-- Fries", "with Prawn &"). Nil when none.
     public var details: [String]?
     /// The serial numbers (or IMEIs) printed under the item, as printed without their label ("S/N: VT55-0098123" gives
     /// "VT55-0098123"): one a unit sold. Nil when none. The reconciler links an inventory item with the same serial.

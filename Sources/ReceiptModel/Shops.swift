@@ -4,7 +4,7 @@ import Foundation
 // the store and the learning module share (module ReceiptLearning computes them; docs/learning.md).
 
 /// A shop's name as the directory compares names: upper-case, accents dropped, every character but
-/// letters, digits and `&` made a space, spaces collapsed ("Mr. D.I.Y. (M) Sdn Bhd" → "MR D I Y M SDN BHD").
+/// letters, digits and `&` made a space, spaces collapsed ("Kedai Y.K.L. (M) Sdn Bhd" → "KEDAI Y K L M SDN BHD").
 /// The reference scorer's vendor normalisation too: the parser (`VendorText.normalise`) and eval
 /// (`LabelValue.vendor`) call this one.
 /// Two shops never share a key; a correction naming a shop by another spelling of its key teaches that shop.
@@ -18,11 +18,11 @@ public enum ShopName {
 
 /// What kind of fact about a shop a fingerprint key is.
 public enum ShopKeyKind: String, Sendable, Hashable, Codable, CaseIterable {
-    /// A company registration number ("Co. Reg. 860671-D", "(519537-X)"): digits and the check letter.
+    /// A company registration number ("Co. Reg. 739204-F", "(684215-T)"): digits and the check letter.
     case registration
     /// A tax number ("GST ID 000306020352", "VAT No. GB123456789", "ABN", "EIN"): its letters and digits.
     case tax
-    /// A telephone or fax number printed with its keyword ("TEL: 03-5542 3228"): its digits.
+    /// A telephone or fax number printed with its keyword ("TEL: 03-6718 4492"): its digits.
     case phone
     /// An address line of the header, normalised (upper case, letters and digits).
     case address

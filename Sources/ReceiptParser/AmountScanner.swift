@@ -77,7 +77,7 @@ enum AmountScanner {
         return inserting(UInt8(ascii: "0"), before: line.withUTF8(points), in: line)
     }
 
-    /// `currencyWords`: lower-case words that may stand right before an amount ("rm" in "RM10.60").
+    /// `currencyWords`: lower-case words that may stand right before an amount ("rm" in "RM11.70").
     /// `byBytes` false: the matches read from the expression's groups on every line (what `printableAmounts` stands for,
     /// and `HandScannerTests` holds it to).
     static func scan(_ line: String, currencyWords: Set<String> = ["rm", "eur", "usd", "myr", "gbp", "chf", "sgd"], byBytes: Bool = true) -> [FoundAmount] {
@@ -101,7 +101,7 @@ enum AmountScanner {
         // Character offsets counted on from the previous match (matches come in order): one walk of the line.
         var last = line.startIndex, offset = 0
         for m in noAmounts || printed != nil ? [] : amountMatches(line) {
-            // Glued to a word: only a currency word may stand there ("RM10.60", not "X51.50").
+            // Glued to a word: only a currency word may stand there ("RM11.70", not "X51.50").
             if m.range.lowerBound > line.startIndex, line[line.index(before: m.range.lowerBound)].isLetterQuick {
                 let word = line[..<m.range.lowerBound].reversed().prefix { $0.isLetterQuick }
                 guard mayGlue(String(word.reversed()).lowercased(), currencyWords) else { continue }
@@ -128,8 +128,8 @@ enum AmountScanner {
         return out
     }
 
-    /// Whether the word `w` (lower case) glued before an amount may stand there: a currency word ("RM10.60", not
-    /// "X51.50"), or one with a letter misread ("RN10.05", "RH4.72": same length, same first letter).
+    /// Whether the word `w` (lower case) glued before an amount may stand there: a currency word ("RM11.70", not
+    /// "X51.50"), or one with a letter misread ("RN11.15", "RH4.72": same length, same first letter).
     static func mayGlue(_ w: String, _ currencyWords: Set<String>) -> Bool {
         currencyWords.contains(w) || (2...3).contains(w.count) && currencyWords.contains { c in
             c.count == w.count && c.first == w.first && EditDistance.withinOne(Array(c.utf8), Array(w.utf8))
@@ -174,7 +174,7 @@ enum AmountScanner {
             var out: [FoundAmount] = []
             for m in AmountMatcher(b).all() {
                 let start = m.whole.lowerBound
-                // Glued to a word: only a currency word may stand there ("RM10.60", not "X51.50").
+                // Glued to a word: only a currency word may stand there ("RM11.70", not "X51.50").
                 if start > 0, Bytes.isLetter(b[start - 1]) {
                     var k = start
                     while k > 0, Bytes.isLetter(b[k - 1]) { k -= 1 }

@@ -28,7 +28,7 @@ final class CompiledRules: Sendable {
         let oneSlipLengths: UInt64
         let twoSlipLengths: UInt64
         /// Whether OCR slips may match it: one word of five letters or more; of a weak keyword (under 0.75), six or
-        /// more ("cuota", 0.7, one slip from "Cota", would make "Panna Cota 6.00" a tax; "anount" is still "amount").
+        /// more ("cuota", 0.7, one slip from "Cota", would make "Creme Cota 6.00" a tax; "anount" is still "amount").
         let slips: Bool
         /// A keyword of several words: each word's bytes (`MoneyFields.holdsSlipped`); empty for one word.
         let phraseWords: [[UInt8]]

@@ -305,7 +305,7 @@ extension CompiledRules {
         return false
     }
 
-    /// "rm12.50", "rm 12.50": the currency word starts a word and a digit follows.
+    /// "rm13.40", "rm 13.40": the currency word starts a word and a digit follows.
     static func wordBeforeNumber(_ text: String, _ word: String) -> Bool {
         var from = text.startIndex
         while let r = text.range(of: word, range: from..<text.endIndex) {

@@ -62,7 +62,7 @@ extension ReceiptParser {
             votes[certain, default: 0] += w
             if why[certain] == nil { why[certain] = .onlyReading(raw.text) }
         }
-        // A document number that embeds the date ("BATO2201803120255" beside "12/03/18") tells the order.
+        // A document number that embeds the date ("KPTA3201904150366" beside "15/04/19") tells the order.
         // (The lines' long runs of digits looked for only when a date may be read either way: most receipts have none.)
         let undecided = found.filter { $0.0.shape == .numeric && $0.0.certainOrder == nil }
         let runs = undecided.isEmpty ? [] : lines.flatMap { l in Self.longDigitRuns(l.text) }
@@ -149,7 +149,7 @@ extension ReceiptParser {
         if raw.shape == .compact { score -= 0.25 }
         // Read through OCR slips: below any clean date of the receipt.
         if let taken = raw.repaired { score -= Self.repairedDatePenalty; notes.append(.dateRepaired(taken)) }
-        // Glued to a word ("HC03-7-15"): a product code more likely than a date.
+        // Glued to a word ("HC04-8-16"): a product code more likely than a date.
         if raw.afterLetter { score -= 0.3; notes.append(.gluedToWord) }
         if raw.text.filter(\.isNumber).count >= 8 || raw.shape == .named { score += 0.05 }
         // "2/ 3-00": two kinds of separator in one date, as a printer never does; OCR made it of something else.

@@ -9,12 +9,12 @@ struct RawDate {
     var second: Int     // month or day for .numeric; month for others
     var year: Int
     var shape: Shape
-    /// Glued to a word before it ("HC03-7-15"): judged when scanned, so no later walk of the line is needed.
+    /// Glued to a word before it ("HC04-8-16"): judged when scanned, so no later walk of the line is needed.
     var afterLetter: Bool
     var text: String
     var rule: String
     /// Read through OCR slips (digit look-alikes, a month one letter off, a garbled separator): the text as
-    /// it was taken ("Apr01'18" for "AprOi'18"); nil when read as printed.
+    /// it was taken ("May01'19" for "MayOi'19"); nil when read as printed.
     var repaired: String? = nil
 
     /// The unambiguous reading, or nil when both day-first and month-first make a valid date.
@@ -45,9 +45,9 @@ enum DateScanner {
     static let ymd = Pattern(#"(?<!\d)((?:19|20)\d{2})\s?([-/.])\s?(\d{1,2})\s?[-/.]\s?(\d{1,2})(?!\d)"#)
     static let numeric = Pattern(#"(?<![\d.,])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?([-/.])\s?(\d{4}|\d{2})(?![\d]|[.,]\d|[-/.]\d)"#)
     /// The day may start with a letter OCR reads for 0 ("Q1-Nov-2017"); a month name must follow. Not a year
-    /// before a till's apostrophe: "#3 Oct.10'15" is October 10, '15.
+    /// before a till's apostrophe: "#4 Nov.11'16" is November 11, '16.
     static let dayMonthName = Pattern(#"(?<![\d\p{L}])([OQD]\d|\d{1,2})(?:st|nd|rd|th|er)?[\s\-/.,]*(\p{L}{3,9})\.?[\s\-/.,']*(\d{4}|\d{2})(?!\d|\s?['’‘´`]\s?\d)"#)
-    /// "Jun17'13", "Jul03’ 12", "Oct.10'15(Sat)", "March 4, 2024": the year after an apostrophe as US tills print it.
+    /// "Jun18'16", "Aug05’ 14", "Nov.11'16(Fri)", "March 4, 2024": the year after an apostrophe as US tills print it.
     /// Not an amount after a word that is also a month ("Lunch set 18.70": "set" is September in Italian).
     static let monthNameDay = Pattern(#"(?<!\p{L})(\p{L}{3,9})\.?[\s\-/.]*(\d{1,2})(?![.,]\d{2}(?!\d))(?:st|nd|rd|th|[\s,.'’‘´`\-/])[\s,.'’‘´`\-/]*(\d{4}|\d{2})(?![\d]|:\d)"#)
     static let compactYMD = Pattern(#"(?<!\d)(20\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?!\d)"#)
@@ -66,7 +66,7 @@ enum DateScanner {
         "S": "5", "s": "5", "B": "8", "Z": "2", "z": "2",
     ]
     static let yearMark = #"(['’‘´`°"]{1,2}|,')"#
-    /// "AprOi'18", "Junl?7'13", "JAN3S1°13", "Nov12"16": month, a day of up to three characters, year mark, year.
+    /// "MayOi'19", "Junl?8'16", "MAR3S1°14", "Dec14"17": month, a day of up to three characters, year mark, year.
     static let looseMonthNameDay = Pattern(#"(?<![A-Za-z])([A-Za-z]{3})\.?\s?([0-9OoQlIi|!tSsBZz?]{1,3})\s?"# + yearMark + #"\s?(\d{2})(?![0-9]|[.,:][0-9])"#, caseInsensitive: false)
     /// "27dpr' 13" (27 April '13): day, month, year mark, year.
     static let looseDayMonthName = Pattern(#"(?<![A-Za-z0-9])([0-9OoQlI|!SZB]{1,2})([A-Za-z]{3})\s?"# + yearMark + #"\s?(\d{2})(?![0-9]|[.,:][0-9])"#, caseInsensitive: false)
@@ -205,7 +205,7 @@ enum DateScanner {
             var lo = 0, hi = taken.count
             while lo < hi { let mid = (lo + hi) / 2; if taken[mid].upperBound <= range.lowerBound { lo = mid + 1 } else { hi = mid } }
             if lo < taken.count, taken[lo].overlaps(range) { return }
-            // Not a date at all ("2018 - 18.10" is a date's year and a time): leave the text to the other patterns.
+            // Not a date at all ("2019 - 17.21" is a date's year and a time): leave the text to the other patterns.
             guard r.reading(.dayFirst) != nil || r.reading(.monthFirst) != nil else { return }
             taken.insert(range, at: lo)
             out.append(r)

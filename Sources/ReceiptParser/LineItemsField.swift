@@ -21,7 +21,7 @@ extension ReceiptParser {
         }
         return false
     })
-    /// A quantity first on the row: "2 Coffee", "1 x Tea" (not "2%", "3.EGG ROLL", a code "9988").
+    /// A quantity first on the row: "2 Coffee", "1 x Tea" (not "2%", "3.BEEF ROLL", a code "9988").
     static let leadingQuantity = Pattern(#"^\s*(\d{1,2})(?:\s*[xX×]\s*|\s+)(?=\S)"#, mayMatch: { b in
         // after the spaces, a run of one or two digits (not three: neither two nor one of them is followed by a
         // space or an x), then a space or an "x" or "X"
@@ -32,7 +32,7 @@ extension ReceiptParser {
         guard j - i == 1 || j - i == 2, j < b.count else { return false }
         return b[j] == 0x20 || b[j] == UInt8(ascii: "x") || b[j] == UInt8(ascii: "X")
     })
-    /// A weight at the end of the name: "0.657 KILOS", "1.24 lb", "500 g" is not one (a pack size).
+    /// A weight at the end of the name: "0.742 KILOS", "1.24 lb", "500 g" is not one (a pack size).
     static let weightAfterName = Pattern(#"\s(\d{1,3}[.,]\d{1,3})\s*(?:kg|kgs|kilos?|lb|lbs|oz)\.?\s*$"#, mayMatch: { b in
         // the line ends in a unit, then maybe a point and spaces
         var end = b.count
@@ -41,7 +41,7 @@ extension ReceiptParser {
         let lower = b[..<end].suffix(5).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
         return ["kg", "kgs", "kilo", "kilos", "lb", "lbs", "oz"].contains { lower.reversed().starts(with: $0.utf8.reversed()) }
     })
-    /// A quantity before the prices: "Oolong Tea 2 5.00 10.00", "Buns 1 45.00".
+    /// A quantity before the prices: "Jasmine Tea 2 5.00 10.00", "Buns 1 45.00".
     static let trailingQuantity = Pattern(#"\s(\d{1,3})\s*[xX×]?\s*$"#, mayMatch: { b in
         // a digit last, but for spaces and an "x" or "X"
         var end = b.count
@@ -88,7 +88,7 @@ extension ReceiptParser {
     /// A row that has a price and is never an item: totals, tax, tender, change, loyalty, a header's numbers.
     func isNotAnItem(_ l: ParseLine) -> Bool {
         // A payment or total word: the row is that, unless the word is a weak one in a longer name ("CHOCOLATE BAR",
-        // "CHICKEN TENDER", "NET BAG"); "Eat-In Total (incl Tax)" is a total ("total incl", 0.9), however long.
+        // "CHICKEN TENDER", "NET BAG"); "Dine-In Total (incl Tax)" is a total ("total incl", 0.9), however long.
         // A word one OCR slip away counts only on a short row ("TOTAI 12.00"), not in a name ("SUMMER WIT").
         let words = Self.wordsWithLetters(l.words)
         // (The five sets asked one after another, not walked in an array of them made for every row: each set put in
@@ -101,7 +101,7 @@ extension ReceiptParser {
            compiled.any(compiled.taxExclude, in: l.words).map({ Self.inclusion.contains($0.normalised) }) ?? true { return true }
         if compiled.anyExact(compiled.itemSkip, in: l.words) != nil { return true }
         // A charge named by one word ("SERVICE 10% 4.50", "Cover 2.00"); a longer name is a thing sold ("3YR SERVICE
-        // PLAN", "workmanship & service", "PHONE COVER").
+        // PLAN", "labour & service", "PHONE COVER").
         if words == 1, compiled.anyExact(compiled.itemSkipAlone, in: l.words) != nil { return true }
         if !l.dates.isEmpty { return true }
         // A total word and a tax word on one row sum up the receipt, whatever the tax's exclusion says ("Total
@@ -117,7 +117,7 @@ extension ReceiptParser {
     }
 
     /// The row starts with "table" or "tbl" (any case, OCR's marks before it), then spaces, "#", ":", "." or "no" as
-    /// they come, then a digit: "Table 231", "TABLE: 5", "Tbl#12", "Table No. 4", "Table123/1".
+    /// they come, then a digit: "Table 231", "TABLE: 5", "Tbl#12", "Table No. 4", "Table457/2".
     static func startsWithTableNumber(_ text: String) -> Bool {
         Bytes.onPrintable(text) { b -> Bool in
             var i = 0
@@ -199,9 +199,9 @@ extension ReceiptParser {
                 continue
             }
             guard let price = prices.last else {
-                // "No Red Onion", "+ Mayo" right under an item (or under its other details): the item's, not a name
+                // "No Green Pepper", "+ Relish" right under an item (or under its other details): the item's, not a name
                 // waiting for the next row's price. Unless the next row is that price, without a name of its own
-                // ("- IK YELLOW 70GRAMS" over "1 X 105.66": the name above its price, its mark a bullet), or the item
+                // ("- PK GREEN 80GRAMS" over "1 X 105.66": the name above its price, its mark a bullet), or the item
                 // took it as its name from below.
                 // (The row's own bytes asked first: few rows are details.)
                 if let j = items.indices.last, let r = lastItemRow, r == k - 1 || lastDetailRow == k - 1, !notItem[k],
@@ -236,7 +236,7 @@ extension ReceiptParser {
                 continue
             }
             if notItem[k] { continue }
-            // "PRECIO KILO 6.30" under "FILETE PECHUGA POLL 0.657 KILOS 4.14": the weighed item's price per unit, not an
+            // "PRECIO KILO 5.80" under "FILETE LOMO CERDO 0.742 KILOS 4.30": the weighed item's price per unit, not an
             // item; the weight times it is the item's amount.
             if let j = items.indices.last, lastItemRow == k - 1, items[j].unitPrice == nil, let q = items[j].quantity, !Self.isWhole(q),
                prices.count == 1, MoneyFields.same(price.amount * q, items[j].amount) {
@@ -278,7 +278,7 @@ extension ReceiptParser {
                     continue
                 }
             }
-            // A row printing the sum of the items above it (two at least) is their subtotal, its word misread ("SubTor 50.45").
+            // A row printing the sum of the items above it (two at least) is their subtotal, its word misread ("SubTor 48.35").
             if items.count >= 2, running.value > 0, MoneyFields.same(item.amount, running), item.quantity == nil { break }
             running = running + item.amount
             items.append(item)
@@ -288,8 +288,8 @@ extension ReceiptParser {
     }
 
     /// A row without a price that is a choice or change to the dish above it, as printed (spaces collapsed, OCR's marks
-    /// at its ends left out): it starts with a mark that says so ("+ Mayo", "- -Chips", "> Animal") or with a word that
-    /// changes a dish ("No Red Onion", "Add Cheese", "with Chicken &", "* Extra Hot", "Side Salad"), a word after it.
+    /// at its ends left out): it starts with a mark that says so ("+ Relish", "- -Fries", "> Animal") or with a word that
+    /// changes a dish ("No Green Pepper", "Add Cheese", "with Prawn &", "* Extra Hot", "Side Salad"), a word after it.
     /// Nil for anything else: a department's heading ("BAKERY"), a name waiting for its price, a line not ASCII.
     static func itemDetail(_ text: String) -> String? {
         Bytes.onPrintable(text) { b -> String? in
@@ -304,7 +304,7 @@ extension ReceiptParser {
             guard j < end, j - i <= 4, Bytes.isLetter(b[j]) else { return nil }
             // A plus, an arrow or a mark doubled says so; one "-" or "*" is as often a bullet before a name
             // ("- EAGLE F4 NUMBERING FOOLSCAP", "*RUNCIT"), or no mark: then a word that changes a dish, and a
-            // word of two letters after it ("* Extra 1 Tea Cup", "No Red Onion").
+            // word of two letters after it ("* Extra 1 Soy Cup", "No Green Pepper").
             let saysSo = marks >= 2 || (marks == 1 && b[i] != UInt8(ascii: "-") && b[i] != UInt8(ascii: "*"))
             if saysSo {
                 var letters = 0
@@ -326,7 +326,7 @@ extension ReceiptParser {
     /// The serial number a row gives, as printed: the row starts with a serial's label ("S/N", "SN", "Serial No.",
     /// "Serial #", "Ser#", "IMEI", any case; a bullet or OCR's mark before it), then the number: 4 to 40 characters
     /// of letters, digits, "-", "/" and "." (two spaces at most inside), at least four of them letters or digits and
-    /// one a digit ("S/N: VT55-0098123" gives "VT55-0098123"). Nil for any other row: "SN CRACKERS", "Serial Interface".
+    /// one a digit ("S/N: VT55-0098123" gives "VT55-0098123"). Nil for any other row: "SN CRACKERS", "Serial Adapter".
     static func itemSerial(_ text: String) -> String? {
         Bytes.onPrintable(text) { b -> String? in
             var i = 0
@@ -445,7 +445,7 @@ extension ReceiptParser {
     func item(_ l: ParseLine, price last: FoundAmount, prices: [FoundAmount]) -> LineItem? {
         let firstAt = prices.first?.position ?? last.position
         var desc = String(l.text.prefix(firstAt))
-        // "1,00 Ensaladilla Rusa 19,00": a quantity printed as an amount first, the name after it.
+        // "1,00 Ensalada Mixta 19,00": a quantity printed as an amount first, the name after it.
         if letterCount(desc) < 2, prices.count >= 2, let lead = prices.first, lead.amount.cents % 100 == 0,
            lead.amount.value >= 1, lead.amount.value <= 99,
            case let between = Self.droppingLeadingAmount(String(l.text.prefix(last.position))),
@@ -491,14 +491,14 @@ extension ReceiptParser {
             desc = String(desc[m.range.upperBound...])
         } else if qty == nil, let m = QuantityScanner.leading(desc), let q = m.groups[1].flatMap({ Decimal(string: $0) }),
                   q > 0, q <= 20, !desc[m.range.upperBound...].hasPrefix(".") {
-            // "1 Black & Blue 7.39": a small number first, then a name, is how many.
+            // "1 Surf & Turf 8.49": a small number first, then a name, is how many.
             qty = q
             desc = String(desc[m.range.upperBound...])
         } else if qty == nil, let (q, rest) = Self.quantityReadAsTime(desc) {
             qty = q
             desc = rest
         }
-        // "FILETE PECHUGA 0.657 KILOS", "APPLES 1.24 lb": a weight after the name is the quantity.
+        // "FILETE LOMO 0.742 KILOS", "APPLES 1.24 lb": a weight after the name is the quantity.
         if qty == nil, let m = Self.weightAfterName.matches(in: desc).last,
            let q = m.groups[1].flatMap({ Decimal(string: replacingOccurrences(in: $0, of: ",", with: "."), locale: Locale(identifier: "en_US_POSIX")) }), q > 0 {
             qty = q
@@ -509,7 +509,7 @@ extension ReceiptParser {
                         evidence: l.evidence(rule: "item.line", notes: notes + last.repairs))
     }
 
-    /// "1:00 Solomillo Parrilla": a quantity printed "1,00" (whole, two decimals), its comma read as a colon, then
+    /// "1:00 Lomo Plancha": a quantity printed "1,00" (whole, two decimals), its comma read as a colon, then
     /// the name; the quantity and the name after it. (No time of day: it stands first on a priced row.)
     static func quantityReadAsTime(_ desc: String) -> (Decimal, String)? {
         let b = Array(desc.utf8)
@@ -570,7 +570,7 @@ extension ReceiptParser {
             if last.count == 2, last.hasPrefix("P") || last.hasPrefix("A"), last.hasSuffix("M") || last.hasSuffix("H") { return nil }
             words.removeLast()
         } else if let last = words.last, last.utf8.count <= 2, words.count >= 3, last.utf8.allSatisfy({ !Bytes.isAlnum($0) }) {
-            // "NIVEA HAND CREAM 2:17 &": a tax flag read as a sign, which a price with its point keeps after it too.
+            // "SILKA HAND LOTION 3:28 &": a tax flag read as a sign, which a price with its point keeps after it too.
             words.removeLast()
         }
         // ("TIME: 1:12", "Time 11:06": the line's words, not its space-split ones, which keep the colon.)
@@ -605,7 +605,7 @@ extension ReceiptParser {
     }
     static let monthAbbreviations: [[UInt8]] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"].map { Array($0.utf8) }
 
-    /// An amount first on a row ("1,00 Ensaladilla Rusa"), with what stands before it.
+    /// An amount first on a row ("1,00 Ensalada Mixta"), with what stands before it.
     static let leadingAmount = Pattern(#"^\W*\d+[.,]\d{2}"#, caseInsensitive: false)
     // What `itemName` takes away, compiled once (not once a row).
     // (`mayMatch`: what any match needs, on printable ASCII.)
@@ -777,7 +777,7 @@ extension ReceiptParser {
     static func checkedItems(_ items: [LineItem], subtotal: Amount?, tax: Amount?, total: Amount?) -> ([LineItem], Check?) {
         var items = items
         // The total again as the last of several rows ("Totalesesseenet 226.60"): a total whose word OCR garbled. Not the
-        // one priced row under free ones ("Type de pasta Penne 0,00" over "Pasta Chicken Alfredo 15,20"): it is the sale.
+        // one priced row under free ones ("Choix de sauce Tomate 0,00" over "Pasta Chicken Alfredo 15,20"): it is the sale.
         if items.count >= 2, let t = total, let last = items.last, last.amount == t, t.value == 0 || items.dropLast().contains(where: { $0.net.value > 0 }) {
             items.removeLast()
         }

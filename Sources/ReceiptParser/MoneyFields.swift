@@ -31,7 +31,7 @@ struct MoneyFields {
     var cashFound: Found?
     var changeFound: Found?
     /// The sum of the service charges, tips and gratuities printed between the subtotal and the total, nil without
-    /// any: added to the subtotal like the tax ("Subtotal 107.00", "10% SERVICE CHARGE 10.70", "GST 8.24", "Total 125.94").
+    /// any: added to the subtotal like the tax ("Subtotal 96.00", "10% SERVICE CHARGE 9.60", "GST 7.39", "Total 112.99").
     var charges: Amount?
     var totalCandidates: [Found] = []
     /// A heading of the tax breakdown table ("GST SUMMARY"): "TOTAL" lines below it are the table's.
@@ -64,7 +64,7 @@ struct MoneyFields {
         let bestTax = taxScored.map(\.1).max()
         taxFound = taxScored.first { $0.1 == bestTax }?.0
         self.taxLines = taxScored.map { var t = $0.0; t.score = $0.1; return t }
-        // A tax table's row with no tax word OCR read ("SR @ 6% 96.23 5.77", "A 19% Must 7,31 1,39"): its rate
+        // A tax table's row with no tax word OCR read ("SR @ 6% 80.00 4.80", "A 19% Must 7,48 1,42"): its rate
         // makes it one. Each is one more tax line the sums choose among (not `taxFound`, the tax a keyword names).
         let rated = Self.rateRows(lines, rules, taxKeywords: taxKeywords)
         self.taxLines.append(contentsOf: rated.rows)
@@ -273,7 +273,7 @@ struct MoneyFields {
         return out
     }
 
-    /// On a row of two labels and their amounts ("Total 25.00 Cash 30.00", "NET SALES 100.75 GRAND TOTAL 113.35"),
+    /// On a row of two labels and their amounts ("Total 25.00 Cash 30.00", "NET SALES 98.20 GRAND TOTAL 109.60"),
     /// the amount after the keyword `kw`, before the next label's word (three letters or more); nil on any other line
     /// (its last amount is the value: "Total 2 x 4.50 9.00").
     static func amountAfterLabel(_ kw: CompiledRules.Keyword, on l: ParseLine, among amounts: [FoundAmount]) -> FoundAmount? {
@@ -379,7 +379,7 @@ struct MoneyFields {
     static let notTaxRateWords = [" off ", " disc ", " discount ", " save ", " saving ", " savings ", " member ", " promo ", " coupon "]
 
     /// Lines naming no tax that print a rate and, side by side, a net amount and that rate of it to the cent ("SR @
-    /// 6% 96.23 5.77", "A 19% Must 7,31 1,39 8,70" with the word misread), or a rate line with no amount (its word
+    /// 6% 96.23 5.77", "A 19% Must 7,48 1,42 8,70" with the word misread), or a rate line with no amount (its word
     /// read or not) over such amounts ("GST (6.000%)" over "33.40 2.00"): a tax table's row, its tax at 0.85 (the
     /// rate is checked, the word is not read). With one amount instead of two, the row is set aside (`singles`)
     /// for the total to judge. Not a line of a discount, a service charge, a tip or a payment, which print the

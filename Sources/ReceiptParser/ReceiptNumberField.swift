@@ -1,7 +1,7 @@
 import Foundation
 import ReceiptModel
 
-// The receipt number: the token with a digit after a keyword ("Invoice No: 000039121").
+// The receipt number: the token with a digit after a keyword ("Invoice No: 000052817").
 
 extension ReceiptParser {
     static let idToken = Pattern(#"[:#.\s]*([A-Z0-9][A-Z0-9\-/]{2,24})"#)

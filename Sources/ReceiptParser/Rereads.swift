@@ -46,7 +46,7 @@ extension ReceiptParser {
             else if compiled.best(compiled.tax, in: w) != nil { why = "tax" }
             else if compiled.best(compiled.cash, in: w) != nil || compiled.best(compiled.change, in: w) != nil { why = "payment" }
             else if !DateScanner.scan(line.text.uppercased(), months: compiled.months).isEmpty || compiled.dateKeyword(w) > 0 { why = "date" }
-            // A time of day: tills print the date beside it, and a date misread there ("Junl?7'13 09:35PM") may read alone.
+            // A time of day: tills print the date beside it, and a date misread there ("Junl?8'16 09:35PM") may read alone.
             else if Self.timeOfDay.matches(in: line.text).first != nil { why = "date" }
             else { why = nil }
             guard let why else { continue }

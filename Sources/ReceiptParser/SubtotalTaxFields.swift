@@ -16,7 +16,7 @@ extension MoneyFields {
         var checks: [Check]
     }
 
-    /// "A=VAT@ 17.5 84.54 14.79 99.33", "10% 50.98 5.10 56.08": a tax table's row prints net, tax and gross;
+    /// "A=VAT@ 17.5 73.43 12.85 86.28", "10% 50.98 5.10 56.08": a tax table's row prints net, tax and gross;
     /// the tax is the middle one (the line's last amount, its gross, is what `find` took).
     static func taxTableRow(_ f: Found) -> Found {
         let a = f.line.amounts.filter { !$0.isPercent && !$0.negative }.map(\.amount)
@@ -73,7 +73,7 @@ extension MoneyFields {
         let t = total.value
         let adj = adjustment
         var subtotals = subtotalLines.filter { $0.amount.value > 0 && $0.line.index <= row }
-        // No subtotal line: the row below the items that prints their sum is one, its word misread ("SubTor 50.45").
+        // No subtotal line: the row below the items that prints their sum is one, its word misread ("SubTor 48.35").
         if subtotals.isEmpty, let s = itemsSumRow(lineItems, before: row) { subtotals = [s] }
         // A rate and one amount that is that rate of the total less it ("B 7,0%" over "0,75" under "11,50"): one more
         // option, the net the rest of the total.
@@ -101,7 +101,7 @@ extension MoneyFields {
             return settled(s, rule: "subtotal.tax-table", o, total: t, checks: checks, taxRule: "tax.tax-table")
         }
         // 0b. A tax table's total row whose gross is the total and whose net reads one digit off what the sum wants
-        //     ("TOTAL 30.87 5.63 44.50" for 38.87 + 5.63 = 44.50, a 0 read for an 8), when the total is backed by
+        //     ("TOTAL 30.60 5.40 44.00" for 38.87 + 5.63 = 44.50, a 0 read for an 8), when the total is backed by
         //     something else and no subtotal line or tax line already adds up.
         if confirmed(total), !subtotals.contains(where: { s in options.contains { fits(s.amount, $0.amount) } }) {
             // (The row's amounts asked before its words: most lines hold fewer than three.)
@@ -177,7 +177,7 @@ extension MoneyFields {
             }
         }
         // 3b. No tax on the receipt, nothing between the subtotal and the total: they are the same amount, one
-        //     digit of the subtotal misread ("SUBTOTAL $16.94" above "TOTAL $18.94").
+        //     digit of the subtotal misread ("SUBTOTAL $15.83" above "TOTAL $17.83").
         if named.isEmpty, adj.value == 0, let s = subtotals.last, s.line.index < row, onlyTaxBetween(s.line.index, row),
            unreadTaxLine(after: s.line.index, before: row) == nil, let (swap, byEngine) = Self.digitConfusion(s.amount, t, readFrom: s.line.ocrWords), confirmed(total) {
             var r = s
@@ -196,7 +196,7 @@ extension MoneyFields {
                 return settled(s, rule: Self.rule(s), o, total: t, checks: checks, taxRule: "tax.total-less-subtotal")
             }
         }
-        // 4a. A subtotal line whose amount OCR could not read ("Sub Total a: 1."), no tax line on the receipt and
+        // 4a. A subtotal line whose amount OCR could not read ("Sub Total e: 1."), no tax line on the receipt and
         //     nothing but blank or unreadable lines between it and the total: the subtotal is the total.
         if subtotals.isEmpty, named.isEmpty, tax == nil, adj.value == 0, row > 0,
            let l = lines[..<row].last(where: { rules.isSubtotal($0.words) }),
@@ -209,7 +209,7 @@ extension MoneyFields {
         if subtotalLines.isEmpty, let s = subtotals.first, named.isEmpty, Self.same(s.amount + adj, t) {
             return settledWithoutTax(s, rule: Self.rule(s), total: t, checks: checks, options: options)
         }
-        // 5. No subtotal line, no tax added: the total printed above its own line ("Amount 152.00", "Food
+        // 5. No subtotal line, no tax added: the total printed above its own line ("Amount 141.00", "Food
         //    Total 245.00", "Net Total 105.00" over "TOTAL 105.00") is the sum before tax, which is the total.
         //    Or the total was taken from the upper of two such lines ("Total Sales 180.00" over "TOTAL 180.00"):
         //    its own line is the sum before tax.
@@ -227,7 +227,7 @@ extension MoneyFields {
             }
         }
         // 5b. The subtotal line prints the total (or the total before its rounding), on a line of its own: the tax,
-        //     if any, is included in it ("Sub Total 129.30", "GST @6% 7.30", "Total 129.30"; "Subtotal 7.00", "Total
+        //     if any, is included in it ("Sub Total 118.20", "GST @6% 6.69", "Total 118.20"; "Subtotal 7.00", "Total
         //     Incl. of GST 7.00"). Two lines agree on the total: nothing is amiss, no mismatch to look again for.
         if let s = subtotalLines.first(where: { $0.line.index != row && (Self.same($0.amount, t) || Self.same($0.amount + adj, t)) }) {
             var out = Settled(subtotal: Field(s.amount, confidence: min(0.99, 0.6 + 0.3 * s.score),
@@ -247,7 +247,7 @@ extension MoneyFields {
         // A tax as large as half the total is no tax: a total line that names the tax ("Total Sales (Excluding GST)").
         if let x = out.tax, x.value >= t * Ratio.r0_5 { out.tax = nil }
         // 6. No tax added: the tax included in the prices, as the receipt states it ("VAT 20% included 1.99",
-        //    "TOTAL INCLUDES 6% GOVT TAX OF 0.68"), a small part of the total.
+        //    "TOTAL INCLUDES 6% GOVT TAX OF 0.57"), a small part of the total.
         if out.tax == nil, let (l, a) = includedTax(below: subtotals.first?.line.index, total: t) {
             out.tax = Field(a, confidence: 0.7, evidence: l.evidence(rule: "tax.included", notes: [.taxIncluded]))
         }

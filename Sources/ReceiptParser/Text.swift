@@ -369,7 +369,7 @@ final class WordLine {
         return EditDistance.withinOne(w, kw) && !falseFriends.contains { $0.elementsEqual(w) }
     }
 
-    /// Words one slip from a keyword that receipts print as words of their own: "1 Tuna Salad Sandwich 6.59" is a
+    /// Words one slip from a keyword that receipts print as words of their own: "1 Tuna Mayo Wrap 6.59" is a
     /// dish, not the Malay "tunai" (cash) misread, and its price no amount paid.
     static let falseFriends: [[UInt8]] = [Array("tuna".utf8)]
 

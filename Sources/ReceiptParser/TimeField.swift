@@ -22,7 +22,7 @@ extension ReceiptParser {
             // "Open Time: 01:24PM", "Opened 12:02", "Open 9:00-21:00": when the table opened (the bill was paid later)
             // or the shop's hours, not when the receipt was paid.
             let opening = l.words.has(" open ") || l.words.has(" opened ") || l.words.has(" opening ")
-            // "12:28PM Total 96.86", "10:00 Payment Due 25.61": a check printed when it was closed, its time first on
+            // "11:39PM Total 85.75", "10:00 Payment Due 24.39": a check printed when it was closed, its time first on
             // the total's line, later than the one beside the date (when the table opened): the time it was paid.
             // (After the word, "Total: 1:08" is a price misread.)
             var totalLine: Bool?
@@ -31,7 +31,7 @@ extension ReceiptParser {
                 var notes: [Note] = []
                 if let read = t.meridiemRead { notes.append(.meridiemRead(read, pm: t.time.hour >= 12)) }
                 var time = t.time
-                // "Date: 06-Aug-2015 2:31:17", its PM not read: a 24-hour till prints "02:31:17" (or "14:31:17"), so an
+                // "Date: 07-Sep-2016 3:42:28", its PM not read: a 24-hour till prints "02:31:17" (or "14:31:17"), so an
                 // hour of one digit is a 12-hour till's, and between one and seven it is afternoon far more often.
                 if !t.meridiem, t.unpadded, (1...6).contains(time.hour), let pm = TimeOfDay(hour: time.hour + 12, minute: time.minute, second: time.second) {
                     time = pm
@@ -55,7 +55,7 @@ extension ReceiptParser {
                 if labelled { score += 0.2 }
                 if moneyLine || phoneLine { score -= 0.3 }
                 if opening { score -= 0.2 }
-                // "VISA 1:48" alone: few shops sell before seven, and a 12-hour till would print PM.
+                // "VISA 2:37" alone: few shops sell before seven, and a 12-hour till would print PM.
                 if !besideDate && !labelled && t.time.hour < 7 && !t.meridiem && t.time.second == nil { score -= 0.1 }
                 // Of equals beside the date, the later; elsewhere the first (a receipt's time is printed near its top).
                 if best == nil || score > best!.1 || (score == best!.1 && besideDate) { best = (time, score, l, notes, "time.hh:mm") }

@@ -60,9 +60,9 @@ extension MoneyFields {
         return candidates
     }
 
-    /// "NET TOTAL 174.9", "Total $10.7": a total line ending in a number with one decimal, no amount
+    /// "NET TOTAL 163.8", "Total $10.7": a total line ending in a number with one decimal, no amount
     /// read on it. OCR lost the last digit, most often a 0 (faint, or run into the paper's edge): read
-    /// as 174.90, weaker than its keyword. A ")" after the digit is a misread digit, not an end.
+    /// as 163.80, weaker than its keyword. A ")" after the digit is a misread digit, not an end.
     static let oneDecimalAtEnd = Pattern(#"(?<![\d.,])(\d{1,6})[.,](\d)(?![\d)])\W{0,3}$"#, mayMatch: { b in
         // a digit, "." or ",", a digit, then at most three bytes to the end (`\W{0,3}$`: asked where those three stand,
         // not along the whole line)
@@ -129,7 +129,7 @@ extension MoneyFields {
     func addFallbacks(_ candidates: inout [Found]) {
         // Every total below the subtotal and no discount: a total can't be less than its subtotal, so the
         // total line was misread and the subtotal (tax included) is the best reading left.
-        // Not when the subtotal is more than the cash handed over (the subtotal is the misread one: "SUBTOTAL 916.94",
+        // Not when the subtotal is more than the cash handed over (the subtotal is the misread one: "SUBTOTAL 917.83",
         // "CASH 20.05"), nor when a total line names a total a little below it (a discount or coupon not read).
         if let s = subtotalFound, discountFound == nil, !candidates.isEmpty, candidates.allSatisfy({ Self.below($0.amount, s.amount) }),
            s.amount.value > 0, !(cashFound.map { Self.below($0.amount, s.amount) } ?? false),
@@ -151,7 +151,7 @@ extension MoneyFields {
             candidates.append(Found(amount: expected, keyword: .derived("subtotal + tax", weight: 0.45), line: t.line, score: 0.45,
                                     notes: [.computedSubtotalPlusTax]))
         }
-        // No total line read: what a card paid ("Credit $3.21", "VISA 24.50") is the total: a card is charged it, no
+        // No total line read: what a card paid ("Credit $4.32", "VISA 24.50") is the total: a card is charged it, no
         // change given. A better guess than the largest amount, still a low one.
         if candidates.isEmpty, let (l, a) = cardPayment() {
             candidates.append(Found(amount: a, keyword: .derived("amount paid by card", weight: 0.35), line: l, score: 0.35,

@@ -6,7 +6,7 @@ import ReceiptModel
 // cleaned: `VendorText.swift`.
 
 extension ReceiptParser {
-    /// A company registration number line: "(001610235-P)", "(1168272-U)", "Co. Reg. 12345-X".
+    /// A company registration number line: "(004827316-K)", "(1093548-H)", "Co. Reg. 12345-X".
     static let registrationNumber = Pattern(#"^\W*(?:co(?:mpany)?\.?\s*(?:reg|no)\S*\s*:?\s*)?[\(\[{]?\s*\d{5,}-?[A-Z0-9]\s*[\)\]}]?\W*$"#,
                                             mayMatch: { Bytes.hasRun($0, 5, Bytes.isDigit) })
 
@@ -65,7 +65,7 @@ extension ReceiptParser {
         return Field(best.0, confidence: min(0.95, max(0.05, best.1)), evidence: best.2, rejected: Array(rejected))
     }
 
-    /// "S U P E RM A R K E T", "****** C A R R E F O U R #***#**": a name printed with its letters spaced apart
+    /// "S U P E RM A R K E T", "****** L A N T E R N A #***#**": a name printed with its letters spaced apart
     /// (wide print), read as a word a letter. The letters are joined into words: a new word where the gap between
     /// two letters is more than twice the line's usual gap ("T H E   S H O P"), one word without boxes. Only a line
     /// of such capitals (one or two letters a word, five single ones at least and most of them single: three are
@@ -120,7 +120,7 @@ extension ReceiptParser {
     }
 
     /// "Car Wash 8 Detail": an "&" OCR read as "8", unsurely (under 0.8), alone between two words of letters it read
-    /// surely (0.9 and over): "Car Wash & Detail". A name's own 8 ("ROUTE 8 DINER") is read as surely as its words.
+    /// surely (0.9 and over): "Tyre & Battery Hub". A name's own 8 ("ROUTE 8 DINER") is read as surely as its words.
     static func ampersandReadAsEight(_ name: String, words: [OCRWord]) -> String {
         guard words.count >= 3, name.utf8.contains(UInt8(ascii: "8")) else { return name }
         func lettered(_ w: OCRWord) -> Bool { w.text.count >= 2 && w.text.allSatisfy(\.isLetter) && w.confidence >= 0.9 }
@@ -210,7 +210,7 @@ extension ReceiptParser {
         let restWords = rest.count
         // Or only a business word before the form ("RESTAURANT SDN BHD", "COFFEE CO."): the tail of a name.
         let tail = restWords == 1 && compiled.hasNameWord(String(rest[0]))
-        // Or the line starts with a long legal form ("ENTERPRISE (SETIA"): the name began above.
+        // Or the line starts with a long legal form ("ENTERPRISE (TAMAN"): the name began above.
         // (The word padded once, not once for every form it is compared with.)
         let startsWithForm = l.words.words.first.map { w in
             guard w.count >= 5 else { return false }
@@ -222,7 +222,7 @@ extension ReceiptParser {
             name = cleaned[i - 1] + " " + name
             rule = "vendor.legal-form-two-lines"
         }
-        // "ENTERPRISE (SETIA" / "ALAM) SDN BHD": a bracket left open closes on the next line.
+        // "ENTERPRISE (TAMAN" / "MEWAH) SDN BHD": a bracket left open closes on the next line.
         if Self.opensMoreThanCloses(name), i + 1 < top.count,
            top[i + 1].text.contains(")"), top[i + 1].amounts.isEmpty {
             name += " " + cleaned[i + 1]
@@ -265,7 +265,7 @@ extension ReceiptParser {
         if l.confidence < 0.6 { score -= 0.1 }
 
         if compiled.hasNameWord(name) { score += 0.15 }
-        // A registration number below the line, or on it ("BRIGHT VOLT MALAYSIA (308282-A)").
+        // A registration number below the line, or on it ("BRIGHT VOLT MALAYSIA (425917-B)").
         if i + 1 < top.count, Self.isRegistrationNumber(top[i + 1].text) { score += 0.1 }
         else if Self.hasRegistrationOnLine(l.text) { score += 0.1 }
         // (The letters counted, and asked for a capital, without making a string of them: on ASCII, a byte a letter.)

@@ -355,7 +355,7 @@ extension CompiledRules {
         guard letters >= 2 else { return nil }
         // "Las Vegas, NV 89104", "Denver, CO", "London SW1A 1AA": a city line, not a name (and "CO" there is a state).
         if Self.isCityLine(l.text) { return nil }
-        // Judged without a trailing registration number: "NAME S/B (81497-P)" ends in its legal form.
+        // Judged without a trailing registration number: "NAME S/B (62318-J)" ends in its legal form.
         // (The words of a line cleaning left as it was are the line's own.)
         let cw = cleaned == l.text ? w : WordLine(cleaned)
         if let form = firstLegalForm(ending: cw) {
@@ -380,7 +380,7 @@ extension CompiledRules {
         if Self.looksLikeNoise(w) { return nil }
         // Read with under 30 % confidence: what OCR makes of a logo or a picture ("FESEREAFSSSEPEEFES ESE ESSE").
         if l.confidence < 0.3 { return nil }
-        // Address and digit checks without a trailing registration number ("NAME MALAYSIA (308282-A)").
+        // Address and digit checks without a trailing registration number ("NAME MALAYSIA (425917-B)").
         let cDigits = cw.digitCount
         // Address words as printed only: one letter off is a name's word as often ("KANDAR" is no "BANDAR").
         if anyExact(addressWords, in: cw) != nil, cDigits > 0 || cw.spans.count > 3 { return nil }
@@ -587,7 +587,7 @@ struct VendorText: Sendable {
     /// A legal form that ends the name, then one or two short scraps: "NAME SDN BHD ab 1".
     let scrapsAfterForm: Pattern
     /// A legal form that ends the name, then anything with a digit (a registration number, noise):
-    /// "SDN BHD 1110644-¥", "Sdn Bhd {256864-P)", "SDN BHD (Ca. No:20154-T)".
+    /// "SDN BHD 1110644-¥", "Sdn Bhd {318459-R)", "SDN BHD (Ca. No:31872-E)".
     let numberAfterForm: Pattern
     /// `numberAfterForm`'s alternatives as lower-case bytes, in its order (longest first), for `numberAfterFormEnd`;
     /// nil when one is not ASCII (the expression is run then).
@@ -664,7 +664,7 @@ struct VendorText: Sendable {
     static let bhdFirst = ByteSet("Bb83"), bhdSecond = ByteSet("HhNn")
 
     // What `clean` and `dropLabel` take away, compiled once (not once a line).
-    /// A registration number in brackets at the end: "(81109-A)", "(Co. Reg. 12345-X".
+    /// A registration number in brackets at the end: "(73526-C)", "(Co. Reg. 12345-X".
     // (`mayMatch`: what any match needs, on printable ASCII.)
     static let registrationAtEnd = Pattern(#"\s*[\(\[]\s*(?:co\.?\s*(?:reg|no)\.?\s*:?\s*)?[0-9][0-9A-Z\-\s]*[\)\]]?\s*$"#, caseInsensitive: true,
                                            mayMatch: { b in
@@ -706,7 +706,7 @@ struct VendorText: Sendable {
         return (1...2).contains(b.count - i) && i > 0 && b[i - 1] == 0x20
     }
 
-    /// Strips OCR noise at the ends and a trailing registration number "(81109-A)".
+    /// Strips OCR noise at the ends and a trailing registration number "(73526-C)".
     func clean(_ s: String) -> String {
         cleanPrintable(s) ?? cleanStepByStep(s)
     }
@@ -786,13 +786,13 @@ struct VendorText: Sendable {
         t = Self.trimEnds(t)
         t = p ? Self.cut(t, at: Self.registrationAtEndStart) ?? Self.registrationAtEnd.replacing(in: t, with: "")
               : Self.registrationAtEnd.replacing(in: t, with: "", printable: false)
-        // A branch code "(KJ1)", then a bare registration number at the end: "NAME SDN BHD 1110644-W".
+        // A branch code "(KJ1)", then a bare registration number at the end: "NAME SDN BHD 1207385-N".
         t = Self.branchCodeAtEnd.replacing(in: t, with: "", printable: p)
         t = p ? Self.cut(t, at: Self.bareNumberAtEndStart) ?? Self.bareNumberAtEnd.replacing(in: t, with: "")
               : Self.bareNumberAtEnd.replacing(in: t, with: "", printable: false)
         t = collapsingSpaces(t, Self.spaces)
         t = Self.trimJunk(t)
-        // A rule of dashes after the name ends it: "BP STATION VAN VEEN------------:-rm".
+        // A rule of dashes after the name ends it: "QS STATION DE WIT------------:-rm".
         t = Self.ruleToEnd.replacing(in: t, with: "", printable: p)
         // Leading dots and a stray lower-case scrap before an upper-case name ("ri FOODICIOUS"), trailing scraps after a legal form.
         t = Self.leadingDots.replacing(in: t, with: "", printable: p)

@@ -53,7 +53,7 @@ struct LineItemReport: Encodable {
     var amount: String
     /// What a discount or void printed under it takes off.
     var discount: String?
-    /// What is printed under it without a price ("No Red Onion", "+ Mayo").
+    /// What is printed under it without a price ("No Green Pepper", "+ Relish").
     var details: [String]?
     /// The serial numbers printed under it ("S/N: VT55-0098123"), without their label.
     var serials: [String]?

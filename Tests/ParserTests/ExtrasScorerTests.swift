@@ -8,8 +8,8 @@ import ReceiptEval
 @Suite("eval: the extra fields scored as extras.py scores them")
 struct ExtrasScorerTests {
     @Test("money: the last two-decimal number, spaces dropped, comma as a dot",
-          arguments: [("$28,250.00", "0.00"), ("24,000", "24.00"), ("$1.999", "1.99"), ("0.00 | 0.00", "0.00"),
-                      ("$0.83 | $1.65 | 1.65$ | 0.83$", "0.83"), ("1 234,5 6", "1234.56"), ("-3.00", "3.00")])
+          arguments: [("$37,160.00", "0.00"), ("24,000", "24.00"), ("$1.999", "1.99"), ("0.00 | 0.00", "0.00"),
+                      ("$0.74 | $1.48 | 1.48$ | 0.74$", "0.74"), ("1 234,5 6", "1234.56"), ("-3.00", "3.00")])
     func money(_ text: String, _ want: String) {
         #expect(ExtrasScorer.money(text) == want)
     }
@@ -21,18 +21,18 @@ struct ExtrasScorerTests {
     }
 
     @Test("time: the first h:mm, pm anywhere adds 12, am at 12 is 0",
-          arguments: [("02:34PM | 04:02PM", "14:34"), ("12:05am", "00:05"), ("12:30 P.M.", "12:30"), ("9:28FM", "09:28"),
+          arguments: [("03:47PM | 05:13PM", "15:47"), ("12:05am", "00:05"), ("12:30 P.M.", "12:30"), ("8:39FM", "08:39"),
                       ("123:45", "23:45"), ("Time 7:05 Sam", "07:05"), ("14:58:21", "14:58")])
     func time(_ text: String, _ want: String) {
         #expect(ExtrasScorer.time(text) == want)
     }
 
     @Test func timeNeedsAColon() {
-        #expect(ExtrasScorer.time("11.39AM") == nil)
+        #expect(ExtrasScorer.time("10.42AM") == nil)
     }
 
     @Test("likeness: difflib's SequenceMatcher ratio, lower case, spaces dropped",
-          arguments: [("BIRKIN35RASPCROCNILPA", "birkin 35 rasp croc", 0.8648648648648649), ("CocoVanil", "COCO VANILLA", 0.9),
+          arguments: [("WOOLSCARF40CHARCNVYPA", "woolscarf 40 charc", 0.8648648648648649), ("PlumSorbe", "PLUM SORBETS", 0.9),
                       ("abcd", "bcda", 0.75), ("tide pods", "tidepods 42ct", 0.8), ("abxcd", "abcdxab", 0.6666666666666666),
                       ("qabxcd", "abycdf", 0.6666666666666666), ("private", "primate", 0.8571428571428571),
                       ("coke", "2coke3.50", 0.6153846153846154)])

@@ -61,7 +61,7 @@ struct FieldsTests {
         let closed = parser.parse(text: "GRILL\nChk 4781 Apr01'24 12:11P Gst 2\nTEA 3.00\nSOUP 9.00\n12:28PM Total 12.00")
         #expect(closed.time?.value == time(12, 28))
         #expect(closed.time?.evidence.rule == "time.total-line")
-        #expect(parser.parse(text: "GRILL\nOpen: 18:43:34 Table: 25\nTEA 3.00\n19:32:35 Total: 3.00").time?.value == time(19, 32, 35))
+        #expect(parser.parse(text: "GRILL\nOpen: 17:52:13 Table: 31\nTEA 3.00\n18:41:24 Total: 3.00").time?.value == time(18, 41, 24))
         #expect(parser.parse(text: "GRILL\n01/04/2024 12:11\nTEA 3.00\nTotal: 1:08\nTOTAL 3.00").time?.value == time(12, 11))
         #expect(parser.parse(text: "GRILL\n01/04/2024 12:11\nTEA 3.00\n11:58 Total 3.00").time?.value == time(12, 11))
         // Its PM read as "PH" is said, as anywhere else; an unpadded hour there is afternoon too.
@@ -70,8 +70,8 @@ struct FieldsTests {
         #expect(ph.time?.evidence.notes == [.meridiemRead("PH", pm: true)])
         #expect(parser.parse(text: "GRILL\nOpen: 12:40 Table: 25\nTEA 3.00\n1:05 Total 3.00").time?.value == time(13, 5))
         // What is due to pay is the total's line by another name; the change due is not.
-        #expect(parser.parse(text: "GRILL\nO4NOV'17 9:32AM\nTEA 23.96\nTax 1.65\n10:00 Payment Due 25.61").time?.value == time(10, 0))
-        #expect(parser.parse(text: "GRILL\nO4NOV'17 9:32AM\nTEA 23.96\nTOTAL 23.96\n10:00 Change Due 1.04").time?.value == time(9, 32))
+        #expect(parser.parse(text: "GRILL\nO5DEC'18 8:43AM\nTEA 22.85\nTax 1.54\n10:00 Payment Due 24.39").time?.value == time(10, 0))
+        #expect(parser.parse(text: "GRILL\nO5DEC'18 8:43AM\nTEA 22.85\nTOTAL 22.85\n10:00 Change Due 1.15").time?.value == time(8, 43))
     }
 
     /// A till that prints "2:31" (no leading zero) keeps a 12-hour clock; without its AM or PM, an hour from one
@@ -86,16 +86,16 @@ struct FieldsTests {
         #expect(parser.parse(text: "SUSHI BAR\nDate: 06-Aug-2024 7:13\nTEA 3.00\nTOTAL 3.00").time?.value == time(7, 13))
     }
 
-    /// "VISA 1:48" before "16:45": a bare small hour away from the date and no AM or PM is the weaker reading.
+    /// "VISA 2:37" before "16:45": a bare small hour away from the date and no AM or PM is the weaker reading.
     @Test("a bare hour before seven is weaker than a daytime one")
     func earlyHourIsWeaker() {
-        #expect(parser.parse(text: "DELI\nTEA 3.00\nTOTAL 3.00\nVISA 1:48\nThank you 16:45").time?.value == time(16, 45))
-        #expect(parser.parse(text: "DELI\nTEA 3.00\nTOTAL 3.00\nVISA 1:48 PM\nThank you 16:45").time?.value == time(13, 48))
+        #expect(parser.parse(text: "DELI\nTEA 3.00\nTOTAL 3.00\nVISA 2:37\nThank you 16:45").time?.value == time(16, 45))
+        #expect(parser.parse(text: "DELI\nTEA 3.00\nTOTAL 3.00\nVISA 2:37 PM\nThank you 16:45").time?.value == time(14, 37))
     }
 
     @Test("a time right after 'Time:' with no space")
     func afterALabelColon() {
-        #expect(parser.parse(text: "SHOP\nDate :9/24/2016 Time:2:35 pm\nTOTAL 1.00").time?.value == time(14, 35))
+        #expect(parser.parse(text: "SHOP\nDate :8/13/2017 Time:3:46 pm\nTOTAL 1.00").time?.value == time(15, 46))
         #expect(parser.parse(text: "SHOP\n05:10:PM CASHIER 2\nTOTAL 1.00").time?.value == time(17, 10))
     }
 
@@ -108,7 +108,7 @@ struct FieldsTests {
         #expect(r.total?.value == amount("14.15"))
     }
 
-    /// "SubT 50.45": the word cut short, found by its word alone (no sum here names it).
+    /// "SubT 48.35": the word cut short, found by its word alone (no sum here names it).
     @Test("a subtotal written 'SubT'")
     func subT() {
         #expect(parser.parse(text: "DINER\nBurger 9.50\nSubT 9.95\nService 1.00\nTotal 10.65").subtotal?.value == amount("9.95"))
@@ -120,11 +120,11 @@ struct FieldsTests {
         #expect(r.tax?.value == amount("1.33"))
     }
 
-    /// "GST(5%): $1.30" is a label with its own amount: not the value of a label above it printed without one.
+    /// "GST(5%): $1.20" is a label with its own amount: not the value of a label above it printed without one.
     @Test func aShortMoneyLabelIsNotAnotherLabelsValue() {
-        let r = parser.parse(text: "SUSHI\n1 X Tuna Roll\nSUB-TOTA\nGST(5%): $1.30\nTOTAL $27.30\nCASH: 27.30")
-        #expect(r.subtotal?.value != amount("1.30"))
-        #expect(r.tax?.value == amount("1.30"))
+        let r = parser.parse(text: "SUSHI\n1 X Salmon Roll\nSUB-TOTA\nGST(5%): $1.20\nTOTAL $25.20\nCASH: 25.20")
+        #expect(r.subtotal?.value != amount("1.20"))
+        #expect(r.tax?.value == amount("1.20"))
     }
 
     // MARK: subtotal and tax settled by the total
@@ -163,21 +163,21 @@ struct FieldsTests {
         // No subtotal line: the row's net is the subtotal, though its tax word found the tax already.
         #expect(r.subtotal?.value == amount("3.50"))
         #expect(r.subtotal?.evidence.rule == "subtotal.tax-table")
-        let noWord = parser.parse(text: "BRASSERIE\nPlat 50.98\nTotal 56.08\n10% 50.98 5.10 56.08\nCB 56.08")
-        #expect(noWord.subtotal?.value == amount("50.98"))
-        #expect(noWord.tax?.value == amount("5.10"))
+        let noWord = parser.parse(text: "BRASSERIE\nPlat 47.30\nTotal 52.03\n10% 47.30 4.73 52.03\nCB 52.03")
+        #expect(noWord.subtotal?.value == amount("47.30"))
+        #expect(noWord.tax?.value == amount("4.73"))
     }
 
     /// A French receipt's "Prix HT" (hors taxes) is the subtotal; its one priced row under a free one ("0,00") is the sale,
     /// not the total printed again, though it prints the total's amount.
     @Test("'Prix HT' a subtotal; the one priced row under free ones an item")
     func prixHTAndOnePricedRow() {
-        let r = parser.parse(text: "TRATTORIA\nType de pasta Penne 1*0,00 EUR 0,00 EUR\nPasta Chicken Alfredo 1*15,20 EUR 15,20 EUR\nSomme 15,20 EUR\n"
-                                 + "Incl. 10 % TVA 1,38 EUR\nPrix HT 13,82 EUR\nCash 20,00")
-        #expect(r.total?.value == amount("15.20"))
-        #expect(r.subtotal?.value == amount("13.82"))
-        #expect(r.tax?.value == amount("1.38"))
-        #expect(r.lineItems.map(\.amount) == [amount("0.00"), amount("15.20")])
+        let r = parser.parse(text: "TRATTORIA\nChoix de sauce Tomate 1*0,00 EUR 0,00 EUR\nPasta Carbonara 1*16,50 EUR 16,50 EUR\nSomme 16,50 EUR\n"
+                                 + "Incl. 10 % TVA 1,50 EUR\nPrix HT 15,00 EUR\nCash 20,00")
+        #expect(r.total?.value == amount("16.50"))
+        #expect(r.subtotal?.value == amount("15.00"))
+        #expect(r.tax?.value == amount("1.50"))
+        #expect(r.lineItems.map(\.amount) == [amount("0.00"), amount("16.50")])
     }
 
     /// Two labels and their amounts on one row: each label takes the amount after it, not the row's last ("Total 25.00
@@ -186,31 +186,31 @@ struct FieldsTests {
     func twoLabelsOnOneRow() {
         let paid = parser.parse(text: "DELI\nSandwich 25.00\nTotal 25.00 Cash 30.00\nChange 5.00")
         #expect(paid.total?.value == amount("25.00"))
-        let pub = parser.parse(text: "THE OLD BELL\nPUDDING 11.80\nCAPPUCCINO 5.90\nSERVICE CHARGE 12.60\nNET SALES 100.75 GRAND TOTAL 113.35")
-        #expect(pub.total?.value == amount("113.35"))
-        #expect(pub.subtotal?.value == amount("100.75"))
+        let pub = parser.parse(text: "THE OLD BELL\nTRIFLE 10.70\nESPRESSO 4.80\nSERVICE CHARGE 11.40\nNET SALES 98.20 GRAND TOTAL 109.60")
+        #expect(pub.total?.value == amount("109.60"))
+        #expect(pub.subtotal?.value == amount("98.20"))
         let tax = parser.parse(text: "DELI\nSandwich 7.00\nSubtotal 7.00 Tax 0.49\nTotal 7.49")
         #expect(tax.subtotal?.evidence.rule == "subtotal.keyword")
         #expect(tax.tax?.value == amount("0.49"))
         #expect(parser.parse(text: "CAFE\nLatte 4.50\nTotal 2 x 4.50 9.00").total?.value == amount("9.00"))
     }
 
-    /// A tax summary's row with no tax word read on it: its rate makes it one ("SR @ 6% 96.23 5.77": 6 % of 96.23
-    /// is 5.77). Under a total that includes the tax, it is the tax included; with no subtotal line its net and tax
+    /// A tax summary's row with no tax word read on it: its rate makes it one ("SR @ 6% 80.00 4.80": 6 % of 80.00
+    /// is 4.80). Under a total that includes the tax, it is the tax included; with no subtotal line its net and tax
     /// add up to the total. A discount or a service charge printing the same arithmetic is no tax.
     @Test("a tax row found by its rate, no tax word read")
     func taxRateRow() throws {
-        let included = parser.parse(text: "TAILOR SHOP\nSAFETY PINS 6 17.00 102.00\nSubtotal : 102.00\nTotal incl. of GST 102.00\n"
-                                        + "Payment : 102.00\nGST Summary Amount(RM) Tax(RM)\nSR @ 6% 96.23 5.77")
+        let included = parser.parse(text: "TAILOR SHOP\nSAFETY PINS 4 21.20 84.80\nSubtotal : 84.80\nTotal incl. of GST 84.80\n"
+                                        + "Payment : 84.80\nGST Summary Amount(RM) Tax(RM)\nSR @ 6% 80.00 4.80")
         let t = try #require(included.tax)
-        #expect(t.value == amount("5.77"))
-        #expect(t.evidence.notes.contains(.taxAtRate(rate: "6", net: amount("96.23"), tax: amount("5.77"))))
-        #expect(included.subtotal?.value == amount("102.00"))
+        #expect(t.value == amount("4.80"))
+        #expect(t.evidence.notes.contains(.taxAtRate(rate: "6", net: amount("80.00"), tax: amount("4.80"))))
+        #expect(included.subtotal?.value == amount("84.80"))
         // A German till's "MwSt" misread, the row's gross lost: the net is the subtotal, the rest the tax.
-        let row = parser.parse(text: "IMBISS\n1 Burrito 7,50\nSUMME EUR 8,70\nBar 10,00\nA 19% Must 7,31 1,39")
-        #expect(row.total?.value == amount("8.70"))
-        #expect(row.subtotal?.value == amount("7.31"))
-        #expect(row.tax?.value == amount("1.39"))
+        let row = parser.parse(text: "IMBISS\n1 Falafel 8,90\nSUMME EUR 8,90\nBar 10,00\nA 19% Must 7,48 1,42")
+        #expect(row.total?.value == amount("8.90"))
+        #expect(row.subtotal?.value == amount("7.48"))
+        #expect(row.tax?.value == amount("1.42"))
         #expect(row.tax?.evidence.rule == "tax.rate-row")
         // A rate of one decimal, a comma for its point.
         #expect(parser.parse(text: "PUB\nAle 10.00\nTotal 11.75\nA 17,5% 10.00 1.75").tax?.value == amount("1.75"))
@@ -226,18 +226,18 @@ struct FieldsTests {
         #expect(split.tax?.evidence.notes.contains(.taxAtRate(rate: "7", net: amount("10.75"), tax: amount("0.75"))) == true)
         #expect(parser.parse(text: "KEDAI\nPENSEL 18.90\nTOTAL 18.90\nGST (6.000%)\n17.83 1.07").tax?.value == amount("1.07"))
         #expect(parser.parse(text: "SUPERMARKT\nBrot 11,50\nSUMME 11,50\nB 7,0%\n0,95").tax == nil)
-        // The rate does not make the tax: 6 % of 96.23 is not 4.77.
-        #expect(parser.parse(text: "TAILOR SHOP\nPINS 101.00\nTotal 101.00\nSR @ 6% 96.23 4.77").tax == nil)
+        // The rate does not make the tax: 6 % of 80.00 is not 3.80.
+        #expect(parser.parse(text: "TAILOR SHOP\nPINS 83.80\nTotal 83.80\nSR @ 6% 80.00 3.80").tax == nil)
     }
 
     @Test("the rates a line prints, in ten-thousandths of a percent")
     func percentRates() {
-        #expect(MoneyFields.percentRates("SR @ 6% 96.23 5.77") == [60_000])
-        #expect(MoneyFields.percentRates("BTW 19.00% EUR 8.59") == [190_000])
+        #expect(MoneyFields.percentRates("SR @ 6% 80.00 4.80") == [60_000])
+        #expect(MoneyFields.percentRates("BTW 19.00% EUR 7.48") == [190_000])
         #expect(MoneyFields.percentRates("A 17,5 % 10.00 1.75") == [175_000])
         #expect(MoneyFields.percentRates("GST (6.000%)") == [60_000])
         #expect(MoneyFields.percentRates("NYC TAX 8.875% 1.06") == [88_750])
-        #expect(MoneyFields.percentRates("TVA 21% 10.74 / 12% 28.12") == [210_000, 120_000])
+        #expect(MoneyFields.percentRates("TVA 21% 10.74 / 12% 27.86") == [210_000, 120_000])
         // Not a rate a tax is charged at: none, over 30 %, three digits, five decimals, a percent sign alone.
         #expect(MoneyFields.percentRates("0% 10.00 0.00").isEmpty)
         #expect(MoneyFields.percentRates("50% OFF").isEmpty)
@@ -251,24 +251,24 @@ struct FieldsTests {
     /// total, printed twice, so the net is total − tax, the digit put right and said so. Not without the total backed.
     @Test("a tax table's total row, its net one digit off")
     func taxTableTotalRowRepaired() {
-        let r = parser.parse(text: "BRASSERIE\n4 Coca cola 3.25 13.00\n1 Brochette 17.00\n1 Filet 14.50\nTOTAL 44.50\nHTVA TAXE TVAC\n"
-                                 + "TVA 21% BOISSONS 10.74 2.28 13.00\nTVA 12% CUISINE 28.12 3.30 31.50\nTOTAL 30.87 5.63 44.50")
-        #expect(r.total?.value == amount("44.50"))
-        #expect(r.subtotal?.value == amount("38.87"))
-        #expect(r.tax?.value == amount("5.63"))
+        let r = parser.parse(text: "BRASSERIE\n4 Limonade 3.25 13.00\n1 Brochette 16.50\n1 Filet 14.50\nTOTAL 44.00\nHTVA TAXE TVAC\n"
+                                 + "TVA 21% BOISSONS 10.74 2.26 13.00\nTVA 12% CUISINE 27.86 3.14 31.00\nTOTAL 30.60 5.40 44.00")
+        #expect(r.total?.value == amount("44.00"))
+        #expect(r.subtotal?.value == amount("38.60"))
+        #expect(r.tax?.value == amount("5.40"))
         #expect(r.subtotal?.evidence.notes.contains { if case .digitRepaired = $0 { true } else { false } } == true)
         // The total read once, on that row alone: nothing backs it, nothing repaired.
-        let alone = parser.parse(text: "BRASSERIE\n1 Brochette 17.00\nHTVA TAXE TVAC\nTOTAL 30.87 5.63 44.50")
-        #expect(alone.subtotal?.value != amount("38.87"))
+        let alone = parser.parse(text: "BRASSERIE\n1 Brochette 16.50\nHTVA TAXE TVAC\nTOTAL 30.60 5.40 44.00")
+        #expect(alone.subtotal?.value != amount("38.60"))
     }
 
     @Test("the amount above the tax that is total − tax is the subtotal, whatever its label ('Merchandise')")
     func subtotalByArithmetic() throws {
-        let r = parser.parse(text: "DELI\nSandwich 7.50\nMerchandise $7.50\nTax $0.53\nTotal $8.03\nCash $10.00\nChange $1.97")
+        let r = parser.parse(text: "DELI\nSandwich 6.80\nMerchandise $6.80\nTax $0.48\nTotal $7.28\nCash $10.00\nChange $2.72")
         let s = try #require(r.subtotal)
-        #expect(s.value == amount("7.50"))
+        #expect(s.value == amount("6.80"))
         #expect(s.evidence.rule == "subtotal.total-less-tax")
-        #expect(r.tax?.value == amount("0.53"))
+        #expect(r.tax?.value == amount("0.48"))
     }
 
     @Test("no subtotal line: the amount before the tax on the tax's own line that is total − tax ('Base: 112,73 Cuota: 11,27')")
@@ -279,8 +279,8 @@ struct FieldsTests {
         #expect(s.evidence.rule == "subtotal.total-less-tax")
         #expect(r.tax?.value == amount("11.27"))
         // A subtotal line that with the tax does not make the total is not replaced by the tax's base.
-        let kept = parser.parse(text: "KEDAI\nNasi Lemak 11.25\nSUBTOTAL 11.25\nGST 6% 10.61 0.64\nTOTAL 11.25\nCASH 20.00")
-        #expect(kept.subtotal?.value != amount("10.61"))
+        let kept = parser.parse(text: "KEDAI\nNasi Lemak 12.72\nSUBTOTAL 12.72\nGST 6% 12.00 0.72\nTOTAL 12.72\nCASH 20.00")
+        #expect(kept.subtotal?.value != amount("12.00"))
     }
 
     @Test("a subtotal that prints the total: the tax is included in it, no mismatch and no second look")
@@ -314,9 +314,9 @@ struct FieldsTests {
 
     @Test("the amount between subtotal and total that is their difference is the tax, its word garbled ('TAK')")
     func taxByArithmetic() {
-        let r = parser.parse(text: "GRILL\nPlate 40.89\nSoda 9.56\nSubTotal 50.45\nTAK 4.28\nTotal 54.73\nVisa 54.73")
-        #expect(r.subtotal?.value == amount("50.45"))
-        #expect(r.tax?.value == amount("4.28"))
+        let r = parser.parse(text: "GRILL\nPlate 38.70\nSoda 9.65\nSubTotal 48.35\nTAK 4.11\nTotal 52.46\nVisa 52.46")
+        #expect(r.subtotal?.value == amount("48.35"))
+        #expect(r.tax?.value == amount("4.11"))
         #expect(r.tax?.evidence.rule == "tax.total-less-subtotal")
     }
 
@@ -376,14 +376,14 @@ struct FieldsTests {
 
     @Test("an amount printed that is subtotal + service + tax outweighs a total line whose amount fails the sum")
     func printedSumOverMisreadTotal() {
-        let r = parser.parse(text: "PERANAKAN KITCHEN\n1 Fish Head $28.30\n1 Nonya Roll $59.00\nSUBTOTAL $87.30\nSV CHG 10% $8.73\n"
-                                   + "GST 7% $6.72\nTOTAL 11202.73\n$102.75")
-        #expect(r.total?.value == amount("102.75"))
+        let r = parser.parse(text: "PERANAKAN KITCHEN\n1 Crab Cake $21.00\n1 Nonya Roll $59.00\nSUBTOTAL $80.00\nSV CHG 10% $8.00\n"
+                                   + "GST 7% $6.16\nTOTAL 11194.16\n$94.16")
+        #expect(r.total?.value == amount("94.16"))
         #expect(r.total?.evidence.notes.contains(.printedSubtotalPlusTax) == true)
         // The total line that makes the sum stays the total.
-        let fine = parser.parse(text: "PERANAKAN KITCHEN\n1 Fish Head $28.30\n1 Nonya Roll $59.00\nSUBTOTAL $87.30\nSV CHG 10% $8.73\n"
-                                      + "GST 7% $6.72\nTOTAL $102.75\nVISA $102.75")
-        #expect(fine.total?.evidence.text == "TOTAL $102.75")
+        let fine = parser.parse(text: "PERANAKAN KITCHEN\n1 Crab Cake $21.00\n1 Nonya Roll $59.00\nSUBTOTAL $80.00\nSV CHG 10% $8.00\n"
+                                      + "GST 7% $6.16\nTOTAL $94.16\nVISA $94.16")
+        #expect(fine.total?.evidence.text == "TOTAL $94.16")
     }
 
     @Test("'Due 7.50' alone is the total; 'Change Due' is not")
@@ -402,9 +402,9 @@ struct FieldsTests {
 
     @Test("a tax misread one digit off, put right when the total is backed by the payment")
     func taxDigitRepaired() throws {
-        let r = parser.parse(text: "SIAM\nCurry 12.95\nSUBTOTAL 159.55\nTAX 12,82\nTOTAL 172.47\nCASH 180.00\nCHANGE 7.53")
+        let r = parser.parse(text: "SIAM\nCurry 14.85\nSUBTOTAL 148.40\nTAX 11,84\nTOTAL 160.34\nCASH 170.00\nCHANGE 9.66")
         let tax = try #require(r.tax)
-        #expect(tax.value == amount("12.92"))
+        #expect(tax.value == amount("11.94"))
         #expect(tax.evidence.notes.contains { if case .digitRepaired = $0 { true } else { false } })
     }
 
@@ -421,15 +421,15 @@ struct FieldsTests {
 
     @Test("a tax included in the prices, as the receipt states it")
     func includedTax() throws {
-        let r = parser.parse(text: "KEBAB HOUSE\nDoner 6.50\nAyran 2.10\nTOTAL 8.60\nTOTAL INCLUDES 20% VAT OF 1.43\nCARD 8.60")
-        #expect(r.tax?.value == amount("1.43"))
-        #expect(r.total?.value == amount("8.60"))
+        let r = parser.parse(text: "KEBAB HOUSE\nDoner 6.50\nLassi 2.30\nTOTAL 8.80\nTOTAL INCLUDES 20% VAT OF 1.47\nCARD 8.80")
+        #expect(r.tax?.value == amount("1.47"))
+        #expect(r.total?.value == amount("8.80"))
         // "incl. tax" keeps a line from being a tax line (it is most often a total's): its small amount still is the tax.
-        let incl = parser.parse(text: "KEBAB HOUSE\nDoner 6.50\nAyran 2.10\nTOTAL 8.60\nINCL. TAX 20% 1.43\nCARD 8.60")
+        let incl = parser.parse(text: "KEBAB HOUSE\nDoner 6.50\nLassi 2.30\nTOTAL 8.80\nINCL. TAX 20% 1.47\nCARD 8.80")
         let tax = try #require(incl.tax)
-        #expect(tax.value == amount("1.43"))
+        #expect(tax.value == amount("1.47"))
         #expect(tax.evidence.notes.contains(.taxIncluded))
-        #expect(incl.total?.value == amount("8.60"))
+        #expect(incl.total?.value == amount("8.80"))
     }
 
     @Test("no tax added: the total printed above its own line is the subtotal")
@@ -446,13 +446,13 @@ struct FieldsTests {
 
     @Test("a subtotal line whose amount OCR lost, no tax on the receipt: the subtotal is the total")
     func unreadSubtotalIsTotal() throws {
-        let r = parser.parse(text: "BISTRO\nPasta 8.00\nLava Cake 4.00\nSub Total a: 1.\nGrand Total: $12.00\nCard 12.00")
+        let r = parser.parse(text: "BISTRO\nPasta 8.00\nBrownie 4.00\nSub Total e: 1.\nGrand Total: $12.00\nCard 12.00")
         let s = try #require(r.subtotal)
         #expect(s.value == amount("12.00"))
         #expect(s.evidence.rule == "subtotal.unread-equals-total")
         #expect(s.evidence.notes.contains(.unreadEqualsTotal))
         // A tax line between them, its amount lost too: the subtotal is not made up.
-        let taxed = parser.parse(text: "BISTRO\nPasta 8.00\nLava Cake 4.00\nSub Total a: 1.\nSales Tax ~\nGrand Total: $12.96\nCard 12.96")
+        let taxed = parser.parse(text: "BISTRO\nPasta 8.00\nBrownie 4.00\nSub Total e: 1.\nSales Tax ~\nGrand Total: $12.96\nCard 12.96")
         #expect(taxed.subtotal?.evidence.rule != "subtotal.unread-equals-total")
     }
 
@@ -472,13 +472,13 @@ struct FieldsTests {
 
     // MARK: line items
 
-    @Test("quantity × unit price where printed: '2 x 4.80 9.60', columns 'Oolong Tea 2 5.00 10.00', a weight on the line under the name")
+    @Test("quantity × unit price where printed: '2 x 4.80 9.60', columns 'Jasmine Tea 2 5.00 10.00', a weight on the line under the name")
     func quantityTimesUnitPrice() throws {
         let r = parser.parse(text: """
             CORNER STORE
             Item Qty Price Subtotal
             CABLE TIES 2 x 4.80 9.60
-            Oolong Tea 2 5.00 10.00
+            Jasmine Tea 2 5.00 10.00
             BANANAS
             1.24 lb @ 0.59 /lb 0.73
             1 Black Coffee 2.50
@@ -486,7 +486,7 @@ struct FieldsTests {
             TAX 1.37
             TOTAL 24.20
             """)
-        #expect(r.lineItems.map(\.description) == ["CABLE TIES", "Oolong Tea", "BANANAS", "Black Coffee"])
+        #expect(r.lineItems.map(\.description) == ["CABLE TIES", "Jasmine Tea", "BANANAS", "Black Coffee"])
         #expect(r.lineItems.map(\.amount) == [amount("9.60"), amount("10.00"), amount("0.73"), amount("2.50")])
         #expect(r.lineItems.map(\.quantity) == [2, 2, Decimal(string: "1.24"), 1])
         #expect(r.lineItems.map(\.unitPrice) == [amount("4.80"), amount("5.00"), amount("0.59"), nil])
@@ -497,9 +497,9 @@ struct FieldsTests {
 
     @Test("a weight printed after the name is the quantity")
     func weightAfterName() {
-        let r = parser.parse(text: "MERCADO\nFILETE PECHUGA POLL 0.657 KILOS 4.44\nAGUACATE 0.185 KILOS 0.55\nTOTAL 4.99")
-        #expect(r.lineItems.map(\.description) == ["FILETE PECHUGA POLL", "AGUACATE"])
-        #expect(r.lineItems.map(\.quantity) == [Decimal(string: "0.657"), Decimal(string: "0.185")])
+        let r = parser.parse(text: "MERCADO\nFILETE LOMO CERDO 0.742 KILOS 4.30\nCALABACIN 0.214 KILOS 0.64\nTOTAL 4.94")
+        #expect(r.lineItems.map(\.description) == ["FILETE LOMO CERDO", "CALABACIN"])
+        #expect(r.lineItems.map(\.quantity) == [Decimal(string: "0.742"), Decimal(string: "0.214")])
     }
 
     /// A summary row of a total word and a tax word is never an item, even with its tax word after "excluding" and
@@ -543,13 +543,13 @@ struct FieldsTests {
 
     @Test("a price per kilo printed under a weighed item is its unit price, not an item of its own")
     func unitPriceUnderWeighedItem() throws {
-        let r = parser.parse(text: "MERCADO\nPAN INTEGRAL 1.10\nFILETE PECHUGA POLL 0.657 KILOS 4.14\nPRECIO KILO 6.30\nAGUACATE 0.185 KILOS 0.55\nPRECIO KILO 2.99\nTOTAL 5.79")
-        #expect(r.lineItems.map(\.description) == ["PAN INTEGRAL", "FILETE PECHUGA POLL", "AGUACATE"])
-        #expect(r.lineItems.map(\.unitPrice) == [nil, amount("6.30"), amount("2.99")])
+        let r = parser.parse(text: "MERCADO\nPAN INTEGRAL 1.10\nFILETE LOMO CERDO 0.742 KILOS 4.30\nPRECIO KILO 5.80\nCALABACIN 0.214 KILOS 0.64\nPRECIO KILO 2.98\nTOTAL 6.04")
+        #expect(r.lineItems.map(\.description) == ["PAN INTEGRAL", "FILETE LOMO CERDO", "CALABACIN"])
+        #expect(r.lineItems.map(\.unitPrice) == [nil, amount("5.80"), amount("2.98")])
         let weighed = try #require(r.lineItems.dropFirst().first)
-        #expect(weighed.evidence.notes.contains(.unitPriceBelow("PRECIO KILO 6.30")))
+        #expect(weighed.evidence.notes.contains(.unitPriceBelow("PRECIO KILO 5.80")))
         // A price under a counted item, or one the weight does not make the amount with, is an item.
-        let counted = parser.parse(text: "MERCADO\n2 HUEVOS 4.14\nLECHE 2.07\nCAFE 0.657 KILOS 4.14\nAZUCAR 6.00\nTOTAL 16.35")
+        let counted = parser.parse(text: "MERCADO\n2 HUEVOS 4.30\nLECHE 2.07\nCAFE 0.742 KILOS 4.30\nAZUCAR 6.10\nTOTAL 16.77")
         #expect(counted.lineItems.map(\.description) == ["HUEVOS", "LECHE", "CAFE", "AZUCAR"])
     }
 
@@ -563,7 +563,7 @@ struct FieldsTests {
     /// A time beside a broken date is no price read with a colon for its point.
     @Test("no colon price beside a date OCR broke")
     func noColonPriceBesideADate() {
-        let r = parser.parse(text: "DELI\nJul/ 15/203 A842 12:25\nREG 22-08*2030 21:11\nRYE BREAD 3:49\nTOTAL 3.49")
+        let r = parser.parse(text: "DELI\nAug/ 16/204 B953 11:36\nREG 23-09*2031 20:22\nRYE BREAD 3:49\nTOTAL 3.49")
         #expect(r.lineItems.map(\.amount) == [amount("3.49")])
     }
 
@@ -576,40 +576,40 @@ struct FieldsTests {
 
     /// "Cota" is one slip from the Spanish tax word "cuota" (a weak keyword): a dessert, not the tax, and the items
     /// go on below it.
-    @Test("'Panna Cota 6.00' is an item, not a tax")
+    @Test("'Creme Cota 6.00' is an item, not a tax")
     func weakKeywordsNeedTheirLetters() {
-        let r = parser.parse(text: "TRATTORIA\n1 LAMB SHANK 26.80\n1 Panna Cota 6.00\n1 SALMON 13.00\nSUBTOTAL 45.80\nTOTAL 45.80")
+        let r = parser.parse(text: "TRATTORIA\n1 BEEF RAGU 26.80\n1 Creme Cota 6.00\n1 SALMON 13.00\nSUBTOTAL 45.80\nTOTAL 45.80")
         #expect(r.tax == nil)
-        #expect(r.lineItems.map(\.description) == ["LAMB SHANK", "Panna Cota", "SALMON"])
+        #expect(r.lineItems.map(\.description) == ["BEEF RAGU", "Creme Cota", "SALMON"])
     }
 
     @Test("a quantity printed as an amount before the name ('1,00 Ensaladilla 19,00')")
     func quantityAsAmount() {
-        let r = parser.parse(text: "BAR\n1,00 Ensaladilla Rusa 19,00 €\n2,00 Agua 5,00 €\nTOTAL 24,00")
-        #expect(r.lineItems.map(\.description) == ["Ensaladilla Rusa", "Agua"])
+        let r = parser.parse(text: "BAR\n1,00 Ensalada Mixta 19,00 €\n2,00 Agua 5,00 €\nTOTAL 24,00")
+        #expect(r.lineItems.map(\.description) == ["Ensalada Mixta", "Agua"])
         #expect(r.lineItems.map(\.quantity) == [1, 2])
         #expect(r.lineItems.map(\.amount) == [amount("19.00"), amount("5.00")])
         // Its comma read as a colon ("1:00"): still a quantity, not part of the name.
-        let colon = parser.parse(text: "BAR\n1,00 Ensaladilla Rusa 19,00 €\n1:00 Solomillo Parrilla 31,00 €\nTOTAL 50,00")
-        #expect(colon.lineItems.map(\.description) == ["Ensaladilla Rusa", "Solomillo Parrilla"])
+        let colon = parser.parse(text: "BAR\n1,00 Ensalada Mixta 19,00 €\n1:00 Lomo Plancha 31,00 €\nTOTAL 50,00")
+        #expect(colon.lineItems.map(\.description) == ["Ensalada Mixta", "Lomo Plancha"])
         #expect(colon.lineItems.map(\.quantity) == [1, 1])
     }
 
-    @Test("a quantity and unit price in brackets after the name leave no bracket behind ('Broc Rabe (2 @7.00) 14.00')")
+    @Test("a quantity and unit price in brackets after the name leave no bracket behind ('Kale Mix (2 @6.50) 13.00')")
     func bracketedQuantity() throws {
-        let r = parser.parse(text: "TRATTORIA\nBroc Rabe (2 @7.00) 14.00\nHouse Red (3 @9.50) 28.50\nTOTAL 42.50")
-        #expect(r.lineItems.map(\.description) == ["Broc Rabe", "House Red"])
+        let r = parser.parse(text: "TRATTORIA\nKale Mix (2 @6.50) 13.00\nHouse Red (3 @9.50) 28.50\nTOTAL 41.50")
+        #expect(r.lineItems.map(\.description) == ["Kale Mix", "House Red"])
         let first = try #require(r.lineItems.first)
         #expect(first.quantity == 2)
-        #expect(first.unitPrice == amount("7.00"))
+        #expect(first.unitPrice == amount("6.50"))
     }
 
     @Test("names in one column, then their prices: paired in order")
     func columns() {
-        let r = parser.parse(text: "DELI\nFlower Soup\nNoodles\nOolong Tea\n3.00\n12.50\n5.00\nTOTAL 20.50")
-        #expect(r.lineItems.map(\.description) == ["Flower Soup", "Noodles", "Oolong Tea"])
+        let r = parser.parse(text: "DELI\nLotus Soup\nNoodles\nJasmine Tea\n3.00\n12.50\n5.00\nTOTAL 20.50")
+        #expect(r.lineItems.map(\.description) == ["Lotus Soup", "Noodles", "Jasmine Tea"])
         #expect(r.lineItems.map(\.amount) == [amount("3.00"), amount("12.50"), amount("5.00")])
-        #expect(r.lineItems[0].evidence.notes.contains(.nameFromColumn("Flower Soup")))
+        #expect(r.lineItems[0].evidence.notes.contains(.nameFromColumn("Lotus Soup")))
     }
 
     @Test("a row that wraps: its name on one line, its price on the next")
@@ -639,7 +639,7 @@ struct FieldsTests {
         #expect(r.checks.contains(.lineItemsAddUp(count: 3, to: .subtotal(amount("9.09")))))
     }
 
-    /// What a kitchen till prints under a dish without a price is the dish's ("- -Chips", "No Red Onion"), kept with it
+    /// What a kitchen till prints under a dish without a price is the dish's ("- -Fries", "No Green Pepper"), kept with it
     /// as printed; not a department's heading, nor a name over a row with only its price, nor a bullet before one.
     @Test("choices printed under a dish are its details")
     func itemDetails() {
@@ -647,24 +647,24 @@ struct FieldsTests {
             CAFE SUB
             03/11/21 12:10
             1 Tuna Sub 4.49
-            - -Chips
+            - -Fries
             -- Hot
-            No Red Onion
+            No Green Pepper
             1 Iced Tea 2.10
             BAKERY
             1 Bagel 1.50
             -- HONEY OATS
             1 X 3.20 3.20
-            Ja Jiang Noodles 1 8.00 8.00
-            with Chicken &
+            Dan Dan Noodles 1 8.00 8.00
+            with Prawn &
             - STRAWS
             TOTAL 19.29
             """)
-        #expect(r.lineItems.map(\.description) == ["Tuna Sub", "Iced Tea", "Bagel", "HONEY OATS", "Ja Jiang Noodles"])
-        #expect(r.lineItems.map(\.details) == [["- -Chips", "-- Hot", "No Red Onion"], nil, nil, nil, ["with Chicken &"]])
+        #expect(r.lineItems.map(\.description) == ["Tuna Sub", "Iced Tea", "Bagel", "HONEY OATS", "Dan Dan Noodles"])
+        #expect(r.lineItems.map(\.details) == [["- -Fries", "-- Hot", "No Green Pepper"], nil, nil, nil, ["with Prawn &"]])
         #expect(r.lineItems.map(\.amount) == [amount("4.49"), amount("2.10"), amount("1.50"), amount("3.20"), amount("8.00")])
-        #expect(ReceiptParser.itemDetail(": + Mayo :") == "+ Mayo")
-        #expect(ReceiptParser.itemDetail("* Extra 1 Tea Cup") == "* Extra 1 Tea Cup")
+        #expect(ReceiptParser.itemDetail(": + Relish :") == "+ Relish")
+        #expect(ReceiptParser.itemDetail("* Extra 1 Soy Cup") == "* Extra 1 Soy Cup")
         #expect(ReceiptParser.itemDetail("*RUNCIT") == nil)
         #expect(ReceiptParser.itemDetail("Medium") == nil)
         #expect(ReceiptParser.itemDetail("No") == nil)
@@ -685,7 +685,7 @@ struct FieldsTests {
             IMEI 356938035643817
             SN 2PK COOKIES 4.99
             HDMI CABLE 6FT 19.99
-            Serial Interface
+            Serial Adapter
             SUBTOTAL 772.97
             TOTAL 772.97
             """)
@@ -696,7 +696,7 @@ struct FieldsTests {
         #expect(ReceiptParser.itemSerial("- Ser#A1-77.") == "A1-77")
         #expect(ReceiptParser.itemSerial("serial number: C02X K1AB") == "C02X K1AB")
         #expect(ReceiptParser.itemSerial("SN 2PK COOKIES") == nil)
-        #expect(ReceiptParser.itemSerial("Serial Interface") == nil)
+        #expect(ReceiptParser.itemSerial("Serial Adapter") == nil)
         #expect(ReceiptParser.itemSerial("SNACKS 1234") == nil)
         #expect(ReceiptParser.itemSerial("S/N: ABCDEFG") == nil)
     }
@@ -732,12 +732,12 @@ struct FieldsTests {
     }
 
     /// A table sold is an item ("STUDY TABLE 120CM OAK", "GF-TABLE LAMP"); a restaurant's table number first on a row is
-    /// not, whatever its time reads as ("Table 231 9:57 PX", its colon read as a price's point).
+    /// not, whatever its time reads as ("Table 342 8:46 PX", its colon read as a price's point).
     @Test("a table sold is an item; a table's number is not")
     func tableIsAnItem() {
         let r = parser.parse(text: """
             OAKWOOD FURNITURE
-            Table 231 9:57 PX
+            Table 342 8:46 PX
             STUDY TABLE 120CM OAK 399.00
             GF-TABLE LAMP 55.90
             TOTAL 500.00
@@ -749,7 +749,7 @@ struct FieldsTests {
         #expect(!ReceiptParser.startsWithTableNumber("COFFEE TABLE 199.00"))
     }
 
-    /// A service plan or a repair's workmanship is a thing bought ("3YR SERVICE PLAN", "workmanship & service"): only
+    /// A service plan or a repair's workmanship is a thing bought ("3YR SERVICE PLAN", "labour & service"): only
     /// "service" or "cover" alone on a priced row is a charge ("Service 10% 1.05", "COVER 2.00"), while "PHONE COVER" is sold;
     /// so with "guest" and "terminal" (the card reader's "TERMINAL 0012", a "GUEST TOWEL SET").
     @Test("a service plan, a phone cover, a guest towel is an item; a lone service, cover or terminal row is not")
@@ -758,7 +758,7 @@ struct FieldsTests {
             QUILLFIELD COMPUTERS
             ORBITAL LAPTOP 14 1149.00
             3YR SERVICE PLAN 129.99
-            workmanship & service 60.00
+            labour & service 60.00
             PHONE COVER 12.00
             GUEST TOWEL SET 12.99
             TERMINAL BLOCK 12P 4.99
@@ -767,7 +767,7 @@ struct FieldsTests {
             TERMINAL 0012 4.99
             TOTAL 1372.02
             """)
-        #expect(r.lineItems.map(\.description) == ["ORBITAL LAPTOP 14", "3YR SERVICE PLAN", "workmanship & service", "PHONE COVER",
+        #expect(r.lineItems.map(\.description) == ["ORBITAL LAPTOP 14", "3YR SERVICE PLAN", "labour & service", "PHONE COVER",
                                                    "GUEST TOWEL SET", "TERMINAL BLOCK 12P"])
     }
 
@@ -819,12 +819,12 @@ struct FieldsTests {
 
     @Test("a row printing the sum of the items above it is their subtotal, its word misread")
     func subtotalBySum() {
-        let r = parser.parse(text: "GRILL\n1 PLATE 40.89\n2 SODA 9.56\nSubTor » 50.45\nTAK 4.28\nTotal 54.73")
-        #expect(r.lineItems.map(\.amount) == [amount("40.89"), amount("9.56")])
+        let r = parser.parse(text: "GRILL\n1 PLATE 38.70\n2 SODA 9.65\nSubTor » 48.35\nTAK 4.11\nTotal 52.46")
+        #expect(r.lineItems.map(\.amount) == [amount("38.70"), amount("9.65")])
         #expect(r.lineItems.map(\.quantity) == [1, 2])
-        #expect(r.subtotal?.value == amount("50.45"))
+        #expect(r.subtotal?.value == amount("48.35"))
         #expect(r.subtotal?.evidence.rule == "subtotal.line-items-sum")
-        #expect(r.tax?.value == amount("4.28"))
+        #expect(r.tax?.value == amount("4.11"))
     }
 
     @Test("items that do not add up say so")
@@ -835,11 +835,11 @@ struct FieldsTests {
 
     @Test("item names lose what OCR and the till put around them")
     func itemNames() {
-        #expect(parser.itemName("| PIZ MARGHTA $") == "PIZ MARGHTA")
+        #expect(parser.itemName("| PIZ DIAVLA $") == "PIZ DIAVLA")
         #expect(parser.itemName("KS TISSUE A") == "KS TISSUE")
         #expect(parser.itemName("HELP LASAGNA TF") == "HELP LASAGNA")
-        #expect(parser.itemName("— Ice TEA 10oz £") == "Ice TEA 10oz")
-        #expect(parser.itemName("GAS VALV <A>") == "GAS VALV")
+        #expect(parser.itemName("— Ice COFFEE 12oz £") == "Ice COFFEE 12oz")
+        #expect(parser.itemName("AIR HOSE <A>") == "AIR HOSE")
         #expect(parser.itemName("BLUE BURGER XL") == "BLUE BURGER XL")
     }
 
@@ -851,7 +851,7 @@ struct FieldsTests {
         let r = parser.parse(text: "NOODLE BAR\n05/04/2019 19:15\n1 Ramen set 24.40\n1 Lunch set 18.70\nSUBTOTAL 43.10\nTOTAL 43.10")
         #expect(r.lineItems.map(\.description) == ["Ramen set", "Lunch set"])
         #expect(r.date?.value == CalendarDate(year: 2019, month: 4, day: 5))
-        #expect(parser.parse(text: "CAFE\nOct.10'15\nTOTAL 1.00").date?.value == CalendarDate(year: 2015, month: 10, day: 10))
+        #expect(parser.parse(text: "CAFE\nNov.11'16\nTOTAL 1.00").date?.value == CalendarDate(year: 2016, month: 11, day: 11))
     }
 
     /// Rupiah, dong, won, yen: no cents, prices grouped in thousands. A receipt with no amount with cents and three
@@ -897,11 +897,11 @@ struct FieldsTests {
     @Test("a dish one slip from a cash word is an item")
     func falseFriend() {
         // A photo cut off above the total: the dish's price is no amount paid, and the items go on under it.
-        let cut = parser.parse(text: "SANDWICH BAR\n02/03/2021 12:10\n1 Egg Bagel 3.10\n1 Tuna Salad Sandwich 6.59\n1 Iced Tea 2.10")
-        #expect(cut.lineItems.map(\.description) == ["Egg Bagel", "Tuna Salad Sandwich", "Iced Tea"])
+        let cut = parser.parse(text: "SANDWICH BAR\n02/03/2021 12:10\n1 Egg Bagel 3.10\n1 Tuna Mayo Wrap 6.59\n1 Iced Tea 2.10")
+        #expect(cut.lineItems.map(\.description) == ["Egg Bagel", "Tuna Mayo Wrap", "Iced Tea"])
         #expect(cut.total?.evidence.rule != "total.amount-paid")
-        let r = parser.parse(text: "SANDWICH BAR\n02/03/2021 12:10\n1 Tuna Salad Sandwich 6.59\n1 Iced Tea 2.10\nTOTAL 8.69\nTUNAI 10.00\nBAKI 1.31")
-        #expect(r.lineItems.map(\.description) == ["Tuna Salad Sandwich", "Iced Tea"])
+        let r = parser.parse(text: "SANDWICH BAR\n02/03/2021 12:10\n1 Tuna Mayo Wrap 6.59\n1 Iced Tea 2.10\nTOTAL 8.69\nTUNAI 10.00\nBAKI 1.31")
+        #expect(r.lineItems.map(\.description) == ["Tuna Mayo Wrap", "Iced Tea"])
         #expect(r.total?.value == amount("8.69"))
         #expect(r.total?.evidence.notes.contains(.sum(.cashChange(cash: amount("10.00"), change: amount("1.31")), equals: amount("8.69"))) == true)
     }
@@ -916,10 +916,10 @@ struct FieldsTests {
         #expect(r.lineItems[1].evidence.notes.contains(.colonForDecimalPoint))
         #expect(r.time?.value == time(9, 40))
         #expect(parser.parse(text: "CORNER MARKET\nTIME: 1:12\nRYE BREAD 3.99\nTOTAL 3.99").lineItems.map(\.description) == ["RYE BREAD"])
-        // A tax flag read as a sign after it, as a price with its point keeps one ("HAND CREAM 2.17 &").
-        let signed = parser.parse(text: "CORNER MARKET\nRYE BREAD 3.99 &\nHAND CREAM 2:17 &\nTOTAL 6.16")
-        #expect(signed.lineItems.map(\.description) == ["RYE BREAD", "HAND CREAM"])
-        #expect(signed.lineItems.map(\.amount) == [amount("3.99"), amount("2.17")])
+        // A tax flag read as a sign after it, as a price with its point keeps one ("HAND LOTION 3.28 &").
+        let signed = parser.parse(text: "CORNER MARKET\nRYE BREAD 3.99 &\nHAND LOTION 3:28 &\nTOTAL 7.27")
+        #expect(signed.lineItems.map(\.description) == ["RYE BREAD", "HAND LOTION"])
+        #expect(signed.lineItems.map(\.amount) == [amount("3.99"), amount("3.28")])
     }
 
     @Test("item names lose the barcode printed beside them")

@@ -39,7 +39,7 @@ struct HandScannerTests {
     /// matches' groups as strings.
     @Test func scanOnBytesIsScanOnGroups() {
         var g = Lines(state: 53)
-        let pieces = ["RM10.60", "RN10.05", "X51.50", "rm 3.00", "-.02", " .54", "$.99", "39. 80", "39 .80", "1,234.50", "1.234,50", "O.5O", "l2.3O",
+        let pieces = ["RM11.70", "RN11.15", "X51.50", "rm 3.00", "-.02", " .54", "$.99", "39. 80", "39 .80", "1,234.50", "1.234,50", "O.5O", "l2.3O",
                       "6%", "12.50-", "- 4.00", "5 %", "0012.00", "$43 70", "I0,00", "12.5OB"]
         for _ in 0..<20_000 {
             var s = g.line(Self.amountAlphabet, max: 10)
@@ -98,7 +98,7 @@ struct HandScannerTests {
         let pieces = ["SDN BHD", "Sdn. Bhd.", "ENTERPRISE", "TRADING", "(12345-X)", "[KJ1]", " 1234567-W", "Austin, TX 78701", "Denver CO",
                       "LONDON W1D 4HS", "****1234", "ending in 5678", "last 4: 9012", " RM", " $", " TF", " A", "<A>", "12:30 PM", "12.5",
                       " ab 1", "---", "..", "#12 ", "Co. Reg. 12345-X", "12. 50", "12 .50", "SON 8HD", "  ",
-                      "2 x 4.80", "3X 1.20", "1.24 lb @ 0.59", "2 * RM 3.50", " 0.657 KILOS", " 1,5 kg. ", " 12 oz", " 2 ", " 3 x ", "1 x Tea", "12 Coffee",
+                      "2 x 4.80", "3X 1.20", "1.24 lb @ 0.59", "2 * RM 3.50", " 0.742 KILOS", " 1,5 kg. ", " 12 oz", " 2 ", " 3 x ", "1 x Tea", "12 Coffee",
                       "  7x Tea", "123 Tea", "05 ", " 4X", "(Co. Reg. 12345-X)", "[co no: 123-4 ]", "(1234567-W) ", " AB12345", " ABCD12345", " 1234-A", "(B12-3)", "[12345678901]"]
         var g = Lines(state: 11)
         for _ in 0..<20_000 {
@@ -114,7 +114,7 @@ struct HandScannerTests {
     @Test func dateSignsSkipOnlyWhatCannotMatch() {
         let rules = CompiledRules(.builtIn)
         let alphabet = Array("0123456789012345678901234567890123456789/-.,: '`\"OoQlI|SsBZzt?ADGJanFebMarAprMayJunJulAugSepOctNovDecTotaltotalRM thst")
-        let pieces = ["25/12/2018", "2018-03-04", "12 Mar 2018", "Mar 4, 2018", "Jun17'13", "25032018 13:11", "Date: 08122018", "AprOi'18",
+        let pieces = ["25/12/2018", "2018-03-04", "12 Mar 2018", "Mar 4, 2018", "Jun18'16", "25032018 13:11", "Date: 08122018", "MayOi'19",
                       "27dpr' 13", "GS Jan 2017 12:41", "O1/12/2018 10:22", "Septernber 3 2019", "20180304", "12thMarch2018"]
         var g = Lines(state: 13)
         func key(_ d: [RawDate]) -> [String] { d.map { "\($0.first) \($0.second) \($0.year) \($0.shape) \($0.afterLetter) \($0.text) \($0.rule) \($0.repaired ?? "")" } }
@@ -457,7 +457,7 @@ struct HandScannerTests {
     /// The currency signs of an ASCII line read from its bytes (no `WordLine`) as the character path reads them.
     @Test func currenciesOnASCIIAreTheCharacterPaths() {
         let rules = CompiledRules(.builtIn)
-        let pieces = ["RM", "rm12.50", "RM 3.00", "rm-", "USD", "us$5.00", "S$ 4.20", "$12.50", "12,50 $", "5.60 $", "HK$3.00", "fr. 2.50",
+        let pieces = ["RM", "rm13.40", "RM 3.00", "rm-", "USD", "us$5.00", "S$ 4.20", "$12.50", "12,50 $", "5.60 $", "HK$3.00", "fr. 2.50",
                       "EUR", "euro", "Rs 40", "php", "phphp 1", "form", "kr", "KR9", "$000022185", "A$ 1,234.50", "MYR"]
         var g = Lines(state: 41)
         for _ in 0..<20_000 {
@@ -727,7 +727,7 @@ struct HandScannerTests {
     /// The registration number lines a vendor's name is scored by, matched by hand where their expressions match.
     @Test func registrationLinesMatchAsTheExpressions() {
         let tokens = ["(", "[", "{", ")", "]", "}", " ", "  ", "-", ":", ".", "_", "co", "CO", "Co.", "company", "COMPANY", "reg", "REG", "no",
-                      "No.", "12345", "123456", "1234", "7", "X", "a", "P", "(001610235-P)", "1168272-U", "#", "é"]
+                      "No.", "12345", "123456", "1234", "7", "X", "a", "P", "(004827316-K)", "1093548-H", "#", "é"]
         var g = Lines(state: 83)
         for _ in 0..<40_000 {
             var s = ""
@@ -1101,7 +1101,7 @@ struct HandScannerTests {
     @Test func columnHeadingOnBytesIsTheSplitWords() {
         let lines = ["ITEM QTY U/P AMOUNT", "Description ........Qty.. Price Amount", "item Qty Price Amount", "B.CODE & DESC. QTY U/PRICE AMT",
                      "RM) (RM)", "ITEH QIT U/P DISC% AMOUNT", "Total Qty:", "TOT QTY: 3", "PENSIL 2B KOTAK", "QTY", "", "  ", "::..",
-                     "Item Qty RSP RSP Amount", "ITEMS", "unit price", "Qty Beschreibung Preis", "Qté Désignation Prix Montant",
+                     "Item Qty RRP Disc Amount", "ITEMS", "unit price", "Qty Beschreibung Preis", "Qté Désignation Prix Montant",
                      "ITEM QTY\tAMOUNT", "Itém Qty Amount", "AMOUNTAMOUNT", "Tax Code % Amount GST", "CODE:ITEM"]
         for t in lines {
             #expect(ReceiptParser.isColumnHeading(text: t) == (ReceiptParser.columnHeadingWords(t) >= 2), "\(t)")

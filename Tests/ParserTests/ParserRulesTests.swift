@@ -15,7 +15,7 @@ struct ParserRulesTests {
 
     @Test(arguments: [
         ("TOTAL 12.50", "12.50"), ("TOTAL 12,50", "12.50"), ("TOTAL 1,234.50", "1234.50"), ("SUMME 1.234,50", "1234.50"),
-        ("TOTAL 1O.5O", "10.50"), ("TOTAL 1S.20", "15.20"), ("TOTAL 54. 50", "54.50"), ("TOTAL RM12.50", "12.50"),
+        ("TOTAL 1O.5O", "10.50"), ("TOTAL 1S.20", "15.20"), ("TOTAL 63. 70", "63.70"), ("TOTAL RM12.50", "12.50"),
         ("TOTAL $ 7.99", "7.99"), ("TOTAL l2.00", "12.00"),
     ])
     func amountsWithRepairs(_ line: String, _ expected: String) {
@@ -44,19 +44,19 @@ struct ParserRulesTests {
     /// ".54", "RM .00", "$.99": an amount under one printed without its leading zero is read; a point after a
     /// letter, a digit or a digit and a space is not such an amount.
     @Test func anAmountWithoutItsLeadingZero() {
-        #expect(AmountScanner.scan("TAX 3.25% .54").filter { !$0.isPercent }.map(\.amount) == [amount("0.54")])
+        #expect(AmountScanner.scan("TAX 7.75% .53").filter { !$0.isPercent }.map(\.amount) == [amount("0.53")])
         #expect(AmountScanner.scan("CHANGE RM .00").map(\.amount) == [amount("0.00")])
         #expect(AmountScanner.scan("Coupon $.99").map(\.amount) == [amount("0.99")])
         #expect(AmountScanner.scan(".50 OFF").map(\.amount) == [amount("0.50")])
-        #expect(AmountScanner.scan("SUBTOTAL 193660 .00").map(\.amount) == [amount("193660.00")])
+        #expect(AmountScanner.scan("SUBTOTAL 284570 .00").map(\.amount) == [amount("284570.00")])
         #expect(AmountScanner.scan("No.12").isEmpty && AmountScanner.scan("Ref .123").isEmpty && AmountScanner.scan("v1 .5.10").isEmpty)
         #expect(AmountScanner.scan("-.02").map(\.amount) == [amount("0.02")] && AmountScanner.scan("-.02").first?.negative == true)
         // The arithmetic then holds: the change of nothing makes cash the total; a tax under one adds up.
         let cafe = parser.parse(text: "KEDAI KOPI MAJU\nTOTAL SALES RM 7.50\nCASH RM 7.50\nCHANGE RM .00")
         #expect(cafe.total?.value == amount("7.50"))
         #expect(cafe.total?.evidence.notes.contains(.sum(.cashChange(cash: amount("7.50"), change: amount("0.00")), equals: amount("7.50"))) == true)
-        let burger = parser.parse(text: "BURGER BARN\nDouble Double 6.55\nTAX 3.25% .54\nAmount Due $7.09")
-        #expect(burger.tax?.value == amount("0.54") && burger.subtotal?.value == amount("6.55"))
+        let burger = parser.parse(text: "BURGER BARN\nCheeseburger 6.80\nTAX 7.75% .53\nAmount Due $7.33")
+        #expect(burger.tax?.value == amount("0.53") && burger.subtotal?.value == amount("6.80"))
     }
 
     // MARK: total and distractors
@@ -91,15 +91,15 @@ struct ParserRulesTests {
         #expect(r.total?.evidence.notes.contains(.digitRepaired(read: amount("189.00"), sum: .cashChange(cash: amount("200.00"), change: amount("41.00")),
                                                             equals: amount("159.00"), swap: DigitSwap(from: "8", to: "5"))) == true)
         #expect(r.checks.contains(.sumAfterDigitRepair(.cashChange(cash: amount("200.00"), change: amount("41.00")), equals: amount("159.00"))))
-        let right = parser.parse(text: "SHOP\nSUBTOTAL 85.20\nNET TOTAL 85.20\nGST @0% 0.06")
-        #expect(right.total?.value == amount("85.20"))
+        let right = parser.parse(text: "SHOP\nSUBTOTAL 74.10\nNET TOTAL 74.10\nGST @0% 0.05")
+        #expect(right.total?.value == amount("74.10"))
     }
 
     /// "Serv. Charge" is one letter from "change", and "Amount to be paid" says "paid": neither is the change or the cash.
     @Test func chargeIsNotChangeAndToBePaidIsNotCash() {
-        let r = parser.parse(text: "SHOP\nSUBTOTAL 41.30\nServ. Charge (10%): 4.13\nTOTAL 45.43\nAmount to be paid : 45.43\nCASH : 50.00\nCHANGE : 4.57")
-        #expect(r.total?.value == amount("45.43"))
-        #expect(r.checks.contains(.sum(.cashChange(cash: amount("50.00"), change: amount("4.57")), equals: amount("45.43"))))
+        let r = parser.parse(text: "SHOP\nSUBTOTAL 36.20\nServ. Charge (10%): 3.62\nTOTAL 39.82\nAmount to be paid : 39.82\nCASH : 50.00\nCHANGE : 10.18")
+        #expect(r.total?.value == amount("39.82"))
+        #expect(r.checks.contains(.sum(.cashChange(cash: amount("50.00"), change: amount("10.18")), equals: amount("39.82"))))
     }
 
     /// "GST @6% included in total RM 1.20" names the tax the total holds: its amount is the tax, and the
@@ -164,8 +164,8 @@ struct ParserRulesTests {
 
     /// "-.02" is a rounding of two cents; a "Rounding" line holding a total-sized amount is the rounded total.
     @Test func roundingLineWithTheRoundedTotal() {
-        let r = parser.parse(text: "SHOP\nTotal Sales (Inclusive GST) RM 177.22\nRounding Adjustment RM -.02\nRounding RM 177.20")
-        #expect(r.total?.value == amount("177.20"))
+        let r = parser.parse(text: "SHOP\nTotal Sales (Inclusive GST) RM 158.47\nRounding Adjustment RM -.02\nRounding RM 158.45")
+        #expect(r.total?.value == amount("158.45"))
     }
 
     /// A total line misread so its label no longer says "excluding": the larger total below it, past a tax line, wins.
@@ -188,21 +188,21 @@ struct ParserRulesTests {
         let misread = try #require(parser.parse(text: "CAFE\nLATTE 22.40\nCAKE 20.00\nSUB TOTAL 42.40\nTOTAL 4.40\nTHANK YOU").total)
         #expect(misread.value == amount("42.40"))
         #expect(misread.evidence.rule == "total.subtotal")
-        let paid = parser.parse(text: "DELI\nSANDWICH 18.94\nSUBTOTAL 916.94\nTOTAL $18.94\nCASH 20.05")
-        #expect(paid.total?.value == amount("18.94"))
+        let paid = parser.parse(text: "DELI\nSANDWICH 17.83\nSUBTOTAL 917.83\nTOTAL $17.83\nCASH 20.05")
+        #expect(paid.total?.value == amount("17.83"))
         let coupon = parser.parse(text: "DINER\nPANCAKES 16.25\nEGGS 12.00\nSubTotal: 28.25\nTotal: 27.02\nVISA 27.02")
         #expect(coupon.total?.value == amount("27.02"))
     }
 
     @Test func totalBeforeTaxLosesToTheOneBelow() {
-        let r = parser.parse(text: "SHOP\nTotal Sales (Ex: ig GST) 60.00\nTotal GST 3.60\nTotal Sales (Inclusive of GST) : 63.60")
-        #expect(r.total?.value == amount("63.60"))
+        let r = parser.parse(text: "SHOP\nTotal Sales (Ex: ig GST) 50.00\nTotal GST 3.00\nTotal Sales (Inclusive of GST) : 53.00")
+        #expect(r.total?.value == amount("53.00"))
     }
 
     /// Two totals with the rounding line between them: the lower one was paid, even when the first is misread.
     @Test func totalBelowTheRoundingLineWins() {
-        let r = parser.parse(text: "SHOP\nEat-In Total (incl GST) 25,28\nRounding Adjust 0.02\nTotal Rounded 29.30\nCash Tendered 50.00")
-        #expect(r.total?.value == amount("29.30"))
+        let r = parser.parse(text: "SHOP\nDine-In Total (incl GST) 36,37\nRounding Adjust 0.03\nTotal Rounded 31.40\nCash Tendered 50.00")
+        #expect(r.total?.value == amount("31.40"))
     }
 
     /// A misread total the rest of the receipt rules out: below the subtotal, with no discount.
@@ -216,11 +216,11 @@ struct ParserRulesTests {
     /// A photo that lost its total line: a sales tax added at the till makes subtotal + tax the total. A VAT or GST
     /// is in the prices already, so there the sum is not made.
     @Test func subtotalPlusSalesTaxWhenTheTotalLineIsLost() {
-        let us = parser.parse(text: "CEDAR DELI\n2 SANDWICH 39.90\nBAGEL 4.55\nSUB TOTAL: 44.45\nSALES TAX (8.875%): 3.95\nVISA XXXX1234")
-        #expect(us.total?.value == Amount("48.40"))
+        let us = parser.parse(text: "CEDAR DELI\n2 SANDWICH 36.80\nBAGEL 4.40\nSUB TOTAL: 41.20\nSALES TAX (8.875%): 3.66\nVISA XXXX1234")
+        #expect(us.total?.value == Amount("44.86"))
         #expect(us.total?.evidence.notes.contains(.computedSubtotalPlusTax) == true)
-        let vat = parser.parse(text: "CEDAR DELI\nSANDWICH 39.90\nSUBTOTAL 44.45\nVAT 20% 7.41\nCARD")
-        #expect(vat.total?.value != Amount("51.86"))
+        let vat = parser.parse(text: "CEDAR DELI\nSANDWICH 36.80\nSUBTOTAL 41.20\nVAT 20% 6.87\nCARD")
+        #expect(vat.total?.value != Amount("48.07"))
     }
 
     @Test func balanceDueAbbreviated() {
@@ -229,12 +229,12 @@ struct ParserRulesTests {
 
     @Test func exactPaymentStandsInForAnUnreadTotal() {
         #expect(parser.parse(text: "SHOP\nTotal Item Discount: 6.00\nTotal Sales Inclusive GST : = azo\nCash Received : 4.70").total?.value == amount("4.70"))
-        #expect(parser.parse(text: "SHOP\nTOTAL 18.80\nCASH 90.00").total?.value == amount("18.80"))
+        #expect(parser.parse(text: "SHOP\nTOTAL 17.60\nCASH 80.00").total?.value == amount("17.60"))
     }
 
     @Test func roundingGivesThePaidAmount() {
-        let r = parser.parse(text: "SHOP\nTOTAL (INCL TAX): 23.26\nROUNDING ADJ: -0.01\nTOTAL: 23.25\nCASH 50.00\nCHANGE 26.75")
-        #expect(r.total?.value == amount("23.25"))
+        let r = parser.parse(text: "SHOP\nTOTAL (INCL TAX): 31.47\nROUNDING ADJ: -0.02\nTOTAL: 31.45\nCASH 50.00\nCHANGE 18.55")
+        #expect(r.total?.value == amount("31.45"))
     }
 
     @Test func columnSplitLabelsAndValues() {
@@ -252,10 +252,10 @@ struct ParserRulesTests {
 
     /// "TOTAL 0% SUPPLIES" is a row of the tax breakdown, not the total.
     @Test func suppliesByTaxRateAreNotTheTotal() {
-        let r = parser.parse(text: "SHOP\nTOTAL 6% SUPPLIES (INC. GST): 8.40\nTOTAL 0% SUPPLIES: 6.39\nTOTAL PAYABLE: 14.79")
-        #expect(r.total?.value == amount("14.79"))
-        let late = parser.parse(text: "SHOP\nTOTAL PAYABLE: 14.79\nTOTAL 6% SUPPLIES (INC. GST): 8.40\nTOTAL 0% SUPPLIES: 6.39")
-        #expect(late.total?.value == amount("14.79"))
+        let r = parser.parse(text: "SHOP\nTOTAL 6% SUPPLIES (INC. GST): 9.54\nTOTAL 0% SUPPLIES: 5.27\nTOTAL PAYABLE: 14.81")
+        #expect(r.total?.value == amount("14.81"))
+        let late = parser.parse(text: "SHOP\nTOTAL PAYABLE: 14.81\nTOTAL 6% SUPPLIES (INC. GST): 9.54\nTOTAL 0% SUPPLIES: 5.27")
+        #expect(late.total?.value == amount("14.81"))
     }
 
     @Test func taxTableTotalsAreNotTheTotal() {
@@ -274,15 +274,15 @@ struct ParserRulesTests {
         #expect(parser.parse(text: "SHOP\n\(line)\nTOTAL 1.00").date?.value == day(y, m, d))
     }
 
-    /// "Jan 2017 12:41" is January 2017 with the day lost, not 20 January '17; "Q1-Nov-2017" is 1 November.
+    /// "Feb 2018 1:52" is February 2018 with the day lost, not 1 February '18; "Q1-Oct-2018" is 1 October.
     @Test func monthNameDatesReadAsPrinted() {
-        #expect(parser.parse(text: "SHOP\nDate : Jan 2017 12:41pm\nTOTAL 1.00").date == nil)
-        #expect(parser.parse(text: "SHOP\nQ1-Nov-2017_11:20:04AM\nTOTAL 1.00").date?.value == day(2017, 11, 1))
-        #expect(parser.parse(text: "SHOP\nJan 20 2017\nTOTAL 1.00").date?.value == day(2017, 1, 20))
+        #expect(parser.parse(text: "SHOP\nDate : Feb 2018 1:52pm\nTOTAL 1.00").date == nil)
+        #expect(parser.parse(text: "SHOP\nQ1-Oct-2018_10:31:15AM\nTOTAL 1.00").date?.value == day(2018, 10, 1))
+        #expect(parser.parse(text: "SHOP\nFeb 21 2018\nTOTAL 1.00").date?.value == day(2018, 2, 21))
         // US tills: the year after an apostrophe, straight or typographic, with or without a space.
-        #expect(parser.parse(text: "SHOP\nJun17'13 09:35PM\nTOTAL 1.00").date?.value == day(2013, 6, 17))
-        #expect(parser.parse(text: "SHOP\nJul03’ 12 02:34PM\nTOTAL 1.00").date?.value == day(2012, 7, 3))
-        #expect(parser.parse(text: "SHOP\nOct.10'15(Sat)\nTOTAL 1.00").date?.value == day(2015, 10, 10))
+        #expect(parser.parse(text: "SHOP\nJun18'16 08:46PM\nTOTAL 1.00").date?.value == day(2016, 6, 18))
+        #expect(parser.parse(text: "SHOP\nAug05’ 14 03:45PM\nTOTAL 1.00").date?.value == day(2014, 8, 5))
+        #expect(parser.parse(text: "SHOP\nNov.11'16(Fri)\nTOTAL 1.00").date?.value == day(2016, 11, 11))
     }
 
     @Test func eightDigitsRunTogetherAfterTheWordDate() {
@@ -315,9 +315,9 @@ struct ParserRulesTests {
 
     /// A document number holding the date as yyyymmdd tells the order of "12/03/18".
     @Test func dayMonthOrderFromADocumentNumber() {
-        let r = parser.parse(text: "SHOP\nTax Invoice: BATO2201803120255 12/03/18\nTOTAL $5.00\nCASH $5.00")
-        #expect(r.date?.value == day(2018, 3, 12))
-        #expect(r.date?.evidence.notes.contains(.dateOrder(.dayFirst, .documentNumber("12/03/18", day(2018, 3, 12)))) == true)
+        let r = parser.parse(text: "SHOP\nTax Invoice: KPTA3201904110366 11/04/19\nTOTAL $5.00\nCASH $5.00")
+        #expect(r.date?.value == day(2019, 4, 11))
+        #expect(r.date?.evidence.notes.contains(.dateOrder(.dayFirst, .documentNumber("11/04/19", day(2019, 4, 11)))) == true)
     }
 
     @Test func givenOrderWins() {
@@ -335,8 +335,8 @@ struct ParserRulesTests {
     }
 
     @Test func timeDoesNotSplitADate() {
-        #expect(parser.parse(text: "SHOP\nORD #70 -REG #19- 18/03/2018 23:02:16\nTOTAL RM1.00").date?.value == day(2018, 3, 18))
-        #expect(parser.parse(text: "SHOP\n07/04/2018 - 18.10:59\nTOTAL RM1.00").date?.value == day(2018, 4, 7))
+        #expect(parser.parse(text: "SHOP\nORD #81 -REG #27- 19/04/2019 22:13:27\nTOTAL RM1.00").date?.value == day(2019, 4, 19))
+        #expect(parser.parse(text: "SHOP\n08/05/2019 - 17.21:48\nTOTAL RM1.00").date?.value == day(2019, 5, 8))
     }
 
     /// "14/Dun/2024": a three-letter month one letter off between slashes is that month, where only one month
@@ -354,7 +354,7 @@ struct ParserRulesTests {
     }
 
     @Test func productCodesAreNotDates() {
-        let r = parser.parse(text: "SHOP\nHC03-7-15 SPRAYER 8.00\nDATE: 12/01/2019\nTOTAL RM8.00")
+        let r = parser.parse(text: "SHOP\nHC04-8-16 NOZZLE 8.00\nDATE: 12/01/2019\nTOTAL RM8.00")
         #expect(r.date?.value == day(2019, 1, 12))
     }
 
@@ -366,7 +366,7 @@ struct ParserRulesTests {
         ("Bäckerei Morgenrot GmbH\nHauptstraße 3\n10115 Berlin", "Bäckerei Morgenrot GmbH"),
         ("COMPANY REG NO: 99887-K\nPELANGI KEDAI S/B (99887-K)\nLOT 3", "PELANGI KEDAI S/B"),
         ("SILVER MAPLE\nSDN BHD\nJALAN 1", "SILVER MAPLE SDN BHD"),
-        ("OWNED BY: ORCHID LANE SDN BHD 1110644-W\nJALAN 2", "ORCHID LANE SDN BHD"),
+        ("OWNED BY: ORCHID LANE SDN BHD 1207385-N\nJALAN 2", "ORCHID LANE SDN BHD"),
         ("RIVERSIDE CAMERA &\nOPTICS\nTEL 555-0101", "RIVERSIDE CAMERA & OPTICS"),
         // A rule of dashes after a name ends it.
         ("------PINE HOLLOW FUEL------------:-rm\n4 Elm Road", "PINE HOLLOW FUEL"),
@@ -381,23 +381,23 @@ struct ParserRulesTests {
     @Test(arguments: [
         ("WILLOW HARDHARE SON BHO (77120-P)\nJALAN 3", "WILLOW HARDWARE SDN BHD"),
         ("KINGFISHER CONFECTIUNERY SEN 3HD\nJALAN 3", "KINGFISHER CONFECTIONERY SDN BHD"),
-        ("Tall Tree Realties Sdn Bhd (Co. No:20154-T)\nJALAN 3", "Tall Tree Realties Sdn Bhd"),
+        ("Tall Tree Realties Sdn Bhd (Co. No:31872-E)\nJALAN 3", "Tall Tree Realties Sdn Bhd"),
         ("MR. A.1.B. (M) SDN BHD\nJALAN 3", "MR. A.I.B. (M) SDN BHD"),
         ("PASIR PUTIH HARDWARE SDN BHD\nJALAN 3", "PASIR PUTIH HARDWARE SDN BHD"),
         ("BLUE MOUSE CAFE LTD\n12 Main Street", "BLUE MOUSE CAFE LTD"),
         ("7-ELEVEN STORE 12\n12 Main Street", "7-ELEVEN STORE 12"),
         // A logo read as a scrap above the name: the line with a business word and a registration number below wins.
-        ("TT eee\nGOLDEN LOTUS RESTAURANT\n(001610235-P)\nJALAN 3", "GOLDEN LOTUS RESTAURANT"),
+        ("TT eee\nGOLDEN LOTUS RESTAURANT\n(004827316-K)\nJALAN 3", "GOLDEN LOTUS RESTAURANT"),
         ("tie\nmain\nRIVERBANK BAKERY\nJALAN 3", "RIVERBANK BAKERY"),
         ("RESTORAN SERI PAGI oo\nJALAN 3", "RESTORAN SERI PAGI"),
-        ("TAN AH KOW\nPUSAT BUKU CERIA SDN BND\n789417-W\nNO.53, JALAN SAGU 18", "PUSAT BUKU CERIA SDN BHD"),
+        ("TAN AH KOW\nPUSAT BUKU CERIA SDN BND\n652308-V\nNO.53, JALAN SAGU 18", "PUSAT BUKU CERIA SDN BHD"),
         // A registration number on the line makes a company line of one that names a country.
-        ("BEST KADEN MALAYSIA (308282-A)\nLOT LG 26, SUBANG PARADE\nBEST KADEN 1 UTAMA", "BEST KADEN MALAYSIA"),
+        ("BEST KADEN MALAYSIA (425917-B)\nLOT LG 31, SERI PARADE\nBEST KADEN 2 PERDANA", "BEST KADEN MALAYSIA"),
         ("TQ FOR SHOPPING WITH US\nGST REGISTRATION NO : 000212823380\nHILLTOP MART\nJALAN 3", "HILLTOP MART"),
         // A name over several lines: only a business word before the form, a line starting with the form, a bracket left open.
-        ("LIAN HUA VEGETARIAN\nRESTAURANT SDN BHD\n(1095514-X)", "LIAN HUA VEGETARIAN RESTAURANT SDN BHD"),
-        ("KWONG HUAT HARDWARE\nENTERPRISE (SETIA\nALAM) SDN BHD\n822737-X", "KWONG HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD"),
-        ("Chili Grill & Bar\nT.A.S Ventures Sdn Bhd (256864-P)\nJALAN 3", "T.A.S Ventures Sdn Bhd"),
+        ("LIAN HUA VEGETARIAN\nRESTAURANT SDN BHD\n(1084623-Y)", "LIAN HUA VEGETARIAN RESTAURANT SDN BHD"),
+        ("KWONG HUAT HARDWARE\nENTERPRISE (TAMAN\nMEWAH) SDN BHD\n733846-X", "KWONG HUAT HARDWARE ENTERPRISE (TAMAN MEWAH) SDN BHD"),
+        ("Chili Grill & Bar\nT.A.S Ventures Sdn Bhd (318459-R)\nJALAN 3", "T.A.S Ventures Sdn Bhd"),
     ])
     func vendorRepairs(_ header: String, _ expected: String) {
         #expect(parser.parse(text: "\(header)\nTOTAL 9.99").vendor?.value == expected)
@@ -406,7 +406,7 @@ struct ParserRulesTests {
     /// OCR reads an "&" as "8", unsurely, between words it reads surely: the name gets its "&" back. An 8 read as
     /// surely as its words is the name's ("ROUTE 8 DINER"), and so is every word of true text.
     @Test("an '&' read as '8' in a name", arguments: [
-        (["Riverside", "Car", "Wash", "8", "Detail"], 0.6, "Riverside Car Wash & Detail"),
+        (["Riverside", "Tyre", "8", "Battery", "Hub"], 0.6, "Riverside Tyre & Battery Hub"),
         (["ROUTE", "8", "DINER"], 0.96, "ROUTE 8 DINER"),
         (["ROUTE", "8", "DINER"], 1.0, "ROUTE 8 DINER"),
     ])
@@ -419,7 +419,7 @@ struct ParserRulesTests {
     /// US, Canadian, Australian and British receipts print the city under the name; a city line is never the
     /// vendor, whatever legal form its state code looks like ("CO", "SA").
     @Test(arguments: [
-        ("Birchwood Tavern\n123 Elm St\nDenver, CO 80202", "Birchwood Tavern"),
+        ("Birchwood Tavern\n123 Elm St\nBoulder, CO 80302", "Birchwood Tavern"),
         ("Las Cruces, NM 88001\nBLUE AGAVE CANTINA\n(575) 555-0134", "BLUE AGAVE CANTINA"),
         ("Portland OR 97201\nPAPER CRANE NOODLES", "PAPER CRANE NOODLES"),
         ("Toronto, ON M5V 2T6\nMaple Corner Bakery", "Maple Corner Bakery"),
@@ -479,7 +479,7 @@ struct ParserRulesTests {
         #expect(parser.parse(text: "RM 9.99\nTOTAL 9.99").currency?.value == "MYR")
         // "T H E   F O R G E": a wider gap between the words.
         #expect(parse(letters("T H E F O R G E", y: 10, gap: { $0 == 2 ? 60 : 12 }))?.value == "THE FORGE")
-        #expect(parse([OCRWord(text: "******", confidence: 0.5)] + letters("C A R R E F O U R", y: 10) + [OCRWord(text: "#***#**", confidence: 0.4)])?.value == "CARREFOUR")
+        #expect(parse([OCRWord(text: "******", confidence: 0.5)] + letters("L A N T E R N A", y: 10) + [OCRWord(text: "#***#**", confidence: 0.4)])?.value == "LANTERNA")
         // Initials with a name: as printed.
         #expect(parse(letters("A B C Hardware", y: 10))?.value == "A B C Hardware")
         // Lower-case letters apart: no name joined.
@@ -541,7 +541,7 @@ struct ParserRulesTests {
         #expect(v.clean("TAN TAN TRADING CO") == "TAN TAN TRADING CO")
         #expect(v.clean("BRIGHT VOLT MALAYSIA SDN BHD ab") == "BRIGHT VOLT MALAYSIA SDN BHD")
         #expect(v.clean("CO. NC.") == "CO.")
-        #expect(v.clean("COMPANY NO: 20965-W") == "COMPANY NO")
+        #expect(v.clean("COMPANY NO: 47311-K") == "COMPANY NO")
         #expect(v.clean("SINAR MAJU ENTERPRISE Bhd") == "SINAR MAJU ENTERPRISE Bhd")
     }
 
@@ -587,19 +587,19 @@ struct OCRSlipDateTests {
     /// Till dates with the year after an apostrophe, as phone photos read them: look-alikes in the day,
     /// a month one letter off, a stray mark, a degree sign or a quote for the apostrophe.
     @Test(arguments: [
-        ("Chk 4781 AprOi'18 12:11P Gst 0", 2018, 4, 1, "Apr01'18"),
-        ("27dpr' 13 17:51", 2013, 4, 27, "27Apr'13"),
-        ("Junt7'13 09:35PM", 2013, 6, 17, "Jun17'13"),
-        ("Junl?7'13 09:35PM", 2013, 6, 17, "Jun17'13"),
-        ("JAN3S1°13 8:01PM", 2013, 1, 31, "JAN31'13"),
-        ("JUNO3'14 2:40PM", 2014, 6, 3, "JUN03'14"),
-        ("Nov12\"16 05:41PM", 2016, 11, 12, "Nov12'16"),
-        ("————spr0t\"18 12:11P", 2018, 4, 1, "Apr01'18"),
-        ("Server: Marcos 02,'22/2014", 2014, 2, 22, "02/22/2014"),
-        ("Date: 92/02/2018", 2018, 2, 2, "02/02/2018"),
-        ("O1/12/2018 10:22", 2018, 12, 1, "01/12/2018"),
-        ("Date : GS Jan 2017 12:41pm", 2017, 1, 5, "05 Jan 2017"),
-        ("G1-Nov-2017 11:20", 2017, 11, 1, "01 Nov 2017"),
+        ("Chk 5902 MayOi'19 1:24P Gst 0", 2019, 5, 1, "May01'19"),
+        ("26dpr' 14 18:42", 2014, 4, 26, "26Apr'14"),
+        ("Junt8'16 08:46PM", 2016, 6, 18, "Jun18'16"),
+        ("Junl?8'16 08:46PM", 2016, 6, 18, "Jun18'16"),
+        ("MAR3S1°14 7:12PM", 2014, 3, 31, "MAR31'14"),
+        ("JULO4'15 3:51PM", 2015, 7, 4, "JUL04'15"),
+        ("Dec14\"17 06:52PM", 2017, 12, 14, "Dec14'17"),
+        ("————spr0t\"19 1:24P", 2019, 4, 1, "Apr01'19"),
+        ("Server: Dana 03,'24/2015", 2015, 3, 24, "03/24/2015"),
+        ("Date: 93/03/2019", 2019, 3, 3, "03/03/2019"),
+        ("O2/11/2019 11:33", 2019, 11, 2, "02/11/2019"),
+        ("Date : GS Feb 2018 1:52pm", 2018, 2, 5, "05 Feb 2018"),
+        ("G1-Oct-2018 10:31", 2018, 10, 1, "01 Oct 2018"),
     ])
     func recovered(_ line: String, _ y: Int, _ m: Int, _ d: Int, _ taken: String) {
         let date = parser.parse(text: "SHOP\n\(line)\nTOTAL 1.00").date
@@ -609,12 +609,12 @@ struct OCRSlipDateTests {
 
     /// A repaired date is believed less than a clean one, and loses to a clean one elsewhere on the receipt.
     @Test func repairedDatesRankBelowCleanOnes() {
-        let clean = parser.parse(text: "SHOP\nJun17'13 09:35PM\nTOTAL 1.00").date
-        let repaired = parser.parse(text: "SHOP\nJunt7'13 09:35PM\nTOTAL 1.00").date
+        let clean = parser.parse(text: "SHOP\nJun18'16 08:46PM\nTOTAL 1.00").date
+        let repaired = parser.parse(text: "SHOP\nJunt8'16 08:46PM\nTOTAL 1.00").date
         #expect(clean != nil && repaired != nil)
         #expect((repaired?.confidence ?? 1) < (clean?.confidence ?? 0))
-        let both = parser.parse(text: "SHOP\nAprOi'18 12:11P\nITEM 3.00\nTOTAL 3.00\nDate 02/04/2018").date
-        #expect(both?.value == day(2018, 4, 2))
+        let both = parser.parse(text: "SHOP\nMayOi'19 1:24P\nITEM 3.00\nTOTAL 3.00\nDate 02/05/2019").date
+        #expect(both?.value == day(2019, 5, 2))
     }
 
     /// Two kinds of separator in one date ("2/ 3-09") is OCR's making: it loses to a clean date lower down, and
@@ -631,23 +631,23 @@ struct OCRSlipDateTests {
     /// a garbled separator without a clean one, look-alikes without a time of day, and a month one letter
     /// off two months ("hug": "aug" or Italian "lug"), a longer month name before a year ("Sept'15").
     @Test(arguments: [
-        "TAX 1O.25", "Tbl 18/1 Chk 3114", "#A-5", "Jun", "Jun 5", "TOTAL 12'50", "Qty 2 @ 1O.5O 21.OO",
-        "Tel 03-7,22-2014", "Bob's 12 Pizza 12\" 16.99", "Table 5'2 Guests 4", "Sl'13 Item 4.00", "MAX5'12 3.50",
-        "12,5'2014", "Ref 1l.22.2019", "3 22hug' 16 20:02", "Offer ends Sept'15", "Juli' 12", "Date : GS Jan 2017", "IS Jan 2017 Issue 3",
+        "TAX 1O.25", "Tbl 19/2 Chk 4225", "#A-5", "Jun", "Jun 5", "TOTAL 12'50", "Qty 2 @ 1O.5O 21.OO",
+        "Tel 04-8,23-2015", "Bob's 12 Pizza 12\" 16.99", "Table 5'2 Guests 4", "Sl'13 Item 4.00", "MAX5'12 3.50",
+        "12,5'2014", "Ref 1l.22.2019", "4 23hug' 17 21:13", "Offer ends Sept'15", "Juli' 12", "Date : GS Feb 2018", "IS Feb 2018 Issue 3",
     ])
     func notDates(_ line: String) {
         let date = parser.parse(text: "SHOP\n\(line)\nTOTAL 1.00").date
         #expect(date == nil, "\(line) read as \(String(describing: date?.value))")
     }
 
-    /// "#3 Oct.10'15": the 10 is the day of "Oct.10'15", not a year after "3 Oct".
+    /// "#4 Nov.11'16": the 11 is the day of "Nov.11'16", not a year after "4 Nov".
     @Test func yearBeforeAnApostropheIsADay() {
-        #expect(parser.parse(text: "SHOP\nKS#3 Oct.10'15(Sat) 11:01\nTOTAL 1.00").date?.value == day(2015, 10, 10))
+        #expect(parser.parse(text: "SHOP\nKS#4 Nov.11'16(Fri) 10:12\nTOTAL 1.00").date?.value == day(2016, 11, 11))
     }
 
     /// Day, month and year run together are a date only before a time of day.
     @Test func compactDayMonthYearBeforeATime() {
-        #expect(parser.parse(text: "SHOP\n00440010036 25032018 13:11:54 0003\nTOTAL 1.00").date?.value == day(2018, 3, 25))
-        #expect(parser.parse(text: "SHOP\nREF 25032018\nTOTAL 1.00").date == nil)
+        #expect(parser.parse(text: "SHOP\n00551020147 26042019 14:22:05 0004\nTOTAL 1.00").date?.value == day(2019, 4, 26))
+        #expect(parser.parse(text: "SHOP\nREF 26042019\nTOTAL 1.00").date == nil)
     }
 }

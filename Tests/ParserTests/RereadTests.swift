@@ -41,12 +41,12 @@ struct RereadTests {
 
     /// A row with a time of day and a date the page read could not make out is read again for the date.
     @Test func aTimeRowIsReadAgainForItsDate() {
-        let page = Self.page(["LANTERN HOUSE", "Chk 3114 Table 4", "Junl?7'13 09:35PM", "1 SOUP 8.95", "TOTAL 8.95"])
+        let page = Self.page(["LANTERN HOUSE", "Chk 4225 Table 4", "Junl?8'16 08:46PM", "1 SOUP 8.95", "TOTAL 8.95"])
         let targets = ReceiptParser().rereadTargets(page)
         #expect(targets.map(\.line) == [2, 4])
         #expect(targets.first?.why == "date")
-        let fixed = ReceiptParser().parse(page, rereads: [Reread(line: 2, region: targets[0].region, page: Self.line("Jun17'13 09:35PM", y: 70))])
-        #expect(fixed.receipt.date?.value == CalendarDate(year: 2013, month: 6, day: 17))
+        let fixed = ReceiptParser().parse(page, rereads: [Reread(line: 2, region: targets[0].region, page: Self.line("Jun18'16 08:46PM", y: 70))])
+        #expect(fixed.receipt.date?.value == CalendarDate(year: 2016, month: 6, day: 18))
     }
 
     @Test func aRereadTotalThatTheSumsBackReplacesAMisreadOne() {
