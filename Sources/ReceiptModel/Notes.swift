@@ -172,9 +172,9 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     case afternoonAssumed
 
     // Subtotal and tax.
-    /// "net 84.54 + tax 14.79 = gross 99.33 on one row": a tax table's row.
+    /// "net 73.43 + tax 12.85 = gross 86.28 on one row": a tax table's row.
     case taxTableRow(net: Amount, tax: Amount, gross: Amount)
-    /// "tax 5.77 is 6 % of 96.23": a row's rate backs its tax (no tax word read on the row).
+    /// "tax 4.80 is 6 % of 80.00": a row's rate backs its tax (no tax word read on the row).
     case taxAtRate(rate: String, net: Amount, tax: Amount)
     /// "taxes 1.28 + 0.12 added": several rates, each on its line.
     case taxesAdded([Amount])
@@ -242,7 +242,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     case belowRoundingLine
     /// "in the tax breakdown table below line 31" (the parser's row index of the table's heading).
     case inTaxTable(belowLine: Int)
-    /// "line items add up to 593.10"
+    /// "line items add up to 482.90"
     case lineItemsAddUp(Amount)
     /// "printed 2×": the same amount on other total lines.
     case printed(times: Int)

@@ -368,7 +368,7 @@ extension ReceiptParser {
     static let detailWords: [StaticString] = ["no", "add", "extra", "xtra", "with", "w/", "w/o", "without", "side", "hold", "less", "light",
                                               "lite", "plus", "sub", "sans", "ohne", "mit", "sin", "con", "senza"]
 
-    /// A row with an amount and no name before it ("1x 7.80 RM7.80", "1 1 1.30 0.00 1.30"): its name is elsewhere.
+    /// A row with an amount and no name before it ("1x 7.80 RM7.80", "1 1 2.40 0.00 2.40"): its name is elsewhere.
     static func isNamelessPriceRow(_ l: ParseLine) -> Bool {
         guard let first = l.amounts.first else { return false }
         return letterCount(l.text.prefix(first.position)) < 2

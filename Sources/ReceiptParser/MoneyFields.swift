@@ -379,8 +379,8 @@ struct MoneyFields {
     static let notTaxRateWords = [" off ", " disc ", " discount ", " save ", " saving ", " savings ", " member ", " promo ", " coupon "]
 
     /// Lines naming no tax that print a rate and, side by side, a net amount and that rate of it to the cent ("SR @
-    /// 6% 96.23 5.77", "A 19% Must 7,48 1,42 8,70" with the word misread), or a rate line with no amount (its word
-    /// read or not) over such amounts ("GST (6.000%)" over "33.40 2.00"): a tax table's row, its tax at 0.85 (the
+    /// 6% 80.00 4.80", "A 19% Must 7,48 1,42 8,90" with the word misread), or a rate line with no amount (its word
+    /// read or not) over such amounts ("GST (6.000%)" over "35.00 2.10"): a tax table's row, its tax at 0.85 (the
     /// rate is checked, the word is not read). With one amount instead of two, the row is set aside (`singles`)
     /// for the total to judge. Not a line of a discount, a service charge, a tip or a payment, which print the
     /// same arithmetic.
@@ -399,7 +399,7 @@ struct MoneyFields {
                   l.text.utf8.withContiguousStorageIfAvailable({ $0.contains(UInt8(ascii: "%")) }) ?? l.text.contains("%") else { continue }
             let rates = percentRates(l.text)
             guard !rates.isEmpty else { continue }
-            // The row's amounts on its own line, or, with none there, on the next line ("GST (6.000%)" over "33.40 2.00").
+            // The row's amounts on its own line, or, with none there, on the next line ("GST (6.000%)" over "35.00 2.10").
             var row = l, a = usable(l)
             if a.isEmpty, l.index + 1 < lines.count, percentRates(lines[l.index + 1].text).isEmpty, taxKeywords[l.index + 1] == nil {
                 row = lines[l.index + 1]

@@ -127,8 +127,8 @@ extension MoneyFields {
             }
         }
         // 2. The amount printed above the tax that is total − tax, whatever its label says.
-        //    Or, when no subtotal line was read, printed before the tax on the tax's own line ("Base: 112,73
-        //    Cuota: 11,27", "GST S@6% 35.00 2.10").
+        //    Or, when no subtotal line was read, printed before the tax on the tax's own line ("Base: 94,55
+        //    Cuota: 9,45", "GST S@6% 35.00 2.10").
         for o in options {
             let want = t - o.amount - adj
             guard want > o.amount, let (l, a) = printed(want, in: lines[..<min(row, o.found.line.index)].reversed())

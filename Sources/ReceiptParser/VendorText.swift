@@ -794,7 +794,7 @@ struct VendorText: Sendable {
         t = Self.trimJunk(t)
         // A rule of dashes after the name ends it: "QS STATION DE WIT------------:-rm".
         t = Self.ruleToEnd.replacing(in: t, with: "", printable: p)
-        // Leading dots and a stray lower-case scrap before an upper-case name ("ri FOODICIOUS"), trailing scraps after a legal form.
+        // Leading dots and a stray lower-case scrap before an upper-case name ("ri TASTEVILLE"), trailing scraps after a legal form.
         t = Self.leadingDots.replacing(in: t, with: "", printable: p)
         t = Self.leadingScrap.replacing(in: t, with: "", printable: p)
         if p, let forms = scrapsAfterFormList, let cut = Self.cut(t, at: { Self.scrapsAfterFormEnd($0, forms: forms) }) {
