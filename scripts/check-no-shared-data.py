@@ -55,11 +55,16 @@ def main(argv):
         if not f or not os.path.isfile(path): continue
         raw = open(path, "rb").read()
         if b"\0" in raw[:4096]: continue  # an image, a model
-        for n, line in enumerate(raw.decode("utf-8", "replace").split("\n"), 1):
+        lines = raw.decode("utf-8", "replace").split("\n")
+        seen = set()
+        for n, line in enumerate(lines, 1):
             cands = [line.strip()]
-            for q in re.findall(r'"([^"]{6,400})"|“([^”]{6,400})”|`([^`]{6,400})`', line):
+            # A quote may run on to the next line of a comment or a paragraph: read the two as one.
+            nxt = re.sub(r"^\s*(///|//|#)?\s*", "", lines[n]) if n < len(lines) else ""
+            for q in re.findall(r'"([^"]{6,400})"|“([^”]{6,400})”|`([^`]{6,400})`', line.rstrip() + " " + nxt):
                 cands += next(x for x in q if x).split("\\n")
-            for c in set(cands):
+            for c in set(cands) - seen:
+                seen.add(c)
                 u = norm(c)
                 letters, digits, words = sum(ch.isalpha() for ch in u), sum(ch.isdigit() for ch in u), len(c.split())
                 if len(u) < 12 or not ((letters >= 4 and digits >= 1) or (words >= 3 and len(u) >= 16)): continue

@@ -137,9 +137,9 @@ public struct LineEval {
     /// Whether a true line holds the labelled vendor, or a part of it printed on a line of its own (a name over
     /// two lines, "SAKURA GARDEN" over "SDN BHD"): compared as the vendor is scored (`LabelValue.vendor`), without
     /// spaces. A part or a whole of four characters at least, so a stray "THE" is no vendor line and a short
-    /// vendor ("DIA") inside a longer word is not found; a line that is the whole label always counts. A line that
-    /// holds the label and as much again is another line that names the shop ("Thank you for visiting MAGIC
-    /// MOUNTAIN!", an e-mail address), not its name.
+    /// vendor ("ZAP") inside a longer word is not found; a line that is the whole label always counts. A line that
+    /// holds the label and as much again is another line that names the shop ("Thank you for visiting FUN
+    /// PIER PARK!", an e-mail address), not its name.
     static func holdsVendor(_ line: String, label: String?) -> Bool {
         guard let label else { return false }
         let l = LabelValue.vendor(line).replacingOccurrences(of: " ", with: "")

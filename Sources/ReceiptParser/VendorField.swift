@@ -204,7 +204,7 @@ extension ReceiptParser {
         let l = top[i]
         var name = name
         var rule = "vendor.legal-form"
-        // "SDN BHD" alone on its line, or a line that reads as the end of a name ("& TEA LEAF (M) SDN BHD",
+        // "SDN BHD" alone on its line, or a line that reads as the end of a name ("& SPICE HOUSE (M) SDN BHD",
         // "KITCHEN SDN BHD"): the name starts on the line above.
         let rest = compiled.wordsBeforeLegalForm(l.words)
         let restWords = rest.count

@@ -395,8 +395,8 @@ struct ParserRulesTests {
         ("BEST KADEN MALAYSIA (425917-B)\nLOT LG 31, SERI PARADE\nBEST KADEN 2 PERDANA", "BEST KADEN MALAYSIA"),
         ("TQ FOR SHOPPING WITH US\nGST REGISTRATION NO : 000212823380\nHILLTOP MART\nJALAN 3", "HILLTOP MART"),
         // A name over several lines: only a business word before the form, a line starting with the form, a bracket left open.
-        ("LIAN HUA VEGETARIAN\nRESTAURANT SDN BHD\n(1084623-Y)", "LIAN HUA VEGETARIAN RESTAURANT SDN BHD"),
-        ("KWONG HUAT HARDWARE\nENTERPRISE (TAMAN\nMEWAH) SDN BHD\n733846-X", "KWONG HUAT HARDWARE ENTERPRISE (TAMAN MEWAH) SDN BHD"),
+        ("SERI BAYU VEGETARIAN\nRESTAURANT SDN BHD\n(1084623-Y)", "SERI BAYU VEGETARIAN RESTAURANT SDN BHD"),
+        ("KWONG FATT HARDWARE\nENTERPRISE (TAMAN\nMEWAH) SDN BHD\n733846-X", "KWONG FATT HARDWARE ENTERPRISE (TAMAN MEWAH) SDN BHD"),
         ("Chili Grill & Bar\nT.A.S Ventures Sdn Bhd (318459-R)\nJALAN 3", "T.A.S Ventures Sdn Bhd"),
     ])
     func vendorRepairs(_ header: String, _ expected: String) {
