@@ -34,16 +34,6 @@ public struct LineEval {
         public var read: String
     }
 
-    /// The misses of `lines`, in their order: a line is listed once, for the first of vendor, date and time it holds
-    /// and did not read exactly (the vendor's line whole; a date's or a time's tokens).
-    public static func misses(_ lines: [Line], spaceless: Bool) -> [Miss] {
-        lines.compactMap { l in
-            let j = judge(l, truth: normalise(l.truth, spaceless: spaceless), read: normalise(l.read, spaceless: spaceless), spaceless: spaceless)
-            let field: String? = if j.vendor == false { "vendor" } else if j.dates == false { "date" } else if j.times == false { "time" } else { nil }
-            return field.map { Miss(receipt: l.receipt, field: $0, truth: l.truth, read: l.read) }
-        }
-    }
-
     /// For each kind of line a field rests on, whether line `l` is one (non-nil) and was read right (true): its amounts,
     /// dates and times each found in the reading, on the normalised texts `t` and `r`; the vendor's line as scored.
     struct Judged {
@@ -73,7 +63,11 @@ public struct LineEval {
 
         public init() {}
 
-        public mutating func add(_ l: Line, spaceless: Bool) {
+        /// Counts line `l`, and returns it as a miss when it holds a vendor, a date or a time read wrong: a line is a
+        /// miss once, for the first of those it did not read exactly (the vendor's line whole; a date's or a time's
+        /// tokens). `eval --lines` lists them in the lines' order.
+        @discardableResult
+        public mutating func add(_ l: Line, spaceless: Bool) -> Miss? {
             let t = LineEval.normalise(l.truth, spaceless: spaceless), r = LineEval.normalise(l.read, spaceless: spaceless)
             let tc = LineEval.normalise(l.truth, spaceless: spaceless, keepCase: true), rc = LineEval.normalise(l.read, spaceless: spaceless, keepCase: true)
             lines += 1
@@ -92,6 +86,8 @@ public struct LineEval {
             count(j.dates, &dateLines, &datesExact)
             count(j.times, &timeLines, &timesExact)
             count(j.vendor, &vendorLines, &vendorsExact)
+            let field: String? = if j.vendor == false { "vendor" } else if j.dates == false { "date" } else if j.times == false { "time" } else { nil }
+            return field.map { Miss(receipt: l.receipt, field: $0, truth: l.truth, read: l.read) }
         }
 
         static func percent(_ a: Int, _ b: Int) -> String { b == 0 ? "—" : String(format: "%.2f %%", 100 * Double(a) / Double(b)) }

@@ -47,19 +47,16 @@ struct EvalArgs: ParsableArgs {
     ], checks: [{ a in
         if a.learnStore != nil, !a.learn { throw UsageError("--learn-store goes with --learn") }
         if a.noAccept, !a.learn { throw UsageError("--no-accept goes with --learn") }
-        // --lines judges the reader alone and prints its own figures (--json, --misses): nothing end to end to write.
-        if a.lines {
-            for (given, name) in [(a.truthText, "--truth-text"), (a.html != nil, "--html"), (a.baseline != nil, "--baseline"),
-                                  (a.writeBaseline != nil, "--write-baseline"), (a.predictions != nil, "--predictions"),
-                                  (a.saveReadings != nil, "--save-readings")] where given {
-                throw UsageError("--lines cannot be combined with \(name)")
-            }
+        // --learn and --lines each print their own figures: none of the end-to-end run's outputs, and not each other
+        // (--learn writes predictions; --lines does not).
+        let endToEnd = [(a.truthText, "--truth-text"), (a.html != nil, "--html"), (a.baseline != nil, "--baseline"),
+                        (a.writeBaseline != nil, "--write-baseline")]
+        let readings = (a.saveReadings != nil, "--save-readings")
+        func refuse(_ mode: String, _ others: [(Bool, String)]) throws {
+            if let hit = others.first(where: \.0) { throw UsageError("\(mode) cannot be combined with \(hit.1)") }
         }
-        guard a.learn else { return }
-        for (given, name) in [(a.lines, "--lines"), (a.truthText, "--truth-text"), (a.html != nil, "--html"), (a.baseline != nil, "--baseline"),
-                              (a.writeBaseline != nil, "--write-baseline"), (a.saveReadings != nil, "--save-readings")] where given {
-            throw UsageError("--learn cannot be combined with \(name)")
-        }
+        if a.lines { try refuse("--lines", endToEnd + [(a.predictions != nil, "--predictions"), readings]) }
+        if a.learn { try refuse("--learn", [(a.lines, "--lines")] + endToEnd + [readings]) }
     }]) + PipelineArgs.group.embedded(in: \.pipeline)
 
     static let arguments = Positionals<EvalArgs>("DIR", kind: .directory, count: .one("eval takes one folder"),
@@ -112,19 +109,18 @@ enum EvalCommand {
             let (ocr, makeEngine) = (setup.ocr, setup.makeEngine)
             let (lines, failures) = LineEval.run(receipts, makeEngine: { try makeEngine(ocr) }, jobs: jobs)
             for f in failures { ctx.console.error(f) }
+            // Each line counted and judged once: the figures, and the lines a field rests on that were read wrong.
             var figures = LineEval.Figures()
-            for l in lines { figures.add(l, spaceless: scoring.spaceless) }
+            let misses = lines.compactMap { figures.add($0, spaceless: scoring.spaceless) }
             let seconds = Date().timeIntervalSince(start)
-            // The lines a field rests on that were read wrong, as the end-to-end misses are listed.
-            let misses = LineEval.misses(lines, spaceless: scoring.spaceless)
             if args.json {
                 ctx.console.out(JSONLine.encode(LinesReport(figures, misses: misses, receiptCount: receipts.count, errorCount: failures.count, seconds: seconds)))
-                return failures.isEmpty ? .ok : .inputError
+            } else {
+                ctx.console.outRaw(figures.table(source: "\(receipts.count) receipts", seconds: seconds))
+                listMisses("vendor, date and time lines read wrong", misses.map {
+                    "\($0.receipt)  \($0.field.padding(toLength: 6, withPad: " ", startingAt: 0))  \"\($0.truth)\"  read \"\($0.read)\""
+                }, all: args.misses, ctx)
             }
-            ctx.console.outRaw(figures.table(source: "\(receipts.count) receipts", seconds: seconds))
-            listMisses("vendor, date and time lines read wrong", misses.map {
-                "\($0.receipt)  \($0.field.padding(toLength: 6, withPad: " ", startingAt: 0))  \"\($0.truth)\"  read \"\($0.read)\""
-            }, all: args.misses, ctx)
             return failures.isEmpty ? .ok : .inputError
         }
         if args.learn { return try learn(receipts, args, setup: setup, scoring: scoring, ctx) }
