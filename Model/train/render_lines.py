@@ -3,6 +3,8 @@
 
     python3 Model/train/render_lines.py                    # 12,000 train + 600 eval
     python3 Model/train/render_lines.py --count 200 --eval-count 0 --out /tmp/try
+    python3 Model/train/render_lines.py --currency '$' --name usd --count 4000 --eval-count 0
+                                         # only lines that print "$" (a sign the stream lacks)
 
 Why: the SROIE stream labels are all capitals, so a model fine-tuned on them
 alone forgets lower case. These lines carry mixed-case receipt text (and
@@ -117,11 +119,17 @@ CURRENCY = [  # (prefix, suffix, thousands sep, decimal sep)
 ]
 
 
+def currency_table(sign):
+    """Amounts with SIGN in front, written close to the figure or after a space."""
+    return [(sign, "", ",", "."), (sign, "", ",", "."), (sign + " ", "", ",", ".")]
+
+
 class Text:
     """Receipt-like lines from one RNG. Each generator returns one line (mixed case)."""
 
-    def __init__(self, rnd):
+    def __init__(self, rnd, currencies=None):
         self.r = rnd
+        self.currencies = currencies or CURRENCY
 
     # --- pieces
     def name(self, syl=(2, 3)):
@@ -398,7 +406,7 @@ class Text:
     def line(self):
         """One line, with the case style it is printed in."""
         r = self.r
-        self.cur = r.choice(CURRENCY)
+        self.cur = r.choice(self.currencies)
         names, weights = [g for _, g in self.GENERATORS], [w for w, _ in self.GENERATORS]
         text = getattr(self, r.choices(names, weights)[0])()
         k = r.random()
@@ -716,19 +724,24 @@ def render_one(text, font, rnd, nrng, photo_share=1 / 3, thermal_share=0.6):
 # ================================================================ main
 
 
-def generate(out_dir, count, seed, fonts, charset, log_every=500, photo_share=1 / 3):
+def generate(out_dir, count, seed, fonts, charset, log_every=500, photo_share=1 / 3, currency=None):
     os.makedirs(out_dir, exist_ok=True)
     rnd = random.Random(seed)
-    gen = Text(random.Random(seed * 7 + 1))
+    gen = Text(random.Random(seed * 7 + 1), currency_table(currency) if currency else None)
     weights = [f.weight for f in fonts]
     rows, paths = [], []
     counts = {}
     skipped = {"charset": 0, "font": 0, "empty": 0}
+    if currency:
+        skipped["no_currency"] = 0
     t0 = time.time()
     n = 0
     while n < count:
         text = gen.line()
         gt = norm_space(text)
+        if currency and currency not in gt:
+            skipped["no_currency"] += 1  # a set about one sign keeps only the lines that print it
+            continue
         if not gt or any(c not in charset for c in gt):
             skipped["charset"] += 1  # only what eng can write (the generator should make none such)
             continue
@@ -771,6 +784,8 @@ def main():
     ap.add_argument("--eval-count", type=int, default=600, help="held-out lines (other seed)")
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--photo-share", type=float, default=1 / 3, help="share of lines captured as a phone photo")
+    ap.add_argument("--currency", help="print every amount that carries a sign with this one (e.g. '$') and keep "
+                    "only the lines that show it: a set that teaches one sign the other lines rarely hold")
     ap.add_argument("--name", default="render", help="output name prefix: NAME-train/, NAME-eval/, NAME-*.list")
     ap.add_argument("--stock", action="store_true", help="read render-eval with stock eng and report its CER")
     ap.add_argument("--print-apt", action="store_true", help="print the apt-get line for the fonts and exit")
@@ -789,7 +804,7 @@ def main():
             continue
         t1 = time.time()
         paths, rows, counts, skipped = generate(os.path.join(args.out, name), count, seed, fonts, charset,
-                                                photo_share=args.photo_share)
+                                                photo_share=args.photo_share, currency=args.currency)
         write_list(os.path.join(args.out, name + ".list"), paths)
         summary[name] = {"lines": len(paths), "by_degradation": counts, "skipped": skipped,
                          "seconds": round(time.time() - t1, 1),
