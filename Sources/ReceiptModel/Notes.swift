@@ -167,9 +167,12 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
     // Time.
     /// "'PH' taken as PM": OCR's reading of the AM/PM printed after a time.
     case meridiemRead(String, pm: Bool)
-    /// "no AM or PM read; an hour of one digit before seven taken as PM": "2:31:17" is a 12-hour till's (a 24-hour
-    /// one prints "02:31:17"), and few shops sell between one and seven at night.
+    /// "no AM or PM read; an hour of one digit before seven taken as PM": "3:48:05" is a 12-hour till's (a 24-hour
+    /// one prints "03:48:05"), and few shops sell between one and seven at night.
     case afternoonAssumed
+    /// "'18:42.33' read with a point for the seconds' colon": a time beside the date or after "time" whose seconds
+    /// OCR read after a point, as it reads an amount's.
+    case secondsAfterPoint(String)
 
     // Subtotal and tax.
     /// "net 73.43 + tax 12.85 = gross 86.28 on one row": a tax table's row.
@@ -295,6 +298,7 @@ public enum Note: Sendable, Hashable, CustomStringConvertible, Codable {
         case .mixedSeparators: return "two kinds of separator in one date: likelier a misread"
         case let .meridiemRead(t, pm): return "'\(t)' taken as \(pm ? "PM" : "AM")"
         case .afternoonAssumed: return "no AM or PM read; an hour of one digit before seven taken as PM"
+        case let .secondsAfterPoint(t): return "'\(t)' read with a point for the seconds' colon"
         case let .taxTableRow(n, t, g): return "net \(n) + tax \(t) = gross \(g) on one row"
         case let .taxAtRate(r, n, t): return "tax \(t) is \(r) % of \(n) on one row"
         case let .taxesAdded(a): return "taxes " + a.map(\.description).joined(separator: " + ") + " added"

@@ -10,10 +10,17 @@ extension ReceiptParser {
     func time(_ lines: [ParseLine], dayLines: Set<Int>) -> Field<TimeOfDay>? {
         var best: (TimeOfDay, Double, ParseLine, [Note], String)?
         for l in lines {
-            let times = TimeScanner.scan(l.text)
+            var times = TimeScanner.scan(l.text)
+            // "2024-05-09 18:42.33", "Time 11:20.45": the seconds' colon read as a point. Only beside the date or after
+            // "time", where a time is expected: elsewhere "dd:dd.dd" may be a price with a misread separator.
+            var pointRead: (text: String, offsets: Set<Int>)?
+            if let (repaired, read) = TimeScanner.pointBeforeSeconds(l.text), dayLines.contains(l.source) || Self.labelsTime(l.words) {
+                pointRead = (read, Set(times.map(\.offset)))
+                times = TimeScanner.scan(repaired)
+            }
             guard !times.isEmpty else { continue }
             // Once per line, not once per time on it.
-            let labelled = l.words.has(" time ") || l.words.has(" masa ") || l.words.has(" zeit ") || l.words.has(" heure ")
+            let labelled = Self.labelsTime(l.words)
             // "Total: 1:08": a price with its decimal point read as a colon, on a line that names money and no date.
             let besideDate = dayLines.contains(l.source)
             let moneyLine = !besideDate && !labelled && compiled.isMoneyLabel(l.words)
@@ -29,9 +36,10 @@ extension ReceiptParser {
             for t in times {
                 var score = 0.6
                 var notes: [Note] = []
+                if let p = pointRead, !p.offsets.contains(t.offset) { notes.append(.secondsAfterPoint(p.text)) }
                 if let read = t.meridiemRead { notes.append(.meridiemRead(read, pm: t.time.hour >= 12)) }
                 var time = t.time
-                // "Date: 07-Sep-2016 3:42:28", its PM not read: a 24-hour till prints "02:31:17" (or "14:31:17"), so an
+                // "Date: 11-Mar-2024 3:48:05", its PM not read: a 24-hour till prints "03:48:05" (or "15:48:05"), so an
                 // hour of one digit is a 12-hour till's, and between one and seven it is afternoon far more often.
                 if !t.meridiem, t.unpadded, (1...6).contains(time.hour), let pm = TimeOfDay(hour: time.hour + 12, minute: time.minute, second: time.second) {
                     time = pm
@@ -63,6 +71,11 @@ extension ReceiptParser {
         }
         return best.map { Field($0.0, confidence: $0.1, evidence: $0.2.evidence(rule: $0.4, notes: $0.3)) }
     }
+
+    /// A line that says it prints a time: "Time", "Masa", "Zeit", "Heure".
+    static func labelsTime(_ words: WordLine) -> Bool {
+        words.has(" time ") || words.has(" masa ") || words.has(" zeit ") || words.has(" heure ")
+    }
 }
 
 enum TimeScanner {
@@ -90,7 +103,7 @@ enum TimeScanner {
         var meridiemRead: String?
         /// An AM or PM was printed (or read into a word) after it.
         var meridiem = false
-        /// Its hour was printed with one digit ("2:31", not "02:31").
+        /// Its hour was printed with one digit ("3:48", not "03:48").
         var unpadded = false
     }
 
@@ -125,6 +138,46 @@ enum TimeScanner {
             let second = line[m.range].dropFirst().first
             return Found(time: t, offset: offset, meridiemRead: read, meridiem: meridiem != nil, unpadded: second == ":" || second == " ")
         }
+    }
+
+    /// The line with a colon in place of the point before a time's seconds ("18:42.33", "3:48.05"; the first such time
+    /// on it), and that time as read; nil when it has none. The point must sit where a time's second colon does: an hour of
+    /// one or two digits (0–23) after no digit, point, comma or colon, a colon, minutes and seconds of two digits
+    /// (00–59), and no digit, point, comma, colon or slash after ("12:30.505", "1:23.45.6" are something else). A
+    /// byte for a byte, so the line's character offsets stay.
+    static func pointBeforeSeconds(_ line: String) -> (repaired: String, read: String)? {
+        // Where the point is, found on the bytes in place (most lines have none: no copy for them).
+        let found: (start: Int, point: Int)?? = line.utf8.withContiguousStorageIfAvailable { b in
+            let n = b.count
+            func digit(_ i: Int) -> Bool { i >= 0 && i < n && Bytes.isDigit(b[i]) }
+            func sixty(_ i: Int) -> Bool { i + 1 < n && b[i] >= UInt8(ascii: "0") && b[i] <= UInt8(ascii: "5") && Bytes.isDigit(b[i + 1]) }
+            func stops(_ i: Int, _ also: UInt8?) -> Bool {
+                guard i >= 0, i < n else { return false }
+                return Bytes.isDigit(b[i]) || b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") || b[i] == UInt8(ascii: ":") || b[i] == also
+            }
+            var i = 1
+            while i + 5 < n {
+                defer { i += 1 }
+                // b[i] the colon, b[i+1...i+2] the minutes, b[i+3] the point, b[i+4...i+5] the seconds.
+                guard b[i] == UInt8(ascii: ":"), digit(i - 1), sixty(i + 1), b[i + 3] == UInt8(ascii: "."), sixty(i + 4) else { continue }
+                let start = digit(i - 2) ? i - 2 : i - 1
+                let hour = start == i - 2 ? Int(b[i - 2] - 48) * 10 + Int(b[i - 1] - 48) : Int(b[i - 1] - 48)
+                guard hour <= 23, !stops(start - 1, nil), !stops(i + 6, UInt8(ascii: "/")) else { continue }
+                return (start, i + 3)
+            }
+            return nil
+        }
+        guard let found else {
+            // (A string not stored as UTF-8 in one piece: once more, made so.)
+            var copy = line
+            copy.makeContiguousUTF8()
+            return pointBeforeSeconds(copy)
+        }
+        guard let (start, point) = found else { return nil }
+        var b = Array(line.utf8)
+        let read = String(decoding: b[start...(point + 2)], as: UTF8.self)
+        b[point] = UInt8(ascii: ":")
+        return (String(decoding: b, as: UTF8.self), read)
     }
 
     /// `time`'s matches: by hand on printable ASCII (`handMatches`), else by the expression.

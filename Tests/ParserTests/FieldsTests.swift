@@ -74,16 +74,38 @@ struct FieldsTests {
         #expect(parser.parse(text: "GRILL\nO5DEC'18 8:43AM\nTEA 22.85\nTOTAL 22.85\n10:00 Change Due 1.15").time?.value == time(8, 43))
     }
 
-    /// A till that prints "2:31" (no leading zero) keeps a 12-hour clock; without its AM or PM, an hour from one
-    /// to six is afternoon. A padded hour ("02:31") is a 24-hour clock's, and a printed AM stands.
+    /// A till that prints "3:48" (no leading zero) keeps a 12-hour clock; without its AM or PM, an hour from one
+    /// to six is afternoon. A padded hour ("03:48") is a 24-hour clock's, and a printed AM stands.
     @Test("an unpadded hour before seven is PM")
     func unpaddedSmallHourIsAfternoon() {
-        let r = parser.parse(text: "SUSHI BAR\nDate: 06-Aug-2024 2:31:17\nTEA 3.00\nTOTAL 3.00")
-        #expect(r.time?.value == time(14, 31, 17))
+        let r = parser.parse(text: "SUSHI BAR\nDate: 11-Mar-2024 3:48:05\nTEA 3.00\nTOTAL 3.00")
+        #expect(r.time?.value == time(15, 48, 5))
         #expect(r.time?.evidence.notes.contains(.afternoonAssumed) == true)
-        #expect(parser.parse(text: "SUSHI BAR\nDate: 06-Aug-2024 02:31:17\nTEA 3.00\nTOTAL 3.00").time?.value == time(2, 31, 17))
-        #expect(parser.parse(text: "SUSHI BAR\nDate: 06-Aug-2024 2:31 AM\nTEA 3.00\nTOTAL 3.00").time?.value == time(2, 31))
-        #expect(parser.parse(text: "SUSHI BAR\nDate: 06-Aug-2024 7:13\nTEA 3.00\nTOTAL 3.00").time?.value == time(7, 13))
+        #expect(parser.parse(text: "SUSHI BAR\nDate: 11-Mar-2024 03:48:05\nTEA 3.00\nTOTAL 3.00").time?.value == time(3, 48, 5))
+        #expect(parser.parse(text: "SUSHI BAR\nDate: 11-Mar-2024 3:48 AM\nTEA 3.00\nTOTAL 3.00").time?.value == time(3, 48))
+        #expect(parser.parse(text: "SUSHI BAR\nDate: 11-Mar-2024 7:13\nTEA 3.00\nTOTAL 3.00").time?.value == time(7, 13))
+    }
+
+    /// OCR reads a time's second colon as a point, as it reads an amount's ("18:42.33"). Beside the date or after
+    /// "Time" that is the time, said in its evidence; elsewhere "dd:dd.dd" stays unread as a time.
+    @Test("a point read for the seconds' colon, beside the date or after Time")
+    func pointBeforeSeconds() throws {
+        let dated = parser.parse(text: "NOODLE BAR\n2024-05-09 18:42.33\nTEA 3.00\nTOTAL 3.00")
+        let t = try #require(dated.time)
+        #expect(t.value == time(18, 42, 33))
+        #expect(t.evidence.notes == [.secondsAfterPoint("18:42.33")])
+        #expect(parser.parse(text: "NOODLE BAR\nInv 0042 Time 11:20.45\nTEA 3.00\nTOTAL 3.00").time?.value == time(11, 20, 45))
+        // Unpadded, it is afternoon as with its colon; a time with its colon on the line keeps no note.
+        #expect(parser.parse(text: "NOODLE BAR\nDate: 11-Mar-2024 3:48.05\nTEA 3.00\nTOTAL 3.00").time?.value == time(15, 48, 5))
+        #expect(parser.parse(text: "NOODLE BAR\n11/03/2024 09:12:40\nTEA 3.00\nTOTAL 3.00").time?.evidence.notes == [])
+        // Not beside the date and not after "Time": no time. Nor where more digits or points follow, or no hour can be.
+        #expect(parser.parse(text: "NOODLE BAR\nTEA 3.00\nRef 12:30.50\nTOTAL 3.00").time == nil)
+        #expect(parser.parse(text: "NOODLE BAR\n2024-05-09 18:42.335\nTEA 3.00\nTOTAL 3.00").time == nil)
+        #expect(parser.parse(text: "NOODLE BAR\n2024-05-09 18:42.33.1\nTEA 3.00\nTOTAL 3.00").time == nil)
+        #expect(parser.parse(text: "NOODLE BAR\n2024-05-09 28:42.33\nTEA 3.00\nTOTAL 3.00").time == nil)
+        #expect(TimeScanner.pointBeforeSeconds("Time 11:20.45 i")! == ("Time 11:20:45 i", "11:20.45"))
+        #expect(TimeScanner.pointBeforeSeconds("Total 1,12:30.50") == nil)
+        #expect(TimeScanner.pointBeforeSeconds("Café 9:05.30")! == ("Café 9:05:30", "9:05.30"))
     }
 
     /// "VISA 2:37" before "16:45": a bare small hour away from the date and no AM or PM is the weaker reading.

@@ -33,7 +33,7 @@ struct NotesTests {
         .equalsSubtotal(taxIncluded: true), .equalsSubtotal(taxIncluded: false), .belowSubtotal(amount("25.00")),
         .equalsAmountPaid, .moreThanPaid(amount("20.00")), .beforeRounding(amount("-0.02")), .afterRounding(amount("-0.02")),
         .beforeTax(amount("21.20")), .belowRoundingLine, .inTaxTable(belowLine: 31), .lineItemsAddUp(amount("482.90")),
-        .printed(times: 2), .engineWeighedDigit("4"), .meridiemRead("PH", pm: true), .meridiemRead("AH", pm: false), .afternoonAssumed,
+        .printed(times: 2), .engineWeighedDigit("4"), .meridiemRead("PH", pm: true), .meridiemRead("AH", pm: false), .afternoonAssumed, .secondsAfterPoint("18:42.33"),
         .taxTableRow(net: amount("73.43"), tax: amount("12.85"), gross: amount("86.28")), .taxAtRate(rate: "6", net: amount("80.00"), tax: amount("4.80")), .taxesAdded([amount("1.28"), amount("0.12")]),
         .workedOut(.totalLessSubtotal(total: amount("14.15"), subtotal: amount("13.45")), equals: amount("0.70")),
         .sum(.totalLessTax(total: amount("14.15"), tax: amount("0.70")), equals: amount("13.45")), .equalsTotal, .totalPrintedAgainBelow, .unreadEqualsTotal, .taxIncluded,
