@@ -3,7 +3,7 @@ import ReceiptModel
 
 /// The fields beyond vendor, date and total read as `../shared/tools/extras.py` reads them, so that
 /// `receipts eval` and that script give the same figures on the same receipts: money as the last
-/// `\d+[.,]\d\d` in the text with spaces dropped ("$28,250.00" is "0.00" to it, "24,000" is "24.00"),
+/// `\d+[.,]\d\d` in the text with spaces dropped ("$12,480.00" is "0.00" to it, "24,000" is "24.00"),
 /// a time as the first `h:mm` with am/pm anywhere in the text, names compared lower-case without
 /// spaces by difflib's `SequenceMatcher.ratio` (Ratcliff/Obershelp).
 ///

@@ -148,7 +148,7 @@ public struct Miss: Sendable {
     public var got: String?
     public var evidence: Evidence?
     public var cause: MissCause?
-    /// For a money field: the value as the scorer reads the label ("28250.00" labelled "$28,250.00" is "0.00").
+    /// For a money field: the value as the scorer reads the label ("12480.00" labelled "$12,480.00" is "0.00").
     var scored: String?
 
     public var key: Key? { field.map { Key(field: $0, expected: expected) } }
@@ -272,7 +272,7 @@ enum Arithmetic {
     }
 
     /// The scorer reads the label as another amount than the label writes: "24,000" (24000) as 24.00,
-    /// "$28,250.00" as 0.00, "$1.999" as 1.99.
+    /// "$12,480.00" as 0.00, "$1.999" as 1.99.
     static func scorerMisreads(_ text: String, _ scored: String) -> Bool {
         guard let printed = LabelValue.amount(text), let s = Amount(scored) else { return false }
         return printed.magnitude != s
