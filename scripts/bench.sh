@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make bench: figures, not pass/fail. Everything compared is measured in this one run.
-#   1. bare tesseract (xargs -P cores, OMP_THREAD_LIMIT=1, --psm 6) vs receipts batch into a fresh store,
-#      on N scans and on N phone photos (WILD_SET), each pair measured back to back
+#   1. bare tesseract (xargs -P cores, OMP_THREAD_LIMIT=1, --psm 6) vs receipts batch into a fresh store (and
+#      with --no-second-pass), on N scans and on N phone photos (WILD_SET): ROUNDS rounds of the three back to
+#      back, each round's ratios of its own measures, the median round reported
 #   2. the same batch again on the unchanged folder (everything skipped by content hash)
 #   3. peak memory for N and 4N receipts, for `parse` of a 600-dpi A4 page (SampleReceipts/my-a4-invoice-01.jpg),
 #      and for a batch of every dev scan
@@ -19,6 +20,8 @@ BIN=${BIN:-.build/release/receipts}
 DEV=${DEV_SET:-../shared/data/sroie-dev}
 WILD=${WILD_SET:-../shared/data/wild-dev}
 N=${N:-40}
+# Rounds of each speed comparison (bare tesseract, batch, one pass), interleaved; the median is reported.
+ROUNDS=${ROUNDS:-3}
 JOBS=${JOBS:-$(nproc)}
 export OMP_THREAD_LIMIT=1
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
@@ -31,43 +34,59 @@ n=$(ls "$work/n" | wc -l)
 # 4N distinct images: copies differ by trailing newlines after the image data (a new content hash each).
 for k in 0 1 2 3; do for f in "$work"/n/*; do b=$(basename "$f"); { cat "$f"; printf '%*s' "$k" '' | tr ' ' '\n'; } > "$work/4n/$k-$b"; done; done
 now() { date +%s.%N; }
-rate() { python3 -c "print(f'{$1/($3-$2):.2f}')"; }
 
-echo "bench: $n receipts, $JOBS jobs, $(tesseract --version 2>&1 | head -1)"
-t0=$(now); printf '%s\n' "$work"/n/* | xargs -P "$JOBS" -I{} tesseract {} - --psm 6 >/dev/null 2>&1; t1=$(now)
-bare=$(rate "$n" "$t0" "$t1")
-t0=$(now); "$BIN" batch --quiet --jobs "$JOBS" --store "$work/a.sqlite" "$work/n" 2> "$work/a.log" || true; t1=$(now)
-full=$(rate "$n" "$t0" "$t1")
-t0=$(now); "$BIN" batch --quiet --jobs "$JOBS" --no-second-pass --store "$work/b.sqlite" "$work/n" 2> "$work/b.log" || true; t1=$(now)
-single=$(rate "$n" "$t0" "$t1")
-t0=$(now); "$BIN" batch --quiet --jobs "$JOBS" --store "$work/a.sqlite" "$work/n" 2> "$work/c.log" || true; t1=$(now)
-again=$(rate "$n" "$t0" "$t1")
-"$BIN" batch --quiet --jobs "$JOBS" --no-second-pass --store "$work/d.sqlite" "$work/4n" 2> "$work/d.log" || true
-mem_n=$(grep -o 'peak memory [0-9]* MB' "$work/b.log" | grep -o '[0-9]*')
-mem_4n=$(grep -o 'peak memory [0-9]* MB' "$work/d.log" | grep -o '[0-9]*')
-second=$(grep -o 'second OCR look on [0-9]*' "$work/a.log" | grep -o '[0-9]*$')
-ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
+echo "bench: $n receipts, $JOBS jobs, $ROUNDS rounds, $(tesseract --version 2>&1 | head -1)"
+# Seconds for one measure: bare tesseract on a folder, or receipts batch into a fresh store (its log kept).
+bare_secs() { local t0 t1; t0=$(now); printf '%s\n' "$1"/* | xargs -P "$JOBS" -I{} tesseract {} - --psm 6 >/dev/null 2>&1; t1=$(now); secs "$t0" "$t1"; }
+batch_secs() { # DIR STORE LOG [flags]
+  local d=$1 st=$2 log=$3 t0 t1; shift 3; rm -f "$st"
+  t0=$(now); "$BIN" batch --quiet --jobs "$JOBS" "$@" --store "$st" "$d" 2> "$log" || true; t1=$(now); secs "$t0" "$t1"
+}
+secs() { python3 -c "print(f'{$2-$1:.3f}')"; }
+# One set: ROUNDS rounds of bare tesseract, receipts batch and batch --no-second-pass, back to back, the order
+# turned round every other round; each round's ratios are of its own three measures (the shared machine's speed
+# drifts within a run, so measures minutes apart are not compared), and the median round is reported.
+# Prints its rows of the table (the looks taken counted in round 1).
+compare() { # DIR LABEL TAG
+  local d=$1 label=$2 tag=$3 k=$(ls "$1" | wc -l) r b f s
+  local bares=() fulls=() singles=()
+  for r in $(seq 1 "$ROUNDS"); do
+    if [ $((r % 2)) = 1 ]; then
+      b=$(bare_secs "$d"); f=$(batch_secs "$d" "$work/$tag-a.sqlite" "$work/$tag-a$r.log"); s=$(batch_secs "$d" "$work/$tag-b.sqlite" "$work/$tag-b$r.log" --no-second-pass)
+    else
+      s=$(batch_secs "$d" "$work/$tag-b.sqlite" "$work/$tag-b$r.log" --no-second-pass); f=$(batch_secs "$d" "$work/$tag-a.sqlite" "$work/$tag-a$r.log"); b=$(bare_secs "$d")
+    fi
+    bares+=("$b"); fulls+=("$f"); singles+=("$s")
+  done
+  SECOND=$(grep -o 'second OCR look on [0-9]*' "$work/$tag-a1.log" | grep -o '[0-9]*$')
+  python3 - "$k" "$label" "$SECOND" "$JOBS" "${bares[*]}" "${fulls[*]}" "${singles[*]}" <<'PY'
+import statistics, sys
+k = int(sys.argv[1]); label, second, jobs = sys.argv[2], sys.argv[3], sys.argv[4]
+bare, full, single = ([float(x) for x in a.split()] for a in sys.argv[5:8])
+def row(name, times):
+    rates = [k / t for t in times]
+    ratios = [b / t for b, t in zip(bare, times)]  # receipts/s against bare tesseract's in the same round
+    cells = " / ".join(f"{x:.2f}" for x in ratios)
+    print(f"| {name} | {statistics.median(rates):.2f} | {cells} | **{statistics.median(ratios):.2f}** |")
+print(f"| bare tesseract on {k} {label}, xargs -P{jobs}, psm 6 | {statistics.median([k / t for t in bare]):.2f} | " + " / ".join("1.00" for _ in bare) + " | 1.00 |")
+row(f"receipts batch on the {label} (second look on {second} of {k})", full)
+row(f"receipts batch --no-second-pass on the {label}", single)
+PY
+}
 echo
-echo "| measure | receipts/s | ratio |"
-echo "| --- | --- | --- |"
-echo "| bare tesseract, xargs -P$JOBS, psm 6 | $bare | 1.00 |"
-echo "| receipts batch (second look on $second of $n) | $full | $(ratio "$full" "$bare") |"
-echo "| receipts batch --no-second-pass | $single | $(ratio "$single" "$bare") |"
-echo "| receipts batch again, unchanged folder | $again | $(ratio "$again" "$full") × the first run |"
+echo "| measure | receipts/s (median round) | ratio to bare tesseract, round by round | median ratio |"
+echo "| --- | --- | --- | --- |"
+compare "$work/n" scans s
+t0=$(now); "$BIN" batch --quiet --jobs "$JOBS" --store "$work/s-a.sqlite" "$work/n" 2> "$work/c.log" || true; t1=$(now)
+again=$(python3 -c "print(f'{$n/($t1-$t0):.2f}')")
+echo "| receipts batch again on the unchanged scans folder | $again | (every image skipped by its hash) | |"
+"$BIN" batch --quiet --jobs "$JOBS" --no-second-pass --store "$work/d.sqlite" "$work/4n" 2> "$work/d.log" || true
+mem_n=$(grep -o 'peak memory [0-9]* MB' "$work/s-b1.log" | grep -o '[0-9]*')
+mem_4n=$(grep -o 'peak memory [0-9]* MB' "$work/d.log" | grep -o '[0-9]*')
 # The phone photos: the same comparison on N of them (they take the second look and the re-reads far more often).
 if [ -d "$WILD/img" ]; then
   mkdir -p "$work/p"; pall=("$WILD"/img/*.jpeg); for f in "${pall[@]:0:$N}"; do cp "$f" "$work/p/"; done
-  pn=$(ls "$work/p" | wc -l)
-  t0=$(now); printf '%s\n' "$work"/p/* | xargs -P "$JOBS" -I{} tesseract {} - --psm 6 >/dev/null 2>&1; t1=$(now)
-  pbare=$(rate "$pn" "$t0" "$t1")
-  t0=$(now); "$BIN" batch --quiet --jobs "$JOBS" --store "$work/p.sqlite" "$work/p" 2> "$work/p.log" || true; t1=$(now)
-  pfull=$(rate "$pn" "$t0" "$t1")
-  psecond=$(grep -o 'second OCR look on [0-9]*' "$work/p.log" | grep -o '[0-9]*$')
-  t0=$(now); "$BIN" batch --quiet --jobs "$JOBS" --no-second-pass --store "$work/q.sqlite" "$work/p" 2> "$work/q.log" || true; t1=$(now)
-  psingle=$(rate "$pn" "$t0" "$t1")
-  echo "| bare tesseract on $pn phone photos | $pbare | 1.00 |"
-  echo "| receipts batch on the photos (second look on $psecond of $pn) | $pfull | $(ratio "$pfull" "$pbare") |"
-  echo "| receipts batch --no-second-pass on the photos | $psingle | $(ratio "$psingle" "$pbare") |"
+  compare "$work/p" "phone photos" p
 fi
 echo
 echo "peak memory: $mem_n MB for $n receipts, $mem_4n MB for $((4 * n)) receipts"
