@@ -36,16 +36,22 @@ for k in 0 1 2 3; do for f in "$work"/n/*; do b=$(basename "$f"); { cat "$f"; pr
 now() { date +%s.%N; }
 
 echo "bench: $n receipts, $JOBS jobs, $ROUNDS rounds, $(tesseract --version 2>&1 | head -1)"
-# Seconds for one measure: bare tesseract on a folder, or receipts batch into a fresh store (its log kept).
-bare_secs() { local t0 t1; t0=$(now); printf '%s\n' "$1"/* | xargs -P "$JOBS" -I{} tesseract {} - --psm 6 >/dev/null 2>&1; t1=$(now); secs "$t0" "$t1"; }
+# One measure: the wall-clock seconds and the CPU seconds (user + system, of everything it started) of a command.
+timed() { python3 -c 'import resource, subprocess, sys, time
+c0 = resource.getrusage(resource.RUSAGE_CHILDREN); t0 = time.monotonic()
+subprocess.run(["bash", "-c", sys.argv[1]])
+t1 = time.monotonic(); c1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(f"{t1 - t0:.3f} {c1.ru_utime + c1.ru_stime - c0.ru_utime - c0.ru_stime:.3f}")' "$1"; }
+# Bare tesseract on a folder, or receipts batch into a fresh store (its log kept): "wall cpu".
+bare_secs() { timed "printf '%s\n' '$1'/* | xargs -P $JOBS -I{} tesseract {} - --psm 6 >/dev/null 2>&1"; }
 batch_secs() { # DIR STORE LOG [flags]
-  local d=$1 st=$2 log=$3 t0 t1; shift 3; rm -f "$st"
-  t0=$(now); "$BIN" batch --quiet --jobs "$JOBS" "$@" --store "$st" "$d" 2> "$log" || true; t1=$(now); secs "$t0" "$t1"
+  local d=$1 st=$2 log=$3; shift 3; rm -f "$st"
+  timed "'$BIN' batch --quiet --jobs $JOBS $* --store '$st' '$d' 2> '$log' || true"
 }
-secs() { python3 -c "print(f'{$2-$1:.3f}')"; }
 # One set: ROUNDS rounds of bare tesseract, receipts batch and batch --no-second-pass, back to back, the order
 # turned round every other round; each round's ratios are of its own three measures (the shared machine's speed
-# drifts within a run, so measures minutes apart are not compared), and the median round is reported.
+# drifts within a run, so measures minutes apart are not compared), and the median round is reported; beside it the
+# ratio of the CPU seconds each took (what a receipt costs the cores, whatever else the machine was doing).
 # Prints its rows of the table (the looks taken counted in round 1).
 compare() { # DIR LABEL TAG
   local d=$1 label=$2 tag=$3 k=$(ls "$1" | wc -l) r b f s
@@ -56,30 +62,33 @@ compare() { # DIR LABEL TAG
     else
       s=$(batch_secs "$d" "$work/$tag-b.sqlite" "$work/$tag-b$r.log" --no-second-pass); f=$(batch_secs "$d" "$work/$tag-a.sqlite" "$work/$tag-a$r.log"); b=$(bare_secs "$d")
     fi
-    bares+=("$b"); fulls+=("$f"); singles+=("$s")
+    bares+=("${b// /:}"); fulls+=("${f// /:}"); singles+=("${s// /:}")
   done
   SECOND=$(grep -o 'second OCR look on [0-9]*' "$work/$tag-a1.log" | grep -o '[0-9]*$')
   python3 - "$k" "$label" "$SECOND" "$JOBS" "${bares[*]}" "${fulls[*]}" "${singles[*]}" <<'PY'
 import statistics, sys
 k = int(sys.argv[1]); label, second, jobs = sys.argv[2], sys.argv[3], sys.argv[4]
-bare, full, single = ([float(x) for x in a.split()] for a in sys.argv[5:8])
+# Each measure "wall:cpu" seconds, one a round.
+bare, full, single = ([tuple(float(v) for v in x.split(":")) for x in a.split()] for a in sys.argv[5:8])
 def row(name, times):
-    rates = [k / t for t in times]
-    ratios = [b / t for b, t in zip(bare, times)]  # receipts/s against bare tesseract's in the same round
+    rates = [k / t[0] for t in times]
+    ratios = [b[0] / t[0] for b, t in zip(bare, times)]  # receipts/s against bare tesseract's in the same round
+    cpu = [b[1] / t[1] for b, t in zip(bare, times)]     # the same by the CPU seconds each took
     cells = " / ".join(f"{x:.2f}" for x in ratios)
-    print(f"| {name} | {statistics.median(rates):.2f} | {cells} | **{statistics.median(ratios):.2f}** |")
-print(f"| bare tesseract on {k} {label}, xargs -P{jobs}, psm 6 | {statistics.median([k / t for t in bare]):.2f} | " + " / ".join("1.00" for _ in bare) + " | 1.00 |")
+    print(f"| {name} | {statistics.median(rates):.2f} | {cells} | **{statistics.median(ratios):.2f}** | {statistics.median(cpu):.2f} |")
+print(f"| bare tesseract on {k} {label}, xargs -P{jobs}, psm 6 | {statistics.median([k / t[0] for t in bare]):.2f} | "
+      + " / ".join("1.00" for _ in bare) + " | 1.00 | 1.00 |")
 row(f"receipts batch on the {label} (second look on {second} of {k})", full)
 row(f"receipts batch --no-second-pass on the {label}", single)
 PY
 }
 echo
-echo "| measure | receipts/s (median round) | ratio to bare tesseract, round by round | median ratio |"
-echo "| --- | --- | --- | --- |"
+echo "| measure | receipts/s (median round) | ratio to bare tesseract, round by round | median ratio | by CPU seconds (median) |"
+echo "| --- | --- | --- | --- | --- |"
 compare "$work/n" scans s
 t0=$(now); "$BIN" batch --quiet --jobs "$JOBS" --store "$work/s-a.sqlite" "$work/n" 2> "$work/c.log" || true; t1=$(now)
 again=$(python3 -c "print(f'{$n/($t1-$t0):.2f}')")
-echo "| receipts batch again on the unchanged scans folder | $again | (every image skipped by its hash) | |"
+echo "| receipts batch again on the unchanged scans folder | $again | (every image skipped by its hash) | | |"
 "$BIN" batch --quiet --jobs "$JOBS" --no-second-pass --store "$work/d.sqlite" "$work/4n" 2> "$work/d.log" || true
 mem_n=$(grep -o 'peak memory [0-9]* MB' "$work/s-b1.log" | grep -o '[0-9]*')
 mem_4n=$(grep -o 'peak memory [0-9]* MB' "$work/d.log" | grep -o '[0-9]*')
