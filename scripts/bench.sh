@@ -54,7 +54,7 @@ batch_secs() { # DIR STORE LOG [flags]
 # ratio of the CPU seconds each took (what a receipt costs the cores, whatever else the machine was doing).
 # Prints its rows of the table (the looks taken counted in round 1).
 compare() { # DIR LABEL TAG
-  local d=$1 label=$2 tag=$3 k=$(ls "$1" | wc -l) r b f s
+  local d=$1 label=$2 tag=$3 k=$(ls "$1" | wc -l) r b f s second
   local bares=() fulls=() singles=()
   for r in $(seq 1 "$ROUNDS"); do
     if [ $((r % 2)) = 1 ]; then
@@ -64,8 +64,8 @@ compare() { # DIR LABEL TAG
     fi
     bares+=("${b// /:}"); fulls+=("${f// /:}"); singles+=("${s// /:}")
   done
-  SECOND=$(grep -o 'second OCR look on [0-9]*' "$work/$tag-a1.log" | grep -o '[0-9]*$')
-  python3 - "$k" "$label" "$SECOND" "$JOBS" "${bares[*]}" "${fulls[*]}" "${singles[*]}" <<'PY'
+  second=$(grep -o 'second OCR look on [0-9]*' "$work/$tag-a1.log" | grep -o '[0-9]*$')
+  python3 - "$k" "$label" "$second" "$JOBS" "${bares[*]}" "${fulls[*]}" "${singles[*]}" <<'PY'
 import statistics, sys
 k = int(sys.argv[1]); label, second, jobs = sys.argv[2], sys.argv[3], sys.argv[4]
 # Each measure "wall:cpu" seconds, one a round.
