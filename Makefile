@@ -22,7 +22,7 @@ help:
 	@echo "make run     setup + build, then parse every receipt in SampleReceipts/"
 	@echo "make test    setup, then swift test (includes the OCR regression on SampleReceipts/; store tests on SQLite and a throw-away PostgreSQL)"
 	@echo "make eval    accuracy on the dev sets ($(DEV_SET), $(WILD_SET)): parser alone, then end to end"
-	@echo "make bench   benchmarks that print figures (batch vs bare tesseract, reconcile, parser cost)"
+	@echo "make bench   benchmarks that print figures (batch vs bare tesseract in ROUNDS rounds, default 3; reconcile, parser cost)"
 	@echo "make fuzz    libFuzzer + AddressSanitizer on every fuzz target, FUZZ_SECONDS (60) each; prints inputs, crashes, timeouts, peak memory"
 	@echo "make model   rebuild the receipt line model from $(STREAM_SET) and rendered lines (Model/README.md), then judge it line by line"
 	@echo "make install    build, then install into PREFIX ($(PREFIX)) under DESTDIR: the binary, the receipt model, the man page, bash/zsh/fish completion"
