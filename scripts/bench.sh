@@ -33,16 +33,15 @@ for f in "${src[@]}"; do cp "$f" "$work/n/"; done
 n=$(ls "$work/n" | wc -l)
 # 4N distinct images: copies differ by trailing newlines after the image data (a new content hash each).
 for k in 0 1 2 3; do for f in "$work"/n/*; do b=$(basename "$f"); { cat "$f"; printf '%*s' "$k" '' | tr ' ' '\n'; } > "$work/4n/$k-$b"; done; done
-now() { date +%s.%N; }
 
 echo "bench: $n receipts, $JOBS jobs, $ROUNDS rounds, $(tesseract --version 2>&1 | head -1)"
-# One measure: the wall-clock seconds and the CPU seconds (user + system, of everything it started) of a command.
+# One measure: "wall:cpu", the wall-clock seconds and the CPU seconds (user + system, of everything it started) of a command.
 timed() { python3 -c 'import resource, subprocess, sys, time
 c0 = resource.getrusage(resource.RUSAGE_CHILDREN); t0 = time.monotonic()
 subprocess.run(["bash", "-c", sys.argv[1]])
 t1 = time.monotonic(); c1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(f"{t1 - t0:.3f} {c1.ru_utime + c1.ru_stime - c0.ru_utime - c0.ru_stime:.3f}")' "$1"; }
-# Bare tesseract on a folder, or receipts batch into a fresh store (its log kept): "wall cpu".
+print(f"{t1 - t0:.3f}:{c1.ru_utime + c1.ru_stime - c0.ru_utime - c0.ru_stime:.3f}")' "$1"; }
+# Bare tesseract on a folder, or receipts batch into a fresh store (its log kept).
 bare_secs() { timed "printf '%s\n' '$1'/* | xargs -P $JOBS -I{} tesseract {} - --psm 6 >/dev/null 2>&1"; }
 batch_secs() { # DIR STORE LOG [flags]
   local d=$1 st=$2 log=$3; shift 3; rm -f "$st"
@@ -54,15 +53,17 @@ batch_secs() { # DIR STORE LOG [flags]
 # ratio of the CPU seconds each took (what a receipt costs the cores, whatever else the machine was doing).
 # Prints its rows of the table (the looks taken counted in round 1).
 compare() { # DIR LABEL TAG
-  local d=$1 label=$2 tag=$3 k=$(ls "$1" | wc -l) r b f s second
+  local d=$1 label=$2 tag=$3 k=$(ls "$1" | wc -l) r m order second
   local bares=() fulls=() singles=()
   for r in $(seq 1 "$ROUNDS"); do
-    if [ $((r % 2)) = 1 ]; then
-      b=$(bare_secs "$d"); f=$(batch_secs "$d" "$work/$tag-a.sqlite" "$work/$tag-a$r.log"); s=$(batch_secs "$d" "$work/$tag-b.sqlite" "$work/$tag-b$r.log" --no-second-pass)
-    else
-      s=$(batch_secs "$d" "$work/$tag-b.sqlite" "$work/$tag-b$r.log" --no-second-pass); f=$(batch_secs "$d" "$work/$tag-a.sqlite" "$work/$tag-a$r.log"); b=$(bare_secs "$d")
-    fi
-    bares+=("${b// /:}"); fulls+=("${f// /:}"); singles+=("${s// /:}")
+    if [ $((r % 2)) = 1 ]; then order="bare full single"; else order="single full bare"; fi
+    for m in $order; do
+      case $m in
+        bare) bares+=("$(bare_secs "$d")") ;;
+        full) fulls+=("$(batch_secs "$d" "$work/$tag-a.sqlite" "$work/$tag-a$r.log")") ;;
+        single) singles+=("$(batch_secs "$d" "$work/$tag-b.sqlite" "$work/$tag-b$r.log" --no-second-pass)") ;;
+      esac
+    done
   done
   second=$(grep -o 'second OCR look on [0-9]*' "$work/$tag-a1.log" | grep -o '[0-9]*$')
   python3 - "$k" "$label" "$second" "$JOBS" "${bares[*]}" "${fulls[*]}" "${singles[*]}" <<'PY'
@@ -86,8 +87,8 @@ echo
 echo "| measure | receipts/s (median round) | ratio to bare tesseract, round by round | median ratio | by CPU seconds (median) |"
 echo "| --- | --- | --- | --- | --- |"
 compare "$work/n" scans s
-t0=$(now); "$BIN" batch --quiet --jobs "$JOBS" --store "$work/s-a.sqlite" "$work/n" 2> "$work/c.log" || true; t1=$(now)
-again=$(python3 -c "print(f'{$n/($t1-$t0):.2f}')")
+again=$(timed "'$BIN' batch --quiet --jobs $JOBS --store '$work/s-a.sqlite' '$work/n' 2> '$work/c.log' || true")
+again=$(python3 -c "print(f'{$n/${again%%:*}:.2f}')")
 echo "| receipts batch again on the unchanged scans folder | $again | (every image skipped by its hash) | | |"
 "$BIN" batch --quiet --jobs "$JOBS" --no-second-pass --store "$work/d.sqlite" "$work/4n" 2> "$work/d.log" || true
 mem_n=$(grep -o 'peak memory [0-9]* MB' "$work/s-b1.log" | grep -o '[0-9]*')
