@@ -196,7 +196,8 @@ enum DateScanner {
 
     /// `monthWords`: the rules' month names made ready for the line's signs; without them, no line is
     /// passed over for want of a month name.
-    static func scan(_ line: String, months: [String: Int], monthWords: MonthWords? = nil) -> [RawDate] {
+    /// `everyPattern`: every pattern tried, whatever the line's signs (for the tests that hold the signs to the patterns).
+    static func scan(_ line: String, months: [String: Int], monthWords: MonthWords? = nil, everyPattern: Bool = false) -> [RawDate] {
         var out: [RawDate] = []
         // Ranges already read as dates, sorted and disjoint: a later pattern's overlapping match is dropped
         // (binary search: a line of thousands of dates stays linear-logarithmic).
@@ -212,7 +213,7 @@ enum DateScanner {
         }
         func pos(_ r: Range<String.Index>) -> Bool { r.lowerBound > line.startIndex && line[line.index(before: r.lowerBound)].isLetterQuick }
         // Each pattern is tried only where the line has what any match of it needs (most lines hold no date).
-        let signs = Signs(line, monthWords: monthWords)
+        let signs = everyPattern ? .every : Signs(line, monthWords: monthWords)
         guard signs.digits >= 2 else { return [] }
         if signs.ymdChain { scanYMD(line, add: add, glued: pos) }
         if signs.separatorThenYear { scanLooseNumeric(line, add: add, glued: pos) }
@@ -224,8 +225,9 @@ enum DateScanner {
         return out
     }
 
-    /// What a line must hold for each pattern to match at all, found in one walk of a line of printable ASCII
-    /// (any other line: everything, and every pattern is tried).
+    /// What a line must hold for each pattern to match at all, found in one walk of a line of printable ASCII, or
+    /// of one whose other characters are signs no pattern can match (`Bytes.printableWithNeutralSigns`: "£", "€");
+    /// any other line: everything, and every pattern is tried.
     struct Signs {
         /// ASCII digits (any other line: 2, so nothing is ruled out by it).
         var digits = 0
@@ -253,16 +255,27 @@ enum DateScanner {
         /// one letter off, maybe.
         var slashedWord = false
 
+        /// Signs that rule nothing out: every pattern is tried.
+        static var every: Signs {
+            var s = Signs()
+            s.digits = 2; s.year4 = true; s.digits8 = true; s.separatedDigits = 2; s.colon = true; s.yearMark = true; s.monthWord = true
+            s.slashedWord = true
+            s.ymdChain = true; s.numericChain = true; s.separatorThenYear = true
+            return s
+        }
+
+        private init() {}
+
         init(_ line: String, monthWords: MonthWords?) {
             var line = line
             self = line.withUTF8 { Signs($0, monthWords: monthWords) }
         }
 
         init(_ b: UnsafeBufferPointer<UInt8>, monthWords: MonthWords?) {
-            guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else {
-                digits = 2; year4 = true; digits8 = true; separatedDigits = 2; colon = true; yearMark = true; monthWord = true
-                slashedWord = true
-                ymdChain = true; numericChain = true; separatorThenYear = true
+            // (A line with a currency sign or other symbol that is not ASCII, "£12.50", "Total € 9,80", is read as
+            // printable ASCII is: no expression can match that sign, or tell it from an ASCII sign it does not name.)
+            guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) || Bytes.printableWithNeutralSigns(b) else {
+                self = .every
                 return
             }
             func isDigit(_ i: Int) -> Bool { i >= 0 && i < b.count && b[i] >= 0x30 && b[i] <= 0x39 }

@@ -539,6 +539,54 @@ enum Bytes {
         return r ?? nil
     }
 
+    /// Whether the bytes are printable ASCII but for whole characters that no date expression can match or look at
+    /// otherwise than as it does any ASCII sign it does not name (`DateScanner.Signs` reads such a line as it reads
+    /// printable ASCII, each of those bytes as a sign no pattern names): currency signs, other symbols and punctuation
+    /// (£ € ฿ · × ® « » № –), each one scalar that is no letter, digit, space, mark, connector or format character
+    /// (those are `\p{L}`, `\d`, `\s`, `\w` or join the character before), and none of the marks the expressions
+    /// name (`’ ‘ ´ °`). False for any other line, and for one of plain printable ASCII (the caller asks that first).
+    static func printableWithNeutralSigns(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var sawOther = false
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            if c < 0x80 {
+                guard c >= 0x20 && c <= 0x7E else { return false }
+                i += 1
+                continue
+            }
+            // One scalar of two to four bytes, well formed (a string's UTF-8 always is; asked anyway).
+            let n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0
+            guard n > 0, i + n <= b.count else { return false }
+            var v = UInt32(c) & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07)
+            for k in 1..<n {
+                guard b[i + k] & 0xC0 == 0x80 else { return false }
+                v = v << 6 | UInt32(b[i + k] & 0x3F)
+            }
+            guard let scalar = Unicode.Scalar(v), isNeutralSign(scalar) else { return false }
+            sawOther = true
+            i += n
+        }
+        return sawOther
+    }
+
+    /// The dates' marks that are not ASCII: a scalar among them is never neutral (`printableWithNeutralSigns`).
+    static let dateMarks: Set<Unicode.Scalar> = ["\u{2019}", "\u{2018}", "\u{00B4}", "\u{00B0}"]
+
+    /// A symbol or punctuation that is not a connector (`\w`) nor one of `dateMarks`.
+    static func isNeutralSign(_ u: Unicode.Scalar) -> Bool {
+        guard !dateMarks.contains(u) else { return false }
+        switch u.properties.generalCategory {
+        case .currencySymbol, .mathSymbol, .otherSymbol, .dashPunctuation, .openPunctuation, .closePunctuation,
+             .initialPunctuation, .finalPunctuation, .otherPunctuation:
+            // (Left out as well: the few of these that extend the character before them, and the symbols that are
+            // alphabetic, such as the circled letters: `\w`, and so `\b`, takes them for letters.)
+            return !u.properties.isGraphemeExtend && !u.properties.isEmojiModifier && !u.properties.isAlphabetic
+        default:
+            return false
+        }
+    }
+
     /// Whether `word` (lower case) stands in `b` at `k`, in any case (A-Z taken as a-z; other bytes as they are).
     @inline(__always) static func says(_ b: UnsafeBufferPointer<UInt8>, _ k: Int, _ word: StaticString) -> Bool {
         let c = word.utf8CodeUnitCount

@@ -122,8 +122,42 @@ struct HandScannerTests {
             var s = g.line(alphabet, max: 20)
             if Bool.random(using: &g) { s += " " + pieces.randomElement(using: &g)! + g.line(alphabet, max: 6) }
             let fast = DateScanner.scan(s, months: rules.months, monthWords: rules.monthWords)
-            let all = DateScanner.scan(s, months: rules.months)
+            let all = DateScanner.scan(s, months: rules.months, everyPattern: true)
             #expect(key(fast) == key(all), "\(s)")
+        }
+    }
+
+    /// A line with currency signs and other symbols that are not ASCII ("£12.50 25/12/2018") has its date signs read as
+    /// a line of printable ASCII has: they skip only what cannot match, whatever those signs stand beside. Letters,
+    /// digits, spaces and marks that are not ASCII, and the dates' own marks (’ °), still have every pattern tried.
+    @Test func dateSignsOnLinesWithSignsNotASCII() {
+        let rules = CompiledRules(.builtIn)
+        let alphabet = Array("0123456789012345678901234567890123456789/-.,: '`\"OoQlI|SsBZzt?ADGJanFebMarAprMayJunJulAugSepOctNovDecTotalRM thst£€฿·×®«»№–¦")
+        let others: [Character] = ["é", "ä", "’", "‘", "´", "°", "\u{00A0}", "٣", "Ⓐ", "ſ", "K"]
+        let pieces = ["25/12/2018", "2018-03-04", "12 Mar 2018", "Mar 4, 2018", "Jun18'16", "Jun18’16", "25032018 13:11", "Date: 08122018",
+                      "MayOi'19", "MAR3S1°14", "27dpr' 13", "GS Jan 2017 12:41", "O1/12/2018 10:22", "12 Déc. 2018", "4. März 2018", "£25/12/2018",
+                      "25/12/2018€", "€12.50 12Mar18", "Ⓐdate 08122018", "25\u{00A0}/12/2018", "12-févr-2018", "20180304", "12thMarch2018"]
+        var g = Lines(state: 29)
+        func key(_ d: [RawDate]) -> [String] { d.map { "\($0.first) \($0.second) \($0.year) \($0.shape) \($0.afterLetter) \($0.text) \($0.rule) \($0.repaired ?? "")" } }
+        var neutral = 0
+        for _ in 0..<20_000 {
+            var s = g.line(alphabet, max: 20)
+            if Bool.random(using: &g) { s += " " + pieces.randomElement(using: &g)! + g.line(alphabet, max: 6) }
+            if Int.random(in: 0..<4, using: &g) == 0 { s.insert(others.randomElement(using: &g)!, at: s.index(s.startIndex, offsetBy: Int.random(in: 0...s.count, using: &g))) }
+            if s.utf8.withContiguousStorageIfAvailable(Bytes.printableWithNeutralSigns) == true { neutral += 1 }
+            let fast = DateScanner.scan(s, months: rules.months, monthWords: rules.monthWords)
+            let all = DateScanner.scan(s, months: rules.months, everyPattern: true)
+            #expect(key(fast) == key(all), "\(s)")
+        }
+        // (Most of the lines are of the kind this holds: the test asks what it says.)
+        #expect(neutral > 5_000)
+    }
+
+    @Test func neutralSignsAreOnlySignsNoDateReads() {
+        func neutral(_ s: String) -> Bool { s.utf8.withContiguousStorageIfAvailable(Bytes.printableWithNeutralSigns)! }
+        for s in ["£12.50", "Total € 9,80", "฿ 120", "1 × Tea · 2.00", "No № 12", "12–14", "®", "«No»"] { #expect(neutral(s), "\(s)") }
+        for s in ["12.50", "", "café 12", "12’18", "12°14", "12´18", "12\u{00A0}50", "٣٠", "Ⓐ", "€\u{0301}", "Kelvin K", "tab\t€", "€\u{7F}", "«Café»"] {
+            #expect(!neutral(s), "\(s)")
         }
     }
 
