@@ -531,7 +531,7 @@ extension ReceiptParser {
     static func perUnit(_ a: FoundAmount, on l: ParseLine) -> Bool {
         // (Positions count characters: on text that is not ASCII this rule does not look. The bytes are read in
         // place, from the amount on: asked of every priced row among the items.)
-        guard l.words.isASCII else { return false }
+        guard l.words.textIsASCII else { return false }
         var text = l.text
         return text.withUTF8 { b in
             guard a.position < b.count else { return false }

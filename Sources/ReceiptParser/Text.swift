@@ -102,8 +102,11 @@ final class WordLine {
     private(set) lazy var words: [Substring] = splitOnSpaces(padded)
     /// `padded` as UTF-8, for fast whole-word search (Foundation's String.contains is slow on Linux).
     let bytes: [UInt8]
-    /// The text was ASCII (and so is `padded`).
+    /// `padded` is ASCII: the text was, or its only other characters were signs the words leave out (`Bytes.printableWithNeutralSigns`:
+    /// "£", "€", each one space of `padded` as any ASCII sign is). What is read from `padded` alone takes its ASCII paths.
     let isASCII: Bool
+    /// The text itself was ASCII (its characters are its bytes: positions in it count either).
+    let textIsASCII: Bool
     /// What the line holds of the rules' keyword sets (`hits(_:_:)`), once asked.
     var keywordHits: CompiledRules.KeywordHits?
     /// Letters and digits in `padded` (the words' characters).
@@ -126,7 +129,10 @@ final class WordLine {
         var letters = 0, digits = 0
         var mask: UInt64 = 0, lengths: UInt64 = 0, pairs: UInt64 = 0, lineBytes: UInt64 = 0
         var madePadded: String?
-        if isASCIIText {
+        // (A line with a currency sign not ASCII, "£12.50": its words are those of the line with "#" in the sign's
+        // place, as the general path below makes them; so they are made as that line's, on the ASCII path.)
+        let signsOnly = !isASCIIText && text.utf8.withContiguousStorageIfAvailable(Bytes.printableWithNeutralSigns) == true
+        if isASCIIText || signsOnly {
             // Plain ASCII (most receipt lines): the same as the general path below, byte by byte (for ASCII,
             // `lowercased` maps A-Z only, and `isLetter`/`isNumber` are A-Z, a-z, 0-9). The bytes read in place
             // when the string holds them so (a native string always does), else copied out; written into the
@@ -172,7 +178,8 @@ final class WordLine {
         }
         letterCount = letters
         digitCount = digits
-        isASCII = isASCIIText
+        isASCII = isASCIIText || signsOnly
+        textIsASCII = isASCIIText
         wordMask = mask
         lengthMask = lengths
         pairLengthMask = pairs
@@ -542,9 +549,10 @@ enum Bytes {
     /// Whether the bytes are printable ASCII but for whole characters that no date expression can match or look at
     /// otherwise than as it does any ASCII sign it does not name (`DateScanner.Signs` reads such a line as it reads
     /// printable ASCII, each of those bytes as a sign no pattern names): currency signs, other symbols and punctuation
-    /// (£ € ฿ · × ® « » № –), each one scalar that is no letter, digit, space, mark, connector or format character
-    /// (those are `\p{L}`, `\d`, `\s`, `\w` or join the character before), and none of the marks the expressions
-    /// name (`’ ‘ ´ °`). False for any other line, and for one of plain printable ASCII (the caller asks that first).
+    /// (£ € ฿ · × ® « » № –), each one scalar that is no letter, number, space, mark, connector or format character
+    /// (those are `\p{L}`, `\d`, `\s`, `\w`, a word's characters or join the character before), and none of the
+    /// marks the date expressions name (`’ ‘ ´ °`). `WordLine` leaves such a sign out of the words as it does an ASCII
+    /// sign. False for any other line, and for one of plain printable ASCII (the caller asks that first).
     static func printableWithNeutralSigns(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         var sawOther = false
         var i = 0
@@ -579,9 +587,11 @@ enum Bytes {
         switch u.properties.generalCategory {
         case .currencySymbol, .mathSymbol, .otherSymbol, .dashPunctuation, .openPunctuation, .closePunctuation,
              .initialPunctuation, .finalPunctuation, .otherPunctuation:
-            // (Left out as well: the few of these that extend the character before them, and the symbols that are
-            // alphabetic, such as the circled letters: `\w`, and so `\b`, takes them for letters.)
+            // (Left out as well: the few of these that extend the character before them, the symbols that are
+            // alphabetic, such as the circled letters (`\w`, and so `\b`, takes them for letters; `Character.isLetter`
+            // too), and any with a numeric value (`Character.isNumber`).)
             return !u.properties.isGraphemeExtend && !u.properties.isEmojiModifier && !u.properties.isAlphabetic
+                && u.properties.numericType == nil
         default:
             return false
         }

@@ -199,6 +199,32 @@ struct HandScannerTests {
         }
     }
 
+    /// A line whose only characters not ASCII are signs (`Bytes.printableWithNeutralSigns`: "£12.50") has its words
+    /// made on the ASCII path: the same padded line, counts and words as the general path made, `isASCII` (of
+    /// `padded`) true and `textIsASCII` false; a line with a letter, number or space not ASCII keeps both false.
+    @Test func wordLineWithSignsNotASCIIIsTheSame() {
+        var g = Lines(state: 31)
+        let signs = Array("£€฿·×®«»№–¦¢¥§¶†•…‰‹›")
+        let others = Array("éÄß\u{301}ñ’°\u{00A0}½①Ⓐ")
+        var fast = 0
+        for k in 0..<5_000 {
+            var s = g.line(Self.textAlphabet)
+            for _ in 0..<Int.random(in: 1...3, using: &g) {
+                s.insert(signs.randomElement(using: &g)!, at: s.index(s.startIndex, offsetBy: Int.random(in: 0...s.count, using: &g)))
+            }
+            if k % 4 == 0 { s.insert(others.randomElement(using: &g)!, at: s.index(s.startIndex, offsetBy: Int.random(in: 0...s.count, using: &g))) }
+            let w = WordLine(s), before = Self.paddedAsBefore(s)
+            let onlySigns = !s.unicodeScalars.contains { !$0.isASCII && !signs.contains(Character($0)) }
+            #expect(w.padded == before && w.letterCount == before.filter(\.isLetter).count && w.digitCount == before.filter(\.isNumber).count, "\(s)")
+            #expect(w.isASCII == onlySigns && !w.textIsASCII, "\(s)")
+            let split = before.split(separator: " ")
+            #expect(w.wordBytes == split.map { Array($0.utf8) } && w.spans.map(\.mask) == split.map { WordLine.byteMask(Array($0.utf8)) }, "\(s)")
+            #expect(w.wordMask == split.reduce(0) { $0 | WordLine.bit(Array($1.utf8)) }, "\(s)")
+            if w.isASCII { fast += 1 }
+        }
+        #expect(fast > 3_000)
+    }
+
     /// `OCRLine.text` (its words' bytes copied into one string) against `joined(separator: " ")`.
     @Test func lineTextIsTheJoinedWords() {
         var g = Lines(state: 23)
