@@ -96,7 +96,9 @@ enum AmountScanner {
         let bare = hasMinusPoint ? bareCents.replacing(in: line, with: "-0.") : line
         let line = noAmounts || signs?.barePoint == false ? bare : Self.withLeadingZeros(bare)
         // On printable ASCII the matches read as the hand matcher gives them, as byte places (`printableAmounts`).
-        let printed = noAmounts || signs?.printable != true || !byBytes ? nil : Self.printableAmounts(line, currencyWords: currencyWords)
+        // (A line that is not printable ASCII is read so too when its only other characters are signs: `printableAmounts`.)
+        let printed = noAmounts || signs == nil || signs?.printable == false && signs?.ascii == true || !byBytes ? nil
+            : Self.printableAmounts(line, currencyWords: currencyWords)
         if let printed { out = printed }
         // Character offsets counted on from the previous match (matches come in order): one walk of the line.
         var last = line.startIndex, offset = 0
@@ -167,34 +169,49 @@ enum AmountScanner {
     /// characters is its place in bytes), a letter is A-Z or a-z and a number 0-9, and the space-around-the-point
     /// expressions, which need a space, are asked only of a match that holds one. (A speed trick: the groups made
     /// as strings, in an array for each match, and the string walks of each match were most of the scan.)
+    ///
+    /// A line whose only characters not ASCII are signs the expression cannot match (`Bytes.printableWithNeutralSigns`:
+    /// "£12.50", "€ 9,80") is read as the line with "#" in each sign's place: the expression takes such a sign as it
+    /// takes "#" (in none of its classes, no letter, digit or space), a match holds none, and each sign is one
+    /// character, so a place in the stand-in's bytes is a place in the line's characters.
     static func printableAmounts(_ line: String, currencyWords: Set<String>) -> [FoundAmount]? {
         let r = line.utf8.withContiguousStorageIfAvailable { b -> [FoundAmount]? in
-            guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return nil }
-            func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
-            var out: [FoundAmount] = []
-            for m in AmountMatcher(b).all() {
-                let start = m.whole.lowerBound
-                // Glued to a word: only a currency word may stand there ("RM11.70", not "X51.50").
-                if start > 0, Bytes.isLetter(b[start - 1]) {
-                    var k = start
-                    while k > 0, Bytes.isLetter(b[k - 1]) { k -= 1 }
-                    guard mayGlue(text(k..<start).lowercased(), currencyWords) else { continue }
-                }
-                let a: Amount, repairs: [Note]
-                if let p = plainAmount(b, m) {
-                    (a, repairs) = (p, [])
-                } else {
-                    // (The space-around-the-point expressions, which need a space, asked only of a match holding one.)
-                    guard let r = Self.read(integer: text(m.integer), separator: text(m.separator), fraction: text(m.fraction),
-                                            spaced: { b[m.whole].contains(0x20) ? text(m.whole) : nil }) else { continue }
-                    (a, repairs) = r
-                }
-                out.append(FoundAmount(amount: a, position: start, repairs: repairs,
-                                       negative: m.minus != nil || m.trailingMinus != nil, isPercent: m.percent != nil))
-            }
-            return out
+            if b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) { return amounts(b, currencyWords) }
+            guard Bytes.printableWithNeutralSigns(b) else { return nil }
+            // (One "#" for each sign: its first byte, its continuation bytes left out.)
+            var standIn: [UInt8] = []
+            standIn.reserveCapacity(b.count)
+            for x in b where x < 0x80 || x >= 0xC0 { standIn.append(x < 0x80 ? x : UInt8(ascii: "#")) }
+            return standIn.withUnsafeBufferPointer { amounts($0, currencyWords) }
         }
         return r ?? nil
+    }
+
+    /// `printableAmounts` of the printable ASCII bytes `b`.
+    private static func amounts(_ b: UnsafeBufferPointer<UInt8>, _ currencyWords: Set<String>) -> [FoundAmount] {
+        func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
+        var out: [FoundAmount] = []
+        for m in AmountMatcher(b).all() {
+            let start = m.whole.lowerBound
+            // Glued to a word: only a currency word may stand there ("RM11.70", not "X51.50").
+            if start > 0, Bytes.isLetter(b[start - 1]) {
+                var k = start
+                while k > 0, Bytes.isLetter(b[k - 1]) { k -= 1 }
+                guard mayGlue(text(k..<start).lowercased(), currencyWords) else { continue }
+            }
+            let a: Amount, repairs: [Note]
+            if let p = plainAmount(b, m) {
+                (a, repairs) = (p, [])
+            } else {
+                // (The space-around-the-point expressions, which need a space, asked only of a match holding one.)
+                guard let r = Self.read(integer: text(m.integer), separator: text(m.separator), fraction: text(m.fraction),
+                                        spaced: { b[m.whole].contains(0x20) ? text(m.whole) : nil }) else { continue }
+                (a, repairs) = r
+            }
+            out.append(FoundAmount(amount: a, position: start, repairs: repairs,
+                                   negative: m.minus != nil || m.trailingMinus != nil, isPercent: m.percent != nil))
+        }
+        return out
     }
 
     /// What `scan` asks of a line's bytes: all ASCII, all printable ASCII, a "." or ",", a "$", a "-" then a ".".

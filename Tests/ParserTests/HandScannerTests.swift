@@ -48,6 +48,27 @@ struct HandScannerTests {
         }
     }
 
+    /// A line whose only characters not ASCII are signs ("£12.50", "€ 9,80", "Total·3.00") has its amounts read from a
+    /// stand-in of printable ASCII: the same amounts, at the same places in characters, as the expression's groups give
+    /// on the line itself; a line with a letter, digit, space or mark not ASCII beside them still goes to the expression.
+    @Test func scanWithSignsNotASCIIIsScanOnGroups() {
+        var g = Lines(state: 59)
+        let signs = Array("£€¥฿·×®«»№–¦¢§•…")
+        let others = Array("éÄ\u{301}’°\u{00A0}½٣")
+        let pieces = ["£11.70", "€ 9,80", "RM11.70", "X51.50", "-.02", " .54", "£.99", "$.99", "€39. 80", "39 .80", "1,234.50£", "1.234,50 €",
+                      "O.5O", "6%", "12.50-", "- 4.00", "£43 70", "€ 43 70", "¥1200 50", "I0,00", "12.5OB", "×2 3.00", "·12.00"]
+        var standIns = 0
+        for k in 0..<20_000 {
+            var s = g.line(Self.amountAlphabet, max: 10)
+            for _ in 0..<Int.random(in: 1...3, using: &g) { s += pieces.randomElement(using: &g)! + g.line(Self.textAlphabet, max: 5) }
+            s.insert(signs.randomElement(using: &g)!, at: s.index(s.startIndex, offsetBy: Int.random(in: 0...s.count, using: &g)))
+            if k % 5 == 0 { s.insert(others.randomElement(using: &g)!, at: s.index(s.startIndex, offsetBy: Int.random(in: 0...s.count, using: &g))) }
+            if AmountScanner.printableAmounts(s, currencyWords: ["rm"]) != nil { standIns += 1 }
+            #expect(AmountScanner.scan(s) == AmountScanner.scan(s, byBytes: false), "\(s)")
+        }
+        #expect(standIns > 12_000)
+    }
+
     /// A match of digits as printed with no space read from its bytes (`plainAmount`) is what `read` makes of its
     /// strings: the same amount, held alike (its Decimal's digits and exponent, its known cents), and no repairs.
     @Test func plainAmountIsRead() {
