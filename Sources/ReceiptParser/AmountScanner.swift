@@ -86,18 +86,21 @@ enum AmountScanner {
         let signs = line.utf8.withContiguousStorageIfAvailable(LineSigns.init)
         // "-.02": a negative amount printed without its leading zero (rounding lines).
         let ascii = signs?.ascii ?? line.utf8.allSatisfy { $0 < 0x80 }
+        // A line whose only characters not ASCII are signs ("£12.50": `Bytes.printableWithNeutralSigns`): each of them a
+        // character of its own that no other joins, so its bytes or scalars searched are its characters searched.
+        let signsOnly = !ascii && line.utf8.withContiguousStorageIfAvailable(Bytes.printableWithNeutralSigns) == true
         // (On ASCII, a byte search is `contains`; Foundation's, on anything else.)
-        let hasMinusPoint = ascii ? signs?.minusPoint ?? bytesContain(Array(line.utf8), "-.")
-                                  : line.contains("-.")
+        let hasMinusPoint = ascii || signsOnly ? signs?.minusPoint ?? bytesContain(Array(line.utf8), "-.")
+                                               : line.contains("-.")
         // Every amount has its decimal point or comma: a line of printable ASCII without either has none (the
         // hand matcher would try each start in vain). `bareCents` puts "0." where "-." was, and `withLeadingZeros`
         // a "0" before a point, so the signs of the line as given hold for it too (printable, a point or comma, a "$").
-        let noAmounts = signs.map { $0.printable && !$0.separator } ?? false
+        let noAmounts = signs.map { ($0.printable || signsOnly) && !$0.separator } ?? false
         let bare = hasMinusPoint ? bareCents.replacing(in: line, with: "-0.") : line
         let line = noAmounts || signs?.barePoint == false ? bare : Self.withLeadingZeros(bare)
         // On printable ASCII the matches read as the hand matcher gives them, as byte places (`printableAmounts`).
         // (A line that is not printable ASCII is read so too when its only other characters are signs: `printableAmounts`.)
-        let printed = noAmounts || signs == nil || signs?.printable == false && signs?.ascii == true || !byBytes ? nil
+        let printed = noAmounts || signs?.printable != true && !signsOnly || !byBytes ? nil
             : Self.printableAmounts(line, currencyWords: currencyWords)
         if let printed { out = printed }
         // Character offsets counted on from the previous match (matches come in order): one walk of the line.
@@ -117,7 +120,8 @@ enum AmountScanner {
         }
         // "$43 70": after a currency sign, a space OCR read for the decimal point (faint on photos).
         // Only there: without the sign, "2 50" is a quantity and a price, or a code.
-        if ascii ? signs?.dollar ?? line.utf8.contains(UInt8(ascii: "$")) : line.contains(where: { "$£€¥".contains($0) }) {
+        if ascii ? signs?.dollar ?? line.utf8.contains(UInt8(ascii: "$"))
+                 : signsOnly ? line.unicodeScalars.contains(where: { "$£€¥".unicodeScalars.contains($0) }) : line.contains(where: { "$£€¥".contains($0) }) {
             for m in spaced.matches(in: line) {
                 guard let i = m.groups[1], let f = m.groups[2], let a = Amount("\(i).\(f)") else { continue }
                 let at = line.distance(from: line.startIndex, to: m.range.lowerBound)

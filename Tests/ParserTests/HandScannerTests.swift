@@ -63,7 +63,13 @@ struct HandScannerTests {
             for _ in 0..<Int.random(in: 1...3, using: &g) { s += pieces.randomElement(using: &g)! + g.line(Self.textAlphabet, max: 5) }
             s.insert(signs.randomElement(using: &g)!, at: s.index(s.startIndex, offsetBy: Int.random(in: 0...s.count, using: &g)))
             if k % 5 == 0 { s.insert(others.randomElement(using: &g)!, at: s.index(s.startIndex, offsetBy: Int.random(in: 0...s.count, using: &g))) }
-            if AmountScanner.printableAmounts(s, currencyWords: ["rm"]) != nil { standIns += 1 }
+            if AmountScanner.printableAmounts(s, currencyWords: ["rm"]) != nil {
+                standIns += 1
+                // What `scan` asks of such a line's bytes or scalars, not its characters: the same answers.
+                #expect(s.contains("-.") == bytesContain(Array(s.utf8), "-."), "\(s)")
+                #expect(s.contains(where: { "$£€¥".contains($0) }) == s.unicodeScalars.contains(where: { "$£€¥".unicodeScalars.contains($0) }), "\(s)")
+                if !s.contains(where: { $0 == "." || $0 == "," }) { #expect(AmountScanner.amountMatches(s).isEmpty, "\(s)") }
+            }
             #expect(AmountScanner.scan(s) == AmountScanner.scan(s, byBytes: false), "\(s)")
         }
         #expect(standIns > 12_000)
