@@ -124,7 +124,8 @@ if swift build -c release --product receipts-bench >/dev/null 2>&1; then
   for d in "$DEV" "$WILD"; do
     if [ -d "$d/box" ]; then sets+=("$d"); else echo; echo "parser throughput on $d skipped: no true text there ($d/box)"; fi
   done
-  if [ ${#sets[@]} -gt 0 ]; then echo; .build/release/receipts-bench parse-text "${sets[@]}"; fi
+  # (The five slowest receipts of each set, and their share: where a parser change looks first.)
+  if [ ${#sets[@]} -gt 0 ]; then echo; .build/release/receipts-bench parse-text --slowest 5 "${sets[@]}"; fi
   # 6. SQLite against PostgreSQL, same machine, same run.
   pg=${RECEIPTS_BENCH_POSTGRES:-}
   if [ -z "$pg" ]; then

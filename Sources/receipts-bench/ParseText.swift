@@ -8,12 +8,13 @@ import ReceiptParser
 /// file reading or label loading in the figure. One thread, timed by its CPU time (not the wall clock,
 /// which other work on the machine stretches): receipts per second is per core.
 ///
-///   receipts-bench parse-text [--rounds N] [--goal R] [--check] DIR…
+///   receipts-bench parse-text [--rounds N] [--goal R] [--slowest K] [--check] DIR…
 ///       Loads each set's receipts with their true text, parses each once to warm up, then times
 ///       `parse` over all of them N times (default 5). Prints per set the receipts, the seconds of
 ///       the timed rounds, receipts/s on one core, the median and slowest receipt (each receipt's
-///       median over the rounds) and whether the goal (default 5,000/s) is met. --check: exit 1
-///       when a set misses it.
+///       median over the rounds) and whether the goal (default 5,000/s) is met. --slowest K: the K
+///       receipts that took longest (their median, lines and characters not ASCII) and their share
+///       of the set's time, where a parser change looks first. --check: exit 1 when a set misses it.
 ///
 /// Hidden: `parse-text --dump FILE DIR…` writes every receipt's `ParsedReceipt` as JSON (sorted
 /// keys), one line each, `id<TAB>json`, in load order: to show a change to the parser alters no output.
@@ -22,7 +23,7 @@ enum ParseText {
         var dirs: [String] = []
         var i = 0
         while i < args.count {
-            if ["--rounds", "--goal", "--dump"].contains(args[i]) { i += 2; continue }
+            if ["--rounds", "--goal", "--dump", "--slowest"].contains(args[i]) { i += 2; continue }
             if args[i] == "--check" { i += 1; continue }
             if args[i].hasPrefix("--") { fail("parse-text: unknown option \(args[i])") }
             dirs.append(args[i]); i += 1
@@ -30,6 +31,7 @@ enum ParseText {
         guard !dirs.isEmpty else { fail("parse-text needs one folder at least (a set with box/: its true text)") }
         let rounds = max(1, Int(option("--rounds", args) ?? "") ?? 5)
         let goal = Double(option("--goal", args) ?? "") ?? 5_000
+        let slowest = max(0, Int(option("--slowest", args) ?? "") ?? 0)
         let parser = ReceiptParser()
 
         if let dump = option("--dump", args) {
@@ -75,6 +77,18 @@ enum ParseText {
             print(String(format: "  %@: %d receipts × %d rounds in %.3f s: %.0f receipts/s/core; median receipt %.3f ms, slowest %.3f ms; goal %@",
                          (dir as NSString).lastPathComponent, set.count, rounds, seconds, rate,
                          Double(median(perReceipt)) / 1e6, Double(perReceipt.last ?? 0) / 1e6, met ? "met" : "NOT met"))
+            if slowest > 0 {
+                // (Each receipt's median over the rounds, as above; its share of the sum of those medians.)
+                let medians = (0..<set.count).map { k in median((0..<rounds).map { times[$0][k] }) }
+                let order = medians.indices.sorted { medians[$0] > medians[$1] }.prefix(slowest)
+                let all = medians.reduce(0, +), top = order.reduce(0) { $0 + medians[$1] }
+                print(String(format: "    the %d slowest, %.1f %% of the set's time:", order.count, all == 0 ? 0 : 100 * Double(top) / Double(all)))
+                for k in order {
+                    let page = set[k].1
+                    let other = page.lines.reduce(0) { $0 + $1.text.unicodeScalars.filter { !$0.isASCII }.count }
+                    print(String(format: "    %8.3f ms  %@  %d lines, %d characters not ASCII", Double(medians[k]) / 1e6, set[k].0, page.lines.count, other))
+                }
+            }
             if sink == Int.min { print("") }  // keeps the parses from being optimised away
         }
         if args.contains("--check"), !allMet { exit(1) }

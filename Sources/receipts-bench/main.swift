@@ -15,7 +15,7 @@ import ReceiptStore
 //   receipts-bench store --store LOCATION [--count N] [--jobs J]
 //       A batch's store calls per receipt (is it stored, claim, save with reading), no OCR.
 //
-//   receipts-bench parse-text [--rounds N] [--goal R] [--check] DIR…
+//   receipts-bench parse-text [--rounds N] [--goal R] [--slowest K] [--check] DIR…
 //       The parser alone on labelled sets' true text, in process, one thread: receipts/s/core
 //       (ParseText.swift).
 //
@@ -242,7 +242,7 @@ do {
     default:
         print("usage: receipts-bench reconcile [--receipts N] [--items N] [--seed S] [--keep PATH] [--goal SECONDS] [--check]")
         print("       receipts-bench parser [--check]")
-        print("       receipts-bench parse-text [--rounds N] [--goal R] [--check] DIR…")
+        print("       receipts-bench parse-text [--rounds N] [--goal R] [--slowest K] [--check] DIR…")
         print("       receipts-bench store --store LOCATION [--count N] [--jobs J]")
         exit(args.first == nil || args.first == "--help" ? 0 : 2)
     }
