@@ -85,14 +85,21 @@ extension CompiledRules {
     }
 
     /// `currencies(in:)` on any line, by characters.
-    func characterCurrencies(in text: String, words: WordLine) -> [String] {
+    ///
+    /// On a line whose only characters not ASCII are signs ("£12.50": `Bytes.printableWithNeutralSigns`), the number
+    /// beside a sign is read on the bytes (`byBytes` false: by characters, for the test that holds the two together):
+    /// each such sign is a character of its own that no other joins, no number and no space, and `lowercased`
+    /// changes A-Z alone there, so a byte search is Foundation's and the bytes beside a sign are its characters.
+    func characterCurrencies(in text: String, words: WordLine, byBytes: Bool = true) -> [String] {
         var out: [String] = []
         let lower = text.lowercased()
         let lowerBytes = Array(lower.utf8)
+        let signsOnly = byBytes && text.utf8.withContiguousStorageIfAvailable(Bytes.printableWithNeutralSigns) == true
         for (sym, code) in currencySymbols where bytesContain(lowerBytes, sym) {
             if sym.allSatisfy(\.isLetterQuick) {
                 if words.has(" \(sym) ") || (sym.count >= 2 && Self.wordBeforeNumber(lower, sym)) { out.append(code) }
-            } else if lower.contains(sym), Self.nextToDigit(lower, sym) {
+            } else if signsOnly ? Self.nextToDigit(lowerBytes, Array(sym.utf8), dollar: sym.hasSuffix("$"))
+                                : lower.contains(sym) && Self.nextToDigit(lower, sym) {
                 // "s$" inside "us$" is not Singapore's: a prefixed dollar must start its word.
                 if sym.count > 1, sym.first?.isLetterQuick == true, !Self.startsWord(lower, sym) { continue }
                 // "$" inside "S$", "A$", "HK$" belongs to those.

@@ -555,6 +555,28 @@ struct HandScannerTests {
         }
     }
 
+    /// The currency signs of a line whose only characters not ASCII are signs ("£12.50", "12,50 €"), the number beside a
+    /// sign read on its bytes, as the character path reads them; and with letters, numbers and spaces not ASCII beside.
+    @Test func currenciesWithSignsNotASCIIAreTheCharacterPaths() {
+        let rules = CompiledRules(.builtIn)
+        let pieces = ["£12.50", "£ 3", "12,50 €", "€1.234,50", "5.60 €", "¥1200", "฿ 40.00", "₹99", "£000022185", "RM 3.00", "$12.50", "12,50 $",
+                      "us$5.00", "S$ 4.20", "HK$3.00", "EUR", "£-4.00", "1,2,3 £", "€,50", "GBP"]
+        let signs = Array("£€¥฿·×®«»№–¦")
+        let others = Array("éÄ\u{301}’°\u{00A0}½٣")
+        var g = Lines(state: 43)
+        var signsOnly = 0
+        for k in 0..<20_000 {
+            var s = g.line(Self.textAlphabet, max: 12)
+            for _ in 0..<Int.random(in: 1...3, using: &g) { s += pieces.randomElement(using: &g)! + g.line(Self.textAlphabet, max: 4) }
+            s.insert(signs.randomElement(using: &g)!, at: s.index(s.startIndex, offsetBy: Int.random(in: 0...s.count, using: &g)))
+            if k % 5 == 0 { s.insert(others.randomElement(using: &g)!, at: s.index(s.startIndex, offsetBy: Int.random(in: 0...s.count, using: &g))) }
+            if s.utf8.withContiguousStorageIfAvailable(Bytes.printableWithNeutralSigns) == true { signsOnly += 1 }
+            let l = ParseLine(index: 0, line: OCRLine(text: s), rules: rules, scanAmounts: false)
+            #expect(rules.characterCurrencies(in: l.text, words: l.words) == rules.characterCurrencies(in: l.text, words: l.words, byBytes: false), "\(s)")
+        }
+        #expect(signsOnly > 12_000)
+    }
+
     /// A bare dollar's questions: "US$" asked on bytes as `uppercased().contains` asks it, and the dollar hints asked as
     /// keywords (`contains(Keyword)`, by their signs first) as `contains(String)` asks their normalised words.
     @Test func dollarQuestionsAsBefore() {
