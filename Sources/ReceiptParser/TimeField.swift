@@ -181,14 +181,28 @@ enum TimeScanner {
     }
 
     /// `time`'s matches: by hand on printable ASCII (`handMatches`), else by the expression.
+    ///
+    /// A line whose only characters not ASCII are signs ("£12.50 14:05": `Bytes.printableWithNeutralSigns`) is matched by
+    /// hand too, on a stand-in with "#" in each sign's place: the expression takes such a sign as it takes "#" (in none
+    /// of its classes, no digit or space), and each is one scalar and one character, so a place in the stand-in is a
+    /// place in the line's scalars.
     static func matches(_ line: String) -> [Match] {
+        func match(_ m: (hour: Int, minute: Int, second: Int?, meridiem: UInt8?, start: Int, end: Int), _ range: Range<String.Index>) -> Match {
+            Match(hour: m.hour, minute: m.minute, second: m.second, meridiem: m.meridiem.map { String(UnicodeScalar($0 | 0x20)) }, range: range)
+        }
         if case let hand?? = line.utf8.withContiguousStorageIfAvailable({ b -> [Match]? in
-            guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return nil }
-            // (A byte a character on printable ASCII: the byte offsets are the characters'.)
-            return handMatches(b).map { m in
+            if b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) {
+                // (A byte a character on printable ASCII: the byte offsets are the characters'.)
                 let u = line.utf8
-                return Match(hour: m.hour, minute: m.minute, second: m.second, meridiem: m.meridiem.map { String(UnicodeScalar($0 | 0x20)) },
-                             range: u.index(u.startIndex, offsetBy: m.start)..<u.index(u.startIndex, offsetBy: m.end))
+                return handMatches(b).map { m in match(m, u.index(u.startIndex, offsetBy: m.start)..<u.index(u.startIndex, offsetBy: m.end)) }
+            }
+            guard Bytes.printableWithNeutralSigns(b) else { return nil }
+            var standIn: [UInt8] = []
+            standIn.reserveCapacity(b.count)
+            for x in b where x < 0x80 || x >= 0xC0 { standIn.append(x < 0x80 ? x : UInt8(ascii: "#")) }
+            let u = line.unicodeScalars
+            return standIn.withUnsafeBufferPointer(handMatches).map { m in
+                match(m, u.index(u.startIndex, offsetBy: m.start)..<u.index(u.startIndex, offsetBy: m.end))
             }
         }) { return hand }
         return time.matches(in: line).compactMap { m in

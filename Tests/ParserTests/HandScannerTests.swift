@@ -427,6 +427,30 @@ struct HandScannerTests {
         }
     }
 
+    /// `TimeScanner.matches` on a line whose only characters not ASCII are signs (matched by hand on a stand-in): the
+    /// expression's matches, hours to meridiem, at the same places in the line; and with letters, digits and spaces
+    /// not ASCII beside them (the expression itself).
+    @Test func timesWithSignsNotASCIIAreTheExpressions() {
+        var g = Lines(state: 47)
+        let pieces = ["12:30", "1:05", "23:59:59", "9 : 45", "24:00", "10:3O", " PM", "pm", "P.M.", "a.m", " : AM", "P. M", ".5", ",",
+                      ":", " ", "0", "1", "2", "5", "12", "x", "m", ".", "/", "£", "€", "·", "×", "£12:30", "12:30€", "«", "»"]
+        let others = ["é", "’", "\u{00A0}", "٣", "\u{301}"]
+        var signsOnly = 0
+        for k in 0..<30_000 {
+            var s = (0..<Int.random(in: 1...8, using: &g)).map { _ in pieces.randomElement(using: &g)! }.joined()
+            if k % 5 == 0 { s += others.randomElement(using: &g)! + pieces.randomElement(using: &g)! }
+            if s.utf8.withContiguousStorageIfAvailable(Bytes.printableWithNeutralSigns) == true { signsOnly += 1 }
+            let want = TimeScanner.time.matches(in: s).map { m in
+                "\(m.groups[1].flatMap { Int($0) } ?? -1) \(m.groups[2].flatMap { Int($0) } ?? -1) \(m.groups[3].flatMap { Int($0) } ?? -1) \(m.groups[4]?.lowercased() ?? "-") \(s.distance(from: s.startIndex, to: m.range.lowerBound)) \(s.distance(from: s.startIndex, to: m.range.upperBound)) \(s[m.range])"
+            }
+            let got = TimeScanner.matches(s).map { m in
+                "\(m.hour) \(m.minute) \(m.second ?? -1) \(m.meridiem ?? "-") \(s.distance(from: s.startIndex, to: m.range.lowerBound)) \(s.distance(from: s.startIndex, to: m.range.upperBound)) \(s[m.range])"
+            }
+            #expect(got == want, "\(s)")
+        }
+        #expect(signsOnly > 10_000)
+    }
+
     @Test func timeScannerGivesTheExpressionsMatches() {
         var g = Lines(state: 41)
         let pieces = ["12:30", "1:05", "23:59:59", "9 : 45", "24:00", "10:3O", " PM", "pm", "P.M.", "a.m", " : AM", "P. M", ".5", ",",
