@@ -546,9 +546,10 @@ enum Bytes {
         return r ?? nil
     }
 
-    /// Whether the bytes are printable ASCII but for whole characters that no date expression can match or look at
-    /// otherwise than as it does any ASCII sign it does not name (`DateScanner.Signs` reads such a line as it reads
-    /// printable ASCII, each of those bytes as a sign no pattern names): currency signs, other symbols and punctuation
+    /// Whether the bytes are printable ASCII but for whole characters that no date, time or amount expression can match
+    /// or look at otherwise than as it does any ASCII sign it does not name (so `DateScanner.Signs` reads such a line as
+    /// printable ASCII, and the amounts and times are matched by hand on a stand-in with "#" in each one's place):
+    /// currency signs, other symbols and punctuation
     /// (£ € ฿ · × ® « » № –), each one scalar that is no letter, number, space, mark, connector or format character
     /// (those are `\p{L}`, `\d`, `\s`, `\w`, a word's characters or join the character before), and none of the
     /// marks the date expressions name (`’ ‘ ´ °`). `WordLine` leaves such a sign out of the words as it does an ASCII
@@ -581,7 +582,8 @@ enum Bytes {
     /// The dates' marks that are not ASCII: a scalar among them is never neutral (`printableWithNeutralSigns`).
     static let dateMarks: Set<Unicode.Scalar> = ["\u{2019}", "\u{2018}", "\u{00B4}", "\u{00B0}"]
 
-    /// A symbol or punctuation that is not a connector (`\w`) nor one of `dateMarks`.
+    /// A symbol or punctuation (not a connector: `\w` takes those) that is none of `dateMarks`, joins no character
+    /// before it, is not alphabetic and has no numeric value.
     static func isNeutralSign(_ u: Unicode.Scalar) -> Bool {
         guard !dateMarks.contains(u) else { return false }
         switch u.properties.generalCategory {
