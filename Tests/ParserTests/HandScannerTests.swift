@@ -20,6 +20,20 @@ struct HandScannerTests {
         mutating func line(_ alphabet: [Character], max: Int = 24) -> String {
             String((0..<Int.random(in: 0...max, using: &self)).map { _ in alphabet.randomElement(using: &self)! })
         }
+        /// `s` with one character drawn from `alphabet` put in at a place drawn at random (the lines with signs not ASCII).
+        mutating func insertOne(of alphabet: [Character], into s: inout String) {
+            let c = alphabet.randomElement(using: &self)!
+            s.insert(c, at: s.index(s.startIndex, offsetBy: Int.random(in: 0...s.count, using: &self)))
+        }
+        /// Line `k` of a test of signs not ASCII: up to `max` characters of `alphabet`, then one to three of `pieces`, each
+        /// with up to `tail` characters of text after it; one of `signs` put in, and on every fifth line one of `others`.
+        mutating func lineWithSigns(_ k: Int, _ alphabet: [Character], max: Int, pieces: [String], tail: Int, signs: [Character], others: [Character]) -> String {
+            var s = line(alphabet, max: max)
+            for _ in 0..<Int.random(in: 1...3, using: &self) { s += pieces.randomElement(using: &self)! + line(HandScannerTests.textAlphabet, max: tail) }
+            insertOne(of: signs, into: &s)
+            if k % 5 == 0 { insertOne(of: others, into: &s) }
+            return s
+        }
     }
 
     static let amountAlphabet = Array("0123456789012345678901234567890123456789OoDSIl|BiZzgs.,.,.,' -%/:$RMrmaxX")
@@ -59,10 +73,7 @@ struct HandScannerTests {
                       "O.5O", "6%", "12.50-", "- 4.00", "£43 70", "€ 43 70", "¥1200 50", "I0,00", "12.5OB", "×2 3.00", "·12.00"]
         var standIns = 0
         for k in 0..<20_000 {
-            var s = g.line(Self.amountAlphabet, max: 10)
-            for _ in 0..<Int.random(in: 1...3, using: &g) { s += pieces.randomElement(using: &g)! + g.line(Self.textAlphabet, max: 5) }
-            s.insert(signs.randomElement(using: &g)!, at: s.index(s.startIndex, offsetBy: Int.random(in: 0...s.count, using: &g)))
-            if k % 5 == 0 { s.insert(others.randomElement(using: &g)!, at: s.index(s.startIndex, offsetBy: Int.random(in: 0...s.count, using: &g))) }
+            let s = g.lineWithSigns(k, Self.amountAlphabet, max: 10, pieces: pieces, tail: 5, signs: signs, others: others)
             if AmountScanner.printableAmounts(s, currencyWords: ["rm"]) != nil {
                 standIns += 1
                 // What `scan` asks of such a line's bytes or scalars, not its characters: the same answers.
@@ -170,7 +181,7 @@ struct HandScannerTests {
         for _ in 0..<20_000 {
             var s = g.line(alphabet, max: 20)
             if Bool.random(using: &g) { s += " " + pieces.randomElement(using: &g)! + g.line(alphabet, max: 6) }
-            if Int.random(in: 0..<4, using: &g) == 0 { s.insert(others.randomElement(using: &g)!, at: s.index(s.startIndex, offsetBy: Int.random(in: 0...s.count, using: &g))) }
+            if Int.random(in: 0..<4, using: &g) == 0 { g.insertOne(of: others, into: &s) }
             if s.utf8.withContiguousStorageIfAvailable(Bytes.printableWithNeutralSigns) == true { neutral += 1 }
             let fast = DateScanner.scan(s, months: rules.months, monthWords: rules.monthWords)
             let all = DateScanner.scan(s, months: rules.months, everyPattern: true)
@@ -237,9 +248,9 @@ struct HandScannerTests {
         for k in 0..<5_000 {
             var s = g.line(Self.textAlphabet)
             for _ in 0..<Int.random(in: 1...3, using: &g) {
-                s.insert(signs.randomElement(using: &g)!, at: s.index(s.startIndex, offsetBy: Int.random(in: 0...s.count, using: &g)))
+                g.insertOne(of: signs, into: &s)
             }
-            if k % 4 == 0 { s.insert(others.randomElement(using: &g)!, at: s.index(s.startIndex, offsetBy: Int.random(in: 0...s.count, using: &g))) }
+            if k % 4 == 0 { g.insertOne(of: others, into: &s) }
             let w = WordLine(s), before = Self.paddedAsBefore(s)
             let onlySigns = !s.unicodeScalars.contains { !$0.isASCII && !signs.contains(Character($0)) }
             #expect(w.padded == before && w.letterCount == before.filter(\.isLetter).count && w.digitCount == before.filter(\.isNumber).count, "\(s)")
@@ -590,10 +601,7 @@ struct HandScannerTests {
         var g = Lines(state: 43)
         var signsOnly = 0
         for k in 0..<20_000 {
-            var s = g.line(Self.textAlphabet, max: 12)
-            for _ in 0..<Int.random(in: 1...3, using: &g) { s += pieces.randomElement(using: &g)! + g.line(Self.textAlphabet, max: 4) }
-            s.insert(signs.randomElement(using: &g)!, at: s.index(s.startIndex, offsetBy: Int.random(in: 0...s.count, using: &g)))
-            if k % 5 == 0 { s.insert(others.randomElement(using: &g)!, at: s.index(s.startIndex, offsetBy: Int.random(in: 0...s.count, using: &g))) }
+            let s = g.lineWithSigns(k, Self.textAlphabet, max: 12, pieces: pieces, tail: 4, signs: signs, others: others)
             if s.utf8.withContiguousStorageIfAvailable(Bytes.printableWithNeutralSigns) == true { signsOnly += 1 }
             let l = ParseLine(index: 0, line: OCRLine(text: s), rules: rules, scanAmounts: false)
             #expect(rules.characterCurrencies(in: l.text, words: l.words) == rules.characterCurrencies(in: l.text, words: l.words, byBytes: false), "\(s)")
