@@ -182,11 +182,7 @@ enum AmountScanner {
         let r = line.utf8.withContiguousStorageIfAvailable { b -> [FoundAmount]? in
             if b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) { return amounts(b, currencyWords) }
             guard Bytes.printableWithNeutralSigns(b) else { return nil }
-            // (One "#" for each sign: its first byte, its continuation bytes left out.)
-            var standIn: [UInt8] = []
-            standIn.reserveCapacity(b.count)
-            for x in b where x < 0x80 || x >= 0xC0 { standIn.append(x < 0x80 ? x : UInt8(ascii: "#")) }
-            return standIn.withUnsafeBufferPointer { amounts($0, currencyWords) }
+            return Bytes.standIn(b).withUnsafeBufferPointer { amounts($0, currencyWords) }
         }
         return r ?? nil
     }

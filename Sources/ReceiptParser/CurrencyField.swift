@@ -95,10 +95,10 @@ extension CompiledRules {
         let lower = text.lowercased()
         let lowerBytes = Array(lower.utf8)
         let signsOnly = byBytes && text.utf8.withContiguousStorageIfAvailable(Bytes.printableWithNeutralSigns) == true
-        for (sym, code) in currencySymbols where bytesContain(lowerBytes, sym) {
+        for (k, (sym, code)) in currencySymbols.enumerated() where bytesContain(lowerBytes, sym) {
             if sym.allSatisfy(\.isLetterQuick) {
                 if words.has(" \(sym) ") || (sym.count >= 2 && Self.wordBeforeNumber(lower, sym)) { out.append(code) }
-            } else if signsOnly ? Self.nextToDigit(lowerBytes, Array(sym.utf8), dollar: sym.hasSuffix("$"))
+            } else if signsOnly ? Self.nextToDigit(lowerBytes, currencySymbolBytes[k].bytes, dollar: sym.hasSuffix("$"))
                                 : lower.contains(sym) && Self.nextToDigit(lower, sym) {
                 // "s$" inside "us$" is not Singapore's: a prefixed dollar must start its word.
                 if sym.count > 1, sym.first?.isLetterQuick == true, !Self.startsWord(lower, sym) { continue }

@@ -256,13 +256,13 @@ enum DateScanner {
         var slashedWord = false
 
         /// Signs that rule nothing out: every pattern is tried.
-        static var every: Signs {
+        static let every: Signs = {
             var s = Signs()
             s.digits = 2; s.year4 = true; s.digits8 = true; s.separatedDigits = 2; s.colon = true; s.yearMark = true; s.monthWord = true
             s.slashedWord = true
             s.ymdChain = true; s.numericChain = true; s.separatorThenYear = true
             return s
-        }
+        }()
 
         private init() {}
 

@@ -579,6 +579,16 @@ enum Bytes {
         return sawOther
     }
 
+    /// The bytes of a line `printableWithNeutralSigns` holds with "#" in each sign's place (its first byte; its
+    /// continuation bytes left out): printable ASCII, a byte for each of the line's scalars, which are its characters.
+    /// The amounts and times are matched by hand on it.
+    static func standIn(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        for x in b where x < 0x80 || x >= 0xC0 { out.append(x < 0x80 ? x : UInt8(ascii: "#")) }
+        return out
+    }
+
     /// The dates' marks that are not ASCII: a scalar among them is never neutral (`printableWithNeutralSigns`).
     static let dateMarks: Set<Unicode.Scalar> = ["\u{2019}", "\u{2018}", "\u{00B4}", "\u{00B0}"]
 

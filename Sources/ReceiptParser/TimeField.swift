@@ -197,11 +197,8 @@ enum TimeScanner {
                 return handMatches(b).map { m in match(m, u.index(u.startIndex, offsetBy: m.start)..<u.index(u.startIndex, offsetBy: m.end)) }
             }
             guard Bytes.printableWithNeutralSigns(b) else { return nil }
-            var standIn: [UInt8] = []
-            standIn.reserveCapacity(b.count)
-            for x in b where x < 0x80 || x >= 0xC0 { standIn.append(x < 0x80 ? x : UInt8(ascii: "#")) }
             let u = line.unicodeScalars
-            return standIn.withUnsafeBufferPointer(handMatches).map { m in
+            return Bytes.standIn(b).withUnsafeBufferPointer(handMatches).map { m in
                 match(m, u.index(u.startIndex, offsetBy: m.start)..<u.index(u.startIndex, offsetBy: m.end))
             }
         }) { return hand }

@@ -69,7 +69,9 @@ enum ParseText {
                     total += t1 - t0
                 }
             }
-            let perReceipt = (0..<set.count).map { k in median((0..<rounds).map { times[$0][k] }) }.sorted()
+            // Each receipt's median over the rounds, in load order (`--slowest` names them), then sorted.
+            let medians = (0..<set.count).map { k in median((0..<rounds).map { times[$0][k] }) }
+            let perReceipt = medians.sorted()
             let seconds = Double(total) / 1e9
             let rate = Double(set.count * rounds) / seconds
             let met = rate >= goal
@@ -78,8 +80,7 @@ enum ParseText {
                          (dir as NSString).lastPathComponent, set.count, rounds, seconds, rate,
                          Double(median(perReceipt)) / 1e6, Double(perReceipt.last ?? 0) / 1e6, met ? "met" : "NOT met"))
             if slowest > 0 {
-                // (Each receipt's median over the rounds, as above; its share of the sum of those medians.)
-                let medians = (0..<set.count).map { k in median((0..<rounds).map { times[$0][k] }) }
+                // (Their share of the sum of the medians.)
                 let order = medians.indices.sorted { medians[$0] > medians[$1] }.prefix(slowest)
                 let all = medians.reduce(0, +), top = order.reduce(0) { $0 + medians[$1] }
                 print(String(format: "    the %d slowest, %.1f %% of the set's time:", order.count, all == 0 ? 0 : 100 * Double(top) / Double(all)))
