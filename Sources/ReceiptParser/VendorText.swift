@@ -594,6 +594,9 @@ struct VendorText: Sendable {
     let numberAfterFormList: FormList?
     /// `scrapsAfterForm`'s alternatives, lower-cased, in its order (`scrapsAfterFormEnd`); nil when one is not ASCII.
     let scrapsAfterFormList: FormList?
+    /// Whether a line whose only characters not ASCII are signs is cleaned on a stand-in (`cleanPrintable`): no legal form
+    /// of the rules holds a stand-in's byte.
+    let signsStandIn: Bool
 
     /// `legalForms` as the rules list them; `nameWords`, the rules' common words of business names.
     init(legalForms: [String], nameWords: [String]) {
@@ -628,6 +631,8 @@ struct VendorText: Sendable {
         numberAfterForm = Pattern(#"(\b(?:"# + Self.alternation(certain) + #")\b\.?)\s+.*\d.*$"#,
                                   mayMatch: { $0.contains(where: Bytes.isDigit) && Self.holdsOne($0, of: certainForms, sets: certainSets) })
         numberAfterFormList = FormList(ascii: Self.alternatives(certain))
+        // (A form holding one of the signs' stand-ins would match the stand-in of a sign: such rules clean lines with signs step by step.)
+        signsStandIn = [scrapsAfterFormList, numberAfterFormList].allSatisfy { $0?.bytes.allSatisfy { !Self.signStandIns.contains($0) } ?? false }
     }
 
     /// The alternatives of `alternation(words)` as lower-case bytes: a line matching it holds one of them.
@@ -714,13 +719,22 @@ struct VendorText: Sendable {
     /// `clean` of a printable-ASCII line in one copy of its bytes, each step a cut or trim of the part left (a speed
     /// trick: step by step, each step's text was a string of its own, and each cut walked it again; some 6,000
     /// instructions a header line). The steps are `cleanStepByStep`'s, in its order, each by its hand matcher; only
-    /// collapsing spaces and putting "SDN BHD" right write bytes. Nil for any other line, or rules whose legal forms
-    /// are not ASCII (`cleanStepByStep` then). `HandScannerTests` holds it to `cleanStepByStep`.
+    /// collapsing spaces and putting "SDN BHD" right write bytes. A line whose only characters not ASCII are signs
+    /// ("£12.50", "— CAFE —": `Bytes.printableWithNeutralSigns`) is cleaned so on its stand-in (`signStandIn`), and its
+    /// signs put back in what is left. Nil for any other line, or rules whose legal forms are not ASCII
+    /// (`cleanStepByStep` then). `HandScannerTests` holds it to `cleanStepByStep`.
     func cleanPrintable(_ s: String) -> String? {
         guard let scrapForms = scrapsAfterFormList, let numberForms = numberAfterFormList else { return nil }
-        let made = s.utf8.withContiguousStorageIfAvailable { src -> String? in
-            guard src.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return nil }
-            var a = Array(src)
+        let made = s.utf8.withContiguousStorageIfAvailable { src -> String?? in
+            var a: [UInt8]
+            // On a stand-in: for each byte of `a`, the place in `src` of the sign it stands for (-1: the byte is its own).
+            var from: [Int32] = []
+            if src.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) {
+                a = Array(src)
+            } else {
+                guard signsStandIn, Bytes.printableWithNeutralSigns(src) else { return .none }
+                (a, from) = Self.signStandIn(src)
+            }
             var lo = 0, hi = a.count, edited = false
             // A step's answer on the part left, `a[lo..<hi]`, as a place in it.
             func ask<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
@@ -740,6 +754,7 @@ struct VendorText: Sendable {
                 var w = lo
                 for r in lo..<hi where a[r] != 0x20 || w == lo || a[w - 1] != 0x20 {
                     a[w] = a[r]
+                    if !from.isEmpty { from[w] = from[r] }
                     w += 1
                 }
                 hi = w
@@ -752,24 +767,80 @@ struct VendorText: Sendable {
             if let k = ask({ Self.scrapsAfterFormEnd($0, forms: scrapForms) }) { hi = lo + k }
             let misread = ask { b in Self.misreadSdnBhdMatches(b).filter { !Self.readsSdnBhd(b, $0) } }
             if !misread.isEmpty {
-                var out: [UInt8] = []
+                var out: [UInt8] = [], outFrom: [Int32] = []
                 var at = lo
                 for r in misread {
                     out.append(contentsOf: a[at..<(lo + r.lowerBound)])
                     out.append(contentsOf: Self.sdnBhdWritten)
+                    if !from.isEmpty {
+                        outFrom.append(contentsOf: from[at..<(lo + r.lowerBound)])
+                        outFrom.append(contentsOf: repeatElement(-1, count: Self.sdnBhdWritten.count))
+                    }
                     at = lo + r.upperBound
                 }
                 out.append(contentsOf: a[at..<hi])
+                if !from.isEmpty { outFrom.append(contentsOf: from[at..<hi]) }
                 a = out
+                from = outFrom
                 lo = 0; hi = a.count
                 edited = true
             }
             if let k = ask({ Self.numberAfterFormEnd($0, forms: numberForms) }) { hi = lo + k }
             trim(Self.trimJunkKeepingDots)
-            return !edited && lo == 0 && hi == src.count ? s : String(decoding: a[lo..<hi], as: UTF8.self)
+            if from.isEmpty {
+                let t = !edited && lo == 0 && hi == src.count ? s : String(decoding: a[lo..<hi], as: UTF8.self)
+                return .some(droppingLowerScrapsASCII(t))
+            }
+            // The scraps dropped from the stand-in: what is left is a first part of it (its words are joined by single
+            // spaces, none at either end, by now), and that part is given back with its signs.
+            let standIn = String(decoding: a[lo..<hi], as: UTF8.self)
+            guard let kept = droppingLowerScrapsASCII(standIn), standIn.utf8.starts(with: kept.utf8) else { return .none }
+            var out: [UInt8] = []
+            out.reserveCapacity(src.count)
+            for i in lo..<(lo + kept.utf8.count) {
+                let f = Int(from[i])
+                if f < 0 { out.append(a[i]); continue }
+                let c = src[f]
+                out.append(contentsOf: src[f..<(f + (c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2))])
+            }
+            return .some(String(decoding: out, as: UTF8.self))
         }
         guard case let t?? = made else { return nil }
-        return droppingLowerScrapsASCII(t)
+        return t
+    }
+
+    /// The bytes that stand for signs (`signStandIn`).
+    static let signStandIns = ByteSet("*!|#$")
+    /// The signs not ASCII that `ruleToEnd` names.
+    static let ruleSigns: Set<Unicode.Scalar> = ["\u{2014}", "\u{2013}"]
+
+    /// A line `Bytes.printableWithNeutralSigns` holds with each sign one byte of ASCII that every step of the cleaning
+    /// takes as it takes the sign: a byte that no step's expression or hand matcher names but as it names the sign (each
+    /// matches a sign only with `.`, `\S` or `\W`, never as a letter, digit, space or word character), taken away by the
+    /// same trims (`junk`), marking a rule where the sign does (`ruleToEnd`: "—", "–"), and punctuation where the sign
+    /// is (the scraps after a name keep a short legal form less its punctuation): "*" for a sign of a rule, "!" and "|"
+    /// for other junk that is punctuation or not, "#" and "$" for the rest. With, for each byte, the place in the line of
+    /// the sign it stands for (-1: none).
+    static func signStandIn(_ src: UnsafeBufferPointer<UInt8>) -> ([UInt8], [Int32]) {
+        var a: [UInt8] = [], from: [Int32] = []
+        a.reserveCapacity(src.count)
+        from.reserveCapacity(src.count)
+        var i = 0
+        while i < src.count {
+            let c = src[i]
+            if c < 0x80 { a.append(c); from.append(-1); i += 1; continue }
+            let n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2
+            var v = UInt32(c) & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07)
+            for k in 1..<n { v = v << 6 | UInt32(src[i + k] & 0x3F) }
+            let u = Unicode.Scalar(v)!
+            let punctuation = CharacterSet.punctuationCharacters.contains(u)
+            a.append(ruleSigns.contains(u) ? UInt8(ascii: "*")
+                     : junk.contains(u) ? (punctuation ? UInt8(ascii: "!") : UInt8(ascii: "|"))
+                     : punctuation ? UInt8(ascii: "#") : UInt8(ascii: "$"))
+            from.append(Int32(i))
+            i += n
+        }
+        return (a, from)
     }
 
     static let sdnBhdWritten: [UInt8] = Array("SDN BHD".utf8)

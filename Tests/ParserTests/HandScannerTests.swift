@@ -1153,10 +1153,27 @@ struct HandScannerTests {
             if k % 4 == 0 { s = pieces.randomElement(using: &g)! + s }
             cases.append(s)
         }
-        for s in cases {
+        // Lines whose only characters not ASCII are signs (a sign of a rule, other junk, other signs), cleaned on their
+        // stand-in; on every fifth a letter, digit, space or mark not ASCII as well (step by step then).
+        let signs = Array("——––“”•»«©®£€¥·×№¦¢§…¡¿")
+        let others = Array("éÄ\u{301}’°\u{00A0}½٣")
+        // (A short legal form with a sign after it is kept after a name in capitals where the sign is punctuation, "co·",
+        // and dropped as a scrap where it is not, "co£".)
+        var signLines = ["FOOD CORNER co·", "FOOD CORNER co£", "FOOD CORNER bhd…", "FOOD CORNER ab·", "FOOD CORNER co©", "FOOD CORNER co»",
+                         "— FOOD CORNER —", "FOOD CORNER ———", "£ FOOD CORNER (1234-X) €", "“FOOD CORNER SDN BHD” 12345", "FOOD CORNER S0N 8HD ·"]
+        for k in 0..<20_000 {
+            var s = cases[k + 18]
+            for _ in 0..<Int.random(in: 1...3, using: &g) { g.insertOne(of: signs, into: &s) }
+            if k % 5 == 0 { g.insertOne(of: others, into: &s) }
+            signLines.append(s)
+        }
+        var standIns = 0
+        for s in cases + signLines {
             #expect(v.clean(s) == v.cleanStepByStep(s), "\(s)")
             let printable = s.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
-            #expect((v.cleanPrintable(s) != nil) == printable, "\(s)")
+            let signsOnly = !printable && s.utf8.withContiguousStorageIfAvailable(Bytes.printableWithNeutralSigns) == true
+            if signsOnly { standIns += 1 }
+            #expect((v.cleanPrintable(s) != nil) == (printable || signsOnly), "\(s)")
             guard printable else { continue }
             #expect(VendorText.cut(s, at: VendorText.branchCodeAtEndStart) == replaced(VendorText.branchCodeAtEnd, s), "\(s)")
             #expect(VendorText.cut(s, at: VendorText.ruleToEndStart) == replaced(VendorText.ruleToEnd, s), "\(s)")
@@ -1164,6 +1181,25 @@ struct HandScannerTests {
             #expect(String(s.utf8.dropFirst(dots ?? 0))! == replaced(VendorText.leadingDots, s), "\(s)")
             let scrap = s.utf8.withContiguousStorageIfAvailable(VendorText.leadingScrapEnd) ?? nil
             #expect(String(s.utf8.dropFirst(scrap ?? 0))! == replaced(VendorText.leadingScrap, s), "\(s)")
+        }
+        #expect(standIns > 15_000)
+    }
+
+    /// Each sign's stand-in is taken by the cleaning's character sets as the sign is (`VendorText.signStandIn`): the
+    /// same junk, rule mark and punctuation, and no letter, digit or space.
+    @Test func signStandInsAreTakenAsTheirSigns() {
+        let signs = Array("——––“”•»«©®£€¥·×№¦¢§…¡¿").flatMap(\.unicodeScalars)
+        for u in signs {
+            #expect(Bytes.isNeutralSign(u), "\(u)")
+            let b = Array(String(u).utf8)
+            let (a, from) = b.withUnsafeBufferPointer(VendorText.signStandIn)
+            #expect(a.count == 1 && from == [0], "\(u)")
+            let c = Unicode.Scalar(a[0])
+            #expect(VendorText.junk.contains(c) == VendorText.junk.contains(u), "\(u)")
+            #expect(CharacterSet.punctuationCharacters.contains(c) == CharacterSet.punctuationCharacters.contains(u), "\(u)")
+            #expect(VendorText.ruleMarks.contains(a[0]) == VendorText.ruleSigns.contains(u), "\(u)")
+            #expect(!VendorText.registrationMarks.contains(a[0]) && !VendorText.trimEnds.ascii[Int(a[0])] && !Bytes.isAlnum(a[0]), "\(u)")
+            #expect(VendorText.signStandIns.contains(a[0]), "\(u)")
         }
     }
 
