@@ -593,9 +593,10 @@ enum Bytes {
     static let dateMarks: Set<Unicode.Scalar> = ["\u{2019}", "\u{2018}", "\u{00B4}", "\u{00B0}"]
 
     /// A symbol or punctuation (not a connector: `\w` takes those) that is none of `dateMarks`, joins no character
-    /// before it, is not alphabetic and has no numeric value.
+    /// before it, is not alphabetic and has no numeric value; and is a character on its own: not a regional indicator
+    /// (two of them are one character, a flag, "🇬🇧", and the fast paths count a sign as one character).
     static func isNeutralSign(_ u: Unicode.Scalar) -> Bool {
-        guard !dateMarks.contains(u) else { return false }
+        guard !dateMarks.contains(u), !(0x1F1E6...0x1F1FF).contains(u.value) else { return false }
         switch u.properties.generalCategory {
         case .currencySymbol, .mathSymbol, .otherSymbol, .dashPunctuation, .openPunctuation, .closePunctuation,
              .initialPunctuation, .finalPunctuation, .otherPunctuation:

@@ -67,7 +67,7 @@ struct HandScannerTests {
     /// on the line itself; a line with a letter, digit, space or mark not ASCII beside them still goes to the expression.
     @Test func scanWithSignsNotASCIIIsScanOnGroups() {
         var g = Lines(state: 59)
-        let signs = Array("£€¥฿·×®«»№–¦¢§•…")
+        let signs = Array("£€¥฿·×®«»№–¦¢§•…🇬🇧🇪🇺")
         let others = Array("éÄ\u{301}’°\u{00A0}½٣")
         let pieces = ["£11.70", "€ 9,80", "RM11.70", "X51.50", "-.02", " .54", "£.99", "$.99", "€39. 80", "39 .80", "1,234.50£", "1.234,50 €",
                       "O.5O", "6%", "12.50-", "- 4.00", "£43 70", "€ 43 70", "¥1200 50", "I0,00", "12.5OB", "×2 3.00", "·12.00"]
@@ -170,7 +170,7 @@ struct HandScannerTests {
     /// digits, spaces and marks that are not ASCII, and the dates' own marks (’ °), still have every pattern tried.
     @Test func dateSignsOnLinesWithSignsNotASCII() {
         let rules = CompiledRules(.builtIn)
-        let alphabet = Array("0123456789012345678901234567890123456789/-.,: '`\"OoQlI|SsBZzt?ADGJanFebMarAprMayJunJulAugSepOctNovDecTotalRM thst£€฿·×®«»№–¦")
+        let alphabet = Array("0123456789012345678901234567890123456789/-.,: '`\"OoQlI|SsBZzt?ADGJanFebMarAprMayJunJulAugSepOctNovDecTotalRM thst£€฿·×®«»№–¦🇬🇧")
         let others: [Character] = ["é", "ä", "’", "‘", "´", "°", "\u{00A0}", "٣", "Ⓐ", "ſ", "K"]
         let pieces = ["25/12/2018", "2018-03-04", "12 Mar 2018", "Mar 4, 2018", "Jun18'16", "Jun18’16", "25032018 13:11", "Date: 08122018",
                       "MayOi'19", "MAR3S1°14", "27dpr' 13", "GS Jan 2017 12:41", "O1/12/2018 10:22", "12 Déc. 2018", "4. März 2018", "£25/12/2018",
@@ -194,7 +194,7 @@ struct HandScannerTests {
     @Test func neutralSignsAreOnlySignsNoDateReads() {
         func neutral(_ s: String) -> Bool { s.utf8.withContiguousStorageIfAvailable(Bytes.printableWithNeutralSigns)! }
         for s in ["£12.50", "Total € 9,80", "฿ 120", "1 × Tea · 2.00", "No № 12", "12–14", "®", "«No»"] { #expect(neutral(s), "\(s)") }
-        for s in ["12.50", "", "café 12", "12’18", "12°14", "12´18", "12\u{00A0}50", "٣٠", "Ⓐ", "€\u{0301}", "Kelvin K", "tab\t€", "€\u{7F}", "«Café»"] {
+        for s in ["12.50", "", "café 12", "12’18", "12°14", "12´18", "12\u{00A0}50", "٣٠", "Ⓐ", "€\u{0301}", "Kelvin K", "tab\t€", "€\u{7F}", "«Café»", "🇬🇧 12.50"] {
             #expect(!neutral(s), "\(s)")
         }
     }
@@ -242,7 +242,7 @@ struct HandScannerTests {
     /// `padded`) true and `textIsASCII` false; a line with a letter, number or space not ASCII keeps both false.
     @Test func wordLineWithSignsNotASCIIIsTheSame() {
         var g = Lines(state: 31)
-        let signs = Array("£€฿·×®«»№–¦¢¥§¶†•…‰‹›")
+        let signs = Array("£€฿·×®«»№–¦¢¥§¶†•…‰‹›🇬🇧🇪🇺")
         let others = Array("éÄß\u{301}ñ’°\u{00A0}½①Ⓐ")
         var fast = 0
         for k in 0..<5_000 {
@@ -444,7 +444,7 @@ struct HandScannerTests {
     @Test func timesWithSignsNotASCIIAreTheExpressions() {
         var g = Lines(state: 47)
         let pieces = ["12:30", "1:05", "23:59:59", "9 : 45", "24:00", "10:3O", " PM", "pm", "P.M.", "a.m", " : AM", "P. M", ".5", ",",
-                      ":", " ", "0", "1", "2", "5", "12", "x", "m", ".", "/", "£", "€", "·", "×", "£12:30", "12:30€", "«", "»"]
+                      ":", " ", "0", "1", "2", "5", "12", "x", "m", ".", "/", "£", "€", "·", "×", "£12:30", "12:30€", "«", "»", "🇬🇧", "12:30🇪🇺"]
         let others = ["é", "’", "\u{00A0}", "٣", "\u{301}"]
         var signsOnly = 0
         for k in 0..<30_000 {
@@ -596,7 +596,7 @@ struct HandScannerTests {
         let rules = CompiledRules(.builtIn)
         let pieces = ["£12.50", "£ 3", "12,50 €", "€1.234,50", "5.60 €", "¥1200", "฿ 40.00", "₹99", "£000022185", "RM 3.00", "$12.50", "12,50 $",
                       "us$5.00", "S$ 4.20", "HK$3.00", "EUR", "£-4.00", "1,2,3 £", "€,50", "GBP"]
-        let signs = Array("£€¥฿·×®«»№–¦")
+        let signs = Array("£€¥฿·×®«»№–¦🇬🇧🇪🇺")
         let others = Array("éÄ\u{301}’°\u{00A0}½٣")
         var g = Lines(state: 43)
         var signsOnly = 0
@@ -1155,7 +1155,7 @@ struct HandScannerTests {
         }
         // Lines whose only characters not ASCII are signs (a sign of a rule, other junk, other signs), cleaned on their
         // stand-in; on every fifth a letter, digit, space or mark not ASCII as well (step by step then).
-        let signs = Array("——––“”•»«©®£€¥·×№¦¢§…¡¿")
+        let signs = Array("——––“”•»«©®£€¥·×№¦¢§…¡¿🇬🇧🇪🇺")
         let others = Array("éÄ\u{301}’°\u{00A0}½٣")
         // (A short legal form with a sign after it is kept after a name in capitals where the sign is punctuation, "co·",
         // and dropped as a scrap where it is not, "co£".)
