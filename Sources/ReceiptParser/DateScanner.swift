@@ -226,8 +226,9 @@ enum DateScanner {
     }
 
     /// What a line must hold for each pattern to match at all, found in one walk of a line of printable ASCII, or
-    /// of one whose other characters are signs no pattern can match (`Bytes.printableWithNeutralSigns`: "£", "€");
-    /// any other line: everything, and every pattern is tried.
+    /// of one whose other characters are signs no pattern can match (`Bytes.printableWithNeutralSigns`: "£", "€"),
+    /// letters ("é", "ü") or the dates' own marks ("’", "°"), walked as its stand-in (`standIn`); any other line:
+    /// everything, and every pattern is tried.
     struct Signs {
         /// ASCII digits (any other line: 2, so nothing is ruled out by it).
         var digits = 0
@@ -271,13 +272,63 @@ enum DateScanner {
             self = line.withUTF8 { Signs($0, monthWords: monthWords) }
         }
 
-        init(_ b: UnsafeBufferPointer<UInt8>, monthWords: MonthWords?) {
-            // (A line with a currency sign or other symbol that is not ASCII, "£12.50", "Total € 9,80", is read as
-            // printable ASCII is: no expression can match that sign, or tell it from an ASCII sign it does not name.)
-            guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) || Bytes.printableWithNeutralSigns(b) else {
+        init(_ line: UnsafeBufferPointer<UInt8>, monthWords: MonthWords?) {
+            if line.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) {
+                self.init(walking: line, monthWords: monthWords, otherLetters: false)
+                return
+            }
+            guard let standIn = Self.standIn(line) else {
                 self = .every
                 return
             }
+            self = standIn.withUnsafeBufferPointer { Signs(walking: $0, monthWords: monthWords, otherLetters: $0.contains(0x80)) }
+        }
+
+        /// A line whose characters not ASCII are signs, letters or the dates' marks, for the walk: what every pattern
+        /// needs of it is needed of the stand-in. A sign no expression names (`Bytes.isNeutralSign`) is "#", as any
+        /// ASCII sign they do not name. A letter (one scalar, a letter by its category: never a digit, space or mark)
+        /// is the byte 0x80: no ASCII letter (the loose patterns' `[A-Za-z]` take none), but a letter of the runs the
+        /// month names are looked for in, where it makes any run of three or more a month (`\p{L}` takes it, and the
+        /// month words are asked in ASCII). "’" is "'" and "‘", "´", "°" are "`": year marks all, and "’" among
+        /// `looseNumeric`'s separators as "'" is (`separatorThenYear`), the others not. Nil for any other line.
+        static func standIn(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+            var out: [UInt8] = []
+            out.reserveCapacity(b.count)
+            var i = 0
+            while i < b.count {
+                let c = b[i]
+                if c < 0x80 {
+                    guard c >= 0x20 && c <= 0x7E else { return nil }
+                    out.append(c)
+                    i += 1
+                    continue
+                }
+                let n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0
+                guard n > 0, i + n <= b.count else { return nil }
+                var v = UInt32(c) & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07)
+                for k in 1..<n {
+                    guard b[i + k] & 0xC0 == 0x80 else { return nil }
+                    v = v << 6 | UInt32(b[i + k] & 0x3F)
+                }
+                guard let u = Unicode.Scalar(v) else { return nil }
+                switch u {
+                case "\u{2019}": out.append(UInt8(ascii: "'"))
+                case "\u{2018}", "\u{00B4}", "\u{00B0}": out.append(UInt8(ascii: "`"))
+                default:
+                    switch u.properties.generalCategory {
+                    case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: out.append(0x80)
+                    default:
+                        guard Bytes.isNeutralSign(u) else { return nil }
+                        out.append(UInt8(ascii: "#"))
+                    }
+                }
+                i += n
+            }
+            return out
+        }
+
+        /// The walk, on printable ASCII or a stand-in (`standIn`; `otherLetters`: it holds a letter not ASCII, 0x80).
+        @inline(__always) private init(walking b: UnsafeBufferPointer<UInt8>, monthWords: MonthWords?, otherLetters: Bool) {
             func isDigit(_ i: Int) -> Bool { i >= 0 && i < b.count && b[i] >= 0x30 && b[i] <= 0x39 }
             func isLetter(_ i: Int) -> Bool { i >= 0 && i < b.count && ((b[i] | 0x20) >= 0x61 && (b[i] | 0x20) <= 0x7A) }
             var i = 0
@@ -333,14 +384,17 @@ enum DateScanner {
             // The month names asked only of a line with two digits or more, after the walk (a speed trick: asking
             // them of every run of letters on every line was most of this walk's cost, and `scan` asks nothing
             // of a line with fewer digits, so there `monthWord` stays false unread).
-            guard letterRun, digits >= 2 else { return }
+            // (A stand-in's letters not ASCII, 0x80, join the runs here: a run of three or more holding one may be a month.)
+            guard letterRun || otherLetters, digits >= 2 else { return }
             guard let words = monthWords else { monthWord = true; return }
+            func isRunLetter(_ i: Int) -> Bool { isLetter(i) || (otherLetters && i < b.count && b[i] == 0x80) }
             i = 0
             while i < b.count {
-                guard isLetter(i) else { i += 1; continue }
-                var j = i
-                while isLetter(j) { j += 1 }
+                guard isRunLetter(i) else { i += 1; continue }
+                var j = i, other = false
+                while isRunLetter(j) { other = other || (otherLetters && b[j] == 0x80); j += 1 }
                 if j - i >= 3 {
+                    if other { monthWord = true; return }
                     let run = UnsafeBufferPointer(rebasing: b[i..<j])
                     if words.names(run) || (j - i >= 5 && words.names(UnsafeBufferPointer(rebasing: run.dropFirst(2)))) { monthWord = true; return }
                 }

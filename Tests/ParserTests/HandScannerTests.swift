@@ -165,30 +165,47 @@ struct HandScannerTests {
         }
     }
 
-    /// A line with currency signs and other symbols that are not ASCII ("£12.50 25/12/2018") has its date signs read as
-    /// a line of printable ASCII has: they skip only what cannot match, whatever those signs stand beside. Letters,
-    /// digits, spaces and marks that are not ASCII, and the dates' own marks (’ °), still have every pattern tried.
+    /// A line with currency signs and other symbols that are not ASCII ("£12.50 25/12/2018"), letters ("12 Déc. 2018") or
+    /// the dates' own marks ("Jun18’16", "27Dec´16") has its date signs read from a stand-in: they skip only what cannot
+    /// match, whatever stands beside them. Digits, spaces and marks that are not ASCII still have every pattern tried.
     @Test func dateSignsOnLinesWithSignsNotASCII() {
         let rules = CompiledRules(.builtIn)
         let alphabet = Array("0123456789012345678901234567890123456789/-.,: '`\"OoQlI|SsBZzt?ADGJanFebMarAprMayJunJulAugSepOctNovDecTotalRM thst£€฿·×®«»№–¦🇬🇧")
-        let others: [Character] = ["é", "ä", "’", "‘", "´", "°", "\u{00A0}", "٣", "Ⓐ", "ſ", "K"]
+        let others: [Character] = ["é", "ä", "’", "‘", "´", "°", "\u{00A0}", "٣", "Ⓐ", "ſ", "K", "e\u{301}", "ß", "Ö", "ǅ", "ª", "ー", "日", "Ⅻ", "🇬🇧"]
         let pieces = ["25/12/2018", "2018-03-04", "12 Mar 2018", "Mar 4, 2018", "Jun18'16", "Jun18’16", "25032018 13:11", "Date: 08122018",
                       "MayOi'19", "MAR3S1°14", "27dpr' 13", "GS Jan 2017 12:41", "O1/12/2018 10:22", "12 Déc. 2018", "4. März 2018", "£25/12/2018",
-                      "25/12/2018€", "€12.50 12Mar18", "Ⓐdate 08122018", "25\u{00A0}/12/2018", "12-févr-2018", "20180304", "12thMarch2018"]
+                      "25/12/2018€", "€12.50 12Mar18", "Ⓐdate 08122018", "25\u{00A0}/12/2018", "12-févr-2018", "20180304", "12thMarch2018",
+                      "27Dec´16", "12’2018", "25/Féb/2017", "1ſt Mar 2018", "TARIKH 08122018", "Mäy 4 ’18", "4 Juin‘18", "12 ° 2018", "éJan 12 2018"]
         var g = Lines(state: 29)
         func key(_ d: [RawDate]) -> [String] { d.map { "\($0.first) \($0.second) \($0.year) \($0.shape) \($0.afterLetter) \($0.text) \($0.rule) \($0.repaired ?? "")" } }
-        var neutral = 0
+        var neutral = 0, standIns = 0
         for _ in 0..<20_000 {
             var s = g.line(alphabet, max: 20)
             if Bool.random(using: &g) { s += " " + pieces.randomElement(using: &g)! + g.line(alphabet, max: 6) }
             if Int.random(in: 0..<4, using: &g) == 0 { g.insertOne(of: others, into: &s) }
             if s.utf8.withContiguousStorageIfAvailable(Bytes.printableWithNeutralSigns) == true { neutral += 1 }
+            if s.utf8.withContiguousStorageIfAvailable({ b in !b.allSatisfy { $0 < 0x80 } && DateScanner.Signs.standIn(b) != nil }) == true { standIns += 1 }
             let fast = DateScanner.scan(s, months: rules.months, monthWords: rules.monthWords)
             let all = DateScanner.scan(s, months: rules.months, everyPattern: true)
             #expect(key(fast) == key(all), "\(s)")
         }
         // (Most of the lines are of the kind this holds: the test asks what it says.)
-        #expect(neutral > 5_000)
+        #expect(neutral > 5_000, "\(neutral)")
+        #expect(standIns > 8_000, "\(standIns)")
+    }
+
+    /// Lines with letters or date marks not ASCII are no longer asked every pattern: a line without two digits none, and
+    /// a line whose only run of letters with one not ASCII is too short for a month no month-name pattern.
+    @Test func linesWithLettersNotASCIISkipWhatCannotMatch() {
+        let rules = CompiledRules(.builtIn)
+        func signs(_ s: String) -> DateScanner.Signs { DateScanner.Signs(s, monthWords: rules.monthWords) }
+        #expect(signs("Vielen Dank für Ihren Einkauf").digits < 2)
+        #expect(signs("Trader Joe’s").digits < 2)
+        let sauté = signs("1 Sautéed Kang Kung 35.00"), noMonth = signs("Ré 35.00 ab")
+        #expect(sauté.digits >= 2 && sauté.monthWord && !sauté.numericChain && !sauté.ymdChain && !sauté.digits8)
+        #expect(!noMonth.monthWord)
+        #expect(signs("27Dec´16 17:58").yearMark && signs("12’2018").separatorThenYear && !signs("12‘2018").separatorThenYear)
+        #expect(signs("12\u{00A0}/12/2018").monthWord && signs("Cafe\u{301} 12 2018").monthWord)
     }
 
     @Test func neutralSignsAreOnlySignsNoDateReads() {
