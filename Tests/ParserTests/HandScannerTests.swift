@@ -131,13 +131,15 @@ struct HandScannerTests {
             ("spaceBeforePoint", AmountScanner.spaceBeforePoint), ("quantityPrefix", ReceiptParser.quantityPrefix),
             ("quantityTimesPrice", ReceiptParser.quantityTimesPrice), ("leadingQuantity", ReceiptParser.leadingQuantity),
             ("weightAfterName", ReceiptParser.weightAfterName), ("trailingQuantity", ReceiptParser.trailingQuantity),
+            ("spaced", AmountScanner.spaced),
         ]
         // Pieces that make the expressions match now and then: forms, postcodes, card masks, currency words.
         let pieces = ["SDN BHD", "Sdn. Bhd.", "ENTERPRISE", "TRADING", "(12345-X)", "[KJ1]", " 1234567-W", "Austin, TX 78701", "Denver CO",
                       "LONDON W1D 4HS", "****1234", "ending in 5678", "last 4: 9012", " RM", " $", " TF", " A", "<A>", "12:30 PM", "12.5",
                       " ab 1", "---", "..", "#12 ", "Co. Reg. 12345-X", "12. 50", "12 .50", "SON 8HD", "  ",
                       "2 x 4.80", "3X 1.20", "1.24 lb @ 0.59", "2 * RM 3.50", " 0.742 KILOS", " 1,5 kg. ", " 12 oz", " 2 ", " 3 x ", "1 x Tea", "12 Coffee",
-                      "  7x Tea", "123 Tea", "05 ", " 4X", "(Co. Reg. 12345-X)", "[co no: 123-4 ]", "(1234567-W) ", " AB12345", " ABCD12345", " 1234-A", "(B12-3)", "[12345678901]"]
+                      "  7x Tea", "123 Tea", "05 ", " 4X", "(Co. Reg. 12345-X)", "[co no: 123-4 ]", "(1234567-W) ", " AB12345", " ABCD12345", " 1234-A", "(B12-3)", "[12345678901]",
+                      "$43 70", "$ 43 70", "$1234 56", "$ 1234 56", "$12345 67", "$1 2", "$ 1 23", "$12 345", "$$12 50", "$12  50", "$12 50%"]
         var g = Lines(state: 11)
         for _ in 0..<20_000 {
             var s = g.line(Self.textAlphabet, max: 16)
