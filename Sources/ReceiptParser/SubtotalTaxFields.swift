@@ -293,7 +293,7 @@ extension MoneyFields {
 
     /// The subtotal's rule: its keyword line, or how it was found ("subtotal.line-items'-sum").
     static func rule(_ s: Found) -> String {
-        s.keyword.isDerived ? "subtotal." + s.keyword.raw.replacingOccurrences(of: " ", with: "-").replacingOccurrences(of: "'", with: "") : "subtotal.keyword"
+        s.keyword.isDerived ? "subtotal." + replacingOccurrences(in: replacingOccurrences(in: s.keyword.raw, of: " ", with: "-"), of: "'", with: "") : "subtotal.keyword"
     }
 
     /// The row between the last item and the total's row printing the items' sum (two items at least).

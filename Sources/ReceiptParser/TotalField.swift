@@ -36,7 +36,7 @@ extension MoneyFields {
             Candidate(value: $0.found.amount.description, score: $0.score, evidence: $0.found.line.evidence(rule: "total.keyword", notes: $0.notes))
         }
         let keyword = best.found.keyword
-        let rule = keyword.isDerived ? "total.\(keyword.raw.replacingOccurrences(of: " ", with: "-"))" : "total.keyword"
+        let rule = keyword.isDerived ? "total." + replacingOccurrences(in: keyword.raw, of: " ", with: "-") : "total.keyword"
         var confidence = min(0.99, max(0.02, 0.2 + 0.6 * best.score))
         // A sum no line prints is a guess the sums cannot confirm (they made it): keep it in doubt, so the rows
         // are read again and a second look is taken.
