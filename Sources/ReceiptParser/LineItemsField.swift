@@ -38,8 +38,9 @@ extension ReceiptParser {
         var end = b.count
         while end > 0, b[end - 1] == 0x20 { end -= 1 }
         if end > 0, b[end - 1] == UInt8(ascii: ".") { end -= 1 }
-        let lower = b[..<end].suffix(5).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-        return ["kg", "kgs", "kilo", "kilos", "lb", "lbs", "oz"].contains { lower.reversed().starts(with: $0.utf8.reversed()) }
+        // (Read from the end, lower-cased: "kg", "kgs", "kilo", "kilos", "lb", "lbs", "oz"; no array made a line.)
+        return Bytes.says(b, end - 2, "kg") || Bytes.says(b, end - 3, "kgs") || Bytes.says(b, end - 4, "kilo") || Bytes.says(b, end - 5, "kilos")
+            || Bytes.says(b, end - 2, "lb") || Bytes.says(b, end - 3, "lbs") || Bytes.says(b, end - 2, "oz")
     })
     /// A quantity before the prices: "Jasmine Tea 2 5.00 10.00", "Buns 1 45.00".
     static let trailingQuantity = Pattern(#"\s(\d{1,3})\s*[xX×]?\s*$"#, mayMatch: { b in

@@ -17,11 +17,34 @@ extension ReceiptParser {
     static let cardMaskRun = ByteSet(" *xX#-")
 
     /// The first `cardDigits` match's digits (its group 1) in `s`: found by hand on printable ASCII, else by the expression.
+    /// A line whose only characters not ASCII are signs ("£12.50 •••• 1234": `Bytes.printableWithNeutralSigns`) is read by
+    /// hand too, on a stand-in: "•" as "#" (the expression's marks take both alike), any other sign as "%" (which it takes
+    /// as it takes such a sign: in none of its classes, no digit, space or letter). The digits are the line's own.
     static func cardLast4(_ s: String) -> String? {
         if let found = Bytes.onPrintable(s, { b in cardDigitsFirst(b).map { String(decoding: UnsafeBufferPointer(rebasing: b[$0]), as: UTF8.self) } }) {
             return found
         }
+        if let found = cardLast4OnSigns(s) { return found }
         return cardDigits.matches(in: s).first?.groups[1] ?? nil
+    }
+
+    /// `cardLast4` of a line whose only characters not ASCII are signs, on its stand-in (nil: any other line).
+    @inline(never) static func cardLast4OnSigns(_ s: String) -> String?? {
+        s.utf8.withContiguousStorageIfAvailable { b -> String?? in
+            guard Bytes.printableWithNeutralSigns(b) else { return .none }
+            var standIn: [UInt8] = []
+            standIn.reserveCapacity(b.count)
+            var i = 0
+            while i < b.count {
+                let c = b[i]
+                if c < 0x80 { standIn.append(c); i += 1; continue }
+                let n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2
+                // "•" is U+2022: E2 80 A2.
+                standIn.append(n == 3 && b[i + 1] == 0x80 && b[i + 2] == 0xA2 && c == 0xE2 ? UInt8(ascii: "#") : UInt8(ascii: "%"))
+                i += n
+            }
+            return .some(standIn.withUnsafeBufferPointer { sb in cardDigitsFirst(sb).map { String(decoding: UnsafeBufferPointer(rebasing: sb[$0]), as: UTF8.self) } })
+        } ?? nil
     }
 
     /// Where the digits of `cardDigits`' first match are in printable ASCII `b` (a speed trick: the expression ran on

@@ -859,8 +859,9 @@ struct HandScannerTests {
     /// match's digits, and every token match (whole and group) in order, on printable lines made of their pieces.
     @Test func cardDigitsAndIdTokensAreTheExpressionsMatches() {
         let tokens = ["*", "**", "x", "X", "xx", "#", "-", " ", "  ", ":", ".", "/", "1234", "12345", "567", "0", "ending ", "ENDING ", "in ", "IN ",
-                      "last 4", "LAST 4", "card", "No", "AB", "a", "Z9", "-12/3", "##", ": ", "é"]
+                      "last 4", "LAST 4", "card", "No", "AB", "a", "Z9", "-12/3", "##", ": ", "é", "•", "••", "•••• ", "£", "€", "·", "%", "—"]
         var g = Lines(state: 79)
+        var signLines = 0
         func ranges(_ r: NSRange) -> Range<Int> { r.location..<(r.location + r.length) }
         for _ in 0..<40_000 {
             var s = ""
@@ -868,6 +869,8 @@ struct HandScannerTests {
                 s += Int.random(in: 0...5, using: &g) == 0 ? g.line(Self.textAlphabet, max: 4) : tokens.randomElement(using: &g)!
             }
             guard s.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else {
+                // (Lines whose only characters not ASCII are signs, "•" among them, read on a stand-in: `cardLast4`.)
+                if s.utf8.withContiguousStorageIfAvailable(Bytes.printableWithNeutralSigns) == true { signLines += 1 }
                 #expect(ReceiptParser.cardLast4(s) == (ReceiptParser.cardDigits.matches(in: s).first?.groups[1] ?? nil), "\(s)")
                 continue
             }
@@ -882,6 +885,7 @@ struct HandScannerTests {
             let first = ReceiptParser.idToken.matches(in: u).compactMap { $0.groups[1] }.first { $0.contains(where: \.isNumber) }
             #expect(ReceiptParser.firstIdToken(u) == first, "\(u)")
         }
+        #expect(signLines > 2_000, "\(signLines)")
     }
 
     /// The registration number lines a vendor's name is scored by, matched by hand where their expressions match.
