@@ -477,9 +477,10 @@ func similarity(_ a: String, _ b: String) -> Double {
 /// a single space already, and `s` comes back as it is without running the expression.
 func collapsingSpaces(_ s: String, _ spaces: Pattern) -> String {
     // Printable ASCII (`\s` is the space there): without a run of spaces, `s` itself; with one, each run made one
-    // space on the bytes. Any other text: the expression.
+    // space on the bytes. So too a line whose only characters not ASCII are signs (`Bytes.printableWithNeutralSigns`:
+    // no space among them). Any other text: the expression.
     let collapsed = s.utf8.withContiguousStorageIfAvailable { b -> String?? in
-        guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return .none }
+        guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) || Bytes.printableWithNeutralSigns(b) else { return .none }
         guard Bytes.hasRun(b, 2, { $0 == 0x20 }) else { return .some(nil) }
         var out: [UInt8] = []
         out.reserveCapacity(b.count)
@@ -664,13 +665,38 @@ struct Trim: Sendable {
         ascii = (0..<128).map { set.contains(Unicode.Scalar(UInt8($0))) }
     }
 
+    /// `s.trimmingCharacters(in: set)`: the scalars in `set` taken from both ends. Walked on the bytes, ASCII by the table
+    /// and any other scalar asked of the set (Foundation's walked the whole text, some 16,000 instructions a line not
+    /// ASCII). `HandScannerTests` holds it to Foundation's.
     func callAsFunction(_ s: String) -> String {
         let fast: String?? = s.utf8.withContiguousStorageIfAvailable { b -> String? in
-            guard b.allSatisfy({ $0 < 0x80 }) else { return nil }
-            var lo = 0, hi = b.count
-            while lo < hi, ascii[Int(b[lo])] { lo += 1 }
-            while hi > lo, ascii[Int(b[hi - 1])] { hi -= 1 }
-            if lo == 0, hi == b.count { return s }
+            let n = b.count
+            // The scalar starting at byte i (a string's UTF-8 is well formed), and its length.
+            func scalar(at i: Int) -> (Unicode.Scalar, Int)? {
+                let c = b[i]
+                let k = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0
+                guard k > 0, i + k <= n else { return nil }
+                var v = UInt32(c) & (k == 2 ? 0x1F : k == 3 ? 0x0F : 0x07)
+                for j in 1..<k { v = v << 6 | UInt32(b[i + j] & 0x3F) }
+                return Unicode.Scalar(v).map { ($0, k) }
+            }
+            var lo = 0, hi = n
+            while lo < hi {
+                if b[lo] < 0x80 { guard ascii[Int(b[lo])] else { break }; lo += 1; continue }
+                guard let (u, k) = scalar(at: lo) else { return nil }
+                guard set.contains(u) else { break }
+                lo += k
+            }
+            while hi > lo {
+                if b[hi - 1] < 0x80 { guard ascii[Int(b[hi - 1])] else { break }; hi -= 1; continue }
+                // (Back to the scalar's first byte: continuation bytes are 10xxxxxx.)
+                var start = hi - 1
+                while start > lo, b[start] & 0xC0 == 0x80 { start -= 1 }
+                guard let (u, k) = scalar(at: start), start + k == hi else { return nil }
+                guard set.contains(u) else { break }
+                hi = start
+            }
+            if lo == 0, hi == n { return s }
             return String(decoding: UnsafeBufferPointer(rebasing: b[lo..<hi]), as: UTF8.self)
         }
         if let f = fast, let f { return f }

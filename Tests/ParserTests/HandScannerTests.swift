@@ -766,7 +766,7 @@ struct HandScannerTests {
     @Test func spacesCollapseAsTheExpressionDoes() {
         var g = Lines(state: 29)
         for _ in 0..<5_000 {
-            let s = g.line(Array("ab  .\t") + ["é"])
+            let s = g.line(Array("ab  .\t") + ["é", "£", "€", "—", "\u{00A0}", "\u{2003}", "•"])
             #expect(collapsingSpaces(s, VendorText.spaces) == VendorText.spaces.regex.stringByReplacingMatches(
                 in: s, range: NSRange(s.startIndex..., in: s), withTemplate: " "), "\(s)")
         }
@@ -775,8 +775,9 @@ struct HandScannerTests {
     @Test func trimIsFoundationsTrim() {
         let sets: [CharacterSet] = [.whitespaces, .punctuationCharacters, CharacterSet(charactersIn: " ,.;:"), VendorText.junk, CharacterSet(charactersIn: ".,")]
         var g = Lines(state: 19)
-        for _ in 0..<5_000 {
-            let s = g.line(Self.textAlphabet + ["\t", "é", "’"])
+        for _ in 0..<20_000 {
+            let s = g.line(Self.textAlphabet + ["\t", "é", "’", "—", "–", "“", "”", "©", "®", "•", "»", "«", "‘", "£", "€", "\u{00A0}", "\u{2003}",
+                                                 "\u{301}", "e\u{301}", "🇬🇧", "日", "𝄞"])
             for set in sets { #expect(Trim(set)(s) == s.trimmingCharacters(in: set), "\(s)") }
         }
     }
