@@ -303,14 +303,7 @@ enum DateScanner {
                     i += 1
                     continue
                 }
-                let n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0
-                guard n > 0, i + n <= b.count else { return nil }
-                var v = UInt32(c) & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07)
-                for k in 1..<n {
-                    guard b[i + k] & 0xC0 == 0x80 else { return nil }
-                    v = v << 6 | UInt32(b[i + k] & 0x3F)
-                }
-                guard let u = Unicode.Scalar(v) else { return nil }
+                guard let (u, n) = Bytes.scalar(b, at: i) else { return nil }
                 switch u {
                 case "\u{2019}": out.append(UInt8(ascii: "'"))
                 case "\u{2018}", "\u{00B4}", "\u{00B0}": out.append(UInt8(ascii: "`"))

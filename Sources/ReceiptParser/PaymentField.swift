@@ -36,11 +36,9 @@ extension ReceiptParser {
             standIn.reserveCapacity(b.count)
             var i = 0
             while i < b.count {
-                let c = b[i]
-                if c < 0x80 { standIn.append(c); i += 1; continue }
-                let n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2
-                // "•" is U+2022: E2 80 A2.
-                standIn.append(n == 3 && b[i + 1] == 0x80 && b[i + 2] == 0xA2 && c == 0xE2 ? UInt8(ascii: "#") : UInt8(ascii: "%"))
+                if b[i] < 0x80 { standIn.append(b[i]); i += 1; continue }
+                guard let (u, n) = Bytes.scalar(b, at: i) else { return .none }
+                standIn.append(u == "\u{2022}" ? UInt8(ascii: "#") : UInt8(ascii: "%"))
                 i += n
             }
             return .some(standIn.withUnsafeBufferPointer { sb in cardDigitsFirst(sb).map { String(decoding: UnsafeBufferPointer(rebasing: sb[$0]), as: UTF8.self) } })

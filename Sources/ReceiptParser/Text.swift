@@ -565,19 +565,25 @@ enum Bytes {
                 i += 1
                 continue
             }
-            // One scalar of two to four bytes, well formed (a string's UTF-8 always is; asked anyway).
-            let n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0
-            guard n > 0, i + n <= b.count else { return false }
-            var v = UInt32(c) & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07)
-            for k in 1..<n {
-                guard b[i + k] & 0xC0 == 0x80 else { return false }
-                v = v << 6 | UInt32(b[i + k] & 0x3F)
-            }
-            guard let scalar = Unicode.Scalar(v), isNeutralSign(scalar) else { return false }
+            guard let (u, n) = scalar(b, at: i), isNeutralSign(u) else { return false }
             sawOther = true
             i += n
         }
         return sawOther
+    }
+
+    /// The scalar whose UTF-8 starts at `b[i]`, of two to four bytes, and how many: nil where none starts there well formed
+    /// (a string's UTF-8 always is; asked anyway).
+    @inline(__always) static func scalar(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> (Unicode.Scalar, Int)? {
+        let c = b[i]
+        let n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0
+        guard n > 0, i + n <= b.count else { return nil }
+        var v = UInt32(c) & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07)
+        for k in 1..<n {
+            guard b[i + k] & 0xC0 == 0x80 else { return nil }
+            v = v << 6 | UInt32(b[i + k] & 0x3F)
+        }
+        return Unicode.Scalar(v).map { ($0, n) }
     }
 
     /// The bytes of a line `printableWithNeutralSigns` holds with "#" in each sign's place (its first byte; its
@@ -671,19 +677,10 @@ struct Trim: Sendable {
     func callAsFunction(_ s: String) -> String {
         let fast: String?? = s.utf8.withContiguousStorageIfAvailable { b -> String? in
             let n = b.count
-            // The scalar starting at byte i (a string's UTF-8 is well formed), and its length.
-            func scalar(at i: Int) -> (Unicode.Scalar, Int)? {
-                let c = b[i]
-                let k = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0
-                guard k > 0, i + k <= n else { return nil }
-                var v = UInt32(c) & (k == 2 ? 0x1F : k == 3 ? 0x0F : 0x07)
-                for j in 1..<k { v = v << 6 | UInt32(b[i + j] & 0x3F) }
-                return Unicode.Scalar(v).map { ($0, k) }
-            }
             var lo = 0, hi = n
             while lo < hi {
                 if b[lo] < 0x80 { guard ascii[Int(b[lo])] else { break }; lo += 1; continue }
-                guard let (u, k) = scalar(at: lo) else { return nil }
+                guard let (u, k) = Bytes.scalar(b, at: lo) else { return nil }
                 guard set.contains(u) else { break }
                 lo += k
             }
@@ -692,7 +689,7 @@ struct Trim: Sendable {
                 // (Back to the scalar's first byte: continuation bytes are 10xxxxxx.)
                 var start = hi - 1
                 while start > lo, b[start] & 0xC0 == 0x80 { start -= 1 }
-                guard let (u, k) = scalar(at: start), start + k == hi else { return nil }
+                guard let (u, k) = Bytes.scalar(b, at: start), start + k == hi else { return nil }
                 guard set.contains(u) else { break }
                 hi = start
             }

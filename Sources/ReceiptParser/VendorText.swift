@@ -800,8 +800,7 @@ struct VendorText: Sendable {
             for i in lo..<(lo + kept.utf8.count) {
                 let f = Int(from[i])
                 if f < 0 { out.append(a[i]); continue }
-                let c = src[f]
-                out.append(contentsOf: src[f..<(f + (c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2))])
+                out.append(contentsOf: src[f..<(f + Bytes.scalar(src, at: f)!.1)])
             }
             return .some(String(decoding: out, as: UTF8.self))
         }
@@ -829,10 +828,8 @@ struct VendorText: Sendable {
         while i < src.count {
             let c = src[i]
             if c < 0x80 { a.append(c); from.append(-1); i += 1; continue }
-            let n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2
-            var v = UInt32(c) & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07)
-            for k in 1..<n { v = v << 6 | UInt32(src[i + k] & 0x3F) }
-            let u = Unicode.Scalar(v)!
+            // (A line `printableWithNeutralSigns` holds: each scalar well formed.)
+            let (u, n) = Bytes.scalar(src, at: i)!
             let punctuation = CharacterSet.punctuationCharacters.contains(u)
             a.append(ruleSigns.contains(u) ? UInt8(ascii: "*")
                      : junk.contains(u) ? (punctuation ? UInt8(ascii: "!") : UInt8(ascii: "|"))
