@@ -139,21 +139,52 @@ enum QuantityScanner {
     }
 
     /// `scan` with any number of groups: `hand` gives the whole match and each group's range.
+    ///
+    /// A line whose only characters not ASCII are signs ("2 × £1.50": `Bytes.printableWithNeutralSigns`) is matched by
+    /// hand too, on a stand-in (`signStandIn`) in which each sign is one byte these expressions take as they take the
+    /// sign: each sign is one scalar and one character, so a place in the stand-in is a place in the line's scalars.
     private static func scanGroups(_ s: String, _ pattern: Pattern, first: Bool,
                                    _ hand: (UnsafeBufferPointer<UInt8>) -> (whole: Range<Int>, groups: [Range<Int>])?) -> Match? {
-        let found = s.utf8.withContiguousStorageIfAvailable { b -> (whole: Range<Int>, groups: [Range<Int>])?? in
-            guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return .none }
-            return .some(hand(b))
+        // (The hand's answer, and whether its places are scalars': nil, the expression's.)
+        let found = s.utf8.withContiguousStorageIfAvailable { b -> (result: (whole: Range<Int>, groups: [Range<Int>])?, byScalars: Bool)? in
+            if b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) { return (hand(b), false) }
+            return onSigns(b, hand).map { ($0, true) }
         }
-        guard case let .some(.some(result)) = found else {
+        guard case let .some(.some((result, byScalars))) = found else {
             let all = pattern.matches(in: s)
             return first ? all.first : all.last
         }
         guard let (whole, groups) = result else { return nil }
-        let u = s.utf8
-        func at(_ k: Int) -> String.Index { u.index(u.startIndex, offsetBy: k) }
+        let u = s.utf8, scalars = s.unicodeScalars
+        func at(_ k: Int) -> String.Index { byScalars ? scalars.index(scalars.startIndex, offsetBy: k) : u.index(u.startIndex, offsetBy: k) }
         let range = at(whole.lowerBound)..<at(whole.upperBound)
         return ([String(s[range])] + groups.map { String(s[at($0.lowerBound)..<at($0.upperBound)]) }, range)
+    }
+
+    /// `hand` on the stand-in of a line whose only characters not ASCII are signs (its answer wrapped); nil for any other
+    /// line. (Out of line: the callers' path for printable ASCII stays small.)
+    @inline(never) static func onSigns(_ b: UnsafeBufferPointer<UInt8>,
+                                       _ hand: (UnsafeBufferPointer<UInt8>) -> (whole: Range<Int>, groups: [Range<Int>])?)
+        -> (whole: Range<Int>, groups: [Range<Int>])?? {
+        guard Bytes.printableWithNeutralSigns(b) else { return nil }
+        return .some(signStandIn(b).withUnsafeBufferPointer(hand))
+    }
+
+    /// A line `Bytes.printableWithNeutralSigns` holds, each sign one byte: "×" as "x" (the quantity expressions name the
+    /// two together, `[xX×…]`, and no other letter beside them), "£" and "€" as "$" (`quantityTimesPrice` names the three
+    /// together, `(?:RM|\$|€|£)`, and the others none of them), any other sign as "#" (which none names: in none of their
+    /// classes, no digit, space or letter, as the sign).
+    static func signStandIn(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        var i = 0
+        while i < b.count {
+            if b[i] < 0x80 { out.append(b[i]); i += 1; continue }
+            let (u, n) = Bytes.scalar(b, at: i)!
+            out.append(u == "\u{00D7}" ? UInt8(ascii: "x") : u == "\u{00A3}" || u == "\u{20AC}" ? UInt8(ascii: "$") : UInt8(ascii: "#"))
+            i += n
+        }
+        return out
     }
 
     /// Every match of `pattern` in `s`, as `Pattern.matches(in:)` gives them: on printable ASCII found by `hand`

@@ -976,7 +976,8 @@ struct HandScannerTests {
     /// last for the trailing one), groups and range, on generated rows, some not ASCII (handed to the expression).
     @Test func quantitiesAreTheExpressionsMatches() {
         var g = Lines(state: 59)
-        let pieces = ["1", "2", "12", "123", "1234", "0", " ", "  ", "x", "X", "@", "*", "×", ".", ",", "5.00", "Tea", "a", "é", "-", "kg"]
+        let pieces = ["1", "2", "12", "123", "1234", "0", " ", "  ", "x", "X", "@", "*", "×", ".", ",", "5.00", "Tea", "a", "é", "-", "kg",
+                      "£", "€", "¥", "·", "$", "#", "—"]
         func key(_ m: QuantityScanner.Match?, _ s: String) -> String {
             m.map { "\($0.groups) \(s.utf8.distance(from: s.startIndex, to: $0.range.lowerBound)) \(s.utf8.distance(from: s.startIndex, to: $0.range.upperBound))" } ?? "-"
         }
@@ -1029,7 +1030,8 @@ struct HandScannerTests {
     @Test func quantityTimesPriceIsTheExpressionsMatch() {
         var g = Lines(state: 67)
         let pieces = ["1", "2", "12", "123", "1234", "0", "5.00", "4,80", ".", ",", " ", "  ", "x", "X", "@", "*", "×", "lb", "LB", "Ib",
-                      "kg", "Kg", "kilo", "KILOS", "kilos", "ki", "s", "RM", "rm", "Rm", "$", "€", "Tea", "a", "é", "-", "05", "9"]
+                      "kg", "Kg", "kilo", "KILOS", "kilos", "ki", "s", "RM", "rm", "Rm", "$", "€", "Tea", "a", "é", "-", "05", "9",
+                      "£", "¥", "·", "#", "× ", "£1.50", "€ 2,30"]
         func key(_ m: QuantityScanner.Match?, _ s: String) -> String {
             m.map { "\($0.groups) \(s.utf8.distance(from: s.startIndex, to: $0.range.lowerBound)) \(s.utf8.distance(from: s.startIndex, to: $0.range.upperBound))" } ?? "-"
         }
