@@ -32,15 +32,7 @@ extension ReceiptParser {
     @inline(never) static func cardLast4OnSigns(_ s: String) -> String?? {
         s.utf8.withContiguousStorageIfAvailable { b -> String?? in
             guard Bytes.printableWithNeutralSigns(b) else { return .none }
-            var standIn: [UInt8] = []
-            standIn.reserveCapacity(b.count)
-            var i = 0
-            while i < b.count {
-                if b[i] < 0x80 { standIn.append(b[i]); i += 1; continue }
-                guard let (u, n) = Bytes.scalar(b, at: i) else { return .none }
-                standIn.append(u == "\u{2022}" ? UInt8(ascii: "#") : UInt8(ascii: "%"))
-                i += n
-            }
+            let standIn = Bytes.standIn(b) { $0 == "\u{2022}" ? UInt8(ascii: "#") : UInt8(ascii: "%") }
             return .some(standIn.withUnsafeBufferPointer { sb in cardDigitsFirst(sb).map { String(decoding: UnsafeBufferPointer(rebasing: sb[$0]), as: UTF8.self) } })
         } ?? nil
     }

@@ -167,24 +167,15 @@ enum QuantityScanner {
                                        _ hand: (UnsafeBufferPointer<UInt8>) -> (whole: Range<Int>, groups: [Range<Int>])?)
         -> (whole: Range<Int>, groups: [Range<Int>])?? {
         guard Bytes.printableWithNeutralSigns(b) else { return nil }
-        return .some(signStandIn(b).withUnsafeBufferPointer(hand))
+        return .some(Bytes.standIn(b, signStandIn).withUnsafeBufferPointer(hand))
     }
 
-    /// A line `Bytes.printableWithNeutralSigns` holds, each sign one byte: "×" as "x" (the quantity expressions name the
-    /// two together, `[xX×…]`, and no other letter beside them), "£" and "€" as "$" (`quantityTimesPrice` names the three
+    /// A sign's byte in the quantities' stand-in (`Bytes.standIn`): "×" as "x" (the quantity expressions name the two
+    /// together, `[xX×…]`, and no other letter beside them), "£" and "€" as "$" (`quantityTimesPrice` names the three
     /// together, `(?:RM|\$|€|£)`, and the others none of them), any other sign as "#" (which none names: in none of their
     /// classes, no digit, space or letter, as the sign).
-    static func signStandIn(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(b.count)
-        var i = 0
-        while i < b.count {
-            if b[i] < 0x80 { out.append(b[i]); i += 1; continue }
-            let (u, n) = Bytes.scalar(b, at: i)!
-            out.append(u == "\u{00D7}" ? UInt8(ascii: "x") : u == "\u{00A3}" || u == "\u{20AC}" ? UInt8(ascii: "$") : UInt8(ascii: "#"))
-            i += n
-        }
-        return out
+    static func signStandIn(_ u: Unicode.Scalar) -> UInt8 {
+        u == "\u{00D7}" ? UInt8(ascii: "x") : u == "\u{00A3}" || u == "\u{20AC}" ? UInt8(ascii: "$") : UInt8(ascii: "#")
     }
 
     /// Every match of `pattern` in `s`, as `Pattern.matches(in:)` gives them: on printable ASCII found by `hand`

@@ -586,13 +586,19 @@ enum Bytes {
         return Unicode.Scalar(v).map { ($0, n) }
     }
 
-    /// The bytes of a line `printableWithNeutralSigns` holds with "#" in each sign's place (its first byte; its
-    /// continuation bytes left out): printable ASCII, a byte for each of the line's scalars, which are its characters.
-    /// The amounts and times are matched by hand on it.
-    static func standIn(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    /// The bytes of a line `printableWithNeutralSigns` holds with one byte of ASCII in each sign's place, `byte(sign)`
+    /// ("#" unless a caller's expressions name some sign): printable ASCII, a byte for each of the line's scalars, which
+    /// are its characters. The amounts, times, quantities and card digits are matched by hand on it.
+    static func standIn(_ b: UnsafeBufferPointer<UInt8>, _ byte: (Unicode.Scalar) -> UInt8 = { _ in UInt8(ascii: "#") }) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(b.count)
-        for x in b where x < 0x80 || x >= 0xC0 { out.append(x < 0x80 ? x : UInt8(ascii: "#")) }
+        var i = 0
+        while i < b.count {
+            if b[i] < 0x80 { out.append(b[i]); i += 1; continue }
+            let (u, n) = scalar(b, at: i)!
+            out.append(byte(u))
+            i += n
+        }
         return out
     }
 
