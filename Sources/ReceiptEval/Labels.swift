@@ -71,13 +71,18 @@ public struct LabelledReceipt: Sendable {
             throw EvalError(.usage, "\(dir): not a folder")
         }
         let imgDir = (dir as NSString).appendingPathComponent("img"), keyDir = (dir as NSString).appendingPathComponent("key")
-        let sroie = fm.fileExists(atPath: imgDir) && fm.fileExists(atPath: keyDir)
-        let images = ((try? fm.contentsOfDirectory(atPath: sroie ? imgDir : dir)) ?? [])
-            .filter { ImageDecoders.standard.fileExtensions.contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+        let boxDir = (dir as NSString).appendingPathComponent("box")
+        // A set of true text alone (`box/` and `key/`, no `img/`: SampleReceipts/text) is read as SROIE's, each
+        // receipt named by its box file, which stands as its image (only `--truth-text` and the parser bench read it).
+        let textOnly = !fm.fileExists(atPath: imgDir) && fm.fileExists(atPath: keyDir) && fm.fileExists(atPath: boxDir)
+        let sroie = textOnly || fm.fileExists(atPath: imgDir) && fm.fileExists(atPath: keyDir)
+        let folder = textOnly ? boxDir : sroie ? imgDir : dir
+        let images = ((try? fm.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { textOnly ? $0.hasSuffix(".txt") : ImageDecoders.standard.fileExtensions.contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
         var out: [LabelledReceipt] = []
         for name in images {
             let id = (name as NSString).deletingPathExtension
-            let image = ((sroie ? imgDir : dir) as NSString).appendingPathComponent(name)
+            let image = (folder as NSString).appendingPathComponent(name)
             let labelPath = sroie ? (keyDir as NSString).appendingPathComponent(id + ".json") : (dir as NSString).appendingPathComponent(id + ".json")
             guard let data = fm.contents(atPath: labelPath) else { continue }
             guard let obj = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {

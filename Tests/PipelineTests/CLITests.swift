@@ -60,6 +60,17 @@ struct CLITests {
         #expect(r.out.contains("Harbor Lane Hardware LLC"))
     }
 
+    /// SampleReceipts/text (the project's German, French, Spanish and British receipts as true text: `box/` and `key/`,
+    /// no images) is a set `eval --truth-text` reads, and the parser reads every one of its vendors, dates and totals.
+    @Test func europeanTextSetReadsRight() throws {
+        let r = run(["eval", "--truth-text", "--json", Repo.samples + "/text"])
+        #expect(r.code == 0, "\(r.err)")
+        let obj = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+        #expect(obj["receipt_count"] as? Int == 60, "\(obj.keys.sorted())")
+        let misses = try #require(obj["misses"] as? [[String: Any]])
+        #expect(misses.isEmpty, "\(misses)")
+    }
+
     /// `eval` compares labels as score.py does with the same flags, and says for each miss whether the right
     /// value was on any text the parser had ("not read") or was there and not chosen.
     @Test func evalScoresLikeTheReferenceAndTellsWhyFieldsWereMissed() throws {
