@@ -79,26 +79,40 @@ extension CompiledRules {
         currencies(in: l.text, words: l.words)
     }
 
-    /// The currencies of a line's text; `words`, its `WordLine` (asked only of a line not ASCII).
+    /// The currencies of a line's text; `words`, its `WordLine` (asked only of a line not ASCII that holds a currency word).
     func currencies(in text: String, words: @autoclosure () -> WordLine) -> [String] {
         asciiCurrencies(in: text) ?? characterCurrencies(in: text, words: words())
     }
 
     /// `currencies(in:)` on any line, by characters.
     ///
-    /// On a line whose only characters not ASCII are signs ("£12.50": `Bytes.printableWithNeutralSigns`), the number
-    /// beside a sign is read on the bytes (`byBytes` false: by characters, for the test that holds the two together):
-    /// each such sign is a character of its own that no other joins, no number and no space, and `lowercased`
-    /// changes A-Z alone there, so a byte search is Foundation's and the bytes beside a sign are its characters.
-    func characterCurrencies(in text: String, words: WordLine, byBytes: Bool = true) -> [String] {
+    /// On a line whose only characters not ASCII are signs ("£12.50": `Bytes.printableWithNeutralSigns`) or plain Latin
+    /// letters ("Rückgeld 4,68 €": `Bytes.printableWithLatinLetters`), the number beside a sign is read on the bytes
+    /// (`byBytes` false: by characters, for the test that holds the two together): each such sign or letter is a
+    /// character of its own that no other joins, no number and no space, and `lowercased` makes a letter a letter of as
+    /// many bytes there, so a byte search is Foundation's and the bytes beside a sign are its characters.
+    /// `words`, the line's `WordLine`, is made only for a symbol of letters on the line.
+    /// (The symbols of ASCII whose bytes the line lower-cased lacks are passed over without a search: `CurrencyCandidates`
+    /// of those bytes, as on a line of ASCII.)
+    func characterCurrencies(in text: String, words: @autoclosure () -> WordLine, byBytes: Bool = true) -> [String] {
         var out: [String] = []
-        let lower = text.lowercased()
-        let lowerBytes = Array(lower.utf8)
-        let signsOnly = byBytes && text.utf8.withContiguousStorageIfAvailable(Bytes.printableWithNeutralSigns) == true
-        for (k, (sym, code)) in currencySymbols.enumerated() where bytesContain(lowerBytes, sym) {
+        // (On a line of signs and Latin letters, lower-cased on its bytes: `lowercased` was half the cost of such a line.)
+        let lowered = byBytes ? text.utf8.withContiguousStorageIfAvailable(Bytes.latinLowered) ?? nil : nil
+        let lower = lowered.map { String(decoding: $0, as: UTF8.self) } ?? text.lowercased()
+        let lowerBytes = lowered ?? Array(lower.utf8)
+        let byteSigns = lowered != nil
+        var lo: UInt64 = 0, hi: UInt64 = 0
+        for c in lowerBytes where c < 0x80 { if c < 64 { lo |= 1 << UInt64(c) } else { hi |= 1 << UInt64(c - 64) } }
+        let candidates = byBytes ? currencyCandidates?.candidates(ByteSet(lo: lo, hi: hi)) : nil
+        var madeWords: WordLine?
+        for (k, (sym, code)) in currencySymbols.enumerated() {
+            if let candidates, currencySymbolBytes[k].set != nil, candidates & (1 << UInt64(k)) == 0 { continue }
+            guard bytesContain(lowerBytes, sym) else { continue }
             if sym.allSatisfy(\.isLetterQuick) {
-                if words.has(" \(sym) ") || (sym.count >= 2 && Self.wordBeforeNumber(lower, sym)) { out.append(code) }
-            } else if signsOnly ? Self.nextToDigit(lowerBytes, currencySymbolBytes[k].bytes, dollar: sym.hasSuffix("$"))
+                let w = madeWords ?? words()
+                madeWords = w
+                if w.has(" \(sym) ") || (sym.count >= 2 && Self.wordBeforeNumber(lower, sym)) { out.append(code) }
+            } else if byteSigns ? Self.nextToDigit(lowerBytes, currencySymbolBytes[k].bytes, dollar: sym.hasSuffix("$"))
                                 : lower.contains(sym) && Self.nextToDigit(lower, sym) {
                 // "s$" inside "us$" is not Singapore's: a prefixed dollar must start its word.
                 if sym.count > 1, sym.first?.isLetterQuick == true, !Self.startsWord(lower, sym) { continue }

@@ -146,6 +146,26 @@ final class WordLine {
             spans = words
             letters = c.letters; digits = c.digits
             mask = c.wordMask; lengths = c.lengths; pairs = c.pairs; lineBytes = c.lineBytes
+        } else if let (made, c) = text.utf8.withContiguousStorageIfAvailable(Self.latinLine) ?? nil {
+            // A line of Latin letters and signs ("Rückgeld 4,68 €": `Bytes.printableWithLatinLetters`), made on its bytes
+            // as the general path below makes it: each letter lower-cased to a letter of as many bytes (`Bytes.latinLower`),
+            // kept; a sign is no letter or number, and parts words as an ASCII sign does. No character there is
+            // more than one scalar, so the words split at the bytes of " " are those `split(separator:)` gives.
+            bytes = made
+            var words: [Span] = []
+            var start = 1
+            for i in 1..<made.count where made[i] == 0x20 {
+                if i > start { words.append(Span(start: start, end: i, mask: Self.byteMask(made[start..<i]))) }
+                start = i + 1
+            }
+            spans = words
+            for (i, w) in words.enumerated() {
+                mask |= Self.bit(ascii: made, w)
+                lengths |= Self.lengthBit(w.count)
+                if i > 0 { pairs |= Self.lengthBit(words[i - 1].count + w.count) }
+                lineBytes |= w.mask
+            }
+            letters = c.letters; digits = c.digits
         } else {
             var out = ""
             out.reserveCapacity(text.count + 2)
@@ -186,6 +206,44 @@ final class WordLine {
         lineByteMask = lineBytes
         // (Made already on this path: kept, not made again from the bytes.)
         if let madePadded { padded = madePadded }
+    }
+
+    /// The padded line (`bytes`) of a line of `Bytes.printableWithLatinLetters`, and its letters and digits; nil for any
+    /// other line. (Its letters and digits kept, a Latin letter lower-cased; each run of anything else one space; a space
+    /// at each end.)
+    private static func latinLine(_ b: UnsafeBufferPointer<UInt8>) -> ([UInt8], Counts)? {
+        guard Bytes.printableWithLatinLetters(b) else { return nil }
+        var out: [UInt8] = [0x20]
+        out.reserveCapacity(b.count + 2)
+        var c = Counts()
+        var i = 0
+        while i < b.count {
+            let x = b[i]
+            if x < 0x80 {
+                let l = Bytes.lower(x)
+                if Bytes.isDigit(l) || (l >= 0x61 && l <= 0x7A) {
+                    out.append(l)
+                    if Bytes.isDigit(l) { c.digits += 1 } else { c.letters += 1 }
+                } else if out.last != 0x20 {
+                    out.append(0x20)
+                }
+                i += 1
+                continue
+            }
+            let (u, n) = Bytes.scalar(b, at: i)!
+            if let l = Bytes.latinLower(u) {
+                out.append(0xC0 | UInt8(l.value >> 6))
+                out.append(0x80 | UInt8(l.value & 0x3F))
+                c.letters += 1
+            } else if out.last != 0x20 {
+                out.append(0x20)
+            }
+            i += n
+        }
+        if out.last != 0x20 { out.append(0x20) }
+        // (A line of signs alone: " " as the general path pads an empty line, two spaces.)
+        if out.count == 1 { out.append(0x20) }
+        return (out, c)
     }
 
     /// What the ASCII path of `init` counts besides the bytes and the words (plain numbers: handed back through
@@ -572,6 +630,75 @@ enum Bytes {
         return sawOther
     }
 
+    /// Whether the bytes are printable ASCII but for neutral signs (`printableWithNeutralSigns`) and plain Latin letters
+    /// (`latinLower`), with one such letter at least: a line of a German, French or Spanish receipt ("Rückgeld 4,68 €").
+    /// Each of its characters not ASCII is one scalar that nothing joins, so its characters are its scalars; a letter
+    /// lower-cases to one letter of as many bytes. False for any other line.
+    static func printableWithLatinLetters(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var sawLetter = false
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            if c < 0x80 {
+                guard c >= 0x20 && c <= 0x7E else { return false }
+                i += 1
+                continue
+            }
+            guard let (u, n) = scalar(b, at: i) else { return false }
+            if latinLower(u) != nil { sawLetter = true } else if !isNeutralSign(u) { return false }
+            i += n
+        }
+        return sawLetter
+    }
+
+    /// The lower case of a plain Latin letter of two bytes (U+00C0 to U+024F: "Ä", "ß", "é", "œ", "ñ"), nil for any other
+    /// scalar. Plain: Swift's `Character` takes it for a letter and for no number, and `lowercased` makes it one scalar of
+    /// two bytes (which leaves out "İ", whose lower case is two scalars); not "ı" or "ſ". Asked of Swift once, kept as a table.
+    @inline(__always) static func latinLower(_ u: Unicode.Scalar) -> Unicode.Scalar? {
+        let v = u.value
+        guard v >= 0xC0, v < 0x250 else { return nil }
+        let l = latinTable[Int(v - 0xC0)]
+        return l == 0 ? nil : Unicode.Scalar(l)
+    }
+
+    /// `String(decoding: b, as: UTF8.self).lowercased()` as bytes, for a line of `printableWithLatinLetters` or
+    /// `printableWithNeutralSigns`: A-Z as a-z, each Latin letter as its `latinLower`, every sign as it is (a neutral
+    /// sign has no case). Nil for any other line (`HandScannerTests` holds it to `lowercased`).
+    static func latinLowered(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: b.count)
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            if c < 0x80 {
+                guard c >= 0x20 && c <= 0x7E else { return nil }
+                out[i] = lower(c)
+                i += 1
+                continue
+            }
+            guard let (u, n) = scalar(b, at: i) else { return nil }
+            if let l = latinLower(u) {
+                // (Two bytes both: 110xxxxx 10xxxxxx.)
+                out[i] = 0xC0 | UInt8(l.value >> 6)
+                out[i + 1] = 0x80 | UInt8(l.value & 0x3F)
+            } else {
+                guard isNeutralSign(u) else { return nil }
+                for k in 0..<n { out[i + k] = b[i + k] }
+            }
+            i += n
+        }
+        return out
+    }
+
+    private static let latinTable: [UInt32] = (UInt32(0xC0)..<0x250).map { v in
+        // (Not "ı" and "ſ": a case-insensitive expression takes them for "i" and "s".)
+        guard v != 0x131, v != 0x17F, let u = Unicode.Scalar(v) else { return 0 }
+        let ch = Character(u)
+        guard ch.isLetter, !ch.isNumber, !u.properties.isGraphemeExtend else { return 0 }
+        let lower = String(ch).lowercased().unicodeScalars
+        guard lower.count == 1, let l = lower.first, l.utf8.count == 2, Character(l).isLetter else { return 0 }
+        return l.value
+    }
+
     /// The scalar whose UTF-8 starts at `b[i]`, of two to four bytes, and how many: nil where none starts there well formed
     /// (a string's UTF-8 always is; asked anyway).
     @inline(__always) static func scalar(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> (Unicode.Scalar, Int)? {
@@ -609,6 +736,16 @@ enum Bytes {
     /// before it, is not alphabetic and has no numeric value; and is a character on its own: not a regional indicator
     /// (two of them are one character, a flag, "🇬🇧", and the fast paths count a sign as one character).
     static func isNeutralSign(_ u: Unicode.Scalar) -> Bool {
+        // (Those of U+0080 to U+20FF, the Latin-1 signs, general punctuation and the currency signs, read from a table
+        // made by the rule below once: the rule asks Unicode's properties, some 800 instructions a sign.)
+        if u.value < 0x2100 { return u.value >= 0x80 && neutralTable[Int(u.value - 0x80)] }
+        return neutralSignByProperties(u)
+    }
+
+    private static let neutralTable: [Bool] = (UInt32(0x80)..<0x2100).map { v in Unicode.Scalar(v).map(neutralSignByProperties) ?? false }
+
+    /// `isNeutralSign` asked of Unicode's properties.
+    static func neutralSignByProperties(_ u: Unicode.Scalar) -> Bool {
         guard !dateMarks.contains(u), !(0x1F1E6...0x1F1FF).contains(u.value) else { return false }
         switch u.properties.generalCategory {
         case .currencySymbol, .mathSymbol, .otherSymbol, .dashPunctuation, .openPunctuation, .closePunctuation,

@@ -282,6 +282,64 @@ struct HandScannerTests {
         #expect(fast > 3_000)
     }
 
+    /// Lines of a European receipt: Latin letters ("Rückgeld", "Crème", "Año") and signs ("€", "–") not ASCII among ASCII.
+    /// The lines of SampleReceipts/text (the project's German, French, Spanish and British receipts as true text), then
+    /// generated ones, a fifth with one character more that takes a line off the fast paths (a combining mark, "İ", "ſ",
+    /// a space, a number or a date mark not ASCII).
+    static func latinLines() -> [String] {
+        let dir = FrozenOCRTests.root.appendingPathComponent("SampleReceipts/text/box")
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted()
+        var out: [String] = files.flatMap { f in
+            ((try? String(contentsOfFile: dir.appendingPathComponent(f).path, encoding: .utf8)) ?? "").split(separator: "\n").map {
+                String($0.split(separator: ",", maxSplits: 8, omittingEmptySubsequences: false).last ?? "")
+            }
+        }
+        var g = Lines(state: 53)
+        let letters = Array("äöüÄÖÜßéèêëàâçÉÈÀÇîïôœŒùûÿñÑáíóúÁÍÓÚåøæÅØÆłŁšŠžŽčČđĐőűȘșțȚ")
+        let signs = Array("€£–—•·×®«»№")
+        let others = Array("\u{301}\u{0130}\u{017F}\u{0131}\u{00A0}½٣’°ǅ")
+        for k in 0..<10_000 {
+            var s = g.line(Self.textAlphabet, max: 20)
+            for _ in 0..<Int.random(in: 1...4, using: &g) { g.insertOne(of: letters, into: &s) }
+            if k % 2 == 0 { g.insertOne(of: signs, into: &s) }
+            if k % 5 == 0 { g.insertOne(of: others, into: &s) }
+            out.append(s)
+        }
+        return out
+    }
+
+    /// On a line of Latin letters and neutral signs, the line lower-cased on its bytes (`Bytes.latinLowered`) is
+    /// `lowercased()`, its `WordLine` (made on its bytes) is the general path's, and its currencies (the number beside a
+    /// sign read on the bytes) are the character path's; any other line is left to the general paths.
+    @Test func linesOfLatinLettersAreTheGeneralPaths() throws {
+        let rules = CompiledRules(.builtIn)
+        let lines = Self.latinLines()
+        #expect(lines.count > 11_000)
+        var latin = 0, withEuro = 0
+        for s in lines {
+            let isLatin = s.utf8.withContiguousStorageIfAvailable(Bytes.printableWithLatinLetters) == true
+            let signs = s.utf8.withContiguousStorageIfAvailable(Bytes.printableWithNeutralSigns) == true
+            let ascii = s.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
+            let lowered = try #require(s.utf8.withContiguousStorageIfAvailable(Bytes.latinLowered))
+            if isLatin || signs || ascii { #expect(lowered == Array(s.lowercased().utf8), "\(s)") } else { #expect(lowered == nil, "\(s)") }
+            // (A Latin letter is one: a line with one is no line of signs.)
+            #expect(!(isLatin && signs), "\(s)")
+            let w = WordLine(s), before = Self.paddedAsBefore(s)
+            #expect(w.padded == before && w.letterCount == before.filter(\.isLetter).count && w.digitCount == before.filter(\.isNumber).count, "\(s)")
+            let split = before.split(separator: " ")
+            #expect(w.wordBytes == split.map { Array($0.utf8) } && w.spans.map(\.mask) == split.map { WordLine.byteMask(Array($0.utf8)) }, "\(s)")
+            #expect(w.wordMask == split.reduce(0) { $0 | WordLine.bit(Array($1.utf8)) } && !w.isASCII == !(ascii || signs), "\(s)")
+            let l = ParseLine(index: 0, line: OCRLine(text: s), rules: rules, scanAmounts: false)
+            #expect(rules.characterCurrencies(in: l.text, words: l.words) == rules.characterCurrencies(in: l.text, words: l.words, byBytes: false), "\(s)")
+            if isLatin { latin += 1 }
+            if isLatin && s.contains("€") { withEuro += 1 }
+        }
+        #expect(latin > 8_000 && withEuro > 500)
+        // The table: letters in, what is no plain letter of two bytes out.
+        for c in "äÖßéÇœñÑÿ" { #expect(Bytes.latinLower(c.unicodeScalars.first!) == String(c).lowercased().unicodeScalars.first!) }
+        for u in ["\u{0130}", "\u{0131}", "\u{017F}", "×", "÷", "ª"].map({ $0.unicodeScalars.first! }) { #expect(Bytes.latinLower(u) == nil, "\(u)") }
+    }
+
     /// `OCRLine.text` (its words' bytes copied into one string) against `joined(separator: " ")`.
     @Test func lineTextIsTheJoinedWords() {
         var g = Lines(state: 23)
