@@ -43,18 +43,67 @@ struct Pattern: @unchecked Sendable {
 
     var regex: NSRegularExpression { compiled.get(pattern, caseInsensitive) }
 
+    /// Whether `mayMatch` may be asked of a line's stand-in (`Bytes.pretestStandIn`: a line of Latin letters and neutral
+    /// signs, each letter as "q", each sign as "#", "—" and "–" as "*"), and of one holding "ß" (`sharpS`).
+    let standIns: (safe: Bool, sharpS: Bool)
+
     init(_ pattern: String, caseInsensitive: Bool = true, mayMatch: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)? = nil) {
         self.pattern = pattern
         self.caseInsensitive = caseInsensitive
         self.mayMatch = mayMatch
+        standIns = Self.standInsSafe(pattern, caseInsensitive: caseInsensitive)
     }
 
-    /// False when `mayMatch` rules out any match in `s`.
+    /// False when `mayMatch` rules out any match in `s`: asked of `s` when it is printable ASCII, and of its stand-in
+    /// when it is a line of Latin letters and neutral signs ("Rückgeld 4,68 €") and the expression allows it.
     func worthRunning(_ s: String) -> Bool {
         guard let mayMatch else { return true }
         return s.utf8.withContiguousStorageIfAvailable { b in
-            !b.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } || mayMatch(b)
+            if b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) { return mayMatch(b) }
+            guard standIns.safe, let (stand, sharpS) = Bytes.pretestStandIn(b), standIns.sharpS || !sharpS else { return true }
+            return stand.withUnsafeBufferPointer(mayMatch)
         } ?? true
+    }
+
+    /// Whether every match of `pattern` in a line of Latin letters and neutral signs is a match in its stand-in, so that
+    /// `mayMatch` (a test of what every match in printable ASCII needs) may be asked of the stand-in: each character of
+    /// the line is one of the stand-in's, and the stand-in's character is taken by every construct of the expression
+    /// that takes the line's (and, where a construct must not take it, by none that does not take the line's).
+    ///
+    /// The line's letter and "q" are both `\w`, `\S`, `\D` and `.`, no `\s` or `\d`; its sign and "#" (or "*") both
+    /// `\W`, `\S`, `\D` and `.`; neither is in a class of ASCII (no Latin letter of the table folds to ASCII, but "ß"
+    /// to "ss" in a case-insensitive expression: `sharpS` says whether there is no "ss" to fold to). So the expression
+    /// may hold any of those, classes of ASCII and literals of ASCII, but no negated class (`[^…]`), property (`\p`),
+    /// character escape or POSIX class, no character not ASCII but "—" and "–" in a class beside "*", and no negative
+    /// look-around that holds a letter of ASCII, "#" or "*" (where "q" or "#" would be refused and the line's character
+    /// not). Anything else: false, and such lines go to the expression.
+    static func standInsSafe(_ pattern: String, caseInsensitive: Bool) -> (safe: Bool, sharpS: Bool) {
+        let sharpS = !(caseInsensitive && pattern.lowercased().contains("ss"))
+        // (Nor atomic groups and possessive quantifiers, which may refuse what the stand-in's more matches would give back.)
+        for bad in ["[^", "\\p", "\\P", "[:", "\\x", "\\u", "\\N", "\\X", "\\0", "\\c", "\\Q", "(?>", "*+", "++", "?+", "}+"]
+            where pattern.contains(bad) { return (false, sharpS) }
+        let nonASCII = pattern.unicodeScalars.filter { !$0.isASCII }
+        if !nonASCII.isEmpty && (!nonASCII.allSatisfy({ $0 == "—" || $0 == "–" }) || !pattern.contains("*—")) { return (false, sharpS) }
+        let c = Array(pattern.utf8)
+        var i = 0
+        while i < c.count {
+            if c[i] == UInt8(ascii: "\\") { i += 2; continue }
+            let negative = c[i...].starts(with: Array("(?!".utf8)) || c[i...].starts(with: Array("(?<!".utf8))
+            guard negative else { i += 1; continue }
+            // The group's body to its closing parenthesis (escapes skipped, parentheses inside counted).
+            var depth = 0, j = i
+            var body: [UInt8] = []
+            while j < c.count {
+                if c[j] == UInt8(ascii: "\\") { j += 2; continue }
+                if c[j] == UInt8(ascii: "(") { depth += 1 } else if c[j] == UInt8(ascii: ")") { depth -= 1; if depth == 0 { break } }
+                body.append(c[j])
+                j += 1
+            }
+            let head = c[i + 2] == UInt8(ascii: "<") ? 4 : 3
+            if body.dropFirst(head).contains(where: { Bytes.isLetter($0) || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "*") }) { return (false, sharpS) }
+            i += 1
+        }
+        return (true, sharpS)
     }
 
     /// `s` with every match replaced by `template` ("$1" for the first group).
@@ -64,9 +113,10 @@ struct Pattern: @unchecked Sendable {
     }
 
     /// `replacing(in:with:)` on a text the caller knows to be printable ASCII (`printable`), without walking it
-    /// again to find out: `mayMatch` asked at once. `printable` false: the expression is run, as for any other text.
+    /// again to find out: `mayMatch` asked at once. `printable` false: as `replacing(in:with:)`.
     func replacing(in s: String, with template: String, printable: Bool) -> String {
         if printable, let mayMatch, s.utf8.withContiguousStorageIfAvailable(mayMatch) == false { return s }
+        if !printable, !worthRunning(s) { return s }
         return regex.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: template)
     }
 
@@ -651,6 +701,37 @@ enum Bytes {
         return sawLetter
     }
 
+    /// A line's stand-in for a `Pattern`'s `mayMatch` (`Pattern.standInsSafe`): printable ASCII as it is, each Latin
+    /// letter (`latinLower`) as "q", each neutral sign as "#" ("—" and "–", rule marks, as "*"), a byte a character;
+    /// `sharpS`, whether the line holds "ß". Nil for a line with anything else, or with nothing but printable ASCII.
+    static func pretestStandIn(_ b: UnsafeBufferPointer<UInt8>) -> (bytes: [UInt8], sharpS: Bool)? {
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        var sharpS = false, other = false
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            if c < 0x80 {
+                guard c >= 0x20 && c <= 0x7E else { return nil }
+                out.append(c)
+                i += 1
+                continue
+            }
+            guard let (u, n) = scalar(b, at: i) else { return nil }
+            if latinLower(u) != nil {
+                out.append(UInt8(ascii: "q"))
+                if u == "ß" { sharpS = true }
+            } else if isNeutralSign(u) {
+                out.append(u == "—" || u == "–" ? UInt8(ascii: "*") : UInt8(ascii: "#"))
+            } else {
+                return nil
+            }
+            other = true
+            i += n
+        }
+        return other ? (out, sharpS) : nil
+    }
+
     /// The lower case of a plain Latin letter of two bytes (U+00C0 to U+024F: "Ä", "ß", "é", "œ", "ñ"), nil for any other
     /// scalar. Plain: Swift's `Character` takes it for a letter and for no number, and `lowercased` makes it one scalar of
     /// two bytes (which leaves out "İ", whose lower case is two scalars); not "ı" or "ſ". Asked of Swift once, kept as a table.
@@ -690,8 +771,9 @@ enum Bytes {
     }
 
     private static let latinTable: [UInt32] = (UInt32(0xC0)..<0x250).map { v in
-        // (Not "ı" and "ſ": a case-insensitive expression takes them for "i" and "s".)
-        guard v != 0x131, v != 0x17F, let u = Unicode.Scalar(v) else { return 0 }
+        // (Not "ı" and "ſ": a case-insensitive expression takes them for "i" and "s"; nor "ŉ" and "ǰ", which it folds to
+        // two characters.)
+        guard v != 0x131, v != 0x17F, v != 0x149, v != 0x1F0, let u = Unicode.Scalar(v) else { return 0 }
         let ch = Character(u)
         guard ch.isLetter, !ch.isNumber, !u.properties.isGraphemeExtend else { return 0 }
         let lower = String(ch).lowercased().unicodeScalars

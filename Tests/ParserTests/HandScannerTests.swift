@@ -114,9 +114,9 @@ struct HandScannerTests {
     }
 
     /// Every pattern with a `mayMatch`: where it says no, the expression finds nothing.
-    @Test func mayMatchNeverRefusesAMatch() {
-        let rules = CompiledRules(.builtIn)
-        let patterns: [(String, Pattern)] = [
+    /// Every expression with a `mayMatch` the parser runs, by name.
+    static func patternsWithPretests(_ rules: CompiledRules) -> [(String, Pattern)] {
+        [
             ("registrationAtEnd", VendorText.registrationAtEnd), ("branchCodeAtEnd", VendorText.branchCodeAtEnd),
             ("bareNumberAtEnd", VendorText.bareNumberAtEnd), ("ruleToEnd", VendorText.ruleToEnd),
             ("leadingDots", VendorText.leadingDots), ("leadingScrap", VendorText.leadingScrap), ("numberLabel", VendorText.numberLabel),
@@ -133,6 +133,11 @@ struct HandScannerTests {
             ("weightAfterName", ReceiptParser.weightAfterName), ("trailingQuantity", ReceiptParser.trailingQuantity),
             ("spaced", AmountScanner.spaced),
         ]
+    }
+
+    @Test func mayMatchNeverRefusesAMatch() {
+        let rules = CompiledRules(.builtIn)
+        let patterns = Self.patternsWithPretests(rules)
         // Pieces that make the expressions match now and then: forms, postcodes, card masks, currency words.
         let pieces = ["SDN BHD", "Sdn. Bhd.", "ENTERPRISE", "TRADING", "(12345-X)", "[KJ1]", " 1234567-W", "Austin, TX 78701", "Denver CO",
                       "LONDON W1D 4HS", "****1234", "ending in 5678", "last 4: 9012", " RM", " $", " TF", " A", "<A>", "12:30 PM", "12.5",
@@ -338,6 +343,44 @@ struct HandScannerTests {
         // The table: letters in, what is no plain letter of two bytes out.
         for c in "äÖßéÇœñÑÿ" { #expect(Bytes.latinLower(c.unicodeScalars.first!) == String(c).lowercased().unicodeScalars.first!) }
         for u in ["\u{0130}", "\u{0131}", "\u{017F}", "×", "÷", "ª"].map({ $0.unicodeScalars.first! }) { #expect(Bytes.latinLower(u) == nil, "\(u)") }
+    }
+
+    /// On a line of Latin letters and neutral signs, an expression's `mayMatch` is asked of the line's stand-in
+    /// (`Bytes.pretestStandIn`) where `Pattern.standInsSafe` allows it: it never refuses a line the expression matches.
+    /// The lines of SampleReceipts/text and generated ones, with pieces that make the expressions match now and then.
+    @Test func pretestsOnStandInsNeverRefuseAMatch() {
+        let rules = CompiledRules(.builtIn)
+        let patterns = Self.patternsWithPretests(rules)
+        let pieces = ["GmbH", "GmbH & Co. KG", "S.à r.l.", "SARL", "S.L.", "(12345-X)", "[KJ1]", " 1234567-W", "—————", "–––", "ab ",
+                      "12:30 Uhr", "14h05", "2 x 1,29 €", "0,754 kg x 3,99 €/kg", "3 @ £1.20", "**** 1234", "•••• 5678", "12,50 €", "€ 3,99",
+                      "£12.50", "$43 70", "Straße 5", "Süßwaren", "SS", "ß", "Crème Brûlée", "Año 2025", "27.11.2025", "27 déc. 2025",
+                      " A", " B", "<A>", "..", "#12 ", "Co. Reg. 12345-X", "SON 8HD", "ENTERPRISE", "  "]
+        let letters = Array("äöüÄÖÜßéèàçÉœñÑáóøåšž")
+        var g = Lines(state: 59)
+        var lines = Self.latinLines()
+        for k in 0..<20_000 {
+            var s = g.line(Self.textAlphabet, max: 14)
+            if Bool.random(using: &g) { s += pieces.randomElement(using: &g)! + g.line(Self.textAlphabet, max: 6) }
+            if Bool.random(using: &g) { s = pieces.randomElement(using: &g)! + s }
+            if k % 3 != 0 { g.insertOne(of: letters, into: &s) }
+            lines.append(s)
+        }
+        var asked = 0
+        for s in lines {
+            let standIn = s.utf8.withContiguousStorageIfAvailable(Bytes.pretestStandIn) ?? nil
+            for (name, p) in patterns where !p.worthRunning(s) {
+                if standIn != nil { asked += 1 }
+                #expect(p.regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) == nil, "\(name) refused \"\(s)\"")
+            }
+        }
+        #expect(asked > 100_000)
+        // What the stand-ins are, and which expressions may be asked of them.
+        #expect(Bytes.pretestStandIn(Array("Süß — 4,68 €".utf8).withUnsafeBufferPointer { $0 })?.bytes == Array("Sqq * 4,68 #".utf8))
+        for (p, safe) in [(#"(?<![0-9.,/:])(\d+)"#, true), (#"(?<![A-Za-z])(\d+)"#, false), (#"[^a-z]x"#, false), (#"\p{L}x"#, false),
+                          (#"(?>\w+)x"#, false), (#"\s*[-=_~*—–]{3,}.*$"#, true), (#"[£€]\d"#, false), (#"\bgmbh\b"#, true), (#"(?!\d*#)x"#, false)] {
+            #expect(Pattern.standInsSafe(p, caseInsensitive: true).safe == safe, "\(p)")
+        }
+        #expect(!Pattern.standInsSafe("strasse", caseInsensitive: true).sharpS && Pattern.standInsSafe("strasse", caseInsensitive: false).sharpS)
     }
 
     /// `OCRLine.text` (its words' bytes copied into one string) against `joined(separator: " ")`.
