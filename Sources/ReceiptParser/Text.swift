@@ -78,13 +78,14 @@ struct Pattern: @unchecked Sendable {
     /// look-around that holds a letter of ASCII, "#" or "*" (where "q" or "#" would be refused and the line's character
     /// not). Anything else: false, and such lines go to the expression.
     static func standInsSafe(_ pattern: String, caseInsensitive: Bool) -> (safe: Bool, sharpS: Bool) {
-        let sharpS = !(caseInsensitive && pattern.lowercased().contains("ss"))
+        // (On the pattern's bytes: these are made once a pattern, with the parser's statics.)
+        let c = Array(pattern.utf8)
+        let sharpS = !(caseInsensitive && bytesContain(c.map(Bytes.lower), Array("ss".utf8)))
         // (Nor atomic groups and possessive quantifiers, which may refuse what the stand-in's more matches would give back.)
         for bad in ["[^", "\\p", "\\P", "[:", "\\x", "\\u", "\\N", "\\X", "\\0", "\\c", "\\Q", "(?>", "*+", "++", "?+", "}+"]
-            where pattern.contains(bad) { return (false, sharpS) }
+            where bytesContain(c, Array(bad.utf8)) { return (false, sharpS) }
         let nonASCII = pattern.unicodeScalars.filter { !$0.isASCII }
-        if !nonASCII.isEmpty && (!nonASCII.allSatisfy({ $0 == "—" || $0 == "–" }) || !pattern.contains("*—")) { return (false, sharpS) }
-        let c = Array(pattern.utf8)
+        if !nonASCII.isEmpty && (!nonASCII.allSatisfy({ $0 == "—" || $0 == "–" }) || !bytesContain(c, Array("*—".utf8))) { return (false, sharpS) }
         var i = 0
         while i < c.count {
             if c[i] == UInt8(ascii: "\\") { i += 2; continue }
@@ -157,6 +158,9 @@ final class WordLine {
     let isASCII: Bool
     /// The text itself was ASCII (its characters are its bytes: positions in it count either).
     let textIsASCII: Bool
+    /// `padded` is ASCII or a line of Latin letters (`Bytes.printableWithLatinLetters`): no character of it is more than
+    /// one scalar, so a keyword of ASCII ends it (`hasSuffix`) where its bytes end `bytes`.
+    let simpleScalars: Bool
     /// What the line holds of the rules' keyword sets (`hits(_:_:)`), once asked.
     var keywordHits: CompiledRules.KeywordHits?
     /// Letters and digits in `padded` (the words' characters).
@@ -179,6 +183,7 @@ final class WordLine {
         var letters = 0, digits = 0
         var mask: UInt64 = 0, lengths: UInt64 = 0, pairs: UInt64 = 0, lineBytes: UInt64 = 0
         var madePadded: String?
+        var latin = false
         // (A line with a currency sign not ASCII, "£12.50": its words are those of the line with "#" in the sign's
         // place, as the general path below makes them; so they are made as that line's, on the ASCII path.)
         let signsOnly = !isASCIIText && text.utf8.withContiguousStorageIfAvailable(Bytes.printableWithNeutralSigns) == true
@@ -216,6 +221,7 @@ final class WordLine {
                 lineBytes |= w.mask
             }
             letters = c.letters; digits = c.digits
+            latin = true
         } else {
             var out = ""
             out.reserveCapacity(text.count + 2)
@@ -249,6 +255,7 @@ final class WordLine {
         letterCount = letters
         digitCount = digits
         isASCII = isASCIIText || signsOnly
+        simpleScalars = isASCII || latin
         textIsASCII = isASCIIText
         wordMask = mask
         lengthMask = lengths
@@ -412,7 +419,7 @@ final class WordLine {
 
     /// `padded.hasSuffix(k.normalised)`; on ASCII, compared as bytes.
     func endsWith(_ k: CompiledRules.Keyword) -> Bool {
-        guard k.isASCII, isASCII else { return padded.hasSuffix(k.normalised) }
+        guard k.isASCII, simpleScalars else { return padded.hasSuffix(k.normalised) }
         return bytes.count >= k.bytes.count && bytes.suffix(k.bytes.count).elementsEqual(k.bytes)
     }
 

@@ -273,12 +273,17 @@ extension CompiledRules {
     func misreadSkipWord(_ w: WordLine) -> Bool {
         // Plain ASCII (the skip words and the line): the same comparison on bytes.
         // (Each word against the targets of its length only, the table asked without going through its global each time.)
-        if let targets = misreadSkipTargetBytes, w.bytes.allSatisfy({ $0 < 0x80 }) {
+        // A line of Latin letters as well (`simpleScalars`), but for one with "ß" (upper-cased, "SS"): a word with a letter
+        // not ASCII is no target's, its upper case not ASCII where the target's is, and no such pair confusable; the
+        // others are as on ASCII.
+        if let targets = misreadSkipTargetBytes, w.simpleScalars, !Self.holdsSharpS(w.bytes) {
             // (Each word upper-cased as it is compared, in place: a copy of it upper-cased was an array made and freed
             // for every word of five letters or more of every header line.)
             let table = Self.confusableBytes
+            let ascii = w.isASCII
             return w.bytes.withUnsafeBufferPointer { b in
-                for span in w.spans where span.count >= 5 && span.count < targets.count {
+                for span in w.spans where span.count >= 5 && span.count < targets.count
+                    && (ascii || !UnsafeBufferPointer(rebasing: b[span.start..<span.end]).contains(where: { $0 >= 0x80 })) {
                     for target in targets[span.count] {
                         var slips = 0, confusable = true
                         for (k, t) in target.enumerated() {
@@ -306,6 +311,13 @@ extension CompiledRules {
                 return slips <= 2
             }
         }
+    }
+
+    /// Whether UTF-8 bytes hold "ß" (C3 9F).
+    static func holdsSharpS(_ b: [UInt8]) -> Bool {
+        guard b.count >= 2 else { return false }
+        for i in 0..<(b.count - 1) where b[i] == 0xC3 && b[i + 1] == 0x9F { return true }
+        return false
     }
 
     /// The skip-list's single words of five letters or more, upper-cased, for `misreadSkipWord`.
@@ -339,8 +351,10 @@ extension CompiledRules {
             }
             return found
         }
-        let ascii = w.isASCII
-        for i in legalForms.indices where !ascii || w.may(legalForms.signs[i], loosely: false) {
+        // (`may` says no only where `contains` does, on any line; `endsWith` is on the bytes where the form is ASCII and the
+        // line's characters single scalars, and then a form it is true of is on the line as printed, `may` says yes.)
+        let simple = w.simpleScalars
+        for i in legalForms.indices where !(simple && legalForms.keywords[i].isASCII) || w.may(legalForms.signs[i], loosely: false) {
             let form = legalForms.keywords[i]
             if w.endsWith(form) || w.contains(form) && form.length >= 6 { return form }
         }

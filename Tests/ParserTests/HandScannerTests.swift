@@ -303,8 +303,12 @@ struct HandScannerTests {
         let letters = Array("äöüÄÖÜßéèêëàâçÉÈÀÇîïôœŒùûÿñÑáíóúÁÍÓÚåøæÅØÆłŁšŠžŽčČđĐőűȘșțȚ")
         let signs = Array("€£–—•·×®«»№")
         let others = Array("\u{301}\u{0130}\u{017F}\u{0131}\u{00A0}½٣’°ǅ")
+        // (Forms, skip words read with a slip or two, and "ß" that upper-cases to two letters.)
+        let pieces = [" GmbH", " GmbH & Co. KG", " OHG", " S.L.", " Ltd", " SARL", " Sdn Bhd", " ENTERPRISE", " ENTERPR1SE", " TRADING",
+                      " TEL", " TOTAL", " T0TAL", " R3CEIPT", " RECEIPT", " CASHIER", " Straße", " STRASSE", " MÜLLER", " Çafé", " Kaßenbon", " KASSENB0N"]
         for k in 0..<10_000 {
             var s = g.line(Self.textAlphabet, max: 20)
+            if k % 3 == 0 { s += pieces.randomElement(using: &g)! }
             for _ in 0..<Int.random(in: 1...4, using: &g) { g.insertOne(of: letters, into: &s) }
             if k % 2 == 0 { g.insertOne(of: signs, into: &s) }
             if k % 5 == 0 { g.insertOne(of: others, into: &s) }
@@ -336,6 +340,19 @@ struct HandScannerTests {
             #expect(w.wordMask == split.reduce(0) { $0 | WordLine.bit(Array($1.utf8)) } && !w.isASCII == !(ascii || signs), "\(s)")
             let l = ParseLine(index: 0, line: OCRLine(text: s), rules: rules, scanAmounts: false)
             #expect(rules.characterCurrencies(in: l.text, words: l.words) == rules.characterCurrencies(in: l.text, words: l.words, byBytes: false), "\(s)")
+            // A legal form ending the line, the first form on it, and a skip word misread, as the characters say.
+            #expect(w.simpleScalars == (ascii || signs || isLatin), "\(s)")
+            for k in rules.legalForms.keywords where w.endsWith(k) != w.padded.hasSuffix(k.normalised) { Issue.record("endsWith \(k.raw): \(s)") }
+            let first = rules.legalForms.keywords.first { w.padded.hasSuffix($0.normalised) || w.contains($0) && $0.length >= 6 }
+            #expect(rules.firstLegalForm(ending: w) === first, "\(s)")
+            let upper = w.words.filter { $0.count >= 5 }.map { Array($0.uppercased()) }
+            let misread = rules.misreadSkipTargets.contains { t in
+                upper.contains { u in
+                    let differ = zip(u, t).filter { $0 != $1 }
+                    return u.count == t.count && differ.count <= 2 && differ.allSatisfy { CompiledRules.confusable($0, $1) }
+                }
+            }
+            #expect(rules.misreadSkipWord(w) == misread, "\(s)")
             if isLatin { latin += 1 }
             if isLatin && s.contains("€") { withEuro += 1 }
         }
