@@ -593,9 +593,9 @@ func similarity(_ a: String, _ b: String) -> Double {
 func collapsingSpaces(_ s: String, _ spaces: Pattern) -> String {
     // Printable ASCII (`\s` is the space there): without a run of spaces, `s` itself; with one, each run made one
     // space on the bytes. So too a line whose only characters not ASCII are signs (`Bytes.printableWithNeutralSigns`:
-    // no space among them). Any other text: the expression.
+    // no space among them) or signs and Latin letters (`printableWithLatinLetters`). Any other text: the expression.
     let collapsed = s.utf8.withContiguousStorageIfAvailable { b -> String?? in
-        guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) || Bytes.printableWithNeutralSigns(b) else { return .none }
+        guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) || Bytes.printableWithNeutralSigns(b) || Bytes.printableWithLatinLetters(b) else { return .none }
         guard Bytes.hasRun(b, 2, { $0 == 0x20 }) else { return .some(nil) }
         var out: [UInt8] = []
         out.reserveCapacity(b.count)

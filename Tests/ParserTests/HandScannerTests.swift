@@ -884,7 +884,7 @@ struct HandScannerTests {
     @Test func spacesCollapseAsTheExpressionDoes() {
         var g = Lines(state: 29)
         for _ in 0..<5_000 {
-            let s = g.line(Array("ab  .\t") + ["é", "£", "€", "—", "\u{00A0}", "\u{2003}", "•"])
+            let s = g.line(Array("ab  .\t") + ["é", "£", "€", "—", "\u{00A0}", "\u{2003}", "•", "ü", "ß", "Ä", "œ"])
             #expect(collapsingSpaces(s, VendorText.spaces) == VendorText.spaces.regex.stringByReplacingMatches(
                 in: s, range: NSRange(s.startIndex..., in: s), withTemplate: " "), "\(s)")
         }
