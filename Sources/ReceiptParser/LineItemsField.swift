@@ -625,12 +625,24 @@ extension ReceiptParser {
     })
     /// `leadingMarks.replacing(in: s, with: "")`; on printable ASCII by hand (the marks are what is not a letter or
     /// a digit, the match the run of them that starts the text).
+    /// (On a line of Latin letters and signs too: a letter is `\p{L}`, a neutral sign neither `\p{L}` nor `\p{N}`.)
     static func droppingLeadingMarks(_ s: String) -> String {
-        trimmedPrintable(s) { b in
+        trimmedSimple(s) { b in
             var i = 0
-            while i < b.count, !Bytes.isAlnum(b[i]) { i += 1 }
+            while i < b.count {
+                if b[i] < 0x80 { if Bytes.isAlnum(b[i]) { break }; i += 1; continue }
+                guard let (u, n) = Bytes.scalar(b, at: i), Bytes.latinLower(u) == nil else { break }
+                i += n
+            }
             return (i, b.count)
         } ?? leadingMarks.replacing(in: s, with: "")
+    }
+
+    /// The start of the character that ends at `end` in UTF-8 `b` (`end - 1` for a byte of ASCII).
+    static func characterStart(_ b: UnsafeBufferPointer<UInt8>, before end: Int) -> Int {
+        var i = end - 1
+        while i > 0, b[i] & 0xC0 == 0x80 { i -= 1 }
+        return i
     }
 
     /// `leadingAmount.replacing(in: s, with: "")`; on printable ASCII by hand (the expression is anchored, and each of
@@ -650,10 +662,17 @@ extension ReceiptParser {
 
     /// `trailingMarks.replacing(in: s, with: "")`; on printable ASCII by hand (the leftmost match is the run of
     /// marks that ends the text, all of it).
+    /// (On a line of Latin letters and signs too: of the marks not ASCII, "—", "–", "“" and "”" may stand there; "‘" and
+    /// "’" are no neutral signs.)
     static func droppingTrailingMarks(_ s: String) -> String {
-        trimmedPrintable(s) { b in
+        trimmedSimple(s) { b in
             var end = b.count
-            while end > 0, trailingMarkBytes.contains(b[end - 1]) { end -= 1 }
+            while end > 0 {
+                if b[end - 1] < 0x80 { if trailingMarkBytes.contains(b[end - 1]) { end -= 1; continue } else { break } }
+                let start = characterStart(b, before: end)
+                guard let (u, _) = Bytes.scalar(b, at: start), u == "—" || u == "–" || u == "“" || u == "”" else { break }
+                end = start
+            }
             return (0, end)
         } ?? trailingMarks.replacing(in: s, with: "")
     }
@@ -673,14 +692,18 @@ extension ReceiptParser {
     /// `trailingCurrencyWord.replacing(in: s, with: "")`; on printable ASCII by hand (a speed trick: `mayMatch` made a
     /// string of the last word, and the expression ran on every name it let through): of its signs only "$" is
     /// ASCII, and its words are matched in any case.
+    /// (On a line of Latin letters and signs too: no letter there folds to a letter of ASCII, and "£", "¥" and "€" are
+    /// their bytes.)
     static func droppingTrailingCurrencyWord(_ s: String) -> String {
-        trimmedPrintable(s) { b in
+        trimmedSimple(s) { b in
             (0, startOfSpacedLastWord(b) { w in
                 switch w.count {
                 case 1: return w[0] == UInt8(ascii: "$")
                 case 2: return Bytes.says(w, 0, "rm") || Bytes.says(w, 0, "rs") || Bytes.says(w, 0, "kr")
+                    || w[0] == 0xC2 && (w[1] == 0xA3 || w[1] == 0xA5)
                 case 3:
-                    return Bytes.says(w, 0, "rs.") || Bytes.says(w, 0, "usd") || Bytes.says(w, 0, "eur") || Bytes.says(w, 0, "gbp")
+                    return w[0] == 0xE2 && w[1] == 0x82 && w[2] == 0xAC
+                        || Bytes.says(w, 0, "rs.") || Bytes.says(w, 0, "usd") || Bytes.says(w, 0, "eur") || Bytes.says(w, 0, "gbp")
                         || Bytes.says(w, 0, "myr") || Bytes.says(w, 0, "sgd") || Bytes.says(w, 0, "cad") || Bytes.says(w, 0, "aud")
                 default: return false
                 }
@@ -690,10 +713,15 @@ extension ReceiptParser {
 
     /// `trailingCurrencySign.replacing(in: s, with: "")`; on printable ASCII by hand: a "$" that ends the text, and the
     /// run of spaces before it (the leftmost match takes them all).
+    /// (On a line of Latin letters and signs too: "£", "¥" and "€" found by their bytes.)
     static func droppingTrailingCurrencySign(_ s: String) -> String {
-        trimmedPrintable(s) { b in
-            guard b.last == UInt8(ascii: "$") else { return (0, b.count) }
-            var j = b.count - 1
+        trimmedSimple(s) { b in
+            let n = b.count
+            let sign = b.last == UInt8(ascii: "$") ? 1
+                : n >= 2 && b[n - 2] == 0xC2 && (b[n - 1] == 0xA3 || b[n - 1] == 0xA5) ? 2
+                : n >= 3 && b[n - 3] == 0xE2 && b[n - 2] == 0x82 && b[n - 1] == 0xAC ? 3 : 0
+            guard sign > 0 else { return (0, b.count) }
+            var j = b.count - sign
             while j > 0, b[j - 1] == 0x20 { j -= 1 }
             return (0, j)
         } ?? trailingCurrencySign.replacing(in: s, with: "")
@@ -701,8 +729,9 @@ extension ReceiptParser {
 
     /// `trailingTaxFlag.replacing(in: s, with: "")`; on printable ASCII by hand (case matters): a capital, one of the
     /// two-letter flags, or "<", a capital and maybe ">".
+    /// (On a line of Latin letters and signs too: a last word of such a character is no capital of ASCII or flag.)
     static func droppingTrailingTaxFlag(_ s: String) -> String {
-        trimmedPrintable(s) { b in
+        trimmedSimple(s) { b in
             (0, startOfSpacedLastWord(b) { w in
                 switch w.count {
                 case 1: return Bytes.isCapital(w[0])

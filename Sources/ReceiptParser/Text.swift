@@ -609,6 +609,23 @@ func collapsingSpaces(_ s: String, _ spaces: Pattern) -> String {
     }
 }
 
+/// `trimmedPrintable`, on printable ASCII and on a line of Latin letters and neutral signs (`Bytes.printableWithLatinLetters`,
+/// `printableWithNeutralSigns`) as well: `bounds` must then read each such character as the caller's expression does
+/// (a scalar of two to four bytes; `start` and `end` on a character's first byte).
+func trimmedSimple(_ s: String, _ bounds: (UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int)) -> String? {
+    let r = s.utf8.withContiguousStorageIfAvailable { b -> String?? in
+        guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) || Bytes.printableWithLatinLetters(b) || Bytes.printableWithNeutralSigns(b) else { return .none }
+        let (start, end) = bounds(b)
+        if start == 0 && end == b.count { return .some(nil) }
+        return .some(String(decoding: UnsafeBufferPointer(rebasing: b[start..<max(start, end)]), as: UTF8.self))
+    }
+    switch r {
+    case .some(.some(.some(let t))): return t
+    case .some(.some(.none)): return s
+    default: return nil
+    }
+}
+
 /// `s` less its bytes before `start` and from `end` on, where `bounds` finds them on printable ASCII; nil (the
 /// caller's expression to be asked) for any other text.
 func trimmedPrintable(_ s: String, _ bounds: (UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int)) -> String? {

@@ -353,6 +353,16 @@ struct HandScannerTests {
                 }
             }
             #expect(rules.misreadSkipWord(w) == misread, "\(s)")
+            // What an item's name sheds at its ends, as the expressions shed it (the line as it is, and with marks, signs
+            // and flags at its ends).
+            for t in [s, "•– " + s, s + " €", s + " £", s + " ¥", s + " ¥ ", s + "  EUR", s + " —“", s + " A", s + " TF"] {
+                func expression(_ p: Pattern) -> String { p.regex.stringByReplacingMatches(in: t, range: NSRange(t.startIndex..., in: t), withTemplate: "") }
+                #expect(ReceiptParser.droppingLeadingMarks(t) == expression(ReceiptParser.leadingMarks), "\(t)")
+                #expect(ReceiptParser.droppingTrailingMarks(t) == expression(ReceiptParser.trailingMarks), "\(t)")
+                #expect(ReceiptParser.droppingTrailingCurrencyWord(t) == expression(ReceiptParser.trailingCurrencyWord), "\(t)")
+                #expect(ReceiptParser.droppingTrailingCurrencySign(t) == expression(ReceiptParser.trailingCurrencySign), "\(t)")
+                #expect(ReceiptParser.droppingTrailingTaxFlag(t) == expression(ReceiptParser.trailingTaxFlag), "\(t)")
+            }
             if isLatin { latin += 1 }
             if isLatin && s.contains("€") { withEuro += 1 }
         }
