@@ -88,7 +88,9 @@ enum AmountScanner {
         let ascii = signs?.ascii ?? line.utf8.allSatisfy { $0 < 0x80 }
         // A line whose only characters not ASCII are signs ("£12.50": `Bytes.printableWithNeutralSigns`): each of them a
         // character of its own that no other joins, so its bytes or scalars searched are its characters searched.
-        let signsOnly = !ascii && line.utf8.withContiguousStorageIfAvailable(Bytes.printableWithNeutralSigns) == true
+        // So too a line of Latin letters and such signs ("Rückgeld 4,68 €": `Bytes.printableWithLatinLetters`): each letter
+        // one character, in none of the expression's classes (`printableAmounts` keeps the letters' places for the glue).
+        let signsOnly = !ascii && line.utf8.withContiguousStorageIfAvailable { Bytes.printableWithNeutralSigns($0) || Bytes.printableWithLatinLetters($0) } == true
         // (On ASCII, a byte search is `contains`; Foundation's, on anything else.)
         let hasMinusPoint = ascii || signsOnly ? signs?.minusPoint ?? bytesContain(Array(line.utf8), "-.")
                                                : line.contains("-.")
@@ -181,23 +183,44 @@ enum AmountScanner {
     static func printableAmounts(_ line: String, currencyWords: Set<String>) -> [FoundAmount]? {
         let r = line.utf8.withContiguousStorageIfAvailable { b -> [FoundAmount]? in
             if b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) { return amounts(b, currencyWords) }
-            guard Bytes.printableWithNeutralSigns(b) else { return nil }
-            return Bytes.standIn(b).withUnsafeBufferPointer { amounts($0, currencyWords) }
+            if Bytes.printableWithNeutralSigns(b) { return Bytes.standIn(b).withUnsafeBufferPointer { amounts($0, currencyWords) } }
+            // A line of Latin letters ("Rückgeld 4,68 €"): each letter stands as "#" too, as the expression takes it (in none
+            // of its classes; it names no letter class but ASCII's), and its places are kept for the glue (below).
+            guard Bytes.printableWithLatinLetters(b), currencyWordsAreASCII(currencyWords) else { return nil }
+            var stand: [UInt8] = [], latin: [Bool] = []
+            stand.reserveCapacity(b.count)
+            latin.reserveCapacity(b.count)
+            var i = 0
+            while i < b.count {
+                if b[i] < 0x80 { stand.append(b[i]); latin.append(false); i += 1; continue }
+                let (u, n) = Bytes.scalar(b, at: i)!
+                stand.append(UInt8(ascii: "#"))
+                latin.append(Bytes.latinLower(u) != nil)
+                i += n
+            }
+            return stand.withUnsafeBufferPointer { amounts($0, currencyWords, latin: latin) }
         }
         return r ?? nil
     }
 
-    /// `printableAmounts` of the printable ASCII bytes `b`.
-    private static func amounts(_ b: UnsafeBufferPointer<UInt8>, _ currencyWords: Set<String>) -> [FoundAmount] {
+    /// Whether every currency word is ASCII (the rules' may not be): then no word with a Latin letter is one, or one
+    /// slip from one (`mayGlue`: a letter not ASCII is two bytes, and no deletion of one leaves ASCII).
+    static func currencyWordsAreASCII(_ words: Set<String>) -> Bool { words.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } } }
+
+    /// `printableAmounts` of the printable ASCII bytes `b`; `latin`, the places in `b` that stand for a Latin letter
+    /// (a letter before an amount, as `scan` reads the line: the word glued to it holds it, and no such word may glue).
+    private static func amounts(_ b: UnsafeBufferPointer<UInt8>, _ currencyWords: Set<String>, latin: [Bool]? = nil) -> [FoundAmount] {
         func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
+        func isLatin(_ i: Int) -> Bool { latin?[i] ?? false }
         var out: [FoundAmount] = []
         for m in AmountMatcher(b).all() {
             let start = m.whole.lowerBound
             // Glued to a word: only a currency word may stand there ("RM11.70", not "X51.50").
-            if start > 0, Bytes.isLetter(b[start - 1]) {
+            if start > 0, Bytes.isLetter(b[start - 1]) || isLatin(start - 1) {
                 var k = start
-                while k > 0, Bytes.isLetter(b[k - 1]) { k -= 1 }
-                guard mayGlue(text(k..<start).lowercased(), currencyWords) else { continue }
+                var sawLatin = false
+                while k > 0, Bytes.isLetter(b[k - 1]) || isLatin(k - 1) { if isLatin(k - 1) { sawLatin = true }; k -= 1 }
+                guard !sawLatin, mayGlue(text(k..<start).lowercased(), currencyWords) else { continue }
             }
             let a: Amount, repairs: [Note]
             if let p = plainAmount(b, m) {

@@ -363,6 +363,11 @@ struct HandScannerTests {
                 #expect(ReceiptParser.droppingTrailingCurrencySign(t) == expression(ReceiptParser.trailingCurrencySign), "\(t)")
                 #expect(ReceiptParser.droppingTrailingTaxFlag(t) == expression(ReceiptParser.trailingTaxFlag), "\(t)")
             }
+            // Its amounts, read on the stand-in by hand as the expression reads the line (and glued to a word with a Latin
+            // letter: never a currency word).
+            for t in [s, s + " 12,50", "ü12,50 " + s, s + " Rü12.50", s + " üRM3.00", s + " RM3.00", s + " -.50 ß", s + " € 43 70"] {
+                #expect(AmountScanner.scan(t) == AmountScanner.scan(t, byBytes: false), "\(t)")
+            }
             if isLatin { latin += 1 }
             if isLatin && s.contains("€") { withEuro += 1 }
         }
