@@ -276,7 +276,7 @@ extension CompiledRules {
         // A line of Latin letters as well (`simpleScalars`), but for one with "ß" (upper-cased, "SS"): a word with a letter
         // not ASCII is no target's, its upper case not ASCII where the target's is, and no such pair confusable; the
         // others are as on ASCII.
-        if let targets = misreadSkipTargetBytes, w.simpleScalars, !Self.holdsSharpS(w.bytes) {
+        if let targets = misreadSkipTargetBytes, w.simpleScalars, w.isASCII || !Self.holdsSharpS(w.bytes) {
             // (Each word upper-cased as it is compared, in place: a copy of it upper-cased was an array made and freed
             // for every word of five letters or more of every header line.)
             let table = Self.confusableBytes
