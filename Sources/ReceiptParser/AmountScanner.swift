@@ -90,7 +90,7 @@ enum AmountScanner {
         // character of its own that no other joins, so its bytes or scalars searched are its characters searched.
         // So too a line of Latin letters and such signs ("Rückgeld 4,68 €": `Bytes.printableWithLatinLetters`): each letter
         // one character, in none of the expression's classes (`printableAmounts` keeps the letters' places for the glue).
-        let signsOnly = !ascii && line.utf8.withContiguousStorageIfAvailable { Bytes.printableWithNeutralSigns($0) || Bytes.printableWithLatinLetters($0) } == true
+        let signsOnly = !ascii && line.utf8.withContiguousStorageIfAvailable { Bytes.kinds($0).signsOrLetters } == true
         // (On ASCII, a byte search is `contains`; Foundation's, on anything else.)
         let hasMinusPoint = ascii || signsOnly ? signs?.minusPoint ?? bytesContain(Array(line.utf8), "-.")
                                                : line.contains("-.")

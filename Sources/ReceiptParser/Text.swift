@@ -186,7 +186,9 @@ final class WordLine {
         var latin = false
         // (A line with a currency sign not ASCII, "£12.50": its words are those of the line with "#" in the sign's
         // place, as the general path below makes them; so they are made as that line's, on the ASCII path.)
-        let signsOnly = !isASCIIText && text.utf8.withContiguousStorageIfAvailable(Bytes.printableWithNeutralSigns) == true
+        // (What its characters are, asked once: `Bytes.kinds`.)
+        let kinds = isASCIIText ? nil : text.utf8.withContiguousStorageIfAvailable { Bytes.kinds($0) }
+        let signsOnly = kinds == .signs
         if isASCIIText || signsOnly {
             // Plain ASCII (most receipt lines): the same as the general path below, byte by byte (for ASCII,
             // `lowercased` maps A-Z only, and `isLetter`/`isNumber` are A-Z, a-z, 0-9). The bytes read in place
@@ -201,7 +203,7 @@ final class WordLine {
             spans = words
             letters = c.letters; digits = c.digits
             mask = c.wordMask; lengths = c.lengths; pairs = c.pairs; lineBytes = c.lineBytes
-        } else if let (made, c) = text.utf8.withContiguousStorageIfAvailable(Self.latinLine) ?? nil {
+        } else if kinds == .latinLetters, let (made, c) = text.utf8.withContiguousStorageIfAvailable(Self.latinLine) {
             // A line of Latin letters and signs ("Rückgeld 4,68 €": `Bytes.printableWithLatinLetters`), made on its bytes
             // as the general path below makes it: each letter lower-cased to a letter of as many bytes (`Bytes.latinLower`),
             // kept; a sign is no letter or number, and parts words as an ASCII sign does. No character there is
@@ -265,11 +267,10 @@ final class WordLine {
         if let madePadded { padded = madePadded }
     }
 
-    /// The padded line (`bytes`) of a line of `Bytes.printableWithLatinLetters`, and its letters and digits; nil for any
-    /// other line. (Its letters and digits kept, a Latin letter lower-cased; each run of anything else one space; a space
-    /// at each end.)
-    private static func latinLine(_ b: UnsafeBufferPointer<UInt8>) -> ([UInt8], Counts)? {
-        guard Bytes.printableWithLatinLetters(b) else { return nil }
+    /// The padded line (`bytes`) of a line of `Bytes.printableWithLatinLetters` (the caller knows it is one), and its
+    /// letters and digits. (Its letters and digits kept, a Latin letter lower-cased; each run of anything else one space;
+    /// a space at each end.)
+    private static func latinLine(_ b: UnsafeBufferPointer<UInt8>) -> ([UInt8], Counts) {
         var out: [UInt8] = [0x20]
         out.reserveCapacity(b.count + 2)
         var c = Counts()
@@ -595,7 +596,7 @@ func collapsingSpaces(_ s: String, _ spaces: Pattern) -> String {
     // space on the bytes. So too a line whose only characters not ASCII are signs (`Bytes.printableWithNeutralSigns`:
     // no space among them) or signs and Latin letters (`printableWithLatinLetters`). Any other text: the expression.
     let collapsed = s.utf8.withContiguousStorageIfAvailable { b -> String?? in
-        guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) || Bytes.printableWithNeutralSigns(b) || Bytes.printableWithLatinLetters(b) else { return .none }
+        guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) || Bytes.kinds(b) != .other else { return .none }
         guard Bytes.hasRun(b, 2, { $0 == 0x20 }) else { return .some(nil) }
         var out: [UInt8] = []
         out.reserveCapacity(b.count)
@@ -613,24 +614,20 @@ func collapsingSpaces(_ s: String, _ spaces: Pattern) -> String {
 /// `printableWithNeutralSigns`) as well: `bounds` must then read each such character as the caller's expression does
 /// (a scalar of two to four bytes; `start` and `end` on a character's first byte).
 func trimmedSimple(_ s: String, _ bounds: (UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int)) -> String? {
-    let r = s.utf8.withContiguousStorageIfAvailable { b -> String?? in
-        guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) || Bytes.printableWithLatinLetters(b) || Bytes.printableWithNeutralSigns(b) else { return .none }
-        let (start, end) = bounds(b)
-        if start == 0 && end == b.count { return .some(nil) }
-        return .some(String(decoding: UnsafeBufferPointer(rebasing: b[start..<max(start, end)]), as: UTF8.self))
-    }
-    switch r {
-    case .some(.some(.some(let t))): return t
-    case .some(.some(.none)): return s
-    default: return nil
-    }
+    trimmed(s, where: { b in b.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } || Bytes.kinds(b) != .other }, bounds)
 }
 
 /// `s` less its bytes before `start` and from `end` on, where `bounds` finds them on printable ASCII; nil (the
 /// caller's expression to be asked) for any other text.
 func trimmedPrintable(_ s: String, _ bounds: (UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int)) -> String? {
+    trimmed(s, where: { $0.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } }, bounds)
+}
+
+/// `s` less its bytes before `start` and from `end` on, where `bounds` finds them on a line `takes` takes; nil for any other.
+@inline(__always) private func trimmed(_ s: String, where takes: (UnsafeBufferPointer<UInt8>) -> Bool,
+                     _ bounds: (UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int)) -> String? {
     let r = s.utf8.withContiguousStorageIfAvailable { b -> String?? in
-        guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return .none }
+        guard takes(b) else { return .none }
         let (start, end) = bounds(b)
         if start == 0 && end == b.count { return .some(nil) }
         return .some(String(decoding: UnsafeBufferPointer(rebasing: b[start..<max(start, end)]), as: UTF8.self))
@@ -687,73 +684,58 @@ enum Bytes {
     /// (those are `\p{L}`, `\d`, `\s`, `\w`, a word's characters or join the character before), and none of the
     /// marks the date expressions name (`’ ‘ ´ °`). `WordLine` leaves such a sign out of the words as it does an ASCII
     /// sign. False for any other line, and for one of plain printable ASCII (the caller asks that first).
-    static func printableWithNeutralSigns(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        var sawOther = false
-        var i = 0
-        while i < b.count {
-            let c = b[i]
-            if c < 0x80 {
-                guard c >= 0x20 && c <= 0x7E else { return false }
-                i += 1
-                continue
-            }
-            guard let (u, n) = scalar(b, at: i), isNeutralSign(u) else { return false }
-            sawOther = true
-            i += n
-        }
-        return sawOther
-    }
+    static func printableWithNeutralSigns(_ b: UnsafeBufferPointer<UInt8>) -> Bool { kinds(b, stoppingAtALetter: true) == .signs }
 
     /// Whether the bytes are printable ASCII but for neutral signs (`printableWithNeutralSigns`) and plain Latin letters
     /// (`latinLower`), with one such letter at least: a line of a German, French or Spanish receipt ("Rückgeld 4,68 €").
     /// Each of its characters not ASCII is one scalar that nothing joins, so its characters are its scalars; a letter
     /// lower-cases to one letter of as many bytes. False for any other line.
-    static func printableWithLatinLetters(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        var sawLetter = false
+    static func printableWithLatinLetters(_ b: UnsafeBufferPointer<UInt8>) -> Bool { kinds(b) == .latinLetters }
+
+    /// What a line's characters are, for the fast paths: printable ASCII alone; that and neutral signs (one at least);
+    /// that, neutral signs and plain Latin letters (one letter at least); or anything else.
+    enum Kinds {
+        case printableASCII, signs, latinLetters, other
+        /// Neutral signs, or those and Latin letters, beside printable ASCII.
+        var signsOrLetters: Bool { self == .signs || self == .latinLetters }
+    }
+
+    /// The `Kinds` of a line's bytes, in one walk. (`stoppingAtALetter`: a Latin letter ends the walk, `latinLetters`
+    /// then saying only that the line is no line of ASCII or signs alone.)
+    static func kinds(_ b: UnsafeBufferPointer<UInt8>, stoppingAtALetter: Bool = false) -> Kinds {
+        var sawSign = false, sawLetter = false
         var i = 0
         while i < b.count {
             let c = b[i]
             if c < 0x80 {
-                guard c >= 0x20 && c <= 0x7E else { return false }
+                guard c >= 0x20 && c <= 0x7E else { return .other }
                 i += 1
                 continue
             }
-            guard let (u, n) = scalar(b, at: i) else { return false }
-            if latinLower(u) != nil { sawLetter = true } else if !isNeutralSign(u) { return false }
+            guard let (u, n) = scalar(b, at: i) else { return .other }
+            if latinLower(u) != nil {
+                if stoppingAtALetter { return .latinLetters }
+                sawLetter = true
+            } else if isNeutralSign(u) { sawSign = true } else { return .other }
             i += n
         }
-        return sawLetter
+        return sawLetter ? .latinLetters : sawSign ? .signs : .printableASCII
     }
 
     /// A line's stand-in for a `Pattern`'s `mayMatch` (`Pattern.standInsSafe`): printable ASCII as it is, each Latin
     /// letter (`latinLower`) as "q", each neutral sign as "#" ("—" and "–", rule marks, as "*"), a byte a character;
     /// `sharpS`, whether the line holds "ß". Nil for a line with anything else, or with nothing but printable ASCII.
     static func pretestStandIn(_ b: UnsafeBufferPointer<UInt8>) -> (bytes: [UInt8], sharpS: Bool)? {
-        var out: [UInt8] = []
-        out.reserveCapacity(b.count)
-        var sharpS = false, other = false
-        var i = 0
-        while i < b.count {
-            let c = b[i]
-            if c < 0x80 {
-                guard c >= 0x20 && c <= 0x7E else { return nil }
-                out.append(c)
-                i += 1
-                continue
-            }
-            guard let (u, n) = scalar(b, at: i) else { return nil }
+        guard kinds(b).signsOrLetters else { return nil }
+        var sharpS = false
+        let out = standIn(b) { u in
             if latinLower(u) != nil {
-                out.append(UInt8(ascii: "q"))
                 if u == "ß" { sharpS = true }
-            } else if isNeutralSign(u) {
-                out.append(u == "—" || u == "–" ? UInt8(ascii: "*") : UInt8(ascii: "#"))
-            } else {
-                return nil
+                return UInt8(ascii: "q")
             }
-            other = true
-            i += n
+            return u == "—" || u == "–" ? UInt8(ascii: "*") : UInt8(ascii: "#")
         }
-        return other ? (out, sharpS) : nil
+        return (out, sharpS)
     }
 
     /// The lower case of a plain Latin letter of two bytes (U+00C0 to U+024F: "Ä", "ß", "é", "œ", "ñ"), nil for any other
