@@ -186,7 +186,7 @@ enum AmountScanner {
             if Bytes.printableWithNeutralSigns(b) { return Bytes.standIn(b).withUnsafeBufferPointer { amounts($0, currencyWords) } }
             // A line of Latin letters ("Rückgeld 4,68 €"): each letter stands as "#" too, as the expression takes it (in none
             // of its classes; it names no letter class but ASCII's), and its places are kept for the glue (below).
-            guard Bytes.printableWithLatinLetters(b), currencyWordsAreASCII(currencyWords) else { return nil }
+            guard Bytes.printableWithLatinLetters(b) else { return nil }
             var stand: [UInt8] = [], latin: [Bool] = []
             stand.reserveCapacity(b.count)
             latin.reserveCapacity(b.count)
@@ -203,13 +203,12 @@ enum AmountScanner {
         return r ?? nil
     }
 
-    /// Whether every currency word is ASCII (the rules' may not be): then no word with a Latin letter is one, or one
-    /// slip from one (`mayGlue`: a letter not ASCII is two bytes, and no deletion of one leaves ASCII).
-    static func currencyWordsAreASCII(_ words: Set<String>) -> Bool { words.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } } }
-
     /// `printableAmounts` of the printable ASCII bytes `b`; `latin`, the places in `b` that stand for a Latin letter
-    /// (a letter before an amount, as `scan` reads the line: the word glued to it holds it, and no such word may glue).
-    private static func amounts(_ b: UnsafeBufferPointer<UInt8>, _ currencyWords: Set<String>, latin: [Bool]? = nil) -> [FoundAmount] {
+    /// (a letter before an amount, as `scan` reads the line: the word glued to it holds it, and no such word may glue
+    /// when every currency word is ASCII: a letter not ASCII is two bytes, and `mayGlue`'s one deletion leaves one of
+    /// them). Nil where that would have to be asked of currency words not ASCII (the rules' may hold some): the caller
+    /// then asks the expression. (Asked only there, not of every line: most lines glue no letter to an amount.)
+    private static func amounts(_ b: UnsafeBufferPointer<UInt8>, _ currencyWords: Set<String>, latin: [Bool]? = nil) -> [FoundAmount]? {
         func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
         func isLatin(_ i: Int) -> Bool { latin?[i] ?? false }
         var out: [FoundAmount] = []
@@ -220,7 +219,11 @@ enum AmountScanner {
                 var k = start
                 var sawLatin = false
                 while k > 0, Bytes.isLetter(b[k - 1]) || isLatin(k - 1) { if isLatin(k - 1) { sawLatin = true }; k -= 1 }
-                guard !sawLatin, mayGlue(text(k..<start).lowercased(), currencyWords) else { continue }
+                if sawLatin {
+                    guard currencyWords.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }) else { return nil }
+                    continue
+                }
+                guard mayGlue(text(k..<start).lowercased(), currencyWords) else { continue }
             }
             let a: Amount, repairs: [Note]
             if let p = plainAmount(b, m) {

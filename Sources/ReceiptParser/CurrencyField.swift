@@ -101,9 +101,8 @@ extension CompiledRules {
         let lower = lowered.map { String(decoding: $0, as: UTF8.self) } ?? text.lowercased()
         let lowerBytes = lowered ?? Array(lower.utf8)
         let byteSigns = lowered != nil
-        var lo: UInt64 = 0, hi: UInt64 = 0
-        for c in lowerBytes where c < 0x80 { if c < 64 { lo |= 1 << UInt64(c) } else { hi |= 1 << UInt64(c - 64) } }
-        let candidates = byBytes ? currencyCandidates?.candidates(ByteSet(lo: lo, hi: hi)) : nil
+        // (`ByteSet(bytes:)` leaves out the bytes not ASCII.)
+        let candidates = byBytes ? currencyCandidates?.candidates(ByteSet(bytes: lowerBytes)) : nil
         var madeWords: WordLine?
         for (k, (sym, code)) in currencySymbols.enumerated() {
             if let candidates, currencySymbolBytes[k].set != nil, candidates & (1 << UInt64(k)) == 0 { continue }

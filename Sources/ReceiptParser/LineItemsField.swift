@@ -638,13 +638,6 @@ extension ReceiptParser {
         } ?? leadingMarks.replacing(in: s, with: "")
     }
 
-    /// The start of the character that ends at `end` in UTF-8 `b` (`end - 1` for a byte of ASCII).
-    static func characterStart(_ b: UnsafeBufferPointer<UInt8>, before end: Int) -> Int {
-        var i = end - 1
-        while i > 0, b[i] & 0xC0 == 0x80 { i -= 1 }
-        return i
-    }
-
     /// `leadingAmount.replacing(in: s, with: "")`; on printable ASCII by hand (the expression is anchored, and each of
     /// its runs is the longest: no digit is a mark (`\W`), and no digit is a point or a comma, so it matches there or
     /// nowhere).
@@ -669,7 +662,7 @@ extension ReceiptParser {
             var end = b.count
             while end > 0 {
                 if b[end - 1] < 0x80 { if trailingMarkBytes.contains(b[end - 1]) { end -= 1; continue } else { break } }
-                let start = characterStart(b, before: end)
+                let start = Bytes.scalarStart(b, before: end)
                 guard let (u, _) = Bytes.scalar(b, at: start), u == "—" || u == "–" || u == "“" || u == "”" else { break }
                 end = start
             }

@@ -787,6 +787,14 @@ enum Bytes {
         return l.value
     }
 
+    /// Where the scalar that ends at `end` starts in UTF-8 `b` (`end - 1` for a byte of ASCII): back over the continuation
+    /// bytes (10xxxxxx), not below `from`.
+    @inline(__always) static func scalarStart(_ b: UnsafeBufferPointer<UInt8>, before end: Int, from: Int = 0) -> Int {
+        var i = end - 1
+        while i > from, b[i] & 0xC0 == 0x80 { i -= 1 }
+        return i
+    }
+
     /// The scalar whose UTF-8 starts at `b[i]`, of two to four bytes, and how many: nil where none starts there well formed
     /// (a string's UTF-8 always is; asked anyway).
     @inline(__always) static func scalar(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> (Unicode.Scalar, Int)? {
@@ -917,9 +925,7 @@ struct Trim: Sendable {
             }
             while hi > lo {
                 if b[hi - 1] < 0x80 { guard ascii[Int(b[hi - 1])] else { break }; hi -= 1; continue }
-                // (Back to the scalar's first byte: continuation bytes are 10xxxxxx.)
-                var start = hi - 1
-                while start > lo, b[start] & 0xC0 == 0x80 { start -= 1 }
+                let start = Bytes.scalarStart(b, before: hi, from: lo)
                 guard let (u, k) = Bytes.scalar(b, at: start), start + k == hi else { return nil }
                 guard set.contains(u) else { break }
                 hi = start
