@@ -52,19 +52,25 @@ extension ReceiptParser {
             return k..<(k + 4)
         }
         func says(_ k: Int, _ word: StaticString) -> Bool { Bytes.says(b, k, word) }
+        // (Each place asked by its first byte: a masking mark, "e" or "l" in either case. Any other byte starts no
+        // alternative, and a place was asked all three, most of the cost on a line with a phone number or a year.)
         for p in 0..<n {
-            var k = p
-            while k < n, cardMasks.contains(b[k]) { k += 1 }
-            if k - p >= 2 {
-                while k < n, cardMaskRun.contains(b[k]) { k += 1 }
-                if let r = four(k) { return r }
+            let x = b[p]
+            if cardMasks.contains(x) {
+                var k = p + 1
+                while k < n, cardMasks.contains(b[k]) { k += 1 }
+                if k - p >= 2 {
+                    while k < n, cardMaskRun.contains(b[k]) { k += 1 }
+                    if let r = four(k) { return r }
+                }
+                continue
             }
-            if says(p, "ending ") {
+            let lower = x | 0x20
+            if lower == UInt8(ascii: "e"), says(p, "ending ") {
                 if says(p + 7, "in "), let r = four(p + 10) { return r }
                 if let r = four(p + 7) { return r }
-            }
-            if says(p, "last 4") {
-                k = p + 6
+            } else if lower == UInt8(ascii: "l"), says(p, "last 4") {
+                var k = p + 6
                 while k < n, b[k] == UInt8(ascii: ":") || b[k] == 0x20 { k += 1 }
                 if let r = four(k) { return r }
             }

@@ -171,8 +171,9 @@ final class ParseLine {
     /// Index in `OCRPage.lines` of the (first) source line, for evidence.
     let source: Int
     let text: String
-    /// Made when first asked: the lines read only for their currency signs seldom need it.
-    private(set) lazy var words = WordLine(text)
+    /// Made with the line: every row the fields read asks for it (a lazy one was a call, a check and a retain at each of
+    /// some 430 asks a receipt).
+    let words: WordLine
     let amounts: [FoundAmount]
     /// The dates on the line (`DateScanner.scan`), read once: the date, the items' end and the vendor's header ask.
     let dates: [RawDate]
@@ -185,6 +186,7 @@ final class ParseLine {
         self.index = index
         self.source = source
         self.text = text
+        words = WordLine(text)
         self.amounts = amounts
         self.dates = dates
         box = line.box
