@@ -224,6 +224,9 @@ final class CompiledRules: Sendable {
     /// `nameWords` as UTF-8, under the same keys and in the same order (asked on bytes by the ASCII paths of
     /// `hasNameWord` and `repairWord`: a string made and compared for each word of each name was most of their cost).
     let nameWordBytes: [Int: [[UInt8]]]
+    /// The words of `nameWords` that are not ASCII, under the same keys and in the same order: the only ones a word that
+    /// is not ASCII can be one confusable letter from (`repairWord`; the confusable letters are all ASCII).
+    let nameWordsNotASCII: [Int: [String]]
     let currencySymbols: [(String, String)]   // raw symbol, code
     /// `currencySymbols`' symbols as UTF-8, and whether each is all letters (`currencies(in:)` on ASCII).
     /// (`pairs`: its pairs of bytes side by side, `BytePairs`.)
@@ -294,6 +297,7 @@ final class CompiledRules: Sendable {
         addressWords = list(r.vendor.addressWords)
         nameWords = Dictionary(grouping: Set((r.vendor.nameWords ?? []).map { $0.uppercased() }).sorted(), by: \.count)
         nameWordBytes = nameWords.mapValues { $0.map { Array($0.utf8) } }
+        nameWordsNotASCII = nameWords.mapValues { $0.filter { !$0.utf8.allSatisfy { $0 < 0x80 } } }
         currencySymbols = r.currency.symbols.map { ($0.key.lowercased(), $0.value) }.sorted { $0.0.count > $1.0.count }
         currencySymbolBytes = currencySymbols.map { s in
             (Array(s.0.utf8), s.0.allSatisfy(\.isLetterQuick), s.0.utf8.allSatisfy { $0 < 0x80 } ? ByteSet(bytes: s.0.utf8) : nil, BytePairs(Array(s.0.utf8)))

@@ -541,9 +541,14 @@ extension CompiledRules {
         guard let same = nameWords[upper.count], !same.contains(upper) else { return String(chars) }
         // One letter off, and that letter one OCR often mistakes for the other: "PASIR" stays, "HUUSE" does not.
         let upperBytes = Array(upper.utf8)
-        let near = same.filter { w in
+        // (A word not ASCII is one confusable letter from no ASCII word: the letter that differs would be one not ASCII,
+        // and every confusable letter is ASCII. Only the words not ASCII are compared, character by character: each
+        // of the others was a walk of both as characters, most of the cost of a header of German or French.)
+        let upperIsASCII = upperBytes.count == upper.count
+        let candidates = upperIsASCII ? same : nameWordsNotASCII[upper.count] ?? []
+        let near = candidates.filter { w in
             // (ASCII both: the same comparison on bytes, without collecting the differences.)
-            if upperBytes.count == upper.count, w.utf8.count == upperBytes.count {
+            if upperIsASCII, w.utf8.count == upperBytes.count {
                 var slip: (UInt8, UInt8)?
                 for (a, b) in zip(w.utf8, upperBytes) where a != b {
                     if slip != nil { return false }

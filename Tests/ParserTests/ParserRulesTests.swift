@@ -385,6 +385,8 @@ struct ParserRulesTests {
         ("MR. A.1.B. (M) SDN BHD\nJALAN 3", "MR. A.I.B. (M) SDN BHD"),
         ("PASIR PUTIH HARDWARE SDN BHD\nJALAN 3", "PASIR PUTIH HARDWARE SDN BHD"),
         ("BLUE MOUSE CAFE LTD\n12 Main Street", "BLUE MOUSE CAFE LTD"),
+        // A business word not ASCII, one confusable letter off ("F" for "E"): a word not ASCII is compared with those.
+        ("BÄCKFREI SONNENSCHEIN GMBH\nHauptstraße 3", "BÄCKEREI SONNENSCHEIN GMBH"),
         ("7-ELEVEN STORE 12\n12 Main Street", "7-ELEVEN STORE 12"),
         // A logo read as a scrap above the name: the line with a business word and a registration number below wins.
         ("TT eee\nGOLDEN LOTUS RESTAURANT\n(004827316-K)\nJALAN 3", "GOLDEN LOTUS RESTAURANT"),
