@@ -23,7 +23,7 @@ extension CompiledRules {
 
     /// Mostly one- and two-letter scraps, or letters run together ("eee"): what OCR makes of logos and pictures.
     static func looksLikeNoise(_ w: WordLine) -> Bool {
-        if w.isASCII { return looksLikeNoiseASCII(w) }
+        if w.simpleScalars { return looksLikeNoiseOnBytes(w) }
         let words = w.words.filter { $0.contains(where: \.isLetterQuick) }
         guard !words.isEmpty else { return true }
         let short = words.filter { $0.count <= 2 }.count
@@ -40,24 +40,37 @@ extension CompiledRules {
 
     static let vowels = Set("aeiouy")
 
-    /// `looksLikeNoise` for a line of ASCII, on its words' bytes (lower-case letters and digits, a byte a character),
-    /// in one walk of them: the words with a letter counted, the short ones, the longest, and the odd ones (more than
-    /// three letters without a vowel, or one letter over and over), without an array of the words made.
-    static func looksLikeNoiseASCII(_ w: WordLine) -> Bool {
+    /// `looksLikeNoise` for a line of ASCII or of Latin letters (`WordLine.simpleScalars`), on its words' bytes (lower-case
+    /// letters and digits: an ASCII byte a character, a Latin letter two bytes, `Bytes.latinLower`), in one walk of
+    /// them: the words with a letter counted, the short ones, the longest, and the odd ones (more than three letters
+    /// without a vowel, or one letter over and over), without an array of the words made. (A line of Latin letters
+    /// went the characters' way: a string and its words made, each word walked as characters, some 17,000
+    /// instructions a header line of a German or French receipt.)
+    static func looksLikeNoiseOnBytes(_ w: WordLine) -> Bool {
         var count = 0, short = 0, longest = 0, odd = 0
         let vowels = Self.vowelBytes
         w.bytes.withUnsafeBufferPointer { b in
             for s in w.spans {
-                var letter = false, vowel = false, same = true
-                let first = b[s.start]
-                for i in s.start..<s.end {
+                var letter = false, vowel = false, same = true, n = 0
+                // (The first character's bytes: one, or a lead byte and one more.)
+                let first = b[s.start], firstNext: UInt8 = first < 0x80 ? 0 : b[s.start + 1]
+                var i = s.start
+                while i < s.end {
                     let c = b[i]
-                    if c >= 0x61 && c <= 0x7A { letter = true }
-                    if vowels.contains(c) { vowel = true }
-                    if c != first { same = false }
+                    if c < 0x80 {
+                        if c >= 0x61 && c <= 0x7A { letter = true }
+                        if vowels.contains(c) { vowel = true }
+                        if c != first { same = false }
+                        i += 1
+                    } else {
+                        // (A Latin letter: no ASCII vowel.)
+                        letter = true
+                        if c != first || b[i + 1] != firstNext { same = false }
+                        i += 2
+                    }
+                    n += 1
                 }
                 guard letter else { continue }
-                let n = s.count
                 count += 1
                 if n <= 2 { short += 1 }
                 longest = max(longest, n)

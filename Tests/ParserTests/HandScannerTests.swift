@@ -830,6 +830,16 @@ struct HandScannerTests {
             #expect(rules.vendorText.droppingLowerScrapsASCII(s) == Self.lowerScrapsDroppedAsBefore(s, rules.vendorText), "\(s)")
             #expect(rules.hasNameWord(s) == s.split(whereSeparator: { !$0.isLetter }).contains { w in rules.nameWords[w.count]?.contains(w.uppercased()) ?? false }, "\(s)")
         }
+        // Lines of Latin letters (`WordLine.simpleScalars`, read on their bytes): letters of two bytes among ASCII ones,
+        // repeated ("ééé", "ÄÄä"), without vowels ("ßßßß"), short and long, with signs not ASCII between them.
+        let latin = ["Bäckerei", "ÉPICERIE", "ééé", "ÄÄä", "ßßßß", "öö", "Ñ", "çà", "Œuvre", "Müller & Söhne", "€", "ÿÿÿ", "x é"]
+        for _ in 0..<20_000 {
+            var s = g.line(Array("ABCDEFabcdeiouyxz   ,.-0123äöüÄÖÜßéèÉàçñœŒ€£"), max: 12)
+            if Bool.random(using: &g) { s += " " + latin.randomElement(using: &g)! }
+            if Bool.random(using: &g) { s = latin.randomElement(using: &g)! + " " + s }
+            let w = WordLine(s)
+            #expect(CompiledRules.looksLikeNoise(w) == noiseBefore(w), "\(s)")
+        }
     }
 
     /// A name's brackets counted on its bytes (`opensMoreThanCloses`) as by its characters.
