@@ -776,6 +776,21 @@ enum Bytes {
         return out
     }
 
+    /// Whether the plain Latin letter `u` (`latinLower`) is upper-case and lower-case as `Character` says (`isUppercase`,
+    /// `isLowercase`); nil for any other scalar. Asked of Swift once, kept as a table.
+    @inline(__always) static func latinCase(_ u: Unicode.Scalar) -> (upper: Bool, lower: Bool)? {
+        let v = u.value
+        guard v >= 0xC0, v < 0x250 else { return nil }
+        let c = latinCaseTable[Int(v - 0xC0)]
+        return c == 0xFF ? nil : (c & 1 != 0, c & 2 != 0)
+    }
+
+    private static let latinCaseTable: [UInt8] = (UInt32(0xC0)..<0x250).map { v in
+        guard let u = Unicode.Scalar(v), latinLower(u) != nil else { return 0xFF }
+        let ch = Character(u)
+        return (ch.isUppercase ? 1 : 0) | (ch.isLowercase ? 2 : 0)
+    }
+
     private static let latinTable: [UInt32] = (UInt32(0xC0)..<0x250).map { v in
         // (Not "ı" and "ſ": a case-insensitive expression takes them for "i" and "s"; nor "ŉ" and "ǰ", which it folds to
         // two characters.)

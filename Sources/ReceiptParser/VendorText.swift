@@ -923,6 +923,7 @@ struct VendorText: Sendable {
         t = Self.trimJunkKeepingDots(t)
         // "RESTORAN TELAGA VILLAGE oo": short lower-case scraps after a name printed in capitals.
         if let ascii = droppingLowerScrapsASCII(t) { return ascii }
+        if Self.keepsLatinWhole(t) { return t }
         var words = t.split(separator: " ")
         if words.filter({ w in
             // (ASCII: the same, on bytes.)
@@ -979,6 +980,53 @@ struct VendorText: Sendable {
             if same { return t }
         }
         return droppingLowerScrapsWalk(t)
+    }
+
+    /// Whether the end of `clean` (below `droppingLowerScrapsASCII`) gives a name of ASCII, Latin letters
+    /// (`Bytes.latinCase`) and signs (`Bytes.isNeutralSign`, the dates' marks) back as it is, found in one walk of its bytes as `droppingLowerScrapsASCII`'s quick answer
+    /// is: fewer than two words in capitals, or no short scrap last and the words joined by single spaces. A Latin
+    /// letter or a sign is one character (nothing joins it), so a word's characters are counted by its scalars. False: not known
+    /// (any other character, or a scrap that may go), and the words are listed as characters. (A speed trick: that
+    /// listing, the words split and each walked as characters twice, was some 20,000 instructions a name.)
+    static func keepsLatinWhole(_ t: String) -> Bool {
+        t.utf8.withContiguousStorageIfAvailable { b -> Bool in
+            let n = b.count
+            var i = 0, words = 0, capitalWords = 0, lastCount = 0, lastLower = false, joined = true
+            while i < n {
+                if b[i] == 0x20 {
+                    if i == 0 || i == n - 1 || b[i - 1] == 0x20 { joined = false }
+                    i += 1
+                    continue
+                }
+                var j = i, upper = false, lower = false, count = 0
+                while j < n, b[j] != 0x20 {
+                    let d = b[j]
+                    if d < 0x80 {
+                        guard d >= 0x20 && d <= 0x7E else { return false }
+                        if d >= 0x41 && d <= 0x5A { upper = true } else if d >= 0x61 && d <= 0x7A { lower = true }
+                        j += 1
+                    } else {
+                        guard let (u, k) = Bytes.scalar(b, at: j) else { return false }
+                        if let c = Bytes.latinCase(u) {
+                            if c.upper { upper = true }
+                            if c.lower { lower = true }
+                        } else {
+                            // (A sign, "€", "’", "–": a character of its own, not alphabetic, so of no case.)
+                            guard Bytes.isNeutralSign(u) || Bytes.dateMarks.contains(u) else { return false }
+                        }
+                        j += k
+                    }
+                    count += 1
+                }
+                words += 1
+                if count >= 2, upper, !lower { capitalWords += 1 }
+                lastCount = count; lastLower = lower
+                i = j
+            }
+            if capitalWords < 2 { return true }
+            if words <= 2 || lastCount > 3 || !lastLower { return joined }
+            return false
+        } ?? false
     }
 
     /// `droppingLowerScrapsASCII` by the whole walk: the words listed, the scraps dropped (its quick answers held to

@@ -832,14 +832,22 @@ struct HandScannerTests {
         }
         // Lines of Latin letters (`WordLine.simpleScalars`, read on their bytes): letters of two bytes among ASCII ones,
         // repeated ("ééé", "ÄÄä"), without vowels ("ßßßß"), short and long, with signs not ASCII between them.
-        let latin = ["Bäckerei", "ÉPICERIE", "ééé", "ÄÄä", "ßßßß", "öö", "Ñ", "çà", "Œuvre", "Müller & Söhne", "€", "ÿÿÿ", "x é"]
+        // And a name of such letters `keepsLatinWhole` keeps is one the end of `clean` gives back by characters.
+        let latin = ["Bäckerei", "ÉPICERIE", "ééé", "ÄÄä", "ßßßß", "öö", "Ñ", "çà", "Œuvre", "Müller & Söhne", "€", "ÿÿÿ", "x é",
+                     "BÄCKEREI MÜLLER", "ÉPICERIE FINE", "ÇA", "Ǆ", "ǅ", "Ǆǅ", "ÉÉ", "GmbH", "sàrl", "S.à r.l.", "éa"]
+        var kept = 0
         for _ in 0..<20_000 {
-            var s = g.line(Array("ABCDEFabcdeiouyxz   ,.-0123äöüÄÖÜßéèÉàçñœŒ€£"), max: 12)
+            var s = g.line(Array("ABCDEFabcdeiouyxz   ,.-0123äöüÄÖÜßéèÉàçñœŒ€£’–°•"), max: 12)
             if Bool.random(using: &g) { s += " " + latin.randomElement(using: &g)! }
             if Bool.random(using: &g) { s = latin.randomElement(using: &g)! + " " + s }
             let w = WordLine(s)
             #expect(CompiledRules.looksLikeNoise(w) == noiseBefore(w), "\(s)")
+            if VendorText.keepsLatinWhole(s) {
+                kept += 1
+                #expect(Self.lowerScrapsDroppedAsBefore(s, rules.vendorText) == s, "\(s)")
+            }
         }
+        #expect(kept > 5_000)
     }
 
     /// A name's brackets counted on its bytes (`opensMoreThanCloses`) as by its characters.
