@@ -149,11 +149,12 @@ extension ReceiptParser {
         return i > digits && i < b.count && b[i] == UInt8(ascii: "%")
     }
 
-    /// The words of a line with a letter in them (on ASCII, counted on the words' bytes without listing them).
+    /// The words of a line with a letter in them (on ASCII and on Latin letters, counted on the words' bytes without
+    /// listing them: there a byte not ASCII is one of a Latin letter's two, `WordLine.simpleScalars`).
     static func wordsWithLetters(_ w: WordLine) -> Int {
-        guard w.isASCII else { return w.words.filter { $0.contains(where: \.isLetterQuick) }.count }
+        guard w.simpleScalars else { return w.words.filter { $0.contains(where: \.isLetterQuick) }.count }
         var n = 0
-        for s in w.spans where w.word(s).contains(where: { $0 >= 0x61 && $0 <= 0x7A }) { n += 1 }
+        for s in w.spans where w.word(s).contains(where: { ($0 >= 0x61 && $0 <= 0x7A) || $0 >= 0x80 }) { n += 1 }
         return n
     }
 

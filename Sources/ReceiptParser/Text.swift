@@ -993,11 +993,20 @@ func replacingOccurrences(in s: String, of target: String, with replacement: Str
 /// `s.filter(\.isLetter).count`, counted on bytes when `s` is ASCII (a speed trick: the filter built a string
 /// character by character). On ASCII the letters are the bytes A-Z and a-z ("\r\n", one character, is no letter).
 func letterCount<S: StringProtocol>(_ s: S) -> Int {
+    // (On bytes: ASCII, Latin letters (`Bytes.latinLower`, letters all) and signs (`Bytes.isNeutralSign`, the dates'
+    // marks: none a letter), each one character that nothing joins. Anything else is counted as characters.)
     if let n = s.utf8.withContiguousStorageIfAvailable({ b -> Int? in
-        var n = 0
-        for c in b {
-            guard c < 0x80 else { return nil }
-            if Bytes.isLetter(c) { n += 1 }
+        var n = 0, i = 0
+        while i < b.count {
+            let c = b[i]
+            if c < 0x80 {
+                if Bytes.isLetter(c) { n += 1 }
+                i += 1
+                continue
+            }
+            guard let (u, k) = Bytes.scalar(b, at: i) else { return nil }
+            if Bytes.latinLower(u) != nil { n += 1 } else if !Bytes.isNeutralSign(u) && !Bytes.dateMarks.contains(u) { return nil }
+            i += k
         }
         return n
     }), let n { return n }

@@ -903,6 +903,24 @@ struct HandScannerTests {
         }
     }
 
+    /// Letters counted on bytes (`letterCount`, `ReceiptParser.wordsWithLetters`) as by characters, on lines of ASCII,
+    /// Latin letters and signs, and on lines with characters the bytes' way leaves to the characters' (a combining
+    /// mark, an emoji, a letter of another script).
+    @Test func lettersCountedOnBytesAsByCharacters() {
+        var g = Lines(state: 107)
+        let alphabet: [Character] = Array("ABCabcxyz019  ,.-&äöüÄÖÜßéèÉàçñœŒ€£’–°•") + ["e\u{301}", "👍🏽", "Ж", "\u{00A0}", "ǅ", "µ", "ª", "\u{2160}"]
+        var latin = 0
+        for k in 0..<20_000 {
+            let s = k % 4 == 0 ? g.line(alphabet, max: 16) : g.line(Array("ABCabcxyz019  ,.-&äöüÄÖÜßéèÉàçñœŒ€£’–°•"), max: 16)
+            #expect(letterCount(s) == s.filter(\.isLetterQuick).count, "\(s)")
+            #expect(letterCount(Substring(s).dropFirst()) == s.dropFirst().filter(\.isLetterQuick).count, "\(s)")
+            let w = WordLine(s)
+            if w.simpleScalars && !w.isASCII { latin += 1 }
+            #expect(ReceiptParser.wordsWithLetters(w) == w.words.filter { $0.contains(where: \.isLetterQuick) }.count, "\(s)")
+        }
+        #expect(latin > 5_000)
+    }
+
     /// The end of `VendorText.clean` as it was, by characters.
     static func lowerScrapsDroppedAsBefore(_ t: String, _ v: VendorText) -> String {
         var words = t.split(separator: " ")
