@@ -170,6 +170,27 @@ enum QuantityScanner {
         return .some(Bytes.standIn(b, signStandIn).withUnsafeBufferPointer(hand))
     }
 
+    /// The stand-in of a line of printable ASCII and scalars `byte` gives a byte for (a byte a scalar); nil when it holds
+    /// any other byte or scalar.
+    static func standIn(_ b: UnsafeBufferPointer<UInt8>, _ byte: (Unicode.Scalar) -> UInt8?) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            if c < 0x80 {
+                guard c >= 0x20 && c <= 0x7E else { return nil }
+                out.append(c)
+                i += 1
+                continue
+            }
+            guard let (u, n) = Bytes.scalar(b, at: i), let x = byte(u) else { return nil }
+            out.append(x)
+            i += n
+        }
+        return out
+    }
+
     /// A sign's byte in the quantities' stand-in (`Bytes.standIn`): "×" as "x" (the quantity expressions name the two
     /// together, `[xX×…]`, and no other letter beside them), "£" and "€" as "$" (`quantityTimesPrice` names the three
     /// together, `(?:RM|\$|€|£)`, and the others none of them), any other sign as "#" (which none names: in none of their
@@ -182,10 +203,13 @@ enum QuantityScanner {
     /// (the first match starting at or after a byte offset: the whole match, non-empty, and each group's range,
     /// nil where a group took no part), each search going on where the last match ended; any other text is
     /// asked of the expression.
-    static func allMatches(_ s: String, _ pattern: Pattern,
+    ///
+    /// `standIn`: a line of printable ASCII and scalars it gives a byte for is matched by hand too, on its stand-in (a
+    /// byte a scalar, each scalar's byte one the expression takes as it takes the scalar, and each scalar a character
+    /// of its own); a scalar it gives nil for sends the line to the expression.
+    static func allMatches(_ s: String, _ pattern: Pattern, standIn: ((Unicode.Scalar) -> UInt8?)? = nil,
                            _ hand: (UnsafeBufferPointer<UInt8>, Int) -> (whole: Range<Int>, groups: [Range<Int>?])?) -> [Match] {
-        let found = s.utf8.withContiguousStorageIfAvailable { b -> [(whole: Range<Int>, groups: [Range<Int>?])]? in
-            guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return nil }
+        func all(_ b: UnsafeBufferPointer<UInt8>) -> [(whole: Range<Int>, groups: [Range<Int>?])] {
             var out: [(whole: Range<Int>, groups: [Range<Int>?])] = []
             var from = 0
             while from < b.count, let m = hand(b, from) {
@@ -194,10 +218,16 @@ enum QuantityScanner {
             }
             return out
         }
-        guard case let .some(.some(results)) = found else { return pattern.matches(in: s) }
+        // (The hand's matches, and whether their places are scalars': nil, the expression's.)
+        let found = s.utf8.withContiguousStorageIfAvailable { b -> (results: [(whole: Range<Int>, groups: [Range<Int>?])], byScalars: Bool)? in
+            if b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) { return (all(b), false) }
+            guard let standIn, let stand = Self.standIn(b, standIn) else { return nil }
+            return (stand.withUnsafeBufferPointer(all), true)
+        }
+        guard case let .some(.some((results, byScalars))) = found else { return pattern.matches(in: s) }
         if results.isEmpty { return [] }
-        let u = s.utf8
-        func at(_ k: Int) -> String.Index { u.index(u.startIndex, offsetBy: k) }
+        let u = s.utf8, scalars = s.unicodeScalars
+        func at(_ k: Int) -> String.Index { byScalars ? scalars.index(scalars.startIndex, offsetBy: k) : u.index(u.startIndex, offsetBy: k) }
         return results.map { whole, groups in
             let range = at(whole.lowerBound)..<at(whole.upperBound)
             return ([String(s[range])] + groups.map { g in g.map { String(s[at($0.lowerBound)..<at($0.upperBound)]) } }, range)

@@ -1264,7 +1264,9 @@ struct HandScannerTests {
         var g = Lines(state: 79)
         let pieces = ["Jan", "JAN", "jan", "Sept", "March", "Okt", "Dec", "dpr", "Apr", "nov", "ab", "Septembers", "x", "1", "2", "12", "31", "05",
                       "2018", "1999", "20", "19", "18", "O", "o", "Q", "D", "d", "G", "l", "I", "i", "|", "!", "t", "S", "s", "B", "Z", "z", "?",
-                      "st", "ND", "rd", "th", "Er", "'", "`", "\"", ",'", "’", "°", ".", ",", "-", "/", " ", "  ", ":", "é"]
+                      "st", "ND", "rd", "th", "Er", "'", "`", "\"", ",'", "’", "°", ".", ",", "-", "/", " ", "  ", ":", "é",
+                      // (Latin letters and signs, matched by hand on a stand-in; a mark, a space not ASCII: by the expression.)
+                      "März", "MÄRZ", "févr", "Déc", "ß", "Ä", "é5", "ø", "œ", "€", "‘", "´", "–", "•", "ǅ", "e\u{301}", "\u{00A0}"]
         let key = Self.matchKey, regex = Self.expressionMatches
         let hands: [(Pattern, (String) -> [QuantityScanner.Match])] = [
             (DateScanner.dayMonthName, DateScanner.dayMonthNameMatches), (DateScanner.monthNameDay, DateScanner.monthNameDayMatches),
