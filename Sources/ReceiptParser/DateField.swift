@@ -102,13 +102,19 @@ extension ReceiptParser {
         return padded(v.year, 4) + padded(v.month, 2) + padded(v.day, 2)
     }
 
-    /// The runs of ten digits or more in `text` (`split` on what is not a number); on ASCII, found as bytes.
+    /// The runs of ten digits or more in `text` (`split` on what is not a number); on ASCII, Latin letters and signs,
+    /// found as bytes (a Latin letter, a sign and a date's mark are each one character, and no number).
     static func longDigitRuns(_ text: String) -> [String] {
         let ascii: [String]? = text.utf8.withContiguousStorageIfAvailable { b -> [String]? in
-            guard b.allSatisfy({ $0 < 0x80 }) else { return nil }
             var out: [String] = []
             var i = 0
             while i < b.count {
+                if b[i] >= 0x80 {
+                    guard let (u, n) = Bytes.scalar(b, at: i), Bytes.latinLower(u) != nil || Bytes.isNeutralSign(u) || Bytes.dateMarks.contains(u)
+                    else { return nil }
+                    i += n
+                    continue
+                }
                 guard Bytes.isDigit(b[i]) else { i += 1; continue }
                 var j = i
                 while j < b.count, Bytes.isDigit(b[j]) { j += 1 }

@@ -17,9 +17,10 @@ extension ReceiptParser {
     static let cardMaskRun = ByteSet(" *xX#-")
 
     /// The first `cardDigits` match's digits (its group 1) in `s`: found by hand on printable ASCII, else by the expression.
-    /// A line whose only characters not ASCII are signs ("£12.50 •••• 1234": `Bytes.printableWithNeutralSigns`) is read by
-    /// hand too, on a stand-in: "•" as "#" (the expression's marks take both alike), any other sign as "%" (which it takes
-    /// as it takes such a sign: in none of its classes, no digit, space or letter). The digits are the line's own.
+    /// A line whose only characters not ASCII are signs ("£12.50 •••• 1234": `Bytes.printableWithNeutralSigns`) and Latin
+    /// letters ("Kartenzahlung •••• 1234 Ä") is read by hand too, on a stand-in: "•" as "#" (the expression's marks take
+    /// both alike), any other sign as "%" (which it takes as it takes such a sign: in none of its classes, no digit, space
+    /// or letter), a Latin letter as "z". The digits are the line's own.
     static func cardLast4(_ s: String) -> String? {
         if let found = Bytes.onPrintable(s, { b in cardDigitsFirst(b).map { String(decoding: UnsafeBufferPointer(rebasing: b[$0]), as: UTF8.self) } }) {
             return found
@@ -28,11 +29,15 @@ extension ReceiptParser {
         return cardDigits.matches(in: s).first?.groups[1] ?? nil
     }
 
-    /// `cardLast4` of a line whose only characters not ASCII are signs, on its stand-in (nil: any other line).
+    /// `cardLast4` of a line whose only characters not ASCII are signs and Latin letters, on its stand-in (nil: any
+    /// other line). A Latin letter (`Bytes.latinLower`) is "z" there: a letter the expression takes as it takes such a
+    /// letter (a letter of none of its literals, "x", "ending", "in", "last", and no "ss" a "ß" could fold to).
     @inline(never) static func cardLast4OnSigns(_ s: String) -> String?? {
         s.utf8.withContiguousStorageIfAvailable { b -> String?? in
-            guard Bytes.printableWithNeutralSigns(b) else { return .none }
-            let standIn = Bytes.standIn(b) { $0 == "\u{2022}" ? UInt8(ascii: "#") : UInt8(ascii: "%") }
+            guard Bytes.kinds(b).signsOrLetters else { return .none }
+            let standIn = Bytes.standIn(b) { u in
+                Bytes.latinLower(u) != nil ? UInt8(ascii: "z") : u == "\u{2022}" ? UInt8(ascii: "#") : UInt8(ascii: "%")
+            }
             return .some(standIn.withUnsafeBufferPointer { sb in cardDigitsFirst(sb).map { String(decoding: UnsafeBufferPointer(rebasing: sb[$0]), as: UTF8.self) } })
         } ?? nil
     }

@@ -919,6 +919,16 @@ struct HandScannerTests {
             #expect(ReceiptParser.wordsWithLetters(w) == w.words.filter { $0.contains(where: \.isLetterQuick) }.count, "\(s)")
         }
         #expect(latin > 5_000)
+        // Runs of ten digits or more (`longDigitRuns`) on bytes as `split` on what is not a number finds them.
+        let pieces = ["0123456789", "12345", "1", "é", "€", "’", "°", " ", "a", "-", "ß", "½", "²", "e\u{301}", "\u{0663}", "\u{00A0}"]
+        var runs = 0
+        for _ in 0..<20_000 {
+            let s = (0..<Int.random(in: 0...8, using: &g)).map { _ in pieces.randomElement(using: &g)! }.joined()
+            let found = ReceiptParser.longDigitRuns(s)
+            runs += found.count
+            #expect(found == s.split(whereSeparator: { !$0.isNumber }).filter { $0.count >= 10 }.map(String.init), "\(s)")
+        }
+        #expect(runs > 3_000)
     }
 
     /// The end of `VendorText.clean` as it was, by characters.
@@ -1029,7 +1039,8 @@ struct HandScannerTests {
     /// match's digits, and every token match (whole and group) in order, on printable lines made of their pieces.
     @Test func cardDigitsAndIdTokensAreTheExpressionsMatches() {
         let tokens = ["*", "**", "x", "X", "xx", "#", "-", " ", "  ", ":", ".", "/", "1234", "12345", "567", "0", "ending ", "ENDING ", "in ", "IN ",
-                      "last 4", "LAST 4", "card", "No", "AB", "a", "Z9", "-12/3", "##", ": ", "é", "•", "••", "•••• ", "£", "€", "·", "%", "—"]
+                      "last 4", "LAST 4", "card", "No", "AB", "a", "Z9", "-12/3", "##", ": ", "é", "•", "••", "•••• ", "£", "€", "·", "%", "—",
+                      "ß", "Ä", "laßt 4", "éndíng ", "ÉNDING ", "Kartenzahlung", "×", "e\u{301}"]
         var g = Lines(state: 79)
         var signLines = 0
         func ranges(_ r: NSRange) -> Range<Int> { r.location..<(r.location + r.length) }
@@ -1039,8 +1050,9 @@ struct HandScannerTests {
                 s += Int.random(in: 0...5, using: &g) == 0 ? g.line(Self.textAlphabet, max: 4) : tokens.randomElement(using: &g)!
             }
             guard s.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else {
-                // (Lines whose only characters not ASCII are signs, "•" among them, read on a stand-in: `cardLast4`.)
-                if s.utf8.withContiguousStorageIfAvailable(Bytes.printableWithNeutralSigns) == true { signLines += 1 }
+                // (Lines whose only characters not ASCII are signs, "•" among them, and Latin letters, read on a stand-in:
+                // `cardLast4`.)
+                if s.utf8.withContiguousStorageIfAvailable({ Bytes.kinds($0).signsOrLetters }) == true { signLines += 1 }
                 #expect(ReceiptParser.cardLast4(s) == (ReceiptParser.cardDigits.matches(in: s).first?.groups[1] ?? nil), "\(s)")
                 continue
             }
