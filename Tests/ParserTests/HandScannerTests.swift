@@ -156,6 +156,25 @@ struct HandScannerTests {
         }
     }
 
+    /// `spaced` ruled out on the stand-in of a line of Latin letters and signs (`AmountScanner.spacedMatches`) only where
+    /// the expression finds nothing: the same matches as the expression's, on lines with "€", "£", "¥" before digits.
+    @Test func spacedAmountsOnLatinLinesAsTheExpression() {
+        let pieces = ["€43 70", "€ 43 70", "£1234 56", "¥ 12 50", "€12345 67", "€1 2", "€12 345", "€€12 50", "£12  50", "€12 50%", "$12 50",
+                      "€12 50,5", "Rückgeld", "é", "ß", "•", "–", "€", "12 50", "  ", "x", "0", "%", ".", ","]
+        var g = Lines(state: 109)
+        var latin = 0, found = 0
+        for _ in 0..<20_000 {
+            let s = (0..<Int.random(in: 1...6, using: &g)).map { _ in pieces.randomElement(using: &g)! }.joined()
+            let signsOrLetters = s.utf8.withContiguousStorageIfAvailable { b in !b.allSatisfy { $0 < 0x80 } && Bytes.kinds(b).signsOrLetters } == true
+            guard signsOrLetters else { continue }
+            latin += 1
+            let hand = AmountScanner.spacedMatches(s, signsOrLetters: true), regex = AmountScanner.spaced.regex.matches(in: s, range: NSRange(s.startIndex..., in: s))
+            found += regex.count
+            #expect(hand.map { NSRange($0.range, in: s) } == regex.map(\.range), "\(s)")
+        }
+        #expect(latin > 10_000 && found > 1_000, "\(latin) \(found)")
+    }
+
     @Test func dateSignsSkipOnlyWhatCannotMatch() {
         let rules = CompiledRules(.builtIn)
         let alphabet = Array("0123456789012345678901234567890123456789/-.,: '`\"OoQlI|SsBZzt?ADGJanFebMarAprMayJunJulAugSepOctNovDecTotaltotalRM thst")
