@@ -140,9 +140,10 @@ enum QuantityScanner {
 
     /// `scan` with any number of groups: `hand` gives the whole match and each group's range.
     ///
-    /// A line whose only characters not ASCII are signs ("2 × £1.50": `Bytes.printableWithNeutralSigns`) is matched by
-    /// hand too, on a stand-in (`signStandIn`) in which each sign is one byte these expressions take as they take the
-    /// sign: each sign is one scalar and one character, so a place in the stand-in is a place in the line's scalars.
+    /// A line whose only characters not ASCII are signs ("2 × £1.50": `Bytes.printableWithNeutralSigns`) and Latin letters
+    /// ("2 × Brötchen") is matched by hand too, on a stand-in (`signStandIn`, `onSigns`) in which each sign and letter is
+    /// one byte these expressions take as they take it: each is one scalar and one character, so a place in the
+    /// stand-in is a place in the line's scalars.
     private static func scanGroups(_ s: String, _ pattern: Pattern, first: Bool,
                                    _ hand: (UnsafeBufferPointer<UInt8>) -> (whole: Range<Int>, groups: [Range<Int>])?) -> Match? {
         // (The hand's answer, and whether its places are scalars': nil, the expression's.)
@@ -161,13 +162,15 @@ enum QuantityScanner {
         return ([String(s[range])] + groups.map { String(s[at($0.lowerBound)..<at($0.upperBound)]) }, range)
     }
 
-    /// `hand` on the stand-in of a line whose only characters not ASCII are signs (its answer wrapped); nil for any other
-    /// line. (Out of line: the callers' path for printable ASCII stays small.)
+    /// `hand` on the stand-in of a line whose only characters not ASCII are signs and Latin letters (its answer wrapped);
+    /// nil for any other line. A Latin letter (`Bytes.latinLower`) is "q" there: a letter (`\S`, no `\s` or `\d`) of none
+    /// of the expressions' literals and classes ("x", "lb", "kg", "kilos", "oz", "RM"; no "ss" a "ß" could fold to), as
+    /// the letter is. (Out of line: the callers' path for printable ASCII stays small.)
     @inline(never) static func onSigns(_ b: UnsafeBufferPointer<UInt8>,
                                        _ hand: (UnsafeBufferPointer<UInt8>) -> (whole: Range<Int>, groups: [Range<Int>])?)
         -> (whole: Range<Int>, groups: [Range<Int>])?? {
-        guard Bytes.printableWithNeutralSigns(b) else { return nil }
-        return .some(Bytes.standIn(b, signStandIn).withUnsafeBufferPointer(hand))
+        guard Bytes.kinds(b).signsOrLetters else { return nil }
+        return .some(Bytes.standIn(b) { Bytes.latinLower($0) != nil ? UInt8(ascii: "q") : signStandIn($0) }.withUnsafeBufferPointer(hand))
     }
 
     /// The stand-in of a line of printable ASCII and scalars `byte` gives a byte for (a byte a scalar); nil when it holds

@@ -1177,7 +1177,7 @@ struct HandScannerTests {
     @Test func quantitiesAreTheExpressionsMatches() {
         var g = Lines(state: 59)
         let pieces = ["1", "2", "12", "123", "1234", "0", " ", "  ", "x", "X", "@", "*", "×", ".", ",", "5.00", "Tea", "a", "é", "-", "kg",
-                      "£", "€", "¥", "·", "$", "#", "—"]
+                      "£", "€", "¥", "·", "$", "#", "—", "Brötchen", "ß", "Ö", "ŀ", "ı", "e\u{301}"]
         func key(_ m: QuantityScanner.Match?, _ s: String) -> String {
             m.map { "\($0.groups) \(s.utf8.distance(from: s.startIndex, to: $0.range.lowerBound)) \(s.utf8.distance(from: s.startIndex, to: $0.range.upperBound))" } ?? "-"
         }
@@ -1231,7 +1231,7 @@ struct HandScannerTests {
         var g = Lines(state: 67)
         let pieces = ["1", "2", "12", "123", "1234", "0", "5.00", "4,80", ".", ",", " ", "  ", "x", "X", "@", "*", "×", "lb", "LB", "Ib",
                       "kg", "Kg", "kilo", "KILOS", "kilos", "ki", "s", "RM", "rm", "Rm", "$", "€", "Tea", "a", "é", "-", "05", "9",
-                      "£", "¥", "·", "#", "× ", "£1.50", "€ 2,30"]
+                      "£", "¥", "·", "#", "× ", "£1.50", "€ 2,30", "ö", "Ö", "ß", "kilÖs", "ŀb", "ı", "Brötchen", "e\u{301}"]
         func key(_ m: QuantityScanner.Match?, _ s: String) -> String {
             m.map { "\($0.groups) \(s.utf8.distance(from: s.startIndex, to: $0.range.lowerBound)) \(s.utf8.distance(from: s.startIndex, to: $0.range.upperBound))" } ?? "-"
         }
