@@ -409,9 +409,11 @@ final class WordLine {
     var wordBytes: [[UInt8]] { spans.map { Array(word($0)) } }
 
     /// `textContains(padded, needle)`, asked of `bytes` on an ASCII line (its `padded` is printable then: letters,
-    /// digits and spaces), without making `padded`.
+    /// digits and spaces) or a line of Latin letters (its `padded` letters, digits and spaces, `simpleScalars`), without
+    /// making `padded`: a needle of printable ASCII and Latin letters is found as `textContains` finds it on bytes.
     func holds(text needle: String) -> Bool {
-        guard isASCII, !needle.isEmpty, isPrintableASCII(needle) else { return textContains(padded, needle) }
+        guard simpleScalars, !needle.isEmpty, isASCII && isPrintableASCII(needle) || Bytes.printableOrLatinLetters(needle)
+        else { return textContains(padded, needle) }
         return bytesContain(bytes, needle)
     }
 
@@ -691,6 +693,30 @@ enum Bytes {
     /// Each of its characters not ASCII is one scalar that nothing joins, so its characters are its scalars; a letter
     /// lower-cases to one letter of as many bytes. False for any other line.
     static func printableWithLatinLetters(_ b: UnsafeBufferPointer<UInt8>) -> Bool { kinds(b) == .latinLetters }
+
+    /// Printable ASCII and plain Latin letters (`latinLower`), nothing else: no sign, whose canonical equivalents a
+    /// search by characters would take for it ("\u{037E}" for ";"). Two such texts compare by characters as by bytes: each
+    /// letter is one scalar in its composed form, none the composed form of others, and a character search never
+    /// takes part of one (Foundation finds no "e" in "é").
+    static func printableOrLatinLetters(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            if c < 0x80 {
+                guard c >= 0x20 && c <= 0x7E else { return false }
+                i += 1
+                continue
+            }
+            guard let (u, n) = scalar(b, at: i), latinLower(u) != nil else { return false }
+            i += n
+        }
+        return true
+    }
+
+    static func printableOrLatinLetters(_ s: String) -> Bool {
+        var s = s
+        return s.withUTF8(printableOrLatinLetters)
+    }
 
     /// What a line's characters are, for the fast paths: printable ASCII alone; that and neutral signs (one at least);
     /// that, neutral signs and plain Latin letters (one letter at least); or anything else.
@@ -1069,7 +1095,9 @@ func isPrintableASCII(_ s: String) -> Bool { s.utf8.allSatisfy { $0 >= 0x20 && $
 /// and `other` is not empty (a speed trick: Foundation's search cost some 8,000 instructions a call). There no
 /// character is composed of others, so the byte search finds what Foundation's comparison finds.
 func textContains(_ s: String, _ other: String) -> Bool {
-    guard !other.isEmpty, isPrintableASCII(s), isPrintableASCII(other) else { return s.contains(other) }
+    // (And on bytes when both are printable ASCII and Latin letters: `Bytes.printableOrLatinLetters`.)
+    guard !other.isEmpty, isPrintableASCII(s) && isPrintableASCII(other) || Bytes.printableOrLatinLetters(s) && Bytes.printableOrLatinLetters(other)
+    else { return s.contains(other) }
     var a = s, b = other
     return a.withUTF8 { h in b.withUTF8 { bytesContain(h, $0) } }
 }

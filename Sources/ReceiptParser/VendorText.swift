@@ -9,12 +9,14 @@ extension CompiledRules {
     /// The words of a legal-form line besides the legal form itself.
     func wordsBeforeLegalForm(_ w: WordLine) -> [Substring] {
         var rest = w.padded
-        // (On ASCII, a byte search is Foundation's `contains`. Taking forms out leaves some of the line's words, so a
+        // (On ASCII and on Latin letters, a byte search is Foundation's `contains` (`Bytes.printableOrLatinLetters`: the
+        // line's padded letters, digits and spaces are such). Taking forms out leaves some of the line's words, so a
         // form with a word the line lacks (`wordMask`, as `WordLine.has` asks) is never searched for: most are not.)
-        let ascii = w.bytes.allSatisfy { $0 < 0x80 }
+        let simple = w.simpleScalars
         var restBytes = w.bytes
         let lineWords = w.wordMask
-        for f in legalForms where ascii && f.isASCII ? f.wordMask & ~lineWords == 0 && bytesContain(restBytes, f.bytes) : rest.contains(f.normalised) {
+        for f in legalForms where simple && (f.isASCII || f.bytes.withUnsafeBufferPointer(Bytes.printableOrLatinLetters))
+                ? f.wordMask & ~lineWords == 0 && bytesContain(restBytes, f.bytes) : rest.contains(f.normalised) {
             rest = replacingOccurrences(in: rest, of: f.normalised, with: " ")
             restBytes = Array(rest.utf8)
         }

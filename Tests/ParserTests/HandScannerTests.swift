@@ -682,6 +682,20 @@ struct HandScannerTests {
             #expect(textContains(s, n) == s.contains(n), "\(s) / \(n)")
             #expect(rangeIgnoringCase(of: n, in: s) == s.range(of: n, options: .caseInsensitive), "\(s) / \(n)")
         }
+        // Latin letters (searched on bytes) beside their bases, marks, ligatures and signs with equivalents ("\u{037E}"
+        // for ";", searched by characters); and a line's words (`WordLine.holds`) as its padded text.
+        let latinNeedles = ["e", "é", "cafe", "café", "strasse", "straße", "ss", "ae", "æ", "ij", "ĳ", "dž", "ǆ", " ü ", "u", "ü", ";", "\u{037E}",
+                            "e\u{301}", "ö b", " ß", "fi", "ﬁ"]
+        var onBytes = 0
+        for _ in 0..<20_000 {
+            let s = g.line(Array("abe efu s;  ") + ["é", "ü", "ß", "æ", "ĳ", "ǆ", "ö", "\u{037E}", "e\u{301}", "ﬁ", "€"], max: 12)
+            let n = latinNeedles.randomElement(using: &g)!
+            if Bytes.printableOrLatinLetters(s) && Bytes.printableOrLatinLetters(n) { onBytes += 1 }
+            #expect(textContains(s, n) == s.contains(n), "\(s) / \(n)")
+            let w = WordLine(s)
+            #expect(w.holds(text: n) == w.padded.contains(n), "\(s) / \(n)")
+        }
+        #expect(onBytes > 3_000, "\(onBytes)")
     }
 
     @Test func wordAfterATimeIsTheExpressions() {
