@@ -351,6 +351,28 @@ extension CompiledRules {
         return parts.first.map { $0.count <= 7 && ($0.first != "0" || $0.count == 1) } ?? false
     }
 
+    /// `looksLikeMoney` of digits, points and commas as bytes (the numbers `nextToDigit` takes beside a sign): trimmed of
+    /// points and commas, a digit first and a point or comma inside; the parts between them none empty and of seven
+    /// digits at most, the last of two, the first without a leading zero unless it is "0". (A speed trick: the string
+    /// made, trimmed through a character set and split, some 3,500 instructions a number.)
+    static func looksLikeMoney(bytes n: ArraySlice<UInt8>) -> Bool {
+        func separator(_ c: UInt8) -> Bool { c == UInt8(ascii: ".") || c == UInt8(ascii: ",") }
+        var lo = n.startIndex, hi = n.endIndex
+        while lo < hi, separator(n[lo]) { lo += 1 }
+        while hi > lo, separator(n[hi - 1]) { hi -= 1 }
+        guard lo < hi, Bytes.isDigit(n[lo]) else { return false }
+        var start = lo, parts = 0, firstCount = 0
+        for i in lo...hi where i == hi || separator(n[i]) {
+            let count = i - start
+            if parts == 0 { firstCount = count }
+            parts += 1
+            if i == hi { return parts >= 2 && count == 2 && firstCount <= 7 && (n[lo] != UInt8(ascii: "0") || firstCount == 1) }
+            guard count > 0, count <= 7 else { return false }
+            start = i + 1
+        }
+        return false
+    }
+
     /// `nextToDigit(text, sym)` on printable ASCII as bytes (there a character is a byte, and a number's characters
     /// are the digits): each occurrence of `sym` as `range(of:)` finds them, the number after it (past spaces and
     /// dashes) and the one before it (past spaces) asked the same. `dollar`: `sym` ends in "$".
@@ -367,8 +389,7 @@ extension CompiledRules {
             while f > 0, numeric(text[f - 1]) { f -= 1 }
             let before = b - f
             let trailingOK = !dollar || (before >= 3 && text[b - 3] == UInt8(ascii: ","))
-            if Self.looksLikeMoney(String(decoding: text[a..<e], as: UTF8.self))
-                || (trailingOK && Self.looksLikeMoney(String(decoding: text[f..<b], as: UTF8.self))) { return true }
+            if Self.looksLikeMoney(bytes: text[a..<e]) || (trailingOK && Self.looksLikeMoney(bytes: text[f..<b])) { return true }
         }
         return false
     }

@@ -673,6 +673,19 @@ struct HandScannerTests {
         }
     }
 
+    /// A number beside a currency sign looks like money on its bytes as on its characters (`looksLikeMoney`).
+    @Test func moneyShapeOnBytesAsOnCharacters() {
+        var g = Lines(state: 113)
+        var money = 0
+        for _ in 0..<30_000 {
+            let s = g.line(Array("0123456789012.,.,"), max: 14)
+            let bytes = ArraySlice(Array(s.utf8))
+            if CompiledRules.looksLikeMoney(s) { money += 1 }
+            #expect(CompiledRules.looksLikeMoney(bytes: bytes) == CompiledRules.looksLikeMoney(s), "\(s)")
+        }
+        #expect(money > 1_000, "\(money)")
+    }
+
     @Test func textSearchesAreFoundations() {
         var g = Lines(state: 53)
         let needles = ["", " ", "ab", "AB", "a b", "Inv No", "inv#", "no", " tip ", "é", "b\u{301}"]
