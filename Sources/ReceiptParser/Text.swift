@@ -121,6 +121,48 @@ struct Pattern: @unchecked Sendable {
         return regex.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: template)
     }
 
+    /// `worthRunning(s)` with the stand-in of `s` kept in `pretests` (made again only when `s` is not the text it was
+    /// made for): for steps that ask several expressions of one text in turn.
+    func worthRunning(_ s: String, _ pretests: Pretests) -> Bool {
+        guard let mayMatch else { return true }
+        guard let (printable, stand) = pretests.of(s) else { return true }
+        if printable { return s.utf8.withContiguousStorageIfAvailable(mayMatch) ?? true }
+        guard standIns.safe, let stand, standIns.sharpS || !stand.sharpS else { return true }
+        return stand.bytes.withUnsafeBufferPointer(mayMatch)
+    }
+
+    /// `replacing(in:with:)`, `worthRunning` asked with `pretests`.
+    func replacing(in s: String, with template: String, pretests: Pretests) -> String {
+        guard worthRunning(s, pretests) else { return s }
+        return regex.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: template)
+    }
+
+    /// `matches(in:)`, `worthRunning` asked with `pretests`.
+    func matches(in s: String, pretests: Pretests) -> [(groups: [String?], range: Range<String.Index>)] {
+        guard worthRunning(s, pretests) else { return [] }
+        return matches(in: s)
+    }
+
+    /// What `worthRunning` asks of a text, kept for the last text asked: whether it is printable ASCII, and its
+    /// stand-in (`Bytes.pretestStandIn`). (A speed trick: the cleaning of a name not ASCII asks ten expressions of it
+    /// in turn, most of them leaving it as it was, and each made its stand-in again.)
+    final class Pretests {
+        private var text: String?
+        private var made: (printable: Bool, stand: (bytes: [UInt8], sharpS: Bool)?)?
+
+        init() {}
+
+        /// Nil when the text's bytes are not at hand (`worthRunning` then runs the expression).
+        func of(_ s: String) -> (printable: Bool, stand: (bytes: [UInt8], sharpS: Bool)?)? {
+            if let text, text == s { return made }
+            text = s
+            made = s.utf8.withContiguousStorageIfAvailable { b in
+                b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) ? (true, nil) : (false, Bytes.pretestStandIn(b))
+            }
+            return made
+        }
+    }
+
     /// Whether the pattern matches anywhere in `s` (`range(of:options: .regularExpression) != nil`).
     func hasMatch(in s: String) -> Bool {
         guard worthRunning(s) else { return false }

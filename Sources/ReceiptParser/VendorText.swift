@@ -882,27 +882,29 @@ struct VendorText: Sendable {
         // spaces, or puts back a piece of it or "SDN BHD", so what is left of printable ASCII stays so, and each
         // expression's `mayMatch` may be asked without walking the text again.
         let p = s.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } } ?? false
+        // (Any other text: the expressions' pretests asked of its stand-in, made once for each text the steps make.)
+        let pretests = Pattern.Pretests()
         // (The registration numbers found by hand on printable ASCII: `registrationAtEndStart`, `numberAfterFormEnd`.)
         var t = p ? Self.cut(s, at: Self.registrationAtEndStart) ?? Self.registrationAtEnd.replacing(in: s, with: "")
-                  : Self.registrationAtEnd.replacing(in: s, with: "", printable: false)
+                  : Self.registrationAtEnd.replacing(in: s, with: "", pretests: pretests)
         t = Self.trimEnds(t)
         t = p ? Self.cut(t, at: Self.registrationAtEndStart) ?? Self.registrationAtEnd.replacing(in: t, with: "")
-              : Self.registrationAtEnd.replacing(in: t, with: "", printable: false)
+              : Self.registrationAtEnd.replacing(in: t, with: "", pretests: pretests)
         // A branch code "(KJ1)", then a bare registration number at the end: "NAME SDN BHD 1207385-N".
-        t = Self.branchCodeAtEnd.replacing(in: t, with: "", printable: p)
+        t = p ? Self.branchCodeAtEnd.replacing(in: t, with: "", printable: true) : Self.branchCodeAtEnd.replacing(in: t, with: "", pretests: pretests)
         t = p ? Self.cut(t, at: Self.bareNumberAtEndStart) ?? Self.bareNumberAtEnd.replacing(in: t, with: "")
-              : Self.bareNumberAtEnd.replacing(in: t, with: "", printable: false)
+              : Self.bareNumberAtEnd.replacing(in: t, with: "", pretests: pretests)
         t = collapsingSpaces(t, Self.spaces)
         t = Self.trimJunk(t)
         // A rule of dashes after the name ends it: "QS STATION DE WIT------------:-rm".
-        t = Self.ruleToEnd.replacing(in: t, with: "", printable: p)
+        t = p ? Self.ruleToEnd.replacing(in: t, with: "", printable: true) : Self.ruleToEnd.replacing(in: t, with: "", pretests: pretests)
         // Leading dots and a stray lower-case scrap before an upper-case name ("ri TASTEVILLE"), trailing scraps after a legal form.
-        t = Self.leadingDots.replacing(in: t, with: "", printable: p)
-        t = Self.leadingScrap.replacing(in: t, with: "", printable: p)
+        t = p ? Self.leadingDots.replacing(in: t, with: "", printable: true) : Self.leadingDots.replacing(in: t, with: "", pretests: pretests)
+        t = p ? Self.leadingScrap.replacing(in: t, with: "", printable: true) : Self.leadingScrap.replacing(in: t, with: "", pretests: pretests)
         if p, let forms = scrapsAfterFormList, let cut = Self.cut(t, at: { Self.scrapsAfterFormEnd($0, forms: forms) }) {
             t = cut
         } else {
-            t = scrapsAfterForm.replacing(in: t, with: "$1", printable: p)
+            t = p ? scrapsAfterForm.replacing(in: t, with: "$1", printable: true) : scrapsAfterForm.replacing(in: t, with: "$1", pretests: pretests)
         }
         // OCR's "SON BHD", "SIN BHD", "SDIi BHD", "SEN 3HD", "SDN BHO" for SDN BHD (Malaysia's private limited).
         // (Read right, "Sdn. Bhd." is left as printed.) On printable ASCII the matches found by hand, as byte offsets.
@@ -912,7 +914,7 @@ struct VendorText: Sendable {
                 t.replaceSubrange(u.index(u.startIndex, offsetBy: r.lowerBound)..<u.index(u.startIndex, offsetBy: r.upperBound), with: "SDN BHD")
             }
         } else {
-            for m in Self.misreadSdnBhd.matches(in: t).reversed() where m.groups[0].map({ $0.uppercased().filter(\.isLetterQuick) }) != "SDNBHD" {
+            for m in Self.misreadSdnBhd.matches(in: t, pretests: pretests).reversed() where m.groups[0].map({ $0.uppercased().filter(\.isLetterQuick) }) != "SDNBHD" {
                 t.replaceSubrange(m.range, with: "SDN BHD")
             }
         }
@@ -920,7 +922,7 @@ struct VendorText: Sendable {
         if p, let forms = numberAfterFormList, let cut = Self.cut(t, at: { Self.numberAfterFormEnd($0, forms: forms) }) {
             t = cut
         } else {
-            t = numberAfterForm.replacing(in: t, with: "$1", printable: p)
+            t = p ? numberAfterForm.replacing(in: t, with: "$1", printable: true) : numberAfterForm.replacing(in: t, with: "$1", pretests: pretests)
         }
         t = Self.trimJunkKeepingDots(t)
         // "RESTORAN TELAGA VILLAGE oo": short lower-case scraps after a name printed in capitals.
