@@ -1085,12 +1085,26 @@ func letterCount<S: StringProtocol>(_ s: S) -> Int {
 /// letters.lowercased()` false, where `letters` is `s.filter(\.isLetter)`), on bytes when `s` is ASCII: there
 /// `lowercased` changes A-Z alone.
 func letterCountAndCapital(_ s: String) -> (count: Int, capital: Bool) {
+    // (And on bytes when its other characters are Latin letters, each lower-cased alone to one letter (`Bytes.latinLower`:
+    // `lowercased` has no rule of context for them), and signs (`Bytes.isNeutralSign`, the dates' marks), no letters.)
     if let r = s.utf8.withContiguousStorageIfAvailable({ b -> (Int, Bool)? in
-        var n = 0, capital = false
-        for c in b {
-            guard c < 0x80 else { return nil }
-            if Bytes.isLetter(c) { n += 1 }
-            if c >= 0x41 && c <= 0x5A { capital = true }
+        var n = 0, capital = false, i = 0
+        while i < b.count {
+            let c = b[i]
+            if c < 0x80 {
+                if Bytes.isLetter(c) { n += 1 }
+                if c >= 0x41 && c <= 0x5A { capital = true }
+                i += 1
+                continue
+            }
+            guard let (u, k) = Bytes.scalar(b, at: i) else { return nil }
+            if let l = Bytes.latinLower(u) {
+                n += 1
+                if l != u { capital = true }
+            } else if !Bytes.isNeutralSign(u) && !Bytes.dateMarks.contains(u) {
+                return nil
+            }
+            i += k
         }
         return (n, capital)
     }), let r { return r }

@@ -483,15 +483,39 @@ extension CompiledRules {
 
     /// Whether a name holds one of the common business words ("HARDWARE", "Restaurant").
     func hasNameWord(_ name: String) -> Bool {
-        // ASCII: the runs of letters found on bytes, upper-cased only where a business word is that long.
+        // ASCII: the runs of letters found on bytes, upper-cased only where a business word is that long. So too with
+        // Latin letters (`Bytes.latinLower`, each one character) and signs (`Bytes.isNeutralSign`, the dates' marks: no
+        // letters) among them: a run with a Latin letter upper-cased as a string ("ß" is "SS").
         let ascii: Bool? = name.utf8.withContiguousStorageIfAvailable { b -> Bool? in
-            guard b.allSatisfy({ $0 < 0x80 }) else { return nil }
             var i = 0
             while i < b.count {
-                guard Bytes.isLetter(b[i]) else { i += 1; continue }
-                var j = i
-                while j < b.count, Bytes.isLetter(b[j]) { j += 1 }
-                if let same = nameWordBytes[j - i] {
+                if b[i] >= 0x80 {
+                    guard let (u, k) = Bytes.scalar(b, at: i) else { return nil }
+                    if Bytes.latinLower(u) == nil {
+                        guard Bytes.isNeutralSign(u) || Bytes.dateMarks.contains(u) else { return nil }
+                        i += k
+                        continue
+                    }
+                }
+                guard b[i] >= 0x80 || Bytes.isLetter(b[i]) else { i += 1; continue }
+                // (The run of letters: ASCII ones, and Latin ones of two bytes.)
+                var j = i, count = 0, latin = false
+                while j < b.count {
+                    if b[j] < 0x80 {
+                        guard Bytes.isLetter(b[j]) else { break }
+                        j += 1
+                    } else {
+                        guard let (u, k) = Bytes.scalar(b, at: j), Bytes.latinLower(u) != nil else { break }
+                        latin = true
+                        j += k
+                    }
+                    count += 1
+                }
+                if latin {
+                    if nameWords[count]?.contains(String(decoding: UnsafeBufferPointer(rebasing: b[i..<j]), as: UTF8.self).uppercased()) == true {
+                        return true
+                    }
+                } else if let same = nameWordBytes[j - i] {
                     // (A word of the list equal to the run upper-cased: its bytes, the same.)
                     let run = UnsafeBufferPointer(rebasing: b[i..<j])
                     if same.contains(where: { w in w.count == run.count && zip(w, run).allSatisfy { $0 == ($1 >= 0x61 && $1 <= 0x7A ? $1 - 0x20 : $1) } }) {

@@ -889,20 +889,25 @@ struct HandScannerTests {
         // repeated ("ééé", "ÄÄä"), without vowels ("ßßßß"), short and long, with signs not ASCII between them.
         // And a name of such letters `keepsLatinWhole` keeps is one the end of `clean` gives back by characters.
         let latin = ["Bäckerei", "ÉPICERIE", "ééé", "ÄÄä", "ßßßß", "öö", "Ñ", "çà", "Œuvre", "Müller & Söhne", "€", "ÿÿÿ", "x é",
-                     "BÄCKEREI MÜLLER", "ÉPICERIE FINE", "ÇA", "Ǆ", "ǅ", "Ǆǅ", "ÉÉ", "GmbH", "sàrl", "S.à r.l.", "éa"]
-        var kept = 0
+                     "BÄCKEREI MÜLLER", "ÉPICERIE FINE", "ÇA", "Ǆ", "ǅ", "Ǆǅ", "ÉÉ", "GmbH", "sàrl", "S.à r.l.", "éa",
+                     "Pâtisserie", "getränke", "Épicerie", "Bäckereien", "hardware", "Hardwäre", "ß", "e\u{301}", "Ж"]
+        var kept = 0, named = 0
         for _ in 0..<20_000 {
             var s = g.line(Array("ABCDEFabcdeiouyxz   ,.-0123äöüÄÖÜßéèÉàçñœŒ€£’–°•"), max: 12)
             if Bool.random(using: &g) { s += " " + latin.randomElement(using: &g)! }
             if Bool.random(using: &g) { s = latin.randomElement(using: &g)! + " " + s }
             let w = WordLine(s)
             #expect(CompiledRules.looksLikeNoise(w) == noiseBefore(w), "\(s)")
+            #expect(rules.hasNameWord(s) == s.split(whereSeparator: { !$0.isLetter }).contains { w in rules.nameWords[w.count]?.contains(w.uppercased()) ?? false }, "\(s)")
+            let letters = s.filter(\.isLetterQuick)
+            #expect(letterCountAndCapital(s) == (letters.count, letters != letters.lowercased()), "\(s)")
+            if rules.hasNameWord(s) { named += 1 }
             if VendorText.keepsLatinWhole(s) {
                 kept += 1
                 #expect(Self.lowerScrapsDroppedAsBefore(s, rules.vendorText) == s, "\(s)")
             }
         }
-        #expect(kept > 5_000)
+        #expect(kept > 5_000 && named > 2_000, "\(kept) \(named)")
     }
 
     /// A name's brackets counted on its bytes (`opensMoreThanCloses`) as by its characters.
