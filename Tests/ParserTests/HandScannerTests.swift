@@ -890,8 +890,9 @@ struct HandScannerTests {
         // And a name of such letters `keepsLatinWhole` keeps is one the end of `clean` gives back by characters.
         let latin = ["Bäckerei", "ÉPICERIE", "ééé", "ÄÄä", "ßßßß", "öö", "Ñ", "çà", "Œuvre", "Müller & Söhne", "€", "ÿÿÿ", "x é",
                      "BÄCKEREI MÜLLER", "ÉPICERIE FINE", "ÇA", "Ǆ", "ǅ", "Ǆǅ", "ÉÉ", "GmbH", "sàrl", "S.à r.l.", "éa",
-                     "Pâtisserie", "getränke", "Épicerie", "Bäckereien", "hardware", "Hardwäre", "ß", "e\u{301}", "Ж"]
-        var kept = 0, named = 0
+                     "Pâtisserie", "getränke", "Épicerie", "Bäckereien", "hardware", "Hardwäre", "ß", "e\u{301}", "Ж",
+                     "Leeds LS1 6AZ", "Zürich, ZH 8001", "Köln, NW", "LONDON W1D 4HS é", "é LS1 6AZ", "ÉLS1 6AZ", "Salem,  OR.", "Perth NSW", "_"]
+        var kept = 0, named = 0, cities = 0
         for _ in 0..<20_000 {
             var s = g.line(Array("ABCDEFabcdeiouyxz   ,.-0123äöüÄÖÜßéèÉàçñœŒ€£’–°•"), max: 12)
             if Bool.random(using: &g) { s += " " + latin.randomElement(using: &g)! }
@@ -899,6 +900,8 @@ struct HandScannerTests {
             let w = WordLine(s)
             #expect(CompiledRules.looksLikeNoise(w) == noiseBefore(w), "\(s)")
             #expect(rules.hasNameWord(s) == s.split(whereSeparator: { !$0.isLetter }).contains { w in rules.nameWords[w.count]?.contains(w.uppercased()) ?? false }, "\(s)")
+            #expect(CompiledRules.isCityLine(s) == cityBefore(s), "\(s)")
+            if cityBefore(s) { cities += 1 }
             let letters = s.filter(\.isLetterQuick)
             #expect(letterCountAndCapital(s) == (letters.count, letters != letters.lowercased()), "\(s)")
             if rules.hasNameWord(s) { named += 1 }
@@ -907,7 +910,7 @@ struct HandScannerTests {
                 #expect(Self.lowerScrapsDroppedAsBefore(s, rules.vendorText) == s, "\(s)")
             }
         }
-        #expect(kept > 5_000 && named > 2_000, "\(kept) \(named)")
+        #expect(kept > 5_000 && named > 2_000 && cities > 500, "\(kept) \(named) \(cities)")
     }
 
     /// A name's brackets counted on its bytes (`opensMoreThanCloses`) as by its characters.
