@@ -292,32 +292,17 @@ enum DateScanner {
         /// month words are asked in ASCII). "’" is "'" and "‘", "´", "°" are "`": year marks all, and "’" among
         /// `looseNumeric`'s separators as "'" is (`separatorThenYear`), the others not. Nil for any other line.
         static func standIn(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-            var out: [UInt8] = []
-            out.reserveCapacity(b.count)
-            var i = 0
-            while i < b.count {
-                let c = b[i]
-                if c < 0x80 {
-                    guard c >= 0x20 && c <= 0x7E else { return nil }
-                    out.append(c)
-                    i += 1
-                    continue
-                }
-                guard let (u, n) = Bytes.scalar(b, at: i) else { return nil }
+            Bytes.standIn(printable: b) { u in
                 switch u {
-                case "\u{2019}": out.append(UInt8(ascii: "'"))
-                case "\u{2018}", "\u{00B4}", "\u{00B0}": out.append(UInt8(ascii: "`"))
+                case "\u{2019}": return UInt8(ascii: "'")
+                case "\u{2018}", "\u{00B4}", "\u{00B0}": return UInt8(ascii: "`")
                 default:
                     switch u.properties.generalCategory {
-                    case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: out.append(0x80)
-                    default:
-                        guard Bytes.isNeutralSign(u) else { return nil }
-                        out.append(UInt8(ascii: "#"))
+                    case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: return 0x80
+                    default: return Bytes.isNeutralSign(u) ? UInt8(ascii: "#") : nil
                     }
                 }
-                i += n
             }
-            return out
         }
 
         /// The walk, on printable ASCII or a stand-in (`standIn`; `otherLetters`: it holds a letter not ASCII, 0x80).

@@ -173,27 +173,6 @@ enum QuantityScanner {
         return .some(Bytes.standIn(b) { Bytes.latinLower($0) != nil ? UInt8(ascii: "q") : signStandIn($0) }.withUnsafeBufferPointer(hand))
     }
 
-    /// The stand-in of a line of printable ASCII and scalars `byte` gives a byte for (a byte a scalar); nil when it holds
-    /// any other byte or scalar.
-    static func standIn(_ b: UnsafeBufferPointer<UInt8>, _ byte: (Unicode.Scalar) -> UInt8?) -> [UInt8]? {
-        var out: [UInt8] = []
-        out.reserveCapacity(b.count)
-        var i = 0
-        while i < b.count {
-            let c = b[i]
-            if c < 0x80 {
-                guard c >= 0x20 && c <= 0x7E else { return nil }
-                out.append(c)
-                i += 1
-                continue
-            }
-            guard let (u, n) = Bytes.scalar(b, at: i), let x = byte(u) else { return nil }
-            out.append(x)
-            i += n
-        }
-        return out
-    }
-
     /// A sign's byte in the quantities' stand-in (`Bytes.standIn`): "×" as "x" (the quantity expressions name the two
     /// together, `[xX×…]`, and no other letter beside them), "£" and "€" as "$" (`quantityTimesPrice` names the three
     /// together, `(?:RM|\$|€|£)`, and the others none of them), any other sign as "#" (which none names: in none of their
@@ -224,7 +203,7 @@ enum QuantityScanner {
         // (The hand's matches, and whether their places are scalars': nil, the expression's.)
         let found = s.utf8.withContiguousStorageIfAvailable { b -> (results: [(whole: Range<Int>, groups: [Range<Int>?])], byScalars: Bool)? in
             if b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) { return (all(b), false) }
-            guard let standIn, let stand = Self.standIn(b, standIn) else { return nil }
+            guard let standIn, let stand = Bytes.standIn(printable: b, standIn) else { return nil }
             return (stand.withUnsafeBufferPointer(all), true)
         }
         guard case let .some(.some((results, byScalars))) = found else { return pattern.matches(in: s) }

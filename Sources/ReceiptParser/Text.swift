@@ -908,6 +908,27 @@ enum Bytes {
         return out
     }
 
+    /// The stand-in of a line of printable ASCII and scalars `byte` gives a byte for (a byte a scalar); nil when it holds
+    /// any other byte or scalar.
+    static func standIn(printable b: UnsafeBufferPointer<UInt8>, _ byte: (Unicode.Scalar) -> UInt8?) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            if c < 0x80 {
+                guard c >= 0x20 && c <= 0x7E else { return nil }
+                out.append(c)
+                i += 1
+                continue
+            }
+            guard let (u, n) = scalar(b, at: i), let x = byte(u) else { return nil }
+            out.append(x)
+            i += n
+        }
+        return out
+    }
+
     /// The dates' marks that are not ASCII: a scalar among them is never neutral (`printableWithNeutralSigns`).
     static let dateMarks: Set<Unicode.Scalar> = ["\u{2019}", "\u{2018}", "\u{00B4}", "\u{00B0}"]
 
