@@ -1079,8 +1079,9 @@ func replacingOccurrences(in s: String, of target: String, with replacement: Str
     return String(decoding: out, as: UTF8.self)
 }
 
-/// `s.filter(\.isLetter).count`, counted on bytes when `s` is ASCII (a speed trick: the filter built a string
-/// character by character). On ASCII the letters are the bytes A-Z and a-z ("\r\n", one character, is no letter).
+/// `s.filter(\.isLetter).count`, counted on bytes when `s` is ASCII, Latin letters and signs (a speed trick: the filter
+/// built a string character by character). On ASCII the letters are the bytes A-Z and a-z ("\r\n", one character, is no
+/// letter).
 func letterCount<S: StringProtocol>(_ s: S) -> Int {
     // (On bytes: ASCII, Latin letters (`Bytes.latinLower`, letters all) and signs (`Bytes.isNeutralSign`, the dates'
     // marks: none a letter), each one character that nothing joins. Anything else is counted as characters.)
@@ -1103,8 +1104,8 @@ func letterCount<S: StringProtocol>(_ s: S) -> Int {
 }
 
 /// The letters of `s` counted, and whether one of them is not as `lowercased()` leaves it (`letters ==
-/// letters.lowercased()` false, where `letters` is `s.filter(\.isLetter)`), on bytes when `s` is ASCII: there
-/// `lowercased` changes A-Z alone.
+/// letters.lowercased()` false, where `letters` is `s.filter(\.isLetter)`), on bytes when `s` is ASCII (there
+/// `lowercased` changes A-Z alone), Latin letters and signs.
 func letterCountAndCapital(_ s: String) -> (count: Int, capital: Bool) {
     // (And on bytes when its other characters are Latin letters, each lower-cased alone to one letter (`Bytes.latinLower`:
     // `lowercased` has no rule of context for them), and signs (`Bytes.isNeutralSign`, the dates' marks), no letters.)
