@@ -18,6 +18,9 @@ final class CompiledRules: Sendable {
         let coreHasSpace: Bool
         let length: Int
         let isASCII: Bool
+        /// `normalised` is printable ASCII or Latin letters (`Bytes.printableOrLatinLetters`): on a line of such
+        /// (`WordLine.simpleScalars`) its bytes are found where a search by characters finds it.
+        let comparesOnBytes: Bool
         /// `WordLine.byteMask` of `core`'s words, the spaces between them left out as a line's mask leaves them
         /// (`WordLine.lineByteMask`, made of its words): a slip is counted against the letters, never the space.
         let coreByteMask: UInt64
@@ -40,6 +43,7 @@ final class CompiledRules: Sendable {
             coreHasSpace = core.contains(32)
             length = normalised.count
             isASCII = bytes.allSatisfy { $0 < 0x80 }
+            comparesOnBytes = isASCII || bytes.withUnsafeBufferPointer(Bytes.printableOrLatinLetters)
             coreByteMask = WordLine.byteMask(core.lazy.filter { $0 != 32 })
             wordMask = bytes.split(separator: 32).reduce(0) { $0 | WordLine.bit($1) }
             oneSlipLengths = WordLine.lengthBits(core.count - 1, core.count + 1)

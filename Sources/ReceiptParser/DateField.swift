@@ -110,8 +110,7 @@ extension ReceiptParser {
             var i = 0
             while i < b.count {
                 if b[i] >= 0x80 {
-                    guard let (u, n) = Bytes.scalar(b, at: i), Bytes.latinLower(u) != nil || Bytes.isNeutralSign(u) || Bytes.dateMarks.contains(u)
-                    else { return nil }
+                    guard let (u, n) = Bytes.scalar(b, at: i), Bytes.latinLower(u) != nil || Bytes.isStandAloneSign(u) else { return nil }
                     i += n
                     continue
                 }

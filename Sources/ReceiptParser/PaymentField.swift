@@ -25,14 +25,14 @@ extension ReceiptParser {
         if let found = Bytes.onPrintable(s, { b in cardDigitsFirst(b).map { String(decoding: UnsafeBufferPointer(rebasing: b[$0]), as: UTF8.self) } }) {
             return found
         }
-        if let found = cardLast4OnSigns(s) { return found }
+        if let found = cardLast4OnStandIn(s) { return found }
         return cardDigits.matches(in: s).first?.groups[1] ?? nil
     }
 
     /// `cardLast4` of a line whose only characters not ASCII are signs and Latin letters, on its stand-in (nil: any
     /// other line). A Latin letter (`Bytes.latinLower`) is "z" there: a letter the expression takes as it takes such a
     /// letter (a letter of none of its literals, "x", "ending", "in", "last", and no "ss" a "ß" could fold to).
-    @inline(never) static func cardLast4OnSigns(_ s: String) -> String?? {
+    @inline(never) static func cardLast4OnStandIn(_ s: String) -> String?? {
         s.utf8.withContiguousStorageIfAvailable { b -> String?? in
             guard Bytes.kinds(b).signsOrLetters else { return .none }
             let standIn = Bytes.standIn(b) { u in

@@ -141,7 +141,7 @@ enum QuantityScanner {
     /// `scan` with any number of groups: `hand` gives the whole match and each group's range.
     ///
     /// A line whose only characters not ASCII are signs ("2 × £1.50": `Bytes.printableWithNeutralSigns`) and Latin letters
-    /// ("2 × Brötchen") is matched by hand too, on a stand-in (`signStandIn`, `onSigns`) in which each sign and letter is
+    /// ("2 × Brötchen") is matched by hand too, on a stand-in (`signStandIn`, `onStandIn`) in which each sign and letter is
     /// one byte these expressions take as they take it: each is one scalar and one character, so a place in the
     /// stand-in is a place in the line's scalars.
     private static func scanGroups(_ s: String, _ pattern: Pattern, first: Bool,
@@ -149,7 +149,7 @@ enum QuantityScanner {
         // (The hand's answer, and whether its places are scalars': nil, the expression's.)
         let found = s.utf8.withContiguousStorageIfAvailable { b -> (result: (whole: Range<Int>, groups: [Range<Int>])?, byScalars: Bool)? in
             if b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) { return (hand(b), false) }
-            return onSigns(b, hand).map { ($0, true) }
+            return onStandIn(b, hand).map { ($0, true) }
         }
         guard case let .some(.some((result, byScalars))) = found else {
             let all = pattern.matches(in: s)
@@ -166,7 +166,7 @@ enum QuantityScanner {
     /// nil for any other line. A Latin letter (`Bytes.latinLower`) is "q" there: a letter (`\S`, no `\s` or `\d`) of none
     /// of the expressions' literals and classes ("x", "lb", "kg", "kilos", "oz", "RM"; no "ss" a "ß" could fold to), as
     /// the letter is. (Out of line: the callers' path for printable ASCII stays small.)
-    @inline(never) static func onSigns(_ b: UnsafeBufferPointer<UInt8>,
+    @inline(never) static func onStandIn(_ b: UnsafeBufferPointer<UInt8>,
                                        _ hand: (UnsafeBufferPointer<UInt8>) -> (whole: Range<Int>, groups: [Range<Int>])?)
         -> (whole: Range<Int>, groups: [Range<Int>])?? {
         guard Bytes.kinds(b).signsOrLetters else { return nil }

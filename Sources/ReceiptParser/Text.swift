@@ -113,14 +113,6 @@ struct Pattern: @unchecked Sendable {
         return regex.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: template)
     }
 
-    /// `replacing(in:with:)` on a text the caller knows to be printable ASCII (`printable`), without walking it
-    /// again to find out: `mayMatch` asked at once. `printable` false: as `replacing(in:with:)`.
-    func replacing(in s: String, with template: String, printable: Bool) -> String {
-        if printable, let mayMatch, s.utf8.withContiguousStorageIfAvailable(mayMatch) == false { return s }
-        if !printable, !worthRunning(s) { return s }
-        return regex.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: template)
-    }
-
     /// `worthRunning(s)` with the stand-in of `s` kept in `pretests` (made again only when `s` is not the text it was
     /// made for): for steps that ask several expressions of one text in turn.
     func worthRunning(_ s: String, _ pretests: Pretests) -> Bool {
@@ -144,16 +136,19 @@ struct Pattern: @unchecked Sendable {
     }
 
     /// What `worthRunning` asks of a text, kept for the last text asked: whether it is printable ASCII, and its
-    /// stand-in (`Bytes.pretestStandIn`). (A speed trick: the cleaning of a name not ASCII asks ten expressions of it
-    /// in turn, most of them leaving it as it was, and each made its stand-in again.)
+    /// stand-in (`Bytes.pretestStandIn`). (A speed trick: the cleaning of a name asks ten expressions of it in turn,
+    /// most of them leaving it as it was, and each made its stand-in again.)
     final class Pretests {
+        /// Every text asked is printable ASCII (the caller knows it): none is walked to find out.
+        private let printable: Bool
         private var text: String?
         private var made: (printable: Bool, stand: (bytes: [UInt8], sharpS: Bool)?)?
 
-        init() {}
+        init(printable: Bool = false) { self.printable = printable }
 
         /// Nil when the text's bytes are not at hand (`worthRunning` then runs the expression).
         func of(_ s: String) -> (printable: Bool, stand: (bytes: [UInt8], sharpS: Bool)?)? {
+            if printable { return (true, nil) }
             if let text, text == s { return made }
             text = s
             made = s.utf8.withContiguousStorageIfAvailable { b in
@@ -454,8 +449,7 @@ final class WordLine {
     /// digits and spaces) or a line of Latin letters (its `padded` letters, digits and spaces, `simpleScalars`), without
     /// making `padded`: a needle of printable ASCII and Latin letters is found as `textContains` finds it on bytes.
     func holds(text needle: String) -> Bool {
-        guard simpleScalars, !needle.isEmpty, isASCII && isPrintableASCII(needle) || Bytes.printableOrLatinLetters(needle)
-        else { return textContains(padded, needle) }
+        guard simpleScalars, !needle.isEmpty, Bytes.printableOrLatinLetters(needle) else { return textContains(padded, needle) }
         return bytesContain(bytes, needle)
     }
 
@@ -929,6 +923,10 @@ enum Bytes {
         return out
     }
 
+    /// A sign that is a character of its own and no letter, number or case: a neutral sign (`isNeutralSign`) or one of the
+    /// dates' marks. (What the byte walks beside Latin letters pass over as one character.)
+    @inline(__always) static func isStandAloneSign(_ u: Unicode.Scalar) -> Bool { isNeutralSign(u) || dateMarks.contains(u) }
+
     /// The dates' marks that are not ASCII: a scalar among them is never neutral (`printableWithNeutralSigns`).
     static let dateMarks: Set<Unicode.Scalar> = ["\u{2019}", "\u{2018}", "\u{00B4}", "\u{00B0}"]
 
@@ -1095,7 +1093,7 @@ func letterCount<S: StringProtocol>(_ s: S) -> Int {
                 continue
             }
             guard let (u, k) = Bytes.scalar(b, at: i) else { return nil }
-            if Bytes.latinLower(u) != nil { n += 1 } else if !Bytes.isNeutralSign(u) && !Bytes.dateMarks.contains(u) { return nil }
+            if Bytes.latinLower(u) != nil { n += 1 } else if !Bytes.isStandAloneSign(u) { return nil }
             i += k
         }
         return n
@@ -1123,7 +1121,7 @@ func letterCountAndCapital(_ s: String) -> (count: Int, capital: Bool) {
             if let l = Bytes.latinLower(u) {
                 n += 1
                 if l != u { capital = true }
-            } else if !Bytes.isNeutralSign(u) && !Bytes.dateMarks.contains(u) {
+            } else if !Bytes.isStandAloneSign(u) {
                 return nil
             }
             i += k
@@ -1174,8 +1172,7 @@ func isPrintableASCII(_ s: String) -> Bool { s.utf8.allSatisfy { $0 >= 0x20 && $
 /// character is composed of others, so the byte search finds what Foundation's comparison finds.
 func textContains(_ s: String, _ other: String) -> Bool {
     // (And on bytes when both are printable ASCII and Latin letters: `Bytes.printableOrLatinLetters`.)
-    guard !other.isEmpty, isPrintableASCII(s) && isPrintableASCII(other) || Bytes.printableOrLatinLetters(s) && Bytes.printableOrLatinLetters(other)
-    else { return s.contains(other) }
+    guard !other.isEmpty, Bytes.printableOrLatinLetters(s), Bytes.printableOrLatinLetters(other) else { return s.contains(other) }
     var a = s, b = other
     return a.withUTF8 { h in b.withUTF8 { bytesContain(h, $0) } }
 }

@@ -15,8 +15,8 @@ extension CompiledRules {
         let simple = w.simpleScalars
         var restBytes = w.bytes
         let lineWords = w.wordMask
-        for f in legalForms where simple && (f.isASCII || f.bytes.withUnsafeBufferPointer(Bytes.printableOrLatinLetters))
-                ? f.wordMask & ~lineWords == 0 && bytesContain(restBytes, f.bytes) : rest.contains(f.normalised) {
+        for f in legalForms where simple && f.comparesOnBytes ? f.wordMask & ~lineWords == 0 && bytesContain(restBytes, f.bytes)
+                                                              : rest.contains(f.normalised) {
             rest = replacingOccurrences(in: rest, of: f.normalised, with: " ")
             restBytes = Array(rest.utf8)
         }
@@ -492,15 +492,15 @@ extension CompiledRules {
     /// Whether a name holds one of the common business words ("HARDWARE", "Restaurant").
     func hasNameWord(_ name: String) -> Bool {
         // ASCII: the runs of letters found on bytes, upper-cased only where a business word is that long. So too with
-        // Latin letters (`Bytes.latinLower`, each one character) and signs (`Bytes.isNeutralSign`, the dates' marks: no
-        // letters) among them: a run with a Latin letter upper-cased as a string ("ß" is "SS").
+        // Latin letters (`Bytes.latinLower`, each one character) and signs (`Bytes.isStandAloneSign`: no letters) among
+        // them: a run with a Latin letter upper-cased as a string ("ß" is "SS").
         let ascii: Bool? = name.utf8.withContiguousStorageIfAvailable { b -> Bool? in
             var i = 0
             while i < b.count {
                 if b[i] >= 0x80 {
                     guard let (u, k) = Bytes.scalar(b, at: i) else { return nil }
                     if Bytes.latinLower(u) == nil {
-                        guard Bytes.isNeutralSign(u) || Bytes.dateMarks.contains(u) else { return nil }
+                        guard Bytes.isStandAloneSign(u) else { return nil }
                         i += k
                         continue
                     }
@@ -915,28 +915,25 @@ struct VendorText: Sendable {
         // expression's `mayMatch` may be asked without walking the text again.
         let p = s.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } } ?? false
         // (Any other text: the expressions' pretests asked of its stand-in, made once for each text the steps make.)
-        let pretests = Pattern.Pretests()
+        let pretests = Pattern.Pretests(printable: p)
         // (The registration numbers found by hand on printable ASCII: `registrationAtEndStart`, `numberAfterFormEnd`.)
-        var t = p ? Self.cut(s, at: Self.registrationAtEndStart) ?? Self.registrationAtEnd.replacing(in: s, with: "")
-                  : Self.registrationAtEnd.replacing(in: s, with: "", pretests: pretests)
+        var t = (p ? Self.cut(s, at: Self.registrationAtEndStart) : nil) ?? Self.registrationAtEnd.replacing(in: s, with: "", pretests: pretests)
         t = Self.trimEnds(t)
-        t = p ? Self.cut(t, at: Self.registrationAtEndStart) ?? Self.registrationAtEnd.replacing(in: t, with: "")
-              : Self.registrationAtEnd.replacing(in: t, with: "", pretests: pretests)
+        t = (p ? Self.cut(t, at: Self.registrationAtEndStart) : nil) ?? Self.registrationAtEnd.replacing(in: t, with: "", pretests: pretests)
         // A branch code "(KJ1)", then a bare registration number at the end: "NAME SDN BHD 1207385-N".
-        t = p ? Self.branchCodeAtEnd.replacing(in: t, with: "", printable: true) : Self.branchCodeAtEnd.replacing(in: t, with: "", pretests: pretests)
-        t = p ? Self.cut(t, at: Self.bareNumberAtEndStart) ?? Self.bareNumberAtEnd.replacing(in: t, with: "")
-              : Self.bareNumberAtEnd.replacing(in: t, with: "", pretests: pretests)
+        t = Self.branchCodeAtEnd.replacing(in: t, with: "", pretests: pretests)
+        t = (p ? Self.cut(t, at: Self.bareNumberAtEndStart) : nil) ?? Self.bareNumberAtEnd.replacing(in: t, with: "", pretests: pretests)
         t = collapsingSpaces(t, Self.spaces)
         t = Self.trimJunk(t)
         // A rule of dashes after the name ends it: "QS STATION DE WIT------------:-rm".
-        t = p ? Self.ruleToEnd.replacing(in: t, with: "", printable: true) : Self.ruleToEnd.replacing(in: t, with: "", pretests: pretests)
+        t = Self.ruleToEnd.replacing(in: t, with: "", pretests: pretests)
         // Leading dots and a stray lower-case scrap before an upper-case name ("ri TASTEVILLE"), trailing scraps after a legal form.
-        t = p ? Self.leadingDots.replacing(in: t, with: "", printable: true) : Self.leadingDots.replacing(in: t, with: "", pretests: pretests)
-        t = p ? Self.leadingScrap.replacing(in: t, with: "", printable: true) : Self.leadingScrap.replacing(in: t, with: "", pretests: pretests)
+        t = Self.leadingDots.replacing(in: t, with: "", pretests: pretests)
+        t = Self.leadingScrap.replacing(in: t, with: "", pretests: pretests)
         if p, let forms = scrapsAfterFormList, let cut = Self.cut(t, at: { Self.scrapsAfterFormEnd($0, forms: forms) }) {
             t = cut
         } else {
-            t = p ? scrapsAfterForm.replacing(in: t, with: "$1", printable: true) : scrapsAfterForm.replacing(in: t, with: "$1", pretests: pretests)
+            t = scrapsAfterForm.replacing(in: t, with: "$1", pretests: pretests)
         }
         // OCR's "SON BHD", "SIN BHD", "SDIi BHD", "SEN 3HD", "SDN BHO" for SDN BHD (Malaysia's private limited).
         // (Read right, "Sdn. Bhd." is left as printed.) On printable ASCII the matches found by hand, as byte offsets.
@@ -954,7 +951,7 @@ struct VendorText: Sendable {
         if p, let forms = numberAfterFormList, let cut = Self.cut(t, at: { Self.numberAfterFormEnd($0, forms: forms) }) {
             t = cut
         } else {
-            t = p ? numberAfterForm.replacing(in: t, with: "$1", printable: true) : numberAfterForm.replacing(in: t, with: "$1", pretests: pretests)
+            t = numberAfterForm.replacing(in: t, with: "$1", pretests: pretests)
         }
         t = Self.trimJunkKeepingDots(t)
         // "RESTORAN TELAGA VILLAGE oo": short lower-case scraps after a name printed in capitals.
@@ -980,38 +977,9 @@ struct VendorText: Sendable {
     /// `split(separator: " ")`, without walking the text by characters). Nil when the text is not ASCII.
     func droppingLowerScrapsASCII(_ t: String) -> String? {
         // A speed trick: most names have fewer than two words in capitals, or no short scrap last, and are `t` as it
-        // is; that is found in one walk of its bytes, without copying them or listing the words (nil: not ASCII;
-        // true: `t`; false: the whole walk below answers).
-        let quick = t.utf8.withContiguousStorageIfAvailable { b -> Bool? in
-            let n = b.count
-            var i = 0, words = 0, capitalWords = 0, lastCount = 0, lastLower = false, joined = true
-            while i < n {
-                let c = b[i]
-                if c >= 0x80 { return nil }
-                if c == 0x20 {
-                    // (`joined` below: no space first, last or doubled.)
-                    if i == 0 || i == n - 1 || b[i - 1] == 0x20 { joined = false }
-                    i += 1
-                    continue
-                }
-                var j = i, upper = false, lower = false
-                while j < n, b[j] != 0x20 {
-                    let d = b[j]
-                    if d >= 0x80 { return nil }
-                    if d >= 0x41 && d <= 0x5A { upper = true } else if d >= 0x61 && d <= 0x7A { lower = true }
-                    j += 1
-                }
-                words += 1
-                if j - i >= 2, upper, !lower { capitalWords += 1 }
-                lastCount = j - i; lastLower = lower
-                i = j
-            }
-            if capitalWords < 2 { return true }
-            // No last word the loop below could drop: `t`, where it is its words joined by single spaces.
-            if words <= 2 || lastCount > 3 || !lastLower { return joined }
-            return false
-        }
-        if let quick {
+        // is; that is found in one walk of its bytes, without copying them or listing the words (`keepsWhole`: nil, not
+        // ASCII; true, `t`; false, the whole walk below answers).
+        if let quick = t.utf8.withContiguousStorageIfAvailable({ Self.keepsWhole($0, latin: false) }) {
             guard let same = quick else { return nil }
             if same { return t }
         }
@@ -1019,50 +987,56 @@ struct VendorText: Sendable {
     }
 
     /// Whether the end of `clean` (below `droppingLowerScrapsASCII`) gives a name of ASCII, Latin letters
-    /// (`Bytes.latinCase`) and signs (`Bytes.isNeutralSign`, the dates' marks) back as it is, found in one walk of its bytes as `droppingLowerScrapsASCII`'s quick answer
-    /// is: fewer than two words in capitals, or no short scrap last and the words joined by single spaces. A Latin
-    /// letter or a sign is one character (nothing joins it), so a word's characters are counted by its scalars. False: not known
-    /// (any other character, or a scrap that may go), and the words are listed as characters. (A speed trick: that
-    /// listing, the words split and each walked as characters twice, was some 20,000 instructions a name.)
+    /// (`Bytes.latinCase`) and signs (`Bytes.isStandAloneSign`) back as it is: `keepsWhole` with `latin`. False: not
+    /// known (any other character, or a scrap that may go), and the words are listed as characters. (A speed trick:
+    /// that listing, the words split and each walked as characters twice, was some 20,000 instructions a name.)
     static func keepsLatinWhole(_ t: String) -> Bool {
-        t.utf8.withContiguousStorageIfAvailable { b -> Bool in
-            let n = b.count
-            var i = 0, words = 0, capitalWords = 0, lastCount = 0, lastLower = false, joined = true
-            while i < n {
-                if b[i] == 0x20 {
-                    if i == 0 || i == n - 1 || b[i - 1] == 0x20 { joined = false }
-                    i += 1
-                    continue
-                }
-                var j = i, upper = false, lower = false, count = 0
-                while j < n, b[j] != 0x20 {
-                    let d = b[j]
-                    if d < 0x80 {
-                        guard d >= 0x20 && d <= 0x7E else { return false }
-                        if d >= 0x41 && d <= 0x5A { upper = true } else if d >= 0x61 && d <= 0x7A { lower = true }
-                        j += 1
-                    } else {
-                        guard let (u, k) = Bytes.scalar(b, at: j) else { return false }
-                        if let c = Bytes.latinCase(u) {
-                            if c.upper { upper = true }
-                            if c.lower { lower = true }
-                        } else {
-                            // (A sign, "€", "’", "–": a character of its own, not alphabetic, so of no case.)
-                            guard Bytes.isNeutralSign(u) || Bytes.dateMarks.contains(u) else { return false }
-                        }
-                        j += k
-                    }
-                    count += 1
-                }
-                words += 1
-                if count >= 2, upper, !lower { capitalWords += 1 }
-                lastCount = count; lastLower = lower
-                i = j
+        t.utf8.withContiguousStorageIfAvailable { keepsWhole($0, latin: true) == true } ?? false
+    }
+
+    /// The quick answer of the end of `clean`, in one walk of a name's bytes: true when it gives the name back as it is
+    /// (fewer than two words in capitals, or no short scrap last and the words joined by single spaces), false when a
+    /// scrap may go, nil when the walk cannot tell. A word's characters are counted as its bytes on ASCII; with `latin`,
+    /// a Latin letter (its case from `Bytes.latinCase`) or a sign (no case) is one character too, nothing joining it,
+    /// and a control character is not told ("\r\n" is one character); without it, a byte past ASCII is not told.
+    private static func keepsWhole(_ b: UnsafeBufferPointer<UInt8>, latin: Bool) -> Bool? {
+        let n = b.count
+        var i = 0, words = 0, capitalWords = 0, lastCount = 0, lastLower = false, joined = true
+        while i < n {
+            if b[i] == 0x20 {
+                // (`joined` below: no space first, last or doubled.)
+                if i == 0 || i == n - 1 || b[i - 1] == 0x20 { joined = false }
+                i += 1
+                continue
             }
-            if capitalWords < 2 { return true }
-            if words <= 2 || lastCount > 3 || !lastLower { return joined }
-            return false
-        } ?? false
+            var j = i, upper = false, lower = false, count = 0
+            while j < n, b[j] != 0x20 {
+                let d = b[j]
+                if d < 0x80 {
+                    if latin, d < 0x20 || d == 0x7F { return nil }
+                    if d >= 0x41 && d <= 0x5A { upper = true } else if d >= 0x61 && d <= 0x7A { lower = true }
+                    j += 1
+                } else {
+                    guard latin, let (u, k) = Bytes.scalar(b, at: j) else { return nil }
+                    if let c = Bytes.latinCase(u) {
+                        if c.upper { upper = true }
+                        if c.lower { lower = true }
+                    } else {
+                        guard Bytes.isStandAloneSign(u) else { return nil }
+                    }
+                    j += k
+                }
+                count += 1
+            }
+            words += 1
+            if count >= 2, upper, !lower { capitalWords += 1 }
+            lastCount = count; lastLower = lower
+            i = j
+        }
+        if capitalWords < 2 { return true }
+        // No last word the loop below could drop: `t`, where it is its words joined by single spaces.
+        if words <= 2 || lastCount > 3 || !lastLower { return joined }
+        return false
     }
 
     /// `droppingLowerScrapsASCII` by the whole walk: the words listed, the scraps dropped (its quick answers held to

@@ -518,7 +518,7 @@ struct HandScannerTests {
         }
     }
 
-    /// `Pattern.replacing(in:with:printable:)` (the printable walk left to the caller) gives what `replacing(in:with:)`
+    /// `Pattern.replacing(in:with:pretests:)` with `Pretests(printable:)` (the printable walk left to the caller) gives what `replacing(in:with:)`
     /// gives, on the expressions `VendorText.clean` asks it of, for printable lines (and any line when told it is not).
     @Test func replacingOnKnownPrintableTextIsTheSame() {
         let rules = CompiledRules(.builtIn)
@@ -534,8 +534,8 @@ struct HandScannerTests {
             if k % 7 == 0 { s += "é" }
             let printable = s.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
             for p in patterns {
-                #expect(p.replacing(in: s, with: "", printable: printable) == p.replacing(in: s, with: ""), "\(s)")
-                #expect(p.replacing(in: s, with: "", printable: false) == p.replacing(in: s, with: ""), "\(s)")
+                #expect(p.replacing(in: s, with: "", pretests: Pattern.Pretests(printable: printable)) == p.replacing(in: s, with: ""), "\(s)")
+                #expect(p.replacing(in: s, with: "", pretests: Pattern.Pretests()) == p.replacing(in: s, with: ""), "\(s)")
             }
         }
     }
