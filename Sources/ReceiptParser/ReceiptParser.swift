@@ -102,7 +102,7 @@ public struct ReceiptParser: Sendable {
         guard merged else { return (lines, currency(lines)) }
         // A row of one line is that line as read (the same text, box and place): its row's line stands for it.
         var rowOf = [Int?](repeating: nil, count: page.lines.count)
-        for (r, row) in rows.enumerated() where row.members.count == 1 { rowOf[row.source] = r }
+        for (r, row) in rows.enumerated() where row.memberCount == 1 { rowOf[row.source] = r }
         return (lines, currency(pageLines: page.lines, rows: lines, rowOf: rowOf))
     }
 

@@ -7,8 +7,20 @@ struct Row {
     var line: OCRLine
     /// Index in `OCRPage.lines` of the first of the merged lines (in source order).
     var source: Int
+    /// The merged lines after the first, in source order: empty for a row of one line (no array made for it:
+    /// most rows are one line).
+    var others: [Int]
+
+    init(line: OCRLine, source: Int, others: [Int] = []) {
+        self.line = line
+        self.source = source
+        self.others = others
+    }
+
     /// Indexes of every merged line, in source order.
-    var members: [Int]
+    var members: [Int] { [source] + others }
+    /// How many lines the row merged.
+    var memberCount: Int { 1 + others.count }
 }
 
 /// Rebuilds visual rows from boxes: a label and its amount that came out as separate lines
@@ -29,16 +41,27 @@ enum RowBuilder {
 
     static func rows(_ page: OCRPage) -> [Row] {
         let lines = page.lines
+        // The boxes once (each comparison below asked the line for its box), unwrapped: a line without a box
+        // gets a zero box here and never joins a row (only the lines in `order` do). (In one walk: a map by key path
+        // was slow.)
+        // (Written in place: `init(repeating:count:)` of boxes was slow.)
         var boxed = 0
-        for l in lines where (l.box?.height ?? 0) > 0 { boxed += 1 }
+        let hasBox = [Bool](unsafeUninitializedCapacity: lines.count) { out, n in
+            for i in lines.indices { out[i] = lines[i].box != nil }
+            n = lines.count
+        }
+        let bx = [BoundingBox](unsafeUninitializedCapacity: lines.count) { out, n in
+            for i in lines.indices {
+                let b = lines[i].box ?? BoundingBox(x: 0, y: 0, width: 0, height: 0)
+                out[i] = b
+                if b.height > 0 { boxed += 1 }
+            }
+            n = lines.count
+        }
         guard lines.count > 1, boxed * 10 >= lines.count * 9 else {
-            return lines.enumerated().map { Row(line: $0.element, source: $0.offset, members: [$0.offset]) }
+            return lines.indices.map { Row(line: lines[$0], source: $0) }
         }
 
-        // The boxes once (each comparison below asked the line for its box), unwrapped: a line without a box
-        // gets a zero box here and never joins a row (only the lines in `order` do).
-        let boxes = lines.map(\.box)
-        let bx = boxes.map { $0 ?? BoundingBox(x: 0, y: 0, width: 0, height: 0) }
         // Rows under construction, as lists through the lines (no array per row, copied out and released at
         // every comparison): row g's first member is `head[g]`, its last `tail[g]`, the member after line m
         // `next[m]` (-1: none), in the order they joined.
@@ -48,18 +71,25 @@ enum RowBuilder {
         // (its nearest member's overlap would be none), so it is passed over without walking its members (a
         // speed trick: lines are taken top to bottom, and most of the rows in the window lie above).
         var bottom: [Int] = []
-        let order = lines.indices.filter { boxes[$0] != nil }.sorted {
+        let order = lines.indices.filter { hasBox[$0] }.sorted {
             let a = bx[$0], b = bx[$1]
             return (a.y * 2 + a.height, a.x, $0) < (b.y * 2 + b.height, b.x, $1)
         }
+        // The highest top of the lines from each place in `order` on: a row whose bottom is at or above it takes no
+        // line from there on, and the rows before the first that may (`live`) are not asked again (a speed trick:
+        // the window's rows were each asked by every line; those passed over are the ones `bottom[g] > b.y` refused).
+        var topFrom = [Int](repeating: Int.max, count: order.count + 1)
+        for k in stride(from: order.count - 1, through: 0, by: -1) { topFrom[k] = min(topFrom[k + 1], bx[order[k]].y) }
+        var live = 0
         // (At most a row a line: made at that size once, not grown again and again.)
         head.reserveCapacity(order.count)
         tail.reserveCapacity(order.count)
         bottom.reserveCapacity(order.count)
-        for i in order {
+        for (k, i) in order.enumerated() {
             let b = bx[i]
+            while live < head.count, bottom[live] <= topFrom[k] { live += 1 }
             var best: (group: Int, overlap: Double)?
-            for g in max(0, head.count - rowWindow)..<head.count where bottom[g] > b.y {
+            for g in max(live, head.count - rowWindow)..<head.count where bottom[g] > b.y {
                 // Compare with the member nearest in x (tolerant of skew along a long row).
                 var nearest: BoundingBox?
                 var clash = false
@@ -89,22 +119,23 @@ enum RowBuilder {
         }
         // Lines without a box stay where they were, on their own.
         var out: [Row] = []
-        out.reserveCapacity(head.count)
+        out.reserveCapacity(lines.count)
+        // A merged row's members, left to right, sorted in place here (one buffer for the page, not two sorted
+        // arrays a row).
+        var leftToRight: [Int] = []
         for g in head.indices {
             // A row of one line is that line as it was (an OCRLine is its words and its box, and the box is there).
             guard next[head[g]] >= 0 else {
-                out.append(Row(line: lines[head[g]], source: head[g], members: [head[g]]))
+                out.append(Row(line: lines[head[g]], source: head[g]))
                 continue
             }
-            // (Counted first, the array made at its size once: appends grew it again and again.)
-            var size = 0
+            leftToRight.removeAll(keepingCapacity: true)
             var m = head[g]
-            while m >= 0 { size += 1; m = next[m] }
-            var members: [Int] = []
-            members.reserveCapacity(size)
-            m = head[g]
-            while m >= 0 { members.append(m); m = next[m] }
-            let leftToRight = members.sorted { (bx[$0].x, $0) < (bx[$1].x, $1) }
+            while m >= 0 { leftToRight.append(m); m = next[m] }
+            var members = leftToRight
+            // (Insertion sorts: a row is a few lines. `sorted` gave the same orders, by (x, index) and by index.)
+            Self.insertionSort(&leftToRight) { (bx[$0].x, $0) < (bx[$1].x, $1) }
+            Self.insertionSort(&members) { $0 < $1 }
             var words: [OCRWord] = []
             // (Made at its size once: an append of each member's words grew it again and again.)
             var count = 0
@@ -115,15 +146,15 @@ enum RowBuilder {
                 words.append(contentsOf: lines[i].words)
                 box = box.map { $0.union(bx[i]) } ?? bx[i]
             }
-            let sorted = members.sorted()
-            out.append(Row(line: OCRLine(words: words, box: box), source: sorted[0], members: sorted))
+            let first = members.removeFirst()
+            out.append(Row(line: OCRLine(words: words, box: box), source: first, others: members))
         }
-        for (i, l) in lines.enumerated() where l.box == nil { out.append(Row(line: l, source: i, members: [i])) }
+        for (i, l) in lines.enumerated() where !hasBox[i] { out.append(Row(line: l, source: i)) }
         // Top to bottom (by the row's leftmost member; source order breaks ties). Measured against source
         // order on the true SROIE text: the same but for one receipt each way.
         // (Each row's place worked out once, not at every comparison; the rows' indexes sorted, not the rows:
         // no two rows share a source, so the order is the same.)
-        let places = out.map { rowY($0, boxes) }
+        let places = out.map { rowY($0, hasBox, bx) }
         out = out.indices.sorted { (places[$0], out[$0].source) < (places[$1], out[$1].source) }.map { out[$0] }
         if debugDump {
             for r in out { FileHandle.standardError.write("[\(r.source)] \(r.members) \(r.line.text)\n".data(using: .utf8)!) }
@@ -131,13 +162,25 @@ enum RowBuilder {
         return out
     }
 
-    /// The vertical centre (doubled) of a row's leftmost member; rows without a box sort by their neighbours' place.
-    private static func rowY(_ r: Row, _ boxes: [BoundingBox?]) -> Int {
-        // (The first of the leftmost, as `compactMap` then `min(by:)` gives it, without the array.)
-        var leftmost: BoundingBox?
-        for m in r.members {
-            if let b = boxes[m], leftmost == nil || b.x < leftmost!.x { leftmost = b }
+    /// `a` sorted by `less` in place (stable: equal elements keep their order, as `sorted` keeps them).
+    @inline(__always) private static func insertionSort(_ a: inout [Int], _ less: (Int, Int) -> Bool) {
+        guard a.count > 1 else { return }
+        for i in 1..<a.count {
+            let x = a[i]
+            var j = i
+            while j > 0, less(x, a[j - 1]) { a[j] = a[j - 1]; j -= 1 }
+            a[j] = x
         }
+    }
+
+    /// The vertical centre (doubled) of a row's leftmost member; rows without a box sort by their neighbours' place.
+    private static func rowY(_ r: Row, _ hasBox: [Bool], _ bx: [BoundingBox]) -> Int {
+        // (The first of the leftmost, as `compactMap` then `min(by:)` gives it, without the array; the members in
+        // source order, the first and then the others.)
+        var leftmost: BoundingBox?
+        func ask(_ m: Int) { if hasBox[m], leftmost == nil || bx[m].x < leftmost!.x { leftmost = bx[m] } }
+        ask(r.source)
+        for m in r.others { ask(m) }
         guard let b = leftmost else { return Int.max }
         return b.y * 2 + b.height
     }
