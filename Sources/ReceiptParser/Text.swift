@@ -356,9 +356,10 @@ final class WordLine {
         var c = Counts()
         // (Made at the size it can reach, a space, the text, a space, written in place and cut to what was written:
         // an append a byte was most of the cost.)
-        bytes = [UInt8](repeating: 32, count: b.count + 2)
+        // (Written into uninitialized room and its count set to what was written: no fill first, no cut after.)
         var k = 1
-        bytes.withUnsafeMutableBufferPointer { out in
+        bytes = [UInt8](unsafeUninitializedCapacity: b.count + 2) { out, written in
+            out[0] = 32
             var lastSpace = true, letters = 0, digits = 0
             for x in b {
                 if x >= 0x41 && x <= 0x5A { out[k] = x | 0x20; k += 1; letters += 1; lastSpace = false }
@@ -369,8 +370,8 @@ final class WordLine {
             // (Only the leading space: a second, as `" " + "" + " "`.)
             if k == 1 || out[k - 1] != 32 { out[k] = 32; k += 1 }
             c.letters = letters; c.digits = digits
+            written = k
         }
-        bytes.removeLast(bytes.count - k)
         // (At most one word for every two bytes of the padded line.)
         spans.reserveCapacity(k / 2)
         var mask: UInt64 = 0, lengths: UInt64 = 0, pairs: UInt64 = 0, lineBytes: UInt64 = 0
