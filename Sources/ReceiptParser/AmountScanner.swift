@@ -123,7 +123,7 @@ enum AmountScanner {
         // "$43 70": after a currency sign, a space OCR read for the decimal point (faint on photos).
         // Only there: without the sign, "2 50" is a quantity and a price, or a code.
         if ascii ? signs?.dollar ?? line.utf8.contains(UInt8(ascii: "$"))
-                 : signsOnly ? line.unicodeScalars.contains(where: { "$£€¥".unicodeScalars.contains($0) }) : line.contains(where: { "$£€¥".contains($0) }) {
+                 : signsOnly ? line.unicodeScalars.contains(where: Self.isSpacedAmountSign) : line.contains(where: { "$£€¥".contains($0) }) {
             for m in spacedMatches(line, signsOrLetters: signsOnly) {
                 guard let i = m.groups[1], let f = m.groups[2], let a = Amount("\(i).\(f)") else { continue }
                 let at = line.distance(from: line.startIndex, to: m.range.lowerBound)
@@ -134,6 +134,15 @@ enum AmountScanner {
             out.sort { $0.position < $1.position }
         }
         return out
+    }
+
+    /// One of the signs "$43 70" is read after: "$", "£", "€", "¥" (`"$£€¥".unicodeScalars.contains`, without the
+    /// walk of the four a scalar of the line: a line of signs asked it of every scalar).
+    @inline(__always) static func isSpacedAmountSign(_ u: Unicode.Scalar) -> Bool {
+        switch u {
+        case "$", "\u{00A3}", "\u{20AC}", "\u{00A5}": return true
+        default: return false
+        }
     }
 
     /// Whether the word `w` (lower case) glued before an amount may stand there: a currency word ("RM11.70", not

@@ -36,6 +36,14 @@ struct HandScannerTests {
         }
     }
 
+    @Test func spacedAmountSignsAsTheFourSigns() {
+        // Every scalar of the Basic Multilingual Plane's first part and the currency block.
+        for v in Array(0..<0x3000) + Array(0xFE00..<0x10000) {
+            guard let u = Unicode.Scalar(v) else { continue }
+            #expect(AmountScanner.isSpacedAmountSign(u) == "$£€¥".unicodeScalars.contains(u), "U+\(String(v, radix: 16))")
+        }
+    }
+
     static let amountAlphabet = Array("0123456789012345678901234567890123456789OoDSIl|BiZzgs.,.,.,' -%/:$RMrmaxX")
     static let textAlphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz     .,:;-/()[]{}#*=_~'\"`$&@|!%<>")
 
