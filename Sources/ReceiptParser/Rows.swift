@@ -42,9 +42,8 @@ enum RowBuilder {
     static func rows(_ page: OCRPage) -> [Row] {
         let lines = page.lines
         // The boxes once (each comparison below asked the line for its box), unwrapped: a line without a box
-        // gets a zero box here and never joins a row (only the lines in `order` do). (In one walk: a map by key path
-        // was slow.)
-        // (Written in place: `init(repeating:count:)` of boxes was slow.)
+        // gets a zero box here and never joins a row (only the lines in `order` do). (Written in place: a map by key
+        // path, and `init(repeating:count:)` of boxes, were slow.)
         var boxed = 0
         let hasBox = [Bool](unsafeUninitializedCapacity: lines.count) { out, n in
             for i in lines.indices { out[i] = lines[i].box != nil }

@@ -354,9 +354,8 @@ final class WordLine {
     /// and bytes. (A function of its own, its counts locals: a nested function capturing them made them boxes.)
     private static func asciiLine(_ b: UnsafeBufferPointer<UInt8>, _ bytes: inout [UInt8], _ spans: inout [Span]) -> Counts {
         var c = Counts()
-        // (Made at the size it can reach, a space, the text, a space, written in place and cut to what was written:
-        // an append a byte was most of the cost.)
-        // (Written into uninitialized room and its count set to what was written: no fill first, no cut after.)
+        // (Made at the size it can reach, a space, the text, a space, written in place into uninitialized room, its
+        // count set to what was written: an append a byte was most of the cost, and a fill first and a cut after more.)
         var k = 1
         bytes = [UInt8](unsafeUninitializedCapacity: b.count + 2) { out, written in
             out[0] = 32
