@@ -108,8 +108,9 @@ extension MoneyFields {
     func addRoundedTotals(_ candidates: inout [Found]) {
         guard let r = roundingFound, r.amount.value != 0, r.amount.magnitude < Self.fiftyCents else { return }
         let step = r.amount.magnitude
-        // (Ten steps worked out once, not for every amount asked: a Decimal product each.)
-        let tenSteps = step * 10
+        // (Ten steps worked out once, not for every amount asked: a Decimal product each; in cents where the step's are
+        // known, so that each comparison is of cents, not of Decimals: the same value, under fifty cents.)
+        let tenSteps = step.knownCents.map { Amount(significand: UInt64($0 * 10), fractionDigits: 2) } ?? step * 10
         func fits(_ a: FoundAmount) -> Bool { !a.isPercent && !a.negative && a.amount > tenSteps }
         // The first line after the rounding line that prints each amount (one pass, not one per candidate).
         var firstLine: [Amount: Int] = [:]
