@@ -104,10 +104,14 @@ extension CompiledRules {
         // (`ByteSet(bytes:)` leaves out the bytes not ASCII.)
         let candidates = byBytes ? currencyCandidates?.candidates(ByteSet(bytes: lowerBytes)) : nil
         var madeWords: WordLine?
-        for (k, (sym, code)) in currencySymbols.enumerated() {
+        // (The symbol and its code taken only once its bytes are on the line, and those bytes and whether it is all
+        // letters read from `currencySymbolBytes`: each symbol's strings were retained and released, and its letters
+        // walked, on every line.)
+        for k in currencySymbols.indices {
             if let candidates, currencySymbolBytes[k].set != nil, candidates & (1 << UInt64(k)) == 0 { continue }
-            guard bytesContain(lowerBytes, sym) else { continue }
-            if sym.allSatisfy(\.isLetterQuick) {
+            guard bytesContain(lowerBytes, currencySymbolBytes[k].bytes) else { continue }
+            let (sym, code) = currencySymbols[k]
+            if currencySymbolBytes[k].letters {
                 let w = madeWords ?? words()
                 madeWords = w
                 if w.has(" \(sym) ") || (sym.count >= 2 && Self.wordBeforeNumber(lower, sym)) { out.append(code) }
