@@ -255,6 +255,9 @@ final class CompiledRules: Sendable {
     let receiptNumberSet: KeywordSet
     let itemSkip: KeywordSet
     let itemSkipAlone: KeywordSet
+    /// The slots of the sets `isNotAnItem` asks of a row as printed or one slip away (the subtotal also two, loosely),
+    /// when all are in `keywordIndex` (nil otherwise: then it asks them one by one).
+    let notItemSlots: [Int]?
     let itemDiscount: KeywordSet
     let itemVoid: KeywordSet
     /// Every set above in one index: a line is read for all of them at once (`KeywordHits`).
@@ -324,6 +327,8 @@ final class CompiledRules: Sendable {
         }.filter { $0.0.normalised.count > 2 }
         receiptNumberSet = registered(receiptNumberKeywords.map(\.0))
         keywordIndex = KeywordIndex(sets)
+        let notItem = [total, subtotal, rounding, cash, change, tax, itemSkip, itemSkipAlone]
+        notItemSlots = notItem.allSatisfy { $0.slot >= 0 } ? notItem.map(\.slot) : nil
     }
 
     /// The best-weighted keyword matching the line, if any.

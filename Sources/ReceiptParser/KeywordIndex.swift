@@ -194,6 +194,24 @@ extension CompiledRules {
             return out
         }
 
+        /// Whether no keyword of the sets in `slots` is on the line as printed or one slip away, and none of `loose`
+        /// two (`slipped` with `loosely`): what `best`, `any`, `bestExact` and `firstExact` would all find none of.
+        /// (By the sets' slots: a set taken whole retained each of its arrays.)
+        func holdsNone(ofSlots slots: [Int], loose: borrowing KeywordSet, _ w: WordLine) -> Bool {
+            if storage[0] & 1 == 0 {
+                index.findSlips(w, storage + index.flagWords + index.bitWords)
+                storage[0] |= 1
+            }
+            let exact = storage + index.flagWords, slipped = exact + index.bitWords
+            for slot in slots {
+                let at = index.bases[slot] >> 6
+                for c in at..<(at + index.chunks[slot]) where exact[c] | slipped[c] != 0 { return false }
+            }
+            let e = self.exact(loose), l = self.slipped(loose, w, loosely: true)
+            for c in 0..<index.chunks[loose.slot] where e[c] | l[c] != 0 { return false }
+            return true
+        }
+
         /// The first bit of the set's `bits` (`exact` or `slipped`), if any.
         @inline(__always) func first(_ bits: UnsafeMutablePointer<UInt64>, _ set: KeywordSet) -> Int? {
             for c in 0..<index.chunks[set.slot] where bits[c] != 0 { return 64 * c + bits[c].trailingZeroBitCount }

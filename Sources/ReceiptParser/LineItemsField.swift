@@ -87,11 +87,21 @@ extension ReceiptParser {
     static let cardWordsInNames: Set<String> = [" card ", " cb ", " carte ", " contactless ", " nfc "]
 
     /// A row that has a price and is never an item: totals, tax, tender, change, loyalty, a header's numbers.
-    func isNotAnItem(_ l: ParseLine) -> Bool {
+    func isNotAnItem(_ l: ParseLine) -> Bool { isNotAnItem(l, quick: true) }
+
+    /// `isNotAnItem`; `quick`: a row of ASCII (its keyword bits, `KeywordHits`) that holds no keyword of the sets asked
+    /// below, as printed or one slip away (the subtotal's two), is judged by its dates, a tax code's rate and a table
+    /// number alone, as the whole walk judges it (a speed trick: most rows are items, and each was asked some ten
+    /// keyword questions; `quick: false`, for the test that holds the two together).
+    func isNotAnItem(_ l: ParseLine, quick: Bool) -> Bool {
         // A payment or total word: the row is that, unless the word is a weak one in a longer name ("CHOCOLATE BAR",
         // "CHICKEN TENDER", "NET BAG"); "Dine-In Total (incl Tax)" is a total ("total incl", 0.9), however long.
         // A word one OCR slip away counts only on a short row ("TOTAI 12.00"), not in a name ("SUMMER WIT").
         let words = Self.wordsWithLetters(l.words)
+        if quick, let slots = compiled.notItemSlots, let h = l.words.hits(compiled.subtotal, compiled.keywordIndex),
+           h.holdsNone(ofSlots: slots, loose: compiled.subtotal, l.words) {
+            return !l.dates.isEmpty || words == 1 && Self.startsWithTaxCodeAndRate(l.text) || Self.startsWithTableNumber(l.text)
+        }
         // (The five sets asked one after another, not walked in an array of them made for every row: each set put in
         // it retained its arrays, and the array was allocated and destroyed.)
         if claims(compiled.total, l.words, words: words) || claims(compiled.subtotal, l.words, words: words)

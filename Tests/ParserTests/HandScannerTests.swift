@@ -36,6 +36,57 @@ struct HandScannerTests {
         }
     }
 
+    /// `isNotAnItem`'s quick answer for a row that holds none of its sets' keywords, against asking them all, on rows
+    /// of the sets' keywords as printed, with one or two letters slipped, cut or run together, amid names, prices,
+    /// dates, tax codes and table numbers, in both cases, with letters not ASCII on some.
+    @Test func notAnItemQuickAsEveryQuestion() {
+        let parser = ReceiptParser()
+        let c = parser.compiled
+        let keywords = [c.total, c.subtotal, c.rounding, c.cash, c.change, c.tax, c.itemSkip, c.itemSkipAlone, c.taxExclude]
+            .flatMap { $0.keywords.map(\.raw) }
+        #expect(keywords.count > 100)
+        let names = ["CHICKEN", "rice", "Surf", "TEA", "Bar", "chocolate", "net", "bag", "wit", "summer", "Ensalada", "Mixta", "2B", "KOTAK"]
+        let others = ["12.50", "3 x 4.80", "9.60", "25/03/2019", "2019-03-25", "SR @ 6%", "Table 12", "TBL# 4", "6%", "@", "-", ":", "(", ")",
+                      "RM", "$", "€", "Rückgeld", "é"]
+        var g = Lines(state: 0x4E6F_7449)
+        var quickRows = 0, notItems = 0
+        func slipped(_ k: String) -> String {
+            var a = Array(k)
+            guard a.count > 2 else { return k }
+            for _ in 0..<Int.random(in: 1...2, using: &g) {
+                let at = Int.random(in: 0..<a.count, using: &g)
+                switch Int.random(in: 0...3, using: &g) {
+                case 0: a[at] = Array("1l0OIi5S8B ")[Int.random(in: 0..<11, using: &g)]
+                case 1: if a.count > 3 { a.remove(at: at) }
+                case 2: a.insert(Array("aeiltx")[Int.random(in: 0..<6, using: &g)], at: at)
+                default: if a[at] == " " { a.remove(at: at) }
+                }
+            }
+            return String(a)
+        }
+        for k in 0..<20_000 {
+            var parts: [String] = []
+            for _ in 0..<Int.random(in: 1...4, using: &g) {
+                switch Int.random(in: 0...9, using: &g) {
+                case 0...1: parts.append(keywords.randomElement(using: &g)!)
+                case 2...3: parts.append(slipped(keywords.randomElement(using: &g)!))
+                case 4...6: parts.append(names.randomElement(using: &g)!)
+                default: parts.append(others.randomElement(using: &g)!)
+                }
+            }
+            var text = parts.joined(separator: k % 7 == 0 ? "" : " ")
+            if k % 3 == 0 { text = text.uppercased() }
+            let line = ParseLine(index: 0, line: OCRLine(text: text), rules: c)
+            let quick = parser.isNotAnItem(line, quick: true), full = parser.isNotAnItem(line, quick: false)
+            #expect(quick == full, "\(text)")
+            if quick { notItems += 1 }
+            if let h = line.words.hits(c.subtotal, c.keywordIndex), h.holdsNone(ofSlots: c.notItemSlots!, loose: c.subtotal, line.words) { quickRows += 1 }
+        }
+        // (Both kinds of row, and both answers, among them.)
+        #expect(quickRows > 3_000 && quickRows < 17_000)
+        #expect(notItems > 3_000 && notItems < 17_000)
+    }
+
     @Test func spacedAmountSignsAsTheFourSigns() {
         // Every scalar of the Basic Multilingual Plane's first part and the currency block.
         for v in Array(0..<0x3000) + Array(0xFE00..<0x10000) {
