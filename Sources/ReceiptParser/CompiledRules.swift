@@ -244,8 +244,9 @@ final class CompiledRules: Sendable {
     let currencyWordBytes: [[UInt8]]
     let monthFirstCurrencies: Set<String>
     let dollarHints: [(String, String)]   // normalised word, code
-    /// `dollarHints`' words as keywords, in the same order (`WordLine.contains(_:)` asks their signs before their bytes).
-    let dollarHintKeywords: [Keyword]
+    /// `dollarHints`' words as keywords, in the same order: a set of the index, so a line's first (`anyIndex`, the first
+    /// that `WordLine.contains`) is read from its bits.
+    let dollarHintSet: KeywordSet
     /// The payment words, normalised (`raw` is the normalised text too).
     /// (Sets, so a line is asked only for the words its signs may hold: `any` gives the first that `contains`.)
     let cardWords: KeywordSet
@@ -315,7 +316,7 @@ final class CompiledRules: Sendable {
         currencyWordBytes = currencyWords.map { Array($0.utf8) }.filter { w in w.allSatisfy { $0 < 0x80 } }.sorted { $0.count > $1.count || ($0.count == $1.count && $0.lexicographicallyPrecedes($1)) }
         monthFirstCurrencies = Set(r.currency.monthFirst)
         dollarHints = (r.currency.dollarHints ?? [:]).map { (WordLine.normalise($0.key), $0.value) }.sorted { $0.0 < $1.0 }
-        dollarHintKeywords = dollarHints.map { Keyword(raw: $0.0, normalised: $0.0, weight: 1) }
+        dollarHintSet = registered(dollarHints.map { Keyword(raw: $0.0, normalised: $0.0, weight: 1) })
         cardWords = registered(r.payment.card.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) })
         cashWords = registered(r.payment.cash.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) })
         itemSkip = list(r.items?.skip)
@@ -359,10 +360,15 @@ final class CompiledRules: Sendable {
     static func ranksBelow(_ a: Keyword, _ b: Keyword) -> Bool { a.weight < b.weight || (a.weight == b.weight && a.length < b.length) }
 
     func any(_ set: KeywordSet, in w: WordLine, loosely: Bool = false) -> Keyword? {
+        anyIndex(set, in: w, loosely: loosely).map { set.keywords[$0] }
+    }
+
+    /// The place in `set` of `any`'s keyword.
+    func anyIndex(_ set: KeywordSet, in w: WordLine, loosely: Bool = false) -> Int? {
         // (From the line's bits, `KeywordHits`, where it has them: the first of the set as printed or slipped.)
         if let h = w.hits(set, keywordIndex) {
             let exact = h.first(h.exact(set), set), slipped = h.first(h.slipped(set, w, loosely: loosely), set)
-            return (slipped.map { s in exact.map { min($0, s) } ?? s } ?? exact).map { set.keywords[$0] }
+            return slipped.map { s in exact.map { min($0, s) } ?? s } ?? exact
         }
         // The first keyword in order on the line as printed or slipped: the first as printed (`firstExact`), unless
         // a slipping keyword before it is on the line one slip away (two, `loosely`): it is not on the line as
@@ -374,7 +380,7 @@ final class CompiledRules: Sendable {
             if w.may(set.signs[i], loosely: loosely) && w.slipsAway(set.keywords[i], loosely: loosely) { slipped = i; return false }
             return true
         }
-        return (slipped ?? exact).map { set.keywords[$0] }
+        return slipped ?? exact
     }
 
     /// The first keyword of `set` on the line as printed (`WordLine.has`): from the line's bits (`KeywordHits`), or only

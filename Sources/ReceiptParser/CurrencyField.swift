@@ -41,12 +41,12 @@ extension ReceiptParser {
             return options.defaultCurrency.map { Field($0, confidence: 0.3, evidence: Evidence(rule: "currency.default")) }
         }
         // A bare "$" is many countries' dollar: a tax or payment system named on the receipt tells which.
-        // (Each line's words made once for both questions; the hints asked as keywords, by their signs first.)
+        // (Each line's words made once for both questions; the hints asked as a set, from each line's keyword bits.)
         if best.key == "USD" {
             let ws = (0..<count).map(words)
             if !(0..<count).contains(where: { ws[$0].contains(" usd ") || Self.saysUSDollar(text($0)) }) {
                 for i in 0..<count {
-                    if let k = compiled.dollarHintKeywords.firstIndex(where: { ws[i].contains($0) }) {
+                    if let k = compiled.anyIndex(compiled.dollarHintSet, in: ws[i]) {
                         let (word, code) = compiled.dollarHints[k]
                         return Field(code, confidence: 0.7, evidence: line(i).evidence(rule: "currency.dollar-hint",
                                      notes: [.dollarHint(word.trimmingCharacters(in: .whitespaces))]))

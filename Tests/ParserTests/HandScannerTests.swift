@@ -877,7 +877,8 @@ struct HandScannerTests {
     }
 
     /// A bare dollar's questions: "US$" asked on bytes as `uppercased().contains` asks it, and the dollar hints asked as
-    /// keywords (`contains(Keyword)`, by their signs first) as `contains(String)` asks their normalised words.
+    /// a set of keywords (`anyIndex`, from a line's bits or by their signs) and one by one (`contains(Keyword)`) as
+    /// `contains(String)` asks their normalised words.
     @Test func dollarQuestionsAsBefore() {
         let rules = CompiledRules(.builtIn)
         let pieces = ["US$", "us$", "Us$ 5", "uS$", "U S$", "HST", "hst 13%", "Interac", "lnterac", "INTERAC", "Eftpos", "EFTP0S", "eft pos", "octopus",
@@ -889,7 +890,8 @@ struct HandScannerTests {
             for _ in 0..<Int.random(in: 0...3, using: &g) { s += pieces.randomElement(using: &g)! + g.line(Self.textAlphabet, max: 4) }
             #expect(ReceiptParser.saysUSDollar(s) == s.uppercased().contains("US$"), "\(s)")
             let w = WordLine(s)
-            #expect(rules.dollarHintKeywords.firstIndex { w.contains($0) } == rules.dollarHints.firstIndex { w.contains($0.0) }, "\(s)")
+            #expect(rules.anyIndex(rules.dollarHintSet, in: w) == rules.dollarHints.firstIndex { w.contains($0.0) }, "\(s)")
+            #expect(rules.dollarHintSet.keywords.firstIndex { w.contains($0) } == rules.dollarHints.firstIndex { w.contains($0.0) }, "\(s)")
         }
     }
 
