@@ -383,7 +383,7 @@ extension ReceiptParser {
     /// A row with an amount and no name before it ("1x 7.80 RM7.80", "1 1 2.40 0.00 2.40"): its name is elsewhere.
     static func isNamelessPriceRow(_ l: ParseLine) -> Bool {
         guard let first = l.amounts.first else { return false }
-        return letterCount(l.text.prefix(first.position)) < 2
+        return letterCount(l.textPrefix(first.position)) < 2
     }
 
     /// A column heading ("ITEM QTY U/P AMOUNT", "Description Qty Price Amount"): no amount, and two words at least
@@ -456,11 +456,11 @@ extension ReceiptParser {
     /// unit price where printed and backed by the arithmetic, its amount (the last on the row).
     func item(_ l: ParseLine, price last: FoundAmount, prices: [FoundAmount]) -> LineItem? {
         let firstAt = prices.first?.position ?? last.position
-        var desc = String(l.text.prefix(firstAt))
+        var desc = String(l.textPrefix(firstAt))
         // "1,00 Ensalada Mixta 19,00": a quantity printed as an amount first, the name after it.
         if letterCount(desc) < 2, prices.count >= 2, let lead = prices.first, lead.amount.cents % 100 == 0,
            lead.amount.value >= 1, lead.amount.value <= 99,
-           case let between = Self.droppingLeadingAmount(String(l.text.prefix(last.position))),
+           case let between = Self.droppingLeadingAmount(String(l.textPrefix(last.position))),
            letterCount(between) >= 2 {
             return LineItem(description: itemName(between), quantity: lead.amount.value, unitPrice: nil, amount: last.amount,
                             evidence: l.evidence(rule: "item.line", notes: last.repairs))

@@ -213,6 +213,19 @@ final class ParseLine {
         Evidence(line: source, text: text, box: box, rule: rule, notes: notes)
     }
 
+    /// `text.prefix(n)` (the first `n` characters, as an amount's `position` counts them): on printable ASCII the first
+    /// `n` bytes, a character a byte, without walking the characters (an item's name before its price asked it of
+    /// every priced row, some 900 instructions each).
+    func textPrefix(_ n: Int) -> Substring {
+        if case let end?? = text.utf8.withContiguousStorageIfAvailable({ b -> Int? in
+            b.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } ? min(n, b.count) : nil
+        }) {
+            let u = text.utf8
+            return text[..<u.index(u.startIndex, offsetBy: end)]
+        }
+        return text.prefix(n)
+    }
+
     /// "Grand TotalRM22.50" as "Grand Total RM22.50": a currency word OCR ran into the word before it and the
     /// amount after it (three letters of word at least before it), so the keyword and the amount are both read.
     /// Only where an amount with two decimals follows ("TikkaM410", "Snacks150g" are words). Lines without

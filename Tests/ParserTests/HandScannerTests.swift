@@ -87,6 +87,22 @@ struct HandScannerTests {
         #expect(notItems > 3_000 && notItems < 17_000)
     }
 
+    /// A row's text cut after `n` characters on its bytes where it is printable ASCII, as `prefix` cuts it: lines with
+    /// signs, letters not ASCII, combining marks, a CR LF (one character of two bytes), tabs; `n` from 0 past the end.
+    @Test func textPrefixAsPrefix() {
+        let rules = CompiledRules(.builtIn)
+        let alphabet = Self.textAlphabet + Array("é€\u{301}\t\r\n\r\n")
+        var g = Lines(state: 0x5072_6566)
+        var bytesPath = 0
+        for _ in 0..<20_000 {
+            let s = g.line(alphabet, max: 20)
+            let l = ParseLine(index: 0, line: OCRLine(words: [OCRWord(text: s, confidence: 1)]), rules: rules, scanAmounts: false)
+            if l.text.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) { bytesPath += 1 }
+            for n in 0...(l.text.count + 2) { #expect(l.textPrefix(n) == l.text.prefix(n), "\(s) \(n)") }
+        }
+        #expect(bytesPath > 3_000)
+    }
+
     @Test func spacedAmountSignsAsTheFourSigns() {
         // Every scalar of the Basic Multilingual Plane's first part and the currency block.
         for v in Array(0..<0x3000) + Array(0xFE00..<0x10000) {
