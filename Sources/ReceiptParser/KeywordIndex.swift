@@ -163,18 +163,21 @@ extension CompiledRules {
             storage + index.flagWords + (index.bases[set.slot] >> 6)
         }
 
+        /// Every set's bits one slip away (the run after the exact bits), found for all of them when first asked.
+        @inline(__always) private func oneSlip(_ w: WordLine) -> UnsafeMutablePointer<UInt64> {
+            if storage[0] & 1 == 0 {
+                index.findSlips(w, storage + index.flagWords + index.bitWords)
+                storage[0] |= 1
+            }
+            return storage + index.flagWords + index.bitWords
+        }
+
         /// The set's slipped bits: keyword i is bit i % 64 of word i / 64 when `w.may(signs, loosely:)` and
         /// `w.slipsAway(keyword, loosely:)`, as `best` and `any` ask them. Without `loosely` that is a word one slip from
         /// the keyword (`slipsAway` asks no more of a keyword that slips), found for every set at once; with it, the set's
         /// slipping keywords `forEachSlipCandidate` gives are asked (the subtotal's alone are, and seldom).
         func slipped(_ set: KeywordSet, _ w: WordLine, loosely: Bool) -> UnsafeMutablePointer<UInt64> {
-            guard loosely else {
-                if storage[0] & 1 == 0 {
-                    index.findSlips(w, storage + index.flagWords + index.bitWords)
-                    storage[0] |= 1
-                }
-                return storage + index.flagWords + index.bitWords + (index.bases[set.slot] >> 6)
-            }
+            guard loosely else { return oneSlip(w) + (index.bases[set.slot] >> 6) }
             let slot = set.slot
             let out = storage + index.looseStarts[slot]
             let flag = slot + 1
@@ -198,11 +201,7 @@ extension CompiledRules {
         /// two (`slipped` with `loosely`): what `best`, `any`, `bestExact` and `firstExact` would all find none of.
         /// (By the sets' slots: a set taken whole retained each of its arrays.)
         func holdsNone(ofSlots slots: [Int], loose: borrowing KeywordSet, _ w: WordLine) -> Bool {
-            if storage[0] & 1 == 0 {
-                index.findSlips(w, storage + index.flagWords + index.bitWords)
-                storage[0] |= 1
-            }
-            let exact = storage + index.flagWords, slipped = exact + index.bitWords
+            let exact = storage + index.flagWords, slipped = oneSlip(w)
             for slot in slots {
                 let at = index.bases[slot] >> 6
                 for c in at..<(at + index.chunks[slot]) where exact[c] | slipped[c] != 0 { return false }

@@ -217,9 +217,7 @@ final class ParseLine {
     /// `n` bytes, a character a byte, without walking the characters (an item's name before its price asked it of
     /// every priced row, some 900 instructions each).
     func textPrefix(_ n: Int) -> Substring {
-        if case let end?? = text.utf8.withContiguousStorageIfAvailable({ b -> Int? in
-            b.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } ? min(n, b.count) : nil
-        }) {
+        if let end = Bytes.onPrintable(text, { min(n, $0.count) }) {
             let u = text.utf8
             return text[..<u.index(u.startIndex, offsetBy: end)]
         }

@@ -707,6 +707,12 @@ struct ByteSet: Sendable {
 enum Bytes {
     /// `body` on the bytes of `s` when they are printable ASCII (a hand matcher's ground); nil for any other text, which
     /// goes to the expression the matcher stands in for.
+    /// Whether `byte` is among the bytes (`memchr`: a few vector instructions for a line).
+    static func holds(_ b: UnsafeBufferPointer<UInt8>, _ byte: UInt8) -> Bool {
+        guard let base = b.baseAddress else { return false }
+        return memchr(base, Int32(byte), b.count) != nil
+    }
+
     static func onPrintable<T>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
         let r = s.utf8.withContiguousStorageIfAvailable { b -> T? in
             b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) ? body(b) : nil

@@ -193,7 +193,7 @@ enum TimeScanner {
         if case let hand?? = line.utf8.withContiguousStorageIfAvailable({ b -> [Match]? in
             // Every match holds a colon (`\s?:\s?` after the hour): a line without one has none, on any path (a speed
             // trick: most lines hold none, and each was walked twice, for its bytes and by the hand matcher).
-            guard let base = b.baseAddress, memchr(base, 0x3A, b.count) != nil else { return [] }
+            guard Bytes.holds(b, UInt8(ascii: ":")) else { return [] }
             if b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) {
                 // (A byte a character on printable ASCII: the byte offsets are the characters'.)
                 let u = line.utf8
