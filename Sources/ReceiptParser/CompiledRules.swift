@@ -259,6 +259,9 @@ final class CompiledRules: Sendable {
     /// The slots of the sets `isNotAnItem` asks of a row as printed or one slip away (the subtotal also two, loosely),
     /// when all are in `keywordIndex` (nil otherwise: then it asks them one by one).
     let notItemSlots: [Int]?
+    /// The slots of the sets `MoneyFields` finds its lines by (subtotal, loosely; tax, rounding, discount, cash, change,
+    /// total), when all are in `keywordIndex` (nil otherwise: then every line is asked each set).
+    let moneySlots: [Int]?
     let itemDiscount: KeywordSet
     let itemVoid: KeywordSet
     /// Every set above in one index: a line is read for all of them at once (`KeywordHits`).
@@ -330,6 +333,8 @@ final class CompiledRules: Sendable {
         keywordIndex = KeywordIndex(sets)
         let notItem = [total, subtotal, rounding, cash, change, tax, itemSkip, itemSkipAlone]
         notItemSlots = notItem.allSatisfy { $0.slot >= 0 } ? notItem.map(\.slot) : nil
+        let money = [subtotal, tax, rounding, discount, cash, change, total]
+        moneySlots = money.allSatisfy { $0.slot >= 0 } ? money.map(\.slot) : nil
     }
 
     /// The best-weighted keyword matching the line, if any.

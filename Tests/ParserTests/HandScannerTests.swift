@@ -87,6 +87,72 @@ struct HandScannerTests {
         #expect(notItems > 3_000 && notItems < 17_000)
     }
 
+    /// The money fields' lines with the lines that hold none of their sets passed over (`MoneyFields.init`'s quiet lines),
+    /// against every line asked each set: generated receipts of the sets' keywords and their distractors as printed and
+    /// slipped, amid names, amounts, rates and dates, labels over their values, in both cases, some lines not ASCII.
+    @Test func moneyQuietLinesAsEveryQuestion() {
+        let c = ReceiptParser().compiled
+        let sets = [c.subtotal, c.tax, c.rounding, c.discount, c.cash, c.change, c.total, c.taxExclude, c.totalDistractors, c.totalTables]
+        let keywords = sets.flatMap { $0.keywords.map(\.raw) }
+        #expect(keywords.count > 150)
+        let names = ["CHICKEN", "rice", "TEA", "Bar", "net", "bag", "summer", "Ensalada", "KOTAK", "Rückgeld", "café"]
+        let others = ["12.50", "3 x 4.80", "9.60", "0.02", "-0.03", "100.00", "25/03/2019", "SR @ 6%", "6%", "RM", "$", "€", ":", "-", "(", ")"]
+        var g = Lines(state: 0x4D6F_6E65)
+        func slipped(_ k: String) -> String {
+            var a = Array(k)
+            guard a.count > 2 else { return k }
+            for _ in 0..<Int.random(in: 1...2, using: &g) {
+                let at = Int.random(in: 0..<a.count, using: &g)
+                switch Int.random(in: 0...3, using: &g) {
+                case 0: a[at] = Array("1l0OIi5S8B ")[Int.random(in: 0..<11, using: &g)]
+                case 1: if a.count > 3 { a.remove(at: at) }
+                case 2: a.insert(Array("aeiltx")[Int.random(in: 0..<6, using: &g)], at: at)
+                default: if a[at] == " " { a.remove(at: at) }
+                }
+            }
+            return String(a)
+        }
+        func found(_ f: MoneyFields.Found?) -> String {
+            f.map { "\($0.amount) \($0.keyword.raw) \($0.line.index) \($0.score) \($0.notes)" } ?? "-"
+        }
+        func summary(_ m: MoneyFields) -> String {
+            [m.subtotalLines.map(found).joined(separator: "; "), m.taxLines.map(found).joined(separator: "; "),
+             m.rateSingles.map { "\($0.line.index) \($0.rate) \($0.amount)" }.joined(separator: "; "),
+             found(m.roundingFound), "\(m.roundingLine ?? -1)", found(m.discountFound), found(m.cashFound), found(m.changeFound),
+             "\(m.charges.map { "\($0)" } ?? "-")", m.totalCandidates.map(found).joined(separator: "; "), "\(m.taxTableLine ?? -1)",
+             "\(m.taxLinesBefore)", "\(m.warnings)"].joined(separator: " | ")
+        }
+        var quietLines = 0, allLines = 0, withTotal = 0
+        for k in 0..<3_000 {
+            var text: [String] = []
+            for _ in 0..<Int.random(in: 3...14, using: &g) {
+                var parts: [String] = []
+                for _ in 0..<Int.random(in: 1...3, using: &g) {
+                    switch Int.random(in: 0...9, using: &g) {
+                    case 0...1: parts.append(keywords.randomElement(using: &g)!)
+                    case 2: parts.append(slipped(keywords.randomElement(using: &g)!))
+                    case 3...5: parts.append(names.randomElement(using: &g)!)
+                    default: parts.append(others.randomElement(using: &g)!)
+                    }
+                }
+                var line = parts.joined(separator: " ")
+                if k % 3 == 0 { line = line.uppercased() }
+                text.append(line)
+            }
+            let lines = text.enumerated().map { ParseLine(index: $0.offset, line: OCRLine(text: $0.element), rules: c) }
+            let quick = MoneyFields(lines: lines, rules: c), full = MoneyFields(lines: lines, rules: c, quick: false)
+            #expect(summary(quick) == summary(full), "\(text)")
+            if !full.totalCandidates.isEmpty { withTotal += 1 }
+            for l in lines {
+                allLines += 1
+                if let h = l.words.hits(c.subtotal, c.keywordIndex), h.holdsNone(ofSlots: c.moneySlots!, loose: c.subtotal, l.words) { quietLines += 1 }
+            }
+        }
+        // (Lines of both kinds, and receipts with a total and without, among them.)
+        #expect(quietLines > allLines / 5 && quietLines < allLines * 4 / 5)
+        #expect(withTotal > 500 && withTotal < 2_500)
+    }
+
     /// A row's text cut after `n` characters on its bytes where it is printable ASCII, as `prefix` cuts it: lines with
     /// signs, letters not ASCII, combining marks, a CR LF (one character of two bytes), tabs; `n` from 0 past the end.
     @Test func textPrefixAsPrefix() {
