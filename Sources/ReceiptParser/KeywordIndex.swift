@@ -145,18 +145,26 @@ extension CompiledRules {
     /// What a line holds of every set of the rules (`KeywordIndex`), kept on its `WordLine`: the keywords as printed,
     /// found when made; those one slip away, and each set's loose slips, when first asked. Bits in one block of memory
     /// of the index's `size` (a pointer that does not change: no exclusive-access check a read).
-    final class KeywordHits {
+    /// A view of the block the line owns (`WordLine.hits`), used while the line is asked: the line keeps the block and
+    /// frees it with itself. (A speed trick: an object of its own was an allocation and a freeing a line. The index is
+    /// held strongly: held `unowned(unsafe)`, each read of it was retained and released, 35 M instructions more.)
+    struct KeywordHits {
         let index: KeywordIndex
         private let storage: UnsafeMutablePointer<UInt64>
 
-        init(_ index: KeywordIndex, _ w: WordLine) {
+        /// The view of a line's block `storage`, which `make` made with `index`.
+        init(_ index: KeywordIndex, _ storage: UnsafeMutablePointer<UInt64>) {
             self.index = index
-            storage = .allocate(capacity: index.size)
-            storage.initialize(repeating: 0, count: index.size)
-            index.findExact(w, storage + index.flagWords)
+            self.storage = storage
         }
 
-        deinit { storage.deallocate() }
+        /// A block for the line `w`: its keywords as printed found, nothing else asked yet. The caller owns it.
+        static func make(_ index: KeywordIndex, _ w: WordLine) -> UnsafeMutablePointer<UInt64> {
+            let storage = UnsafeMutablePointer<UInt64>.allocate(capacity: index.size)
+            storage.initialize(repeating: 0, count: index.size)
+            index.findExact(w, storage + index.flagWords)
+            return storage
+        }
 
         /// The set's exact bits: keyword i on the line as printed is bit i % 64 of word i / 64.
         @inline(__always) func exact(_ set: KeywordSet) -> UnsafeMutablePointer<UInt64> {
@@ -252,10 +260,12 @@ extension WordLine {
     /// (`slot` -1): those are asked keyword by keyword.
     @inline(__always) func hits(_ set: CompiledRules.KeywordSet, _ index: CompiledRules.KeywordIndex) -> CompiledRules.KeywordHits? {
         guard set.slot >= 0, isASCII else { return nil }
-        if let h = keywordHits, h.index === index { return h }
-        let h = CompiledRules.KeywordHits(index, self)
-        keywordHits = h
-        return h
+        if let s = hitsStorage, hitsIndex === index { return CompiledRules.KeywordHits(index, s) }
+        hitsStorage?.deallocate()
+        let s = CompiledRules.KeywordHits.make(index, self)
+        hitsStorage = s
+        hitsIndex = index
+        return CompiledRules.KeywordHits(index, s)
     }
 }
 

@@ -198,8 +198,11 @@ final class WordLine {
     /// `padded` is ASCII or a line of Latin letters (`Bytes.printableWithLatinLetters`): no character of it is more than
     /// one scalar, so a keyword of ASCII ends it (`hasSuffix`) where its bytes end `bytes`.
     let simpleScalars: Bool
-    /// What the line holds of the rules' keyword sets (`hits(_:_:)`), once asked.
-    var keywordHits: CompiledRules.KeywordHits?
+    /// What the line holds of the rules' keyword sets (`hits(_:_:)`), once asked: the block of bits, and the index it
+    /// was made for (another index asking makes it again). Freed with the line.
+    var hitsStorage: UnsafeMutablePointer<UInt64>?
+    var hitsIndex: CompiledRules.KeywordIndex?
+    deinit { hitsStorage?.deallocate() }
     /// Letters and digits in `padded` (the words' characters).
     let letterCount: Int
     let digitCount: Int

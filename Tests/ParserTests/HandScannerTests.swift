@@ -153,6 +153,25 @@ struct HandScannerTests {
         #expect(withTotal > 500 && withTotal < 2_500)
     }
 
+    /// A line asked by two parsers' rules in turn (the built-in ones, and those with a total word added, whose
+    /// indexes lay their bits out apart) answers each by its own rules: the bits a line keeps are made again for the
+    /// other index, never read through it.
+    @Test func aLineAskedByTwoRulesAnswersEach() throws {
+        let builtIn = ReceiptParser().compiled
+        let added = CompiledRules(try ParserRules.builtIn(extendedWith: Data(#"{"total": {"keywords": {"kokku": 0.95}}}"#.utf8), file: "test"))
+        for text in ["KOKKU 2.10", "Kokku sularaha 5.00", "TOTAL 9.60", "Subtotal 4.00 KOKKU"] {
+            let w = WordLine(text)
+            for _ in 0..<2 {
+                #expect(builtIn.best(builtIn.total, in: w)?.raw == builtIn.best(builtIn.total, in: WordLine(text))?.raw, "\(text)")
+                #expect(added.best(added.total, in: w)?.raw == added.best(added.total, in: WordLine(text))?.raw, "\(text)")
+                #expect(builtIn.anyIndex(builtIn.subtotal, in: w) == builtIn.anyIndex(builtIn.subtotal, in: WordLine(text)), "\(text)")
+                #expect(added.anyIndex(added.subtotal, in: w) == added.anyIndex(added.subtotal, in: WordLine(text)), "\(text)")
+            }
+        }
+        #expect(added.best(added.total, in: WordLine("KOKKU 2.10"))?.raw == "kokku")
+        #expect(builtIn.best(builtIn.total, in: WordLine("KOKKU 2.10")) == nil)
+    }
+
     /// A row's text cut after `n` characters on its bytes where it is printable ASCII, as `prefix` cuts it: lines with
     /// signs, letters not ASCII, combining marks, a CR LF (one character of two bytes), tabs; `n` from 0 past the end.
     @Test func textPrefixAsPrefix() {
