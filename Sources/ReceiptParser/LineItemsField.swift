@@ -638,15 +638,16 @@ extension ReceiptParser {
     /// a digit, the match the run of them that starts the text).
     /// (On a line of Latin letters and signs too: a letter is `\p{L}`, a neutral sign neither `\p{L}` nor `\p{N}`.)
     static func droppingLeadingMarks(_ s: String) -> String {
-        trimmedSimple(s) { b in
-            var i = 0
-            while i < b.count {
-                if b[i] < 0x80 { if Bytes.isAlnum(b[i]) { break }; i += 1; continue }
-                guard let (u, n) = Bytes.scalar(b, at: i), Bytes.latinLower(u) == nil else { break }
-                i += n
-            }
-            return (i, b.count)
-        } ?? leadingMarks.replacing(in: s, with: "")
+        trimmedSimple(s, leadingMarksBounds) ?? leadingMarks.replacing(in: s, with: "")
+    }
+    static func leadingMarksBounds(_ b: UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int) {
+        var i = 0
+        while i < b.count {
+            if b[i] < 0x80 { if Bytes.isAlnum(b[i]) { break }; i += 1; continue }
+            guard let (u, n) = Bytes.scalar(b, at: i), Bytes.latinLower(u) == nil else { break }
+            i += n
+        }
+        return (i, b.count)
     }
 
     /// `leadingAmount.replacing(in: s, with: "")`; on printable ASCII by hand (the expression is anchored, and each of
@@ -669,16 +670,17 @@ extension ReceiptParser {
     /// (On a line of Latin letters and signs too: of the marks not ASCII, "—", "–", "“" and "”" may stand there; "‘" and
     /// "’" are no neutral signs.)
     static func droppingTrailingMarks(_ s: String) -> String {
-        trimmedSimple(s) { b in
-            var end = b.count
-            while end > 0 {
-                if b[end - 1] < 0x80 { if trailingMarkBytes.contains(b[end - 1]) { end -= 1; continue } else { break } }
-                let start = Bytes.scalarStart(b, before: end)
-                guard let (u, _) = Bytes.scalar(b, at: start), u == "—" || u == "–" || u == "“" || u == "”" else { break }
-                end = start
-            }
-            return (0, end)
-        } ?? trailingMarks.replacing(in: s, with: "")
+        trimmedSimple(s, trailingMarksBounds) ?? trailingMarks.replacing(in: s, with: "")
+    }
+    static func trailingMarksBounds(_ b: UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int) {
+        var end = b.count
+        while end > 0 {
+            if b[end - 1] < 0x80 { if trailingMarkBytes.contains(b[end - 1]) { end -= 1; continue } else { break } }
+            let start = Bytes.scalarStart(b, before: end)
+            guard let (u, _) = Bytes.scalar(b, at: start), u == "—" || u == "–" || u == "“" || u == "”" else { break }
+            end = start
+        }
+        return (0, end)
     }
     /// `trailingMarks`' characters that are printable ASCII.
     static let trailingMarkBytes = ByteSet(" @=~:;,_-|*'\".(")
@@ -699,55 +701,58 @@ extension ReceiptParser {
     /// (On a line of Latin letters and signs too: no letter there folds to a letter of ASCII, and "£", "¥" and "€" are
     /// their bytes.)
     static func droppingTrailingCurrencyWord(_ s: String) -> String {
-        trimmedSimple(s) { b in
-            (0, startOfSpacedLastWord(b) { w in
-                switch w.count {
-                case 1: return w[0] == UInt8(ascii: "$")
-                case 2: return Bytes.says(w, 0, "rm") || Bytes.says(w, 0, "rs") || Bytes.says(w, 0, "kr")
-                    || w[0] == 0xC2 && (w[1] == 0xA3 || w[1] == 0xA5)
-                case 3:
-                    return w[0] == 0xE2 && w[1] == 0x82 && w[2] == 0xAC
-                        || Bytes.says(w, 0, "rs.") || Bytes.says(w, 0, "usd") || Bytes.says(w, 0, "eur") || Bytes.says(w, 0, "gbp")
-                        || Bytes.says(w, 0, "myr") || Bytes.says(w, 0, "sgd") || Bytes.says(w, 0, "cad") || Bytes.says(w, 0, "aud")
-                default: return false
-                }
-            })
-        } ?? trailingCurrencyWord.replacing(in: s, with: "")
+        trimmedSimple(s, trailingCurrencyWordBounds) ?? trailingCurrencyWord.replacing(in: s, with: "")
+    }
+    static func trailingCurrencyWordBounds(_ b: UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int) {
+        (0, startOfSpacedLastWord(b) { w in
+            switch w.count {
+            case 1: return w[0] == UInt8(ascii: "$")
+            case 2: return Bytes.says(w, 0, "rm") || Bytes.says(w, 0, "rs") || Bytes.says(w, 0, "kr")
+                || w[0] == 0xC2 && (w[1] == 0xA3 || w[1] == 0xA5)
+            case 3:
+                return w[0] == 0xE2 && w[1] == 0x82 && w[2] == 0xAC
+                    || Bytes.says(w, 0, "rs.") || Bytes.says(w, 0, "usd") || Bytes.says(w, 0, "eur") || Bytes.says(w, 0, "gbp")
+                    || Bytes.says(w, 0, "myr") || Bytes.says(w, 0, "sgd") || Bytes.says(w, 0, "cad") || Bytes.says(w, 0, "aud")
+            default: return false
+            }
+        })
     }
 
     /// `trailingCurrencySign.replacing(in: s, with: "")`; on printable ASCII by hand: a "$" that ends the text, and the
     /// run of spaces before it (the leftmost match takes them all).
     /// (On a line of Latin letters and signs too: "£", "¥" and "€" found by their bytes.)
     static func droppingTrailingCurrencySign(_ s: String) -> String {
-        trimmedSimple(s) { b in
-            let n = b.count
-            let sign = b.last == UInt8(ascii: "$") ? 1
-                : n >= 2 && b[n - 2] == 0xC2 && (b[n - 1] == 0xA3 || b[n - 1] == 0xA5) ? 2
-                : n >= 3 && b[n - 3] == 0xE2 && b[n - 2] == 0x82 && b[n - 1] == 0xAC ? 3 : 0
-            guard sign > 0 else { return (0, b.count) }
-            var j = b.count - sign
-            while j > 0, b[j - 1] == 0x20 { j -= 1 }
-            return (0, j)
-        } ?? trailingCurrencySign.replacing(in: s, with: "")
+        trimmedSimple(s, trailingCurrencySignBounds) ?? trailingCurrencySign.replacing(in: s, with: "")
+    }
+    static func trailingCurrencySignBounds(_ b: UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int) {
+        let n = b.count
+        let sign = b.last == UInt8(ascii: "$") ? 1
+            : n >= 2 && b[n - 2] == 0xC2 && (b[n - 1] == 0xA3 || b[n - 1] == 0xA5) ? 2
+            : n >= 3 && b[n - 3] == 0xE2 && b[n - 2] == 0x82 && b[n - 1] == 0xAC ? 3 : 0
+        guard sign > 0 else { return (0, b.count) }
+        var j = b.count - sign
+        while j > 0, b[j - 1] == 0x20 { j -= 1 }
+        return (0, j)
     }
 
     /// `trailingTaxFlag.replacing(in: s, with: "")`; on printable ASCII by hand (case matters): a capital, one of the
     /// two-letter flags, or "<", a capital and maybe ">".
     /// (On a line of Latin letters and signs too: a last word of such a character is no capital of ASCII or flag.)
     static func droppingTrailingTaxFlag(_ s: String) -> String {
-        trimmedSimple(s) { b in
-            (0, startOfSpacedLastWord(b) { w in
-                switch w.count {
-                case 1: return Bytes.isCapital(w[0])
-                case 2:
-                    if w[0] == UInt8(ascii: "<") { return Bytes.isCapital(w[1]) }
-                    let pair = UInt16(w[0]) << 8 | UInt16(w[1])
-                    return taxFlagPairs.contains(pair)
-                case 3: return w[0] == UInt8(ascii: "<") && Bytes.isCapital(w[1]) && w[2] == UInt8(ascii: ">")
-                default: return false
-                }
-            })
-        } ?? trailingTaxFlag.replacing(in: s, with: "")
+        trimmedSimple(s, trailingTaxFlagBounds) ?? trailingTaxFlag.replacing(in: s, with: "")
+    }
+    static func trailingTaxFlagBounds(_ b: UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int) {
+        (0, startOfSpacedLastWord(b) { w in
+            switch w.count {
+            case 1: return Bytes.isCapital(w[0])
+            case 2:
+                if w[0] == UInt8(ascii: "<") { return Bytes.isCapital(w[1]) }
+                let pair = UInt16(w[0]) << 8 | UInt16(w[1])
+                return taxFlagPairs.contains(pair)
+            case 3: return w[0] == UInt8(ascii: "<") && Bytes.isCapital(w[1]) && w[2] == UInt8(ascii: ">")
+            default: return false
+            }
+        })
     }
     /// The name without the GST code a Malaysian till prints before it with a colon ("SR: PENSIL 2B KOTAK",
     /// "ZRL:TEPUNG 1KG"): standard or zero rated, exempt, out of scope. Other prefixes ("KB-ROTI", "T-Kaya Bun",
@@ -761,6 +766,24 @@ extension ReceiptParser {
     }
     static let leadingTaxCodes: Set<String> = ["SR", "ZR", "ZRL", "ZRE", "ES", "OS"]
 
+    /// `droppingLeadingTaxCode` of printable ASCII, as bounds: a colon among the first five bytes, the bytes before it
+    /// less the spaces around them one of `leadingTaxCodes`, and two letters at least after it; the spaces after
+    /// the colon go too.
+    static func leadingTaxCodeBounds(_ b: UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int) {
+        guard let colon = b.prefix(5).firstIndex(of: UInt8(ascii: ":")) else { return (0, b.count) }
+        var i = 0, j = colon
+        while i < j, b[i] == 0x20 { i += 1 }
+        while j > i, b[j - 1] == 0x20 { j -= 1 }
+        let code = UnsafeBufferPointer(rebasing: b[i..<j])
+        guard leadingTaxCodeBytes.contains(where: { $0.elementsEqual(code) }) else { return (0, b.count) }
+        var k = colon + 1
+        while k < b.count, b[k] == 0x20 { k += 1 }
+        var letters = 0
+        for c in b[k...] where Bytes.isLetter(c) { letters += 1; if letters >= 2 { return (k, b.count) } }
+        return (0, b.count)
+    }
+    static let leadingTaxCodeBytes: [[UInt8]] = leadingTaxCodes.map { Array($0.utf8) }
+
     /// `trailingTaxFlag`'s two-letter flags, their two bytes as one number.
     static let taxFlagPairs: Set<UInt16> = Set(["TF", "TX", "FT", "NT", "SR", "ZR"].map { f in f.utf8.reduce(0) { $0 << 8 | UInt16($1) } })
 
@@ -773,6 +796,58 @@ extension ReceiptParser {
     /// An item's name as printed, without what OCR and the till put around it: leading marks ("| ", "— ",
     /// "* "), a currency sign or word and a tax flag at the end ("$", "£", "RM", " A", " TF", "<A>").
     func itemName(_ s: String) -> String {
+        if let n = Self.itemNamePrintable(s) { return n }
+        return itemNameStepByStep(s)
+    }
+
+    /// `itemNameStepByStep` of printable ASCII, its steps each a cut of the part of the bytes left (nil for any other
+    /// text). There every step's result is printable ASCII again, and each is a cut from the front or the back
+    /// (but collapsing the spaces, done first), so the steps' bounds are asked of what is left in turn, and one string
+    /// made at the end. (A speed trick: each step walked the name, and most made a string of their own: some 4,700
+    /// instructions a priced row.) `HandScannerTests` holds the two together.
+    static func itemNamePrintable(_ s: String) -> String? {
+        let made = s.utf8.withContiguousStorageIfAvailable { src -> String? in
+            guard src.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return nil }
+            // Each run of spaces one space (`collapsingSpaces`: `\s` is the space here), on a copy only where there is one.
+            guard Bytes.hasRun(src, 2, { $0 == 0x20 }) else { return nameOfPrintable(src) }
+            var a = [UInt8]()
+            a.reserveCapacity(src.count)
+            for c in src where c != 0x20 || a.last != 0x20 { a.append(c) }
+            return a.withUnsafeBufferPointer(nameOfPrintable)
+        }
+        guard case let .some(.some(name)) = made else { return nil }
+        return name
+    }
+
+    /// `itemNamePrintable` of printable ASCII with no two spaces in a row.
+    private static func nameOfPrintable(_ b: UnsafeBufferPointer<UInt8>) -> String {
+        var lo = 0, hi = b.count
+        func cut(_ bounds: (UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int)) {
+            let (start, end) = bounds(UnsafeBufferPointer(rebasing: b[lo..<hi]))
+            (lo, hi) = (lo + start, lo + max(start, end))
+        }
+        cut(leadingMarksBounds)
+        cut(leadingTaxCodeBounds)
+        for _ in 0..<3 {
+            let before = (lo, hi)
+            cut(trailingMarksBounds)
+            cut(trailingCurrencyWordBounds)
+            cut(trailingCurrencySignBounds)
+            cut(trailingTaxFlagBounds)
+            // (Each step cuts, never adds: the same text is the same bounds.)
+            if before == (lo, hi) { break }
+        }
+        // (`MoneyFields.trimSpaces`: the space is its one character of printable ASCII.)
+        while lo < hi, b[lo] == 0x20 { lo += 1 }
+        while hi > lo, b[hi - 1] == 0x20 { hi -= 1 }
+        let left = UnsafeBufferPointer(rebasing: b[lo..<hi])
+        let name = String(decoding: left, as: UTF8.self)
+        // (`withoutItemCodes` gives a name without a run of eight digits back as it is: asked here on the bytes.)
+        return Bytes.hasRun(left, 8, Bytes.isDigit) ? withoutItemCodes(name) : name
+    }
+
+    /// `itemName` step by step, on any text.
+    func itemNameStepByStep(_ s: String) -> String {
         var t = collapsingSpaces(s, Self.spaces)
         t = Self.droppingLeadingMarks(t)
         t = Self.droppingLeadingTaxCode(t)

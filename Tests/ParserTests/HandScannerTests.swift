@@ -172,6 +172,26 @@ struct HandScannerTests {
         #expect(builtIn.best(builtIn.total, in: WordLine("KOKKU 2.10")) == nil)
     }
 
+    /// An item's name cut on its bytes where it is printable ASCII (`itemNamePrintable`) as the steps cut it one string
+    /// after another: names among runs of spaces, marks before and after, tax codes with colons, currency words and signs,
+    /// tax flags, barcodes, in both cases; some with a character not ASCII (the steps alone then).
+    @Test func itemNamesOnBytesAsStepByStep() {
+        let parser = ReceiptParser()
+        let pieces = ["SR:", "ZRL:", " ZR :", "ZRE :", "OS  :", "OS: ", "ES:", "XX:", "SR", ":", " RM", " rm", " Rs.", " USD", " eur", " kr", " $", "$", " A", " TF",
+                      " tx", " <B>", " <C", " NT", "072145390016", "4471209953", " 40112", "-", "--", "|", "*", "@", "=", "~", ";", ",", "_",
+                      "'", "\"", ".", "(", ")", "  ", "   ", " ", "CHICKEN", "Rice", "2B", "KOTAK", "a", "B", "Surf & Turf", "x2", "1.50"]
+        var g = Lines(state: 0x4974_656D)
+        var onBytes = 0
+        for k in 0..<30_000 {
+            var s = (0..<Int.random(in: 0...7, using: &g)).map { _ in pieces.randomElement(using: &g)! }.joined()
+            if k % 4 == 0 { s = s.uppercased() }
+            if k % 9 == 0 { g.insertOne(of: ["é", "€", "—", "\t"], into: &s) }
+            if ReceiptParser.itemNamePrintable(s) != nil { onBytes += 1 }
+            #expect(parser.itemName(s) == parser.itemNameStepByStep(s), "\(s)")
+        }
+        #expect(onBytes > 20_000 && onBytes < 29_000)
+    }
+
     /// A row's text cut after `n` characters on its bytes where it is printable ASCII, as `prefix` cuts it: lines with
     /// signs, letters not ASCII, combining marks, a CR LF (one character of two bytes), tabs; `n` from 0 past the end.
     @Test func textPrefixAsPrefix() {
