@@ -192,6 +192,24 @@ struct HandScannerTests {
         #expect(onBytes > 20_000 && onBytes < 29_000)
     }
 
+    /// A quantity read from its digits as Foundation reads the string: the same Decimal byte for byte (and so the same
+    /// text in the JSON), or nil alike; runs of digits up to twenty long, with leading zeros, points, commas, signs.
+    @Test func quantitiesAsFoundationReadsThem() {
+        func raw(_ d: Decimal?) -> [UInt8]? { d.map { var d = $0; return withUnsafeBytes(of: &d) { Array($0) } } }
+        var g = Lines(state: 0x5174_7920)
+        var onDigits = 0
+        for k in 0..<20_000 {
+            var s = String((0..<Int.random(in: 0...(k % 3 == 0 ? 20 : 4), using: &g)).map { _ in "0123456789".randomElement(using: &g)! })
+            if k % 5 == 0 { g.insertOne(of: [".", ",", "-", "+", " ", "x", "½"], into: &s) }
+            if !s.isEmpty, s.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), s.utf8.count <= 18 { onDigits += 1 }
+            let posix = Decimal(string: s.replacingOccurrences(of: ",", with: "."), locale: Locale(identifier: "en_US_POSIX"))
+            #expect(raw(ReceiptParser.quantity(s)) == raw(Decimal(string: s)), "\(s)")
+            #expect(raw(ReceiptParser.quantity(s, posix: true)) == raw(posix), "\(s)")
+            #expect(ReceiptParser.quantity(s)?.description == Decimal(string: s)?.description, "\(s)")
+        }
+        #expect(onDigits > 10_000)
+    }
+
     /// A row's text cut after `n` characters on its bytes where it is printable ASCII, as `prefix` cuts it: lines with
     /// signs, letters not ASCII, combining marks, a CR LF (one character of two bytes), tabs; `n` from 0 past the end.
     @Test func textPrefixAsPrefix() {
