@@ -86,11 +86,13 @@ extension ReceiptParser {
     func payment(_ lines: [ParseLine]) -> (Field<String>?, Field<String>?) {
         var method: Field<String>?
         var last4: Field<String>?
-        // `method`'s value, kept beside it (asking the field copied it for every line).
+        // `method`'s value, kept beside it, and whether `last4` is found (asking the fields copied them for every line).
         var methodValue: String?
+        var haveLast4 = false
         for l in lines {
-            if last4 == nil, let d = Self.cardLast4(l.text) {
+            if !haveLast4, let d = Self.cardLast4(l.text) {
                 last4 = Field(d, confidence: 0.85, evidence: l.evidence(rule: "card.masked-number"))
+                haveLast4 = true
             }
             if methodValue == nil || methodValue == "cash" {
                 // (`any`: the first word of the list the line `contains`, the others refused by their signs.)
