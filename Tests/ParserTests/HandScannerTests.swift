@@ -210,6 +210,22 @@ struct HandScannerTests {
         #expect(onDigits > 10_000)
     }
 
+    /// A vendor line's label before a colon dropped with the colon found on the bytes of ASCII, as among the characters:
+    /// lines with colons here and there, CR LF, tabs, a colon with a combining mark on it, letters not ASCII.
+    @Test func vendorLabelsDroppedOnBytesAsByCharacters() {
+        let vt = ReceiptParser().compiled.vendorText
+        let alphabet = Self.textAlphabet + Array(":::  \r\n\t")
+        var g = Lines(state: 0x4C61_6265)
+        var colons = 0
+        for k in 0..<10_000 {
+            var s = g.line(alphabet, max: 30)
+            if k % 6 == 0 { g.insertOne(of: ["é", "\u{301}", "Ä", "€", "\r\n"], into: &s) }
+            if s.contains(":") { colons += 1 }
+            #expect(vt.dropLabel(s) == vt.dropLabel(s, byBytes: false), "\(s)")
+        }
+        #expect(colons > 3_000)
+    }
+
     /// A row's text cut after `n` characters on its bytes where it is printable ASCII, as `prefix` cuts it: lines with
     /// signs, letters not ASCII, combining marks, a CR LF (one character of two bytes), tabs; `n` from 0 past the end.
     @Test func textPrefixAsPrefix() {
