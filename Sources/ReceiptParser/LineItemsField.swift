@@ -183,7 +183,7 @@ extension ReceiptParser {
         guard end > 0 else { return [] }
         var items: [LineItem] = []
         // Judged once a row: it scans the row for dates, and rows are asked about more than once.
-        let notItem = lines[..<end].map(isNotAnItem)
+        let notItem = lines[..<end].map { isNotAnItem($0) }
         let columnNames = self.columnNames(lines[..<end], notItem: notItem)
         /// A row with a name and no price, waiting for a row below with a price and no name.
         var pendingName: ParseLine?
