@@ -146,7 +146,7 @@ extension CompiledRules {
     /// found when made; those one slip away, and each set's loose slips, when first asked. Bits in one block of memory
     /// of the index's `size` (a pointer that does not change: no exclusive-access check a read).
     /// A view of the block the line owns (`WordLine.hits`), used while the line is asked: the line keeps the block and
-    /// frees it with itself. (A speed trick: an object of its own was an allocation and a freeing a line. The index is
+    /// frees it with itself, or when another index asks it (so a view is never kept past the ask it was made for). (A speed trick: an object of its own was an allocation and a freeing a line. The index is
     /// held strongly: held `unowned(unsafe)`, each read of it was retained and released, 35 M instructions more.)
     struct KeywordHits {
         let index: KeywordIndex

@@ -655,6 +655,7 @@ extension ReceiptParser {
     static func droppingLeadingMarks(_ s: String) -> String {
         trimmedSimple(s, leadingMarksBounds) ?? leadingMarks.replacing(in: s, with: "")
     }
+    /// `droppingLeadingMarks`'s cut of the bytes `b` (what is kept), as `itemNamePrintable` asks it too.
     static func leadingMarksBounds(_ b: UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int) {
         var i = 0
         while i < b.count {
@@ -687,6 +688,7 @@ extension ReceiptParser {
     static func droppingTrailingMarks(_ s: String) -> String {
         trimmedSimple(s, trailingMarksBounds) ?? trailingMarks.replacing(in: s, with: "")
     }
+    /// `droppingTrailingMarks`'s cut of the bytes `b` (what is kept), as `itemNamePrintable` asks it too.
     static func trailingMarksBounds(_ b: UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int) {
         var end = b.count
         while end > 0 {
@@ -718,6 +720,7 @@ extension ReceiptParser {
     static func droppingTrailingCurrencyWord(_ s: String) -> String {
         trimmedSimple(s, trailingCurrencyWordBounds) ?? trailingCurrencyWord.replacing(in: s, with: "")
     }
+    /// `droppingTrailingCurrencyWord`'s cut of the bytes `b` (what is kept), as `itemNamePrintable` asks it too.
     static func trailingCurrencyWordBounds(_ b: UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int) {
         (0, startOfSpacedLastWord(b) { w in
             switch w.count {
@@ -739,6 +742,7 @@ extension ReceiptParser {
     static func droppingTrailingCurrencySign(_ s: String) -> String {
         trimmedSimple(s, trailingCurrencySignBounds) ?? trailingCurrencySign.replacing(in: s, with: "")
     }
+    /// `droppingTrailingCurrencySign`'s cut of the bytes `b` (what is kept), as `itemNamePrintable` asks it too.
     static func trailingCurrencySignBounds(_ b: UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int) {
         let n = b.count
         let sign = b.last == UInt8(ascii: "$") ? 1
@@ -756,6 +760,7 @@ extension ReceiptParser {
     static func droppingTrailingTaxFlag(_ s: String) -> String {
         trimmedSimple(s, trailingTaxFlagBounds) ?? trailingTaxFlag.replacing(in: s, with: "")
     }
+    /// `droppingTrailingTaxFlag`'s cut of the bytes `b` (what is kept), as `itemNamePrintable` asks it too.
     static func trailingTaxFlagBounds(_ b: UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int) {
         (0, startOfSpacedLastWord(b) { w in
             switch w.count {

@@ -20,6 +20,21 @@ struct HandScannerTests {
         mutating func line(_ alphabet: [Character], max: Int = 24) -> String {
             String((0..<Int.random(in: 0...max, using: &self)).map { _ in alphabet.randomElement(using: &self)! })
         }
+        /// A keyword as OCR may slip it: one or two letters read as a look-alike, cut, added, or a space dropped.
+        mutating func slipped(_ k: String) -> String {
+            var a = Array(k)
+            guard a.count > 2 else { return k }
+            for _ in 0..<Int.random(in: 1...2, using: &self) {
+                let at = Int.random(in: 0..<a.count, using: &self)
+                switch Int.random(in: 0...3, using: &self) {
+                case 0: a[at] = Array("1l0OIi5S8B ")[Int.random(in: 0..<11, using: &self)]
+                case 1: if a.count > 3 { a.remove(at: at) }
+                case 2: a.insert(Array("aeiltx")[Int.random(in: 0..<6, using: &self)], at: at)
+                default: if a[at] == " " { a.remove(at: at) }
+                }
+            }
+            return String(a)
+        }
         /// `s` with one character drawn from `alphabet` put in at a place drawn at random (the lines with signs not ASCII).
         mutating func insertOne(of alphabet: [Character], into s: inout String) {
             let c = alphabet.randomElement(using: &self)!
@@ -50,26 +65,12 @@ struct HandScannerTests {
                       "RM", "$", "€", "Rückgeld", "é"]
         var g = Lines(state: 0x4E6F_7449)
         var quickRows = 0, notItems = 0
-        func slipped(_ k: String) -> String {
-            var a = Array(k)
-            guard a.count > 2 else { return k }
-            for _ in 0..<Int.random(in: 1...2, using: &g) {
-                let at = Int.random(in: 0..<a.count, using: &g)
-                switch Int.random(in: 0...3, using: &g) {
-                case 0: a[at] = Array("1l0OIi5S8B ")[Int.random(in: 0..<11, using: &g)]
-                case 1: if a.count > 3 { a.remove(at: at) }
-                case 2: a.insert(Array("aeiltx")[Int.random(in: 0..<6, using: &g)], at: at)
-                default: if a[at] == " " { a.remove(at: at) }
-                }
-            }
-            return String(a)
-        }
         for k in 0..<20_000 {
             var parts: [String] = []
             for _ in 0..<Int.random(in: 1...4, using: &g) {
                 switch Int.random(in: 0...9, using: &g) {
                 case 0...1: parts.append(keywords.randomElement(using: &g)!)
-                case 2...3: parts.append(slipped(keywords.randomElement(using: &g)!))
+                case 2...3: parts.append(g.slipped(keywords.randomElement(using: &g)!))
                 case 4...6: parts.append(names.randomElement(using: &g)!)
                 default: parts.append(others.randomElement(using: &g)!)
                 }
@@ -98,20 +99,6 @@ struct HandScannerTests {
         let names = ["CHICKEN", "rice", "TEA", "Bar", "net", "bag", "summer", "Ensalada", "KOTAK", "Rückgeld", "café"]
         let others = ["12.50", "3 x 4.80", "9.60", "0.02", "-0.03", "100.00", "25/03/2019", "SR @ 6%", "6%", "RM", "$", "€", ":", "-", "(", ")"]
         var g = Lines(state: 0x4D6F_6E65)
-        func slipped(_ k: String) -> String {
-            var a = Array(k)
-            guard a.count > 2 else { return k }
-            for _ in 0..<Int.random(in: 1...2, using: &g) {
-                let at = Int.random(in: 0..<a.count, using: &g)
-                switch Int.random(in: 0...3, using: &g) {
-                case 0: a[at] = Array("1l0OIi5S8B ")[Int.random(in: 0..<11, using: &g)]
-                case 1: if a.count > 3 { a.remove(at: at) }
-                case 2: a.insert(Array("aeiltx")[Int.random(in: 0..<6, using: &g)], at: at)
-                default: if a[at] == " " { a.remove(at: at) }
-                }
-            }
-            return String(a)
-        }
         func found(_ f: MoneyFields.Found?) -> String {
             f.map { "\($0.amount) \($0.keyword.raw) \($0.line.index) \($0.score) \($0.notes)" } ?? "-"
         }
@@ -130,7 +117,7 @@ struct HandScannerTests {
                 for _ in 0..<Int.random(in: 1...3, using: &g) {
                     switch Int.random(in: 0...9, using: &g) {
                     case 0...1: parts.append(keywords.randomElement(using: &g)!)
-                    case 2: parts.append(slipped(keywords.randomElement(using: &g)!))
+                    case 2: parts.append(g.slipped(keywords.randomElement(using: &g)!))
                     case 3...5: parts.append(names.randomElement(using: &g)!)
                     default: parts.append(others.randomElement(using: &g)!)
                     }
