@@ -27,17 +27,24 @@ extension ReceiptParser {
     /// `ocrWords(i)` its words as read (asked only of a line with a sign).
     private func currency(count: Int, codes: (Int) -> [String], text: (Int) -> String, words: (Int) -> WordLine,
                           line: (Int) -> ParseLine, ocrWords: (Int) -> [OCRWord]) -> Field<String>? {
-        var counts: [String: (Int, Int)] = [:]  // code -> (count, first line)
+        // code -> (count, first line, how many codes were seen before it). The most seen wins; of those seen as often, the
+        // one seen first: on an earlier line, or on the same line first among its signs as `codes` gives them (the rules'
+        // order). (Without the third, two codes first seen on one line and as often, "RM12.50 $4.00", were told apart by
+        // the dictionary's order, which Swift seeds anew for every dictionary: the answer could change from one parse
+        // to the next.)
+        var counts: [String: (Int, Int, Int)] = [:]
         for i in 0..<count {
             let found = codes(i)
             // "S U P E RM A R K E T": a name printed with its letters apart holds no "RM".
             if found.isEmpty || Self.spacedLetters(ocrWords(i)) != nil { continue }
             for code in found {
-                let c = counts[code] ?? (0, i)
-                counts[code] = (c.0 + 1, c.1)
+                let c = counts[code] ?? (0, i, counts.count)
+                counts[code] = (c.0 + 1, c.1, c.2)
             }
         }
-        guard let best = counts.max(by: { $0.value.0 < $1.value.0 || ($0.value.0 == $1.value.0 && $0.value.1 > $1.value.1) }) else {
+        guard let best = counts.max(by: { a, b in
+            a.value.0 != b.value.0 ? a.value.0 < b.value.0 : a.value.1 != b.value.1 ? a.value.1 > b.value.1 : a.value.2 > b.value.2
+        }) else {
             return options.defaultCurrency.map { Field($0, confidence: 0.3, evidence: Evidence(rule: "currency.default")) }
         }
         // A bare "$" is many countries' dollar: a tax or payment system named on the receipt tells which.
