@@ -145,26 +145,31 @@ extension CompiledRules {
     /// What a line holds of every set of the rules (`KeywordIndex`), kept on its `WordLine`: the keywords as printed,
     /// found when made; those one slip away, and each set's loose slips, when first asked. Bits in one block of memory
     /// of the index's `size` (a pointer that does not change: no exclusive-access check a read).
-    /// A view of the block the line owns (`WordLine.hits`), used while the line is asked: the line keeps the block and
-    /// frees it with itself, or when another index asks it (so a view is never kept past the ask it was made for). (A speed trick: an object of its own was an allocation and a freeing a line. The index is
-    /// held strongly: held `unowned(unsafe)`, each read of it was retained and released, 35 M instructions more.)
+    /// A view of the block of bits the line's `WordLine` keeps (`WordLine.hits`, which makes the block with `block` and
+    /// frees it with `free`, with itself or when another index asks the line), used only while the line is asked.
+    /// (A speed trick: a class, an allocation and a freeing a line, now one block of memory. The index is held strongly:
+    /// held `unowned(unsafe)`, each read of it was retained and released, 35 M instructions more. The line keeps the
+    /// block and the index apart, not a view: a view read back from it was one more retain and release an ask.)
     struct KeywordHits {
         let index: KeywordIndex
         private let storage: UnsafeMutablePointer<UInt64>
 
-        /// The view of a line's block `storage`, which `make` made with `index`.
+        /// The view of `storage`, a block `block` made with `index`.
         init(_ index: KeywordIndex, _ storage: UnsafeMutablePointer<UInt64>) {
             self.index = index
             self.storage = storage
         }
 
-        /// A block for the line `w`: its keywords as printed found, nothing else asked yet. The caller owns it.
-        static func make(_ index: KeywordIndex, _ w: WordLine) -> UnsafeMutablePointer<UInt64> {
+        /// A block for the line `w`: its keywords as printed found, nothing else asked yet. The caller frees it (`free`).
+        static func block(_ index: KeywordIndex, _ w: WordLine) -> UnsafeMutablePointer<UInt64> {
             let storage = UnsafeMutablePointer<UInt64>.allocate(capacity: index.size)
             storage.initialize(repeating: 0, count: index.size)
             index.findExact(w, storage + index.flagWords)
             return storage
         }
+
+        /// Frees a block `block` made.
+        static func free(_ block: UnsafeMutablePointer<UInt64>) { block.deallocate() }
 
         /// The set's exact bits: keyword i on the line as printed is bit i % 64 of word i / 64.
         @inline(__always) func exact(_ set: KeywordSet) -> UnsafeMutablePointer<UInt64> {
@@ -251,21 +256,6 @@ extension CompiledRules {
             }
             return best
         }
-    }
-}
-
-extension WordLine {
-    /// What the line holds of the keyword sets of `index` (`CompiledRules.KeywordHits`), made when first asked and
-    /// kept (made again if another index asks); nil on a line not ASCII, and for a set made apart from the rules
-    /// (`slot` -1): those are asked keyword by keyword.
-    @inline(__always) func hits(_ set: CompiledRules.KeywordSet, _ index: CompiledRules.KeywordIndex) -> CompiledRules.KeywordHits? {
-        guard set.slot >= 0, isASCII else { return nil }
-        if let s = hitsStorage, hitsIndex === index { return CompiledRules.KeywordHits(index, s) }
-        hitsStorage?.deallocate()
-        let s = CompiledRules.KeywordHits.make(index, self)
-        hitsStorage = s
-        hitsIndex = index
-        return CompiledRules.KeywordHits(index, s)
     }
 }
 

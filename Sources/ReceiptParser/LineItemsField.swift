@@ -826,17 +826,10 @@ extension ReceiptParser {
     /// made at the end. (A speed trick: each step walked the name, and most made a string of their own: some 4,700
     /// instructions a priced row.) `HandScannerTests` holds the two together.
     static func itemNamePrintable(_ s: String) -> String? {
-        let made = s.utf8.withContiguousStorageIfAvailable { src -> String? in
-            guard src.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return nil }
+        Bytes.onPrintable(s) { b in
             // Each run of spaces one space (`collapsingSpaces`: `\s` is the space here), on a copy only where there is one.
-            guard Bytes.hasRun(src, 2, { $0 == 0x20 }) else { return nameOfPrintable(src) }
-            var a = [UInt8]()
-            a.reserveCapacity(src.count)
-            for c in src where c != 0x20 || a.last != 0x20 { a.append(c) }
-            return a.withUnsafeBufferPointer(nameOfPrintable)
+            Bytes.collapsedSpaces(b).map { $0.withUnsafeBufferPointer(nameOfPrintable) } ?? nameOfPrintable(b)
         }
-        guard case let .some(.some(name)) = made else { return nil }
-        return name
     }
 
     /// `itemNamePrintable` of printable ASCII with no two spaces in a row.

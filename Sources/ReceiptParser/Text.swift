@@ -198,11 +198,24 @@ final class WordLine {
     /// `padded` is ASCII or a line of Latin letters (`Bytes.printableWithLatinLetters`): no character of it is more than
     /// one scalar, so a keyword of ASCII ends it (`hasSuffix`) where its bytes end `bytes`.
     let simpleScalars: Bool
-    /// What the line holds of the rules' keyword sets (`hits(_:_:)`), once asked: the block of bits, and the index it
-    /// was made for (another index asking makes it again). Freed with the line.
-    var hitsStorage: UnsafeMutablePointer<UInt64>?
-    var hitsIndex: CompiledRules.KeywordIndex?
-    deinit { hitsStorage?.deallocate() }
+    /// The block of what the line holds of the rules' keyword sets (`hits`), once asked, and the index it was made for
+    /// (another index asking makes it again). Freed with the line.
+    private var hitsBlock: UnsafeMutablePointer<UInt64>?
+    private var hitsIndex: CompiledRules.KeywordIndex?
+    deinit { hitsBlock.map(CompiledRules.KeywordHits.free) }
+
+    /// What the line holds of the keyword sets of `index` (`CompiledRules.KeywordHits`), made when first asked and
+    /// kept (made again if another index asks); nil on a line not ASCII, and for a set made apart from the rules
+    /// (`slot` -1): those are asked keyword by keyword.
+    @inline(__always) func hits(_ set: CompiledRules.KeywordSet, _ index: CompiledRules.KeywordIndex) -> CompiledRules.KeywordHits? {
+        guard set.slot >= 0, isASCII else { return nil }
+        if let b = hitsBlock, hitsIndex === index { return CompiledRules.KeywordHits(index, b) }
+        hitsBlock.map(CompiledRules.KeywordHits.free)
+        let b = CompiledRules.KeywordHits.block(index, self)
+        hitsBlock = b
+        hitsIndex = index
+        return CompiledRules.KeywordHits(index, b)
+    }
     /// Letters and digits in `padded` (the words' characters).
     let letterCount: Int
     let digitCount: Int
@@ -638,11 +651,7 @@ func collapsingSpaces(_ s: String, _ spaces: Pattern) -> String {
     // no space among them) or signs and Latin letters (`printableWithLatinLetters`). Any other text: the expression.
     let collapsed = s.utf8.withContiguousStorageIfAvailable { b -> String?? in
         guard b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) || Bytes.kinds(b) != .other else { return .none }
-        guard Bytes.hasRun(b, 2, { $0 == 0x20 }) else { return .some(nil) }
-        var out: [UInt8] = []
-        out.reserveCapacity(b.count)
-        for c in b where c != 0x20 || out.last != 0x20 { out.append(c) }
-        return .some(String(decoding: out, as: UTF8.self))
+        return .some(Bytes.collapsedSpaces(b).map { String(decoding: $0, as: UTF8.self) })
     }
     switch collapsed {
     case .some(.some(.some(let t))): return t
@@ -708,14 +717,23 @@ struct ByteSet: Sendable {
 
 // Tests on printable ASCII for `Pattern.mayMatch` (bytes, one a character).
 enum Bytes {
-    /// `body` on the bytes of `s` when they are printable ASCII (a hand matcher's ground); nil for any other text, which
-    /// goes to the expression the matcher stands in for.
     /// Whether `byte` is among the bytes (`memchr`: a few vector instructions for a line).
     static func holds(_ b: UnsafeBufferPointer<UInt8>, _ byte: UInt8) -> Bool {
         guard let base = b.baseAddress else { return false }
         return memchr(base, Int32(byte), b.count) != nil
     }
 
+    /// The bytes with each run of spaces made one space; nil when no two spaces stand in a row (nothing to change).
+    static func collapsedSpaces(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard hasRun(b, 2, { $0 == 0x20 }) else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        for c in b where c != 0x20 || out.last != 0x20 { out.append(c) }
+        return out
+    }
+
+    /// `body` on the bytes of `s` when they are printable ASCII (a hand matcher's ground); nil for any other text, which
+    /// goes to the expression the matcher stands in for.
     static func onPrintable<T>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
         let r = s.utf8.withContiguousStorageIfAvailable { b -> T? in
             b.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) ? body(b) : nil
