@@ -247,6 +247,10 @@ final class CompiledRules: Sendable {
     /// `dollarHints`' words as keywords, in the same order: a set of the index, so a line's first (`anyIndex`, the first
     /// that `WordLine.contains`) is read from its bits.
     let dollarHintSet: KeywordSet
+    /// The same keywords made apart from the index (`slot` -1), asked keyword by keyword: for a line made only to be
+    /// asked for them (a page line inside a merged row, `currency(pageLines:)`), whose bits would be made for every
+    /// set of the rules and kept by nothing.
+    let dollarHintsApart: KeywordSet
     /// The payment words, normalised (`raw` is the normalised text too).
     /// (Sets, so a line is asked only for the words its signs may hold: `any` gives the first that `contains`.)
     let cardWords: KeywordSet
@@ -320,6 +324,7 @@ final class CompiledRules: Sendable {
         monthFirstCurrencies = Set(r.currency.monthFirst)
         dollarHints = (r.currency.dollarHints ?? [:]).map { (WordLine.normalise($0.key), $0.value) }.sorted { $0.0 < $1.0 }
         dollarHintSet = registered(dollarHints.map { Keyword(raw: $0.0, normalised: $0.0, weight: 1) })
+        dollarHintsApart = KeywordSet(dollarHintSet.keywords)
         cardWords = registered(r.payment.card.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) })
         cashWords = registered(r.payment.cash.map { let n = WordLine.normalise($0); return Keyword(raw: n, normalised: n, weight: 1) })
         itemSkip = list(r.items?.skip)

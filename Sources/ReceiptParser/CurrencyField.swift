@@ -7,7 +7,7 @@ import ReceiptModel
 extension ReceiptParser {
     func currency(_ lines: [ParseLine]) -> Field<String>? {
         currency(count: lines.count, codes: { compiled.currencies(in: lines[$0]) }, text: { lines[$0].text }, words: { lines[$0].words },
-                 line: { lines[$0] }, ocrWords: { lines[$0].ocrWords })
+                 hints: { _ in compiled.dollarHintSet }, line: { lines[$0] }, ocrWords: { lines[$0].ocrWords })
     }
 
     /// `currency` on the page's lines as OCR read them (not merged into rows), without a `ParseLine` made for each:
@@ -18,15 +18,17 @@ extension ReceiptParser {
         let texts = pageLines.indices.map { i in rowOf[i].map { rows[$0].text } ?? ParseLine.ungluingCurrency(pageLines[i].text, compiled.currencyWordBytes) }
         func words(_ i: Int) -> WordLine { rowOf[i].map { rows[$0].words } ?? WordLine(texts[i]) }
         return currency(count: pageLines.count, codes: { i in compiled.currencies(in: texts[i], words: words(i)) },
-                        text: { texts[$0] }, words: words, line: { i in rowOf[i].map { rows[$0] } ?? ParseLine(index: i, line: pageLines[i], text: texts[i]) },
+                        text: { texts[$0] }, words: words,
+                        hints: { rowOf[$0] == nil ? compiled.dollarHintsApart : compiled.dollarHintSet }, line: { i in rowOf[i].map { rows[$0] } ?? ParseLine(index: i, line: pageLines[i], text: texts[i]) },
                         ocrWords: { pageLines[$0].words })
     }
 
     /// The currency of `count` lines: line `i`'s signs are `codes(i)`, its text `text(i)`, its words `words(i)` (asked
-    /// only for a bare dollar's hints), `line(i)` a line whose evidence is line `i`'s (asked only for that), and
+    /// only for a bare dollar's hints), `hints(i)` the set of those hints to ask of them (the index's, or the same made
+    /// apart for a line whose words are made only for them), `line(i)` a line whose evidence is line `i`'s (asked only for that), and
     /// `ocrWords(i)` its words as read (asked only of a line with a sign).
     private func currency(count: Int, codes: (Int) -> [String], text: (Int) -> String, words: (Int) -> WordLine,
-                          line: (Int) -> ParseLine, ocrWords: (Int) -> [OCRWord]) -> Field<String>? {
+                          hints: (Int) -> CompiledRules.KeywordSet, line: (Int) -> ParseLine, ocrWords: (Int) -> [OCRWord]) -> Field<String>? {
         // code -> (count, first line, how many codes were seen before it). The most seen wins; of those seen as often, the
         // one seen first: on an earlier line, or on the same line first among its signs as `codes` gives them (the rules'
         // order). (Without the third, two codes first seen on one line and as often, "RM12.50 $4.00", were told apart by
@@ -53,7 +55,7 @@ extension ReceiptParser {
             let ws = (0..<count).map(words)
             if !(0..<count).contains(where: { ws[$0].contains(" usd ") || Self.saysUSDollar(text($0)) }) {
                 for i in 0..<count {
-                    if let k = compiled.anyIndex(compiled.dollarHintSet, in: ws[i]) {
+                    if let k = compiled.anyIndex(hints(i), in: ws[i]) {
                         let (word, code) = compiled.dollarHints[k]
                         return Field(code, confidence: 0.7, evidence: line(i).evidence(rule: "currency.dollar-hint",
                                      notes: [.dollarHint(word.trimmingCharacters(in: .whitespaces))]))

@@ -1019,8 +1019,8 @@ struct HandScannerTests {
     }
 
     /// A bare dollar's questions: "US$" asked on bytes as `uppercased().contains` asks it, and the dollar hints asked as
-    /// a set of keywords (`anyIndex`, from a line's bits or by their signs) and one by one (`contains(Keyword)`) as
-    /// `contains(String)` asks their normalised words.
+    /// a set of keywords (`anyIndex`, from a line's bits or by their signs, and the set made apart from the index) and
+    /// one by one (`contains(Keyword)`) as `contains(String)` asks their normalised words.
     @Test func dollarQuestionsAsBefore() {
         let rules = CompiledRules(.builtIn)
         let pieces = ["US$", "us$", "Us$ 5", "uS$", "U S$", "HST", "hst 13%", "Interac", "lnterac", "INTERAC", "Eftpos", "EFTP0S", "eft pos", "octopus",
@@ -1033,6 +1033,8 @@ struct HandScannerTests {
             #expect(ReceiptParser.saysUSDollar(s) == s.uppercased().contains("US$"), "\(s)")
             let w = WordLine(s)
             #expect(rules.anyIndex(rules.dollarHintSet, in: w) == rules.dollarHints.firstIndex { w.contains($0.0) }, "\(s)")
+            // The same set made apart from the index (the page lines inside merged rows), on a line of its own.
+            #expect(rules.anyIndex(rules.dollarHintsApart, in: WordLine(s)) == rules.dollarHints.firstIndex { w.contains($0.0) }, "\(s)")
             #expect(rules.dollarHintSet.keywords.firstIndex { w.contains($0) } == rules.dollarHints.firstIndex { w.contains($0.0) }, "\(s)")
         }
     }
