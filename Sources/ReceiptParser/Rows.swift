@@ -70,10 +70,13 @@ enum RowBuilder {
         // (its nearest member's overlap would be none), so it is passed over without walking its members (a
         // speed trick: lines are taken top to bottom, and most of the rows in the window lie above).
         var bottom: [Int] = []
-        let order = lines.indices.filter { hasBox[$0] }.sorted {
-            let a = bx[$0], b = bx[$1]
-            return (a.y * 2 + a.height, a.x, $0) < (b.y * 2 + b.height, b.x, $1)
-        }
+        // (Each line's key made once and the keys sorted, not the indexes by a closure reading two boxes at every
+        // comparison: the same order, the index last breaking every tie.)
+        var keys: [(Int, Int, Int)] = []
+        keys.reserveCapacity(lines.count)
+        for i in lines.indices where hasBox[i] { keys.append((bx[i].y * 2 + bx[i].height, bx[i].x, i)) }
+        keys.sort { $0 < $1 }
+        let order = keys.map { $0.2 }
         // The highest top of the lines from each place in `order` on: a row whose bottom is at or above it takes no
         // line from there on, and the rows before the first that may (`live`) are not asked again (a speed trick:
         // the window's rows were each asked by every line; those passed over are the ones `bottom[g] > b.y` refused).
@@ -116,13 +119,36 @@ enum RowBuilder {
                 bottom.append(b.maxY)
             }
         }
-        // Lines without a box stay where they were, on their own.
-        var out: [Row] = []
-        out.reserveCapacity(lines.count)
-        // A merged row's members, left to right, sorted in place here (one buffer for the page, not two sorted
-        // arrays a row).
-        var leftToRight: [Int] = []
+        // Top to bottom (by the row's leftmost member; source order breaks ties). Measured against source
+        // order on the true SROIE text: the same but for one receipt each way. Lines without a box stay where they
+        // were, on their own, after the rows that have one.
+        // (Each row's place and source found from its members, the keys sorted, and the rows made in that order: no
+        // rows made first and copied into their order. No two rows share a source, so the order is the one of
+        // sorting the rows by place and source.) A row's key: its place, its source, and `g` for row g, -1 - i for
+        // the line i without a box.
+        var placed: [(Int, Int, Int)] = []
+        placed.reserveCapacity(head.count + lines.count - order.count)
         for g in head.indices {
+            // The place of the leftmost member (the first in source order of those as far left), and the first member.
+            var m = head[g], source = m, left = m
+            while m >= 0 {
+                if (bx[m].x, m) < (bx[left].x, left) { left = m }
+                source = min(source, m)
+                m = next[m]
+            }
+            placed.append((bx[left].y * 2 + bx[left].height, source, g))
+        }
+        for i in lines.indices where !hasBox[i] { placed.append((Int.max, i, -1 - i)) }
+        placed.sort { $0 < $1 }
+        var out: [Row] = []
+        out.reserveCapacity(placed.count)
+        // A merged row's members, left to right, sorted in place here (one buffer for the page).
+        var leftToRight: [Int] = []
+        for (_, source, g) in placed {
+            guard g >= 0 else {
+                out.append(Row(line: lines[source], source: source))
+                continue
+            }
             // A row of one line is that line as it was (an OCRLine is its words and its box, and the box is there).
             guard next[head[g]] >= 0 else {
                 out.append(Row(line: lines[head[g]], source: head[g]))
@@ -131,10 +157,12 @@ enum RowBuilder {
             leftToRight.removeAll(keepingCapacity: true)
             var m = head[g]
             while m >= 0 { leftToRight.append(m); m = next[m] }
-            var members = leftToRight
+            var others: [Int] = []
+            others.reserveCapacity(leftToRight.count - 1)
+            for m in leftToRight where m != source { others.append(m) }
             // (Insertion sorts: a row is a few lines. `sorted` gave the same orders, by (x, index) and by index.)
             Self.insertionSort(&leftToRight) { (bx[$0].x, $0) < (bx[$1].x, $1) }
-            Self.insertionSort(&members) { $0 < $1 }
+            Self.insertionSort(&others) { $0 < $1 }
             var words: [OCRWord] = []
             // (Made at its size once: an append of each member's words grew it again and again.)
             var count = 0
@@ -145,16 +173,8 @@ enum RowBuilder {
                 words.append(contentsOf: lines[i].words)
                 box = box.map { $0.union(bx[i]) } ?? bx[i]
             }
-            let first = members.removeFirst()
-            out.append(Row(line: OCRLine(words: words, box: box), source: first, others: members))
+            out.append(Row(line: OCRLine(words: words, box: box), source: source, others: others))
         }
-        for (i, l) in lines.enumerated() where !hasBox[i] { out.append(Row(line: l, source: i)) }
-        // Top to bottom (by the row's leftmost member; source order breaks ties). Measured against source
-        // order on the true SROIE text: the same but for one receipt each way.
-        // (Each row's place worked out once, not at every comparison; the rows' indexes sorted, not the rows:
-        // no two rows share a source, so the order is the same.)
-        let places = out.map { rowY($0, hasBox, bx) }
-        out = out.indices.sorted { (places[$0], out[$0].source) < (places[$1], out[$1].source) }.map { out[$0] }
         if debugDump {
             for r in out { FileHandle.standardError.write("[\(r.source)] \(r.members) \(r.line.text)\n".data(using: .utf8)!) }
         }
@@ -170,17 +190,5 @@ enum RowBuilder {
             while j > 0, less(x, a[j - 1]) { a[j] = a[j - 1]; j -= 1 }
             a[j] = x
         }
-    }
-
-    /// The vertical centre (doubled) of a row's leftmost member; rows without a box sort by their neighbours' place.
-    private static func rowY(_ r: Row, _ hasBox: [Bool], _ bx: [BoundingBox]) -> Int {
-        // (The first of the leftmost, as `compactMap` then `min(by:)` gives it, without the array; the members in
-        // source order, the first and then the others.)
-        var leftmost: BoundingBox?
-        func ask(_ m: Int) { if hasBox[m], leftmost == nil || bx[m].x < leftmost!.x { leftmost = bx[m] } }
-        ask(r.source)
-        for m in r.others { ask(m) }
-        guard let b = leftmost else { return Int.max }
-        return b.y * 2 + b.height
     }
 }
