@@ -471,8 +471,8 @@ extension ReceiptParser {
         let amount = last.amount
         func confirm(_ q: Decimal, _ u: Amount) -> Bool { MoneyFields.same(u * q, amount) }
         if let m = QuantityScanner.timesPrice(l.text),
-           let q = m.groups[1].flatMap({ Self.quantity($0, posix: true) }),
-           let u = m.groups[2].flatMap({ Amount(replacingOccurrences(in: $0, of: ",", with: ".")) }), q > 0 {
+           let q = m.groups[1].flatMap({ Self.positiveQuantity($0, posix: true) }),
+           let u = m.groups[2].flatMap({ Amount(replacingOccurrences(in: $0, of: ",", with: ".")) }) {
             // "2 x 4.80 9.60", "1.23 lb @ 0.59": the unit price and quantity; the name is before them.
             desc = String(l.text[..<m.range.lowerBound])
             if confirm(q, u) || prices.count == 1 {
@@ -485,7 +485,7 @@ extension ReceiptParser {
             let lead = QuantityScanner.leading(desc)
             let trail = QuantityScanner.trailing(desc)
             for (m, leading) in [(trail, false), (lead, true)] {
-                guard let m, let q = m.groups[1].flatMap({ Self.quantity($0) }), q > 0, confirm(q, u) else { continue }
+                guard let m, let q = m.groups[1].flatMap({ Self.positiveQuantity($0) }), confirm(q, u) else { continue }
                 qty = q; unit = u
                 desc = leading ? String(desc[m.range.upperBound...]) : String(desc[..<m.range.lowerBound])
                 notes.append(.quantityTimesUnit(q, u, equals: amount))
@@ -501,8 +501,8 @@ extension ReceiptParser {
         if qty == nil, let m = QuantityScanner.prefix(desc), let q = m.groups[1].flatMap({ Self.quantity($0) }) {
             qty = q
             desc = String(desc[m.range.upperBound...])
-        } else if qty == nil, let m = QuantityScanner.leading(desc), let q = m.groups[1].flatMap({ Self.quantity($0) }),
-                  q > 0, q <= 20, !desc[m.range.upperBound...].hasPrefix(".") {
+        } else if qty == nil, let m = QuantityScanner.leading(desc), let q = m.groups[1].flatMap({ Self.positiveQuantity($0, atMost: 20) }),
+                  !desc[m.range.upperBound...].hasPrefix(".") {
             // "1 Surf & Turf 8.49": a small number first, then a name, is how many.
             qty = q
             desc = String(desc[m.range.upperBound...])
@@ -512,7 +512,7 @@ extension ReceiptParser {
         }
         // "FILETE LOMO 0.742 KILOS", "APPLES 1.24 lb": a weight after the name is the quantity.
         if qty == nil, let m = Self.weightAfterName.matches(in: desc).last,
-           let q = m.groups[1].flatMap({ Self.quantity($0, posix: true) }), q > 0 {
+           let q = m.groups[1].flatMap({ Self.positiveQuantity($0, posix: true) }) {
             qty = q
             desc = String(desc[..<m.range.lowerBound])
         }
@@ -526,14 +526,27 @@ extension ReceiptParser {
     /// without Foundation's scan (some 2,800 instructions a quantity); anything else through the string.
     /// `HandScannerTests` holds the two together.
     static func quantity(_ s: String, posix: Bool = false) -> Decimal? {
-        let u = s.utf8
-        if !u.isEmpty, u.count <= 18, u.allSatisfy(Bytes.isDigit) {
-            var m: UInt64 = 0
-            for c in u { m = m * 10 + UInt64(c &- 0x30) }
-            return Decimal(m)
-        }
+        if let m = digitsValue(s) { return Decimal(m) }
         return posix ? Decimal(string: replacingOccurrences(in: s, of: ",", with: "."), locale: Locale(identifier: "en_US_POSIX"))
                      : Decimal(string: s)
+    }
+
+    /// The integer a run of one to eighteen ASCII digits spells; nil for anything else.
+    private static func digitsValue(_ s: String) -> UInt64? {
+        let u = s.utf8
+        guard !u.isEmpty, u.count <= 18, u.allSatisfy(Bytes.isDigit) else { return nil }
+        var m: UInt64 = 0
+        for c in u { m = m * 10 + UInt64(c &- 0x30) }
+        return m
+    }
+
+    /// `quantity(s, posix:)` when it is above 0 (and at most `limit`), else nil: on a run of digits asked of their
+    /// integer, not of the Decimal (a Decimal comparison is about 1,100 instructions). `HandScannerTests` holds it to
+    /// the comparisons.
+    static func positiveQuantity(_ s: String, posix: Bool = false, atMost limit: UInt64? = nil) -> Decimal? {
+        if let m = digitsValue(s) { return m > 0 && m <= limit ?? .max ? Decimal(m) : nil }
+        guard let q = quantity(s, posix: posix), q > 0, limit.map({ q <= Decimal($0) }) ?? true else { return nil }
+        return q
     }
 
     /// "1:00 Lomo Plancha": a quantity printed "1,00" (whole, two decimals), its comma read as a colon, then

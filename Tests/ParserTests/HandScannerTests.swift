@@ -184,7 +184,7 @@ struct HandScannerTests {
     @Test func quantitiesAsFoundationReadsThem() {
         func raw(_ d: Decimal?) -> [UInt8]? { d.map { var d = $0; return withUnsafeBytes(of: &d) { Array($0) } } }
         var g = Lines(state: 0x5174_7920)
-        var onDigits = 0
+        var onDigits = 0, smallOnes = 0, largeOnes = 0
         for k in 0..<20_000 {
             var s = String((0..<Int.random(in: 0...(k % 3 == 0 ? 20 : 4), using: &g)).map { _ in "0123456789".randomElement(using: &g)! })
             if k % 5 == 0 { g.insertOne(of: [".", ",", "-", "+", " ", "x", "½"], into: &s) }
@@ -193,8 +193,17 @@ struct HandScannerTests {
             #expect(raw(ReceiptParser.quantity(s)) == raw(Decimal(string: s)), "\(s)")
             #expect(raw(ReceiptParser.quantity(s, posix: true)) == raw(posix), "\(s)")
             #expect(ReceiptParser.quantity(s)?.description == Decimal(string: s)?.description, "\(s)")
+            // Above 0, and at most 20, as Decimal's comparisons say.
+            for p in [false, true] {
+                let q = ReceiptParser.quantity(s, posix: p)
+                #expect(raw(ReceiptParser.positiveQuantity(s, posix: p)) == raw(q.flatMap { $0 > 0 ? $0 : nil }), "\(s)")
+                let small = q.flatMap { $0 > 0 && $0 <= 20 ? $0 : nil }
+                #expect(raw(ReceiptParser.positiveQuantity(s, posix: p, atMost: 20)) == raw(small), "\(s)")
+                if small != nil { smallOnes += 1 }
+                if small == nil, q.map({ $0 > 0 }) == true { largeOnes += 1 }
+            }
         }
-        #expect(onDigits > 10_000)
+        #expect(onDigits > 10_000 && smallOnes > 1_000 && largeOnes > 1_000)
     }
 
     /// A vendor line's label before a colon dropped with the colon found on the bytes of ASCII, as among the characters:
