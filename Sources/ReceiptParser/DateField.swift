@@ -57,7 +57,7 @@ extension ReceiptParser {
         for (raw, line) in found where raw.shape == .numeric && raw.first != raw.second {
             guard let certain = raw.certainOrder, let v = raw.reading(certain), v <= latest, v.year >= options.earliestYear else { continue }
             var w = 1.0
-            if raw.text.contains("."), raw.text.filter(\.isNumber).count <= 6 { w = 0.5 }
+            if raw.text.contains("."), numberCount(raw.text) <= 6 { w = 0.5 }
             if (words[line.index]?.keyword ?? compiled.dateKeyword(line.words)) > 0 { w += 1 }
             votes[certain, default: 0] += w
             if why[certain] == nil { why[certain] = .onlyReading(raw.text) }
@@ -156,7 +156,7 @@ extension ReceiptParser {
         if let taken = raw.repaired { score -= Self.repairedDatePenalty; notes.append(.dateRepaired(taken)) }
         // Glued to a word ("HC04-8-16"): a product code more likely than a date.
         if raw.afterLetter { score -= 0.3; notes.append(.gluedToWord) }
-        if raw.text.filter(\.isNumber).count >= 8 || raw.shape == .named { score += 0.05 }
+        if numberCount(raw.text) >= 8 || raw.shape == .named { score += 0.05 }
         // "2/ 3-00": two kinds of separator in one date, as a printer never does; OCR made it of something else.
         if raw.shape == .numeric, Self.mixedSeparators(raw.text) { score -= 0.15; notes.append(.mixedSeparators) }
         let kw = words.keyword

@@ -1183,7 +1183,7 @@ struct HandScannerTests {
 
     /// Letters counted on bytes (`letterCount`, `ReceiptParser.wordsWithLetters`) as by characters, on lines of ASCII,
     /// Latin letters and signs, and on lines with characters the bytes' way leaves to the characters' (a combining
-    /// mark, an emoji, a letter of another script).
+    /// mark, an emoji, a letter of another script); numbers too (`numberCount`), on lines of ASCII and the others.
     @Test func lettersCountedOnBytesAsByCharacters() {
         var g = Lines(state: 107)
         let alphabet: [Character] = Array("ABCabcxyz019  ,.-&äöüÄÖÜßéèÉàçñœŒ€£’–°•") + ["e\u{301}", "👍🏽", "Ж", "\u{00A0}", "ǅ", "µ", "ª", "\u{2160}"]
@@ -1192,6 +1192,10 @@ struct HandScannerTests {
             let s = k % 4 == 0 ? g.line(alphabet, max: 16) : g.line(Array("ABCabcxyz019  ,.-&äöüÄÖÜßéèÉàçñœŒ€£’–°•"), max: 16)
             #expect(letterCount(s) == s.filter(\.isLetterQuick).count, "\(s)")
             #expect(letterCount(Substring(s).dropFirst()) == s.dropFirst().filter(\.isLetterQuick).count, "\(s)")
+            #expect(numberCount(s) == s.filter(\.isNumber).count, "\(s)")
+            #expect(numberCount(s + "\r\n½٣") == (s + "\r\n½٣").filter(\.isNumber).count, "\(s)")
+            let a = g.line(Array("Ab019:/ ,.-\r\n"), max: 16)
+            #expect(numberCount(a) == a.filter(\.isNumber).count && numberCount(a.dropFirst()) == a.dropFirst().filter(\.isNumber).count, "\(a)")
             let w = WordLine(s)
             if w.simpleScalars && !w.isASCII { latin += 1 }
             #expect(ReceiptParser.wordsWithLetters(w) == w.words.filter { $0.contains(where: \.isLetterQuick) }.count, "\(s)")
