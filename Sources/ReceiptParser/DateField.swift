@@ -57,7 +57,7 @@ extension ReceiptParser {
         for (raw, line) in found where raw.shape == .numeric && raw.first != raw.second {
             guard let certain = raw.certainOrder, let v = raw.reading(certain), v <= latest, v.year >= options.earliestYear else { continue }
             var w = 1.0
-            if raw.text.contains("."), numberCount(raw.text) <= 6 { w = 0.5 }
+            if textContains(raw.text, "."), numberCount(raw.text) <= 6 { w = 0.5 }
             if (words[line.index]?.keyword ?? compiled.dateKeyword(line.words)) > 0 { w += 1 }
             votes[certain, default: 0] += w
             if why[certain] == nil { why[certain] = .onlyReading(raw.text) }
