@@ -71,7 +71,7 @@ public struct ReceiptParser: Sendable {
         // A total that is only the largest amount on the receipt may be an item's: it ends the items when the
         // items above it (two at least) add up to it, or to it less a tax or tip of up to a third.
         let read = total.flatMap { t -> Field<Amount>? in
-            guard t.evidence.notes.contains(.largestAmount) else { return trusted ? t : nil }
+            guard t.evidence.notes.contains(where: \.isLargestAmount) else { return trusted ? t : nil }
             guard let row = t.evidence.line.flatMap({ rowOf[$0] }) else { return nil }
             let before = items.filter { ($0.evidence.line.flatMap { rowOf[$0] } ?? 0) < row }
             let sum = before.reduce(Amount(0)) { $0 + $1.net }

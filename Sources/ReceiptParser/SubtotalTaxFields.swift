@@ -69,7 +69,7 @@ extension MoneyFields {
     func settle(total: Field<Amount>?, totalRow: Int?, checks: [Check], lineItems: [LineItem]) -> Settled {
         let kept = Settled(subtotal: subtotal, tax: tax, checks: checks)
         guard let total, let row = totalRow, total.value.value > 0,
-              !total.evidence.notes.contains(.computedSubtotalPlusTax), !total.evidence.notes.contains(.largestAmount) else { return kept }
+              !total.evidence.notes.contains(where: { $0.isComputedSubtotalPlusTax || $0.isLargestAmount }) else { return kept }
         let t = total.value
         let adj = adjustment
         var subtotals = subtotalLines.filter { $0.amount.value > 0 && $0.line.index <= row }

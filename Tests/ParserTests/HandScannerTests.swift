@@ -1027,6 +1027,16 @@ struct HandScannerTests {
         #expect(signsOnly > 12_000)
     }
 
+    /// A note's case asked alone (`isLargestAmount`, `isComputedSubtotalPlusTax`, for a total's notes) as `==` asks it,
+    /// of a note of every case.
+    @Test func noteCasesAskedAsEqualityAsksThem() {
+        for n in NotesTests.everyNote {
+            #expect(n.isLargestAmount == (n == .largestAmount), "\(n)")
+            #expect(n.isComputedSubtotalPlusTax == (n == .computedSubtotalPlusTax), "\(n)")
+        }
+        #expect(NotesTests.everyNote.contains(.largestAmount) && NotesTests.everyNote.contains(.computedSubtotalPlusTax))
+    }
+
     /// A bare dollar's questions: "US$" asked on bytes as `uppercased().contains` asks it, and the dollar hints asked as
     /// a set of keywords (`anyIndex`, from a line's bits or by their signs, and the set made apart from the index) and
     /// one by one (`contains(Keyword)`) as `contains(String)` asks their normalised words.

@@ -21,6 +21,8 @@ struct NotesTests {
         .inFuture(d), .gluedToWord, .dateKeyword, .expiryWording, .dateRepaired("May01'19"), .mixedSeparators, .roundingLineHoldsTotal, .printedSubtotalPlusTax,
         .printedCashMinusChange, .roundedBy(total: amount("33.92"), rounding: amount("-0.02")),
         .everyTotalBelowSubtotal(amount("25.00")), .paidNoChangeGiven(amount("12.35")), .largestAmount,
+        .computedSubtotalPlusTax, .spaceForDecimalPoint, .colonForDecimalPoint, .wholeUnits, .oneDecimalRead("163.8"),
+        .leadingDigitsLost(read: amount("7.30"), sum: .paidNoChange(amount("27.30")), equals: amount("27.30")),
         .sum(.subtotalTax(subtotal: amount("53.85"), tax: amount("4.32")), equals: amount("58.17")),
         .sum(.subtotalTax(subtotal: amount("53.85"), tax: amount("4.32"), rounding: amount("-0.02")), equals: amount("58.15")),
         .sum(.subtotalTax(subtotal: amount("53.85"), tax: amount("4.32"), discount: amount("5.00")), equals: amount("53.17")),
