@@ -542,10 +542,17 @@ extension CompiledRules {
     static let digitAsLetterInside: [Character: Character] = ["0": "O", "1": "I", "5": "S", "8": "B"]
     static let digitAsLetterFirst: [Character: Character] = ["0": "O"]
 
-    func repairWord(_ word: String) -> String {
+    /// `byBytes` false: every word by characters (for the test that holds the byte paths to them).
+    func repairWord(_ word: String, byBytes: Bool = true) -> String {
+        // A word of ASCII with a digit: the lone digit's repair on bytes, as below by characters; then a word with a
+        // digit left is given back (its letters end before the digit: none of the steps after applies), one without
+        // goes on as a word of ASCII without digits (some 340 instructions a character were `isNumber`'s).
+        if byBytes, word.utf8.allSatisfy({ $0 < 0x80 }), let r = repairedDigit(Array(word.utf8)) {
+            return r.digitLeft ? (r.changed ? String(decoding: r.bytes, as: UTF8.self) : word) : repairWord(String(decoding: r.bytes, as: UTF8.self))
+        }
         // A word of ASCII letters (and no digits) whose leading letters are under five, or are followed by a
         // letter or digit later on, is left as it is by what follows: said at once, on bytes.
-        if word.utf8.allSatisfy({ $0 < 0x80 && !Bytes.isDigit($0) }) {
+        if byBytes, word.utf8.allSatisfy({ $0 < 0x80 && !Bytes.isDigit($0) }) {
             let u = Array(word.utf8)
             let lead = u.prefix(while: Bytes.isLetter).count
             if lead < 5 || u[lead...].contains(where: Bytes.isAlnum) { return word }
@@ -611,6 +618,36 @@ extension CompiledRules {
         guard near.count == 1, let fix = near.first else { return String(chars) }
         let styled = String(core) == upper ? fix : (String(core) == upper.lowercased() ? fix.lowercased() : fix.capitalized)
         return styled + String(chars[core.count...])
+    }
+
+    /// The lone-digit step of `repairWord` on the bytes of a word of ASCII that holds a digit (nil: it holds none): two
+    /// letters or more, one digit, nothing else but `.'&-`; the digit inside a word (after a letter or a point) read
+    /// as the letter it looks like, at its start only a 0, when a letter or a point follows. With whether a digit is
+    /// left and whether the step changed a byte.
+    private func repairedDigit(_ u: [UInt8]) -> (bytes: [UInt8], digitLeft: Bool, changed: Bool)? {
+        var digits = 0, at = -1, letters = 0, others = false
+        for (k, c) in u.enumerated() {
+            if Bytes.isDigit(c) { digits += 1; at = k }
+            else if Bytes.isLetter(c) { letters += 1 }
+            else if c != UInt8(ascii: ".") && c != UInt8(ascii: "'") && c != UInt8(ascii: "&") && c != UInt8(ascii: "-") { others = true }
+        }
+        guard digits > 0 else { return nil }
+        guard letters >= 2, digits == 1, !others, at + 1 < u.count, Bytes.isLetter(u[at + 1]) || u[at + 1] == UInt8(ascii: ".") else {
+            return (u, true, false)
+        }
+        let inside = at > 0 && (Bytes.isLetter(u[at - 1]) || u[at - 1] == UInt8(ascii: "."))
+        let letter: UInt8?
+        switch u[at] {
+        case UInt8(ascii: "0"): letter = UInt8(ascii: "O")
+        case UInt8(ascii: "1") where inside: letter = UInt8(ascii: "I")
+        case UInt8(ascii: "5") where inside: letter = UInt8(ascii: "S")
+        case UInt8(ascii: "8") where inside: letter = UInt8(ascii: "B")
+        default: letter = nil
+        }
+        guard let letter else { return (u, true, false) }
+        var out = u
+        out[at] = letter
+        return (out, false, true)
     }
 
     /// Letters Tesseract confuses on receipt print (each group reads as any other in it).

@@ -1705,7 +1705,8 @@ struct HandScannerTests {
     }
 
     /// Names `repairName` gives back whole by one walk of their bytes (`keepsEveryWord`) are the ones its words'
-    /// repairs give back as they were; and whatever the walk says, `repairName` is the words repaired and joined.
+    /// repairs give back as they were; and whatever the walk says, `repairName` is the words repaired and joined. And
+    /// `repairWord` on bytes as by characters.
     @Test func namesKeptWholeAreTheRepairedOnes() {
         let rules = CompiledRules(.builtIn)
         let words = ["HARDWARE", "HARDHARE", "Hardware", "hardware.", "RESTAURANT", "RESTAURANT,", "BAKERY", "8AKERY", "D.1.Y.", "0ISTRIBUTION",
@@ -1723,6 +1724,17 @@ struct HandScannerTests {
             #expect(rules.repairName(s) == before(s), "\(s)")
             if s.utf8.withContiguousStorageIfAvailable({ rules.keepsEveryWord($0) }) == true { #expect(before(s) == s, "\(s)") }
         }
+        // Each word on its bytes (a lone digit read as a letter, business words one letter off) as by characters.
+        var repaired = 0
+        let pieces = words + ["0", "1", "5", "8", "9", "00", ".", "'", "&", "-", "é", "\r\n", "Kedai", "DAIRY", "ART"]
+        for k in 0..<40_000 {
+            var w = (0..<Int.random(in: 1...4, using: &g)).map { _ in pieces.randomElement(using: &g)! }.joined()
+            if k % 7 == 0 { w = g.line(Self.textAlphabet, max: 9).replacingOccurrences(of: " ", with: "") }
+            let bytes = rules.repairWord(w), chars = rules.repairWord(w, byBytes: false)
+            #expect(bytes == chars, "\(w)")
+            if chars != w { repaired += 1 }
+        }
+        #expect(repaired > 2_000)
     }
 
     /// A currency symbol looked for in a line's bytes lower-cased as they are read (`holdsLowered`) where the line
