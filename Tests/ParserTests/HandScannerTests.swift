@@ -1027,6 +1027,15 @@ struct HandScannerTests {
         #expect(signsOnly > 12_000)
     }
 
+    /// An ASCII digit as `wholeAmounts` asks it of a character (its `asciiValue` a digit's) as it asked before
+    /// (`isASCII && isNumber`): every ASCII character, "\r\n", and numbers and marks not ASCII.
+    @Test func asciiDigitsOfCharactersAsBefore() {
+        let others: [Character] = ["\r\n", "٣", "½", "１", "①", "e\u{301}", "1\u{301}", "7\u{20E3}", "²", "Ⅻ"]
+        for ch in (0..<128).map({ Character(Unicode.Scalar(UInt8($0))) }) + others {
+            #expect((ch.isASCII && ch.isNumber) == (ch.asciiValue.map(Bytes.isDigit) ?? false), "\(ch.unicodeScalars.map(\.value))")
+        }
+    }
+
     /// A note's case asked alone (`isLargestAmount`, `isComputedSubtotalPlusTax`, for a total's notes) as `==` asks it,
     /// of a note of every case.
     @Test func noteCasesAskedAsEqualityAsksThem() {
