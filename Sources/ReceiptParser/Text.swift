@@ -1142,6 +1142,20 @@ func numberCount<S: StringProtocol>(_ s: S) -> Int {
     return s.filter(\.isNumber).count
 }
 
+/// `s.uppercased() == s`, on bytes when `s` is ASCII (there `uppercased` changes a-z alone: the text holds none), else
+/// as written (a speed trick: the upper-cased copy made to be compared).
+func isUpperCased(_ s: String) -> Bool {
+    if let r = s.utf8.withContiguousStorageIfAvailable({ b -> Bool? in
+        var lower = false
+        for c in b {
+            guard c < 0x80 else { return nil }
+            if c >= 0x61 && c <= 0x7A { lower = true }
+        }
+        return !lower
+    }), let r { return r }
+    return s.uppercased() == s
+}
+
 /// The letters of `s` counted, and whether one of them is not as `lowercased()` leaves it (`letters ==
 /// letters.lowercased()` false, where `letters` is `s.filter(\.isLetter)`), on bytes when `s` is ASCII (there
 /// `lowercased` changes A-Z alone), Latin letters and signs.

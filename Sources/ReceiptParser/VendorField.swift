@@ -46,7 +46,7 @@ extension ReceiptParser {
             case .nameLike:
                 score = firstNameLike ? 0.55 : 0.35
                 rule = firstNameLike ? "vendor.first-name-line" : "vendor.name-line"
-                if l.text.uppercased() == l.text { score += 0.05 }
+                if isUpperCased(l.text) { score += 0.05 }
                 if i > firstData { score -= 0.2 }
                 // "HOME HARDWARE &" / "ELECTRICAL": a name carried over to the next line.
                 if l.text.hasSuffix("&"), i + 1 < top.count, kinds[i + 1] == .nameLike {
@@ -56,7 +56,8 @@ extension ReceiptParser {
             }
             score = looksLikeAName(name, at: i, in: top, score: score)
             name = Self.ampersandReadAsEight(compiled.repairName(name), words: l.ocrWords)
-            guard name.count >= 3 else { continue }
+            // (On printable ASCII a character is a byte: counted as bytes.)
+            guard Bytes.onPrintable(name, { $0.count >= 3 }) ?? (name.count >= 3) else { continue }
             candidates.append((name, score, l.evidence(rule: rule, notes: spaced.isEmpty ? [] : spaced[l.index].map { [.letterSpaced($0)] } ?? [])))
         }
         guard let best = candidates.max(by: { $0.1 < $1.1 }) else { return nil }

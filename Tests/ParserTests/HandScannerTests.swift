@@ -1202,7 +1202,8 @@ struct HandScannerTests {
 
     /// Letters counted on bytes (`letterCount`, `ReceiptParser.wordsWithLetters`) as by characters, on lines of ASCII,
     /// Latin letters and signs, and on lines with characters the bytes' way leaves to the characters' (a combining
-    /// mark, an emoji, a letter of another script); numbers too (`numberCount`), on lines of ASCII and the others.
+    /// mark, an emoji, a letter of another script); numbers too (`numberCount`), and whether a line is in capitals
+    /// (`isUpperCased`) and of three characters (on printable ASCII, bytes), on lines of ASCII and the others.
     @Test func lettersCountedOnBytesAsByCharacters() {
         var g = Lines(state: 107)
         let alphabet: [Character] = Array("ABCabcxyz019  ,.-&äöüÄÖÜßéèÉàçñœŒ€£’–°•") + ["e\u{301}", "👍🏽", "Ж", "\u{00A0}", "ǅ", "µ", "ª", "\u{2160}"]
@@ -1212,9 +1213,13 @@ struct HandScannerTests {
             #expect(letterCount(s) == s.filter(\.isLetterQuick).count, "\(s)")
             #expect(letterCount(Substring(s).dropFirst()) == s.dropFirst().filter(\.isLetterQuick).count, "\(s)")
             #expect(numberCount(s) == s.filter(\.isNumber).count, "\(s)")
+            #expect(isUpperCased(s) == (s.uppercased() == s) && isUpperCased(s.uppercased()) == (s.uppercased().uppercased() == s.uppercased()), "\(s)")
             #expect(numberCount(s + "\r\n½٣") == (s + "\r\n½٣").filter(\.isNumber).count, "\(s)")
             let a = g.line(Array("Ab019:/ ,.-\r\n"), max: 16)
             #expect(numberCount(a) == a.filter(\.isNumber).count && numberCount(a.dropFirst()) == a.dropFirst().filter(\.isNumber).count, "\(a)")
+            #expect(isUpperCased(a) == (a.uppercased() == a) && isUpperCased(a.uppercased()), "\(a)")
+            // (A vendor's name of three characters at least, counted as bytes on printable ASCII.)
+            for t in [a, s] { #expect((Bytes.onPrintable(t, { $0.count >= 3 }) ?? (t.count >= 3)) == (t.count >= 3), "\(t)") }
             let w = WordLine(s)
             if w.simpleScalars && !w.isASCII { latin += 1 }
             #expect(ReceiptParser.wordsWithLetters(w) == w.words.filter { $0.contains(where: \.isLetterQuick) }.count, "\(s)")
