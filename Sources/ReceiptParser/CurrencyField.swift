@@ -7,28 +7,43 @@ import ReceiptModel
 extension ReceiptParser {
     func currency(_ lines: [ParseLine]) -> Field<String>? {
         currency(count: lines.count, codes: { compiled.currencies(in: lines[$0]) }, text: { lines[$0].text }, words: { lines[$0].words },
-                 hints: { _ in compiled.dollarHintSet }, line: { lines[$0] }, ocrWords: { lines[$0].ocrWords })
+                 apart: { _ in false }, passOver: { _ in false }, line: { lines[$0] }, ocrWords: { lines[$0].ocrWords })
     }
 
     /// `currency` on the page's lines as OCR read them (not merged into rows), without a `ParseLine` made for each:
     /// their signs are found on the text alone, and only the line the evidence names is made a `ParseLine`, as
     /// `read` made them (`scanAmounts: false`). A line that is a row of its own (`rowOf`, its place in `rows`) is
     /// read through its row's line: the same text, box and source, and words the other fields make once for both.
-    func currency(pageLines: [OCRLine], rows: [ParseLine], rowOf: [Int?]) -> Field<String>? {
+    /// `inRow`: the row each page line is in. `passingOver` false: every line asked for a bare dollar's hints (for the
+    /// test that holds the passing over to it).
+    func currency(pageLines: [OCRLine], rows: [ParseLine], rowOf: [Int?], inRow: [Int], passingOver: Bool = true) -> Field<String>? {
         let texts = pageLines.indices.map { i in rowOf[i].map { rows[$0].text } ?? ParseLine.ungluingCurrency(pageLines[i].text, compiled.currencyWordBytes) }
         func words(_ i: Int) -> WordLine { rowOf[i].map { rows[$0].words } ?? WordLine(texts[i]) }
+        // A page line inside a merged row holds a bare dollar's hint, "usd" or "US$" only where its row does: its words
+        // are a run of the row's words, its text a part of the row's. The lines of a row that holds none are passed over
+        // for them, their words not made (most rows of a receipt). Each row asked once, when first needed.
+        var says = [Bool?](repeating: nil, count: rows.count)
+        func rowSays(_ r: Int) -> Bool {
+            if let s = says[r] { return s }
+            let w = rows[r].words
+            let s = w.contains(" usd ") || Self.saysUSDollar(rows[r].text) || compiled.anyIndex(compiled.dollarHintSet, in: w) != nil
+            says[r] = s
+            return s
+        }
         return currency(count: pageLines.count, codes: { i in compiled.currencies(in: texts[i], words: words(i)) },
-                        text: { texts[$0] }, words: words,
-                        hints: { rowOf[$0] == nil ? compiled.dollarHintsApart : compiled.dollarHintSet }, line: { i in rowOf[i].map { rows[$0] } ?? ParseLine(index: i, line: pageLines[i], text: texts[i]) },
+                        text: { texts[$0] }, words: words, apart: { rowOf[$0] == nil },
+                        passOver: { passingOver && rowOf[$0] == nil && !rowSays(inRow[$0]) },
+                        line: { i in rowOf[i].map { rows[$0] } ?? ParseLine(index: i, line: pageLines[i], text: texts[i]) },
                         ocrWords: { pageLines[$0].words })
     }
 
     /// The currency of `count` lines: line `i`'s signs are `codes(i)`, its text `text(i)`, its words `words(i)` (asked
-    /// only for a bare dollar's hints), `hints(i)` the set of those hints to ask of them (the index's, or the same made
-    /// apart for a line whose words are made only for them), `line(i)` a line whose evidence is line `i`'s (asked only for that), and
+    /// only for a bare dollar's hints), `apart(i)` whether to ask those hints as the set made apart from the index (a line
+    /// whose words are made only for them), `passOver(i)` that line `i` holds none of them, "usd" or "US$" (it is not
+    /// asked, its words not made), `line(i)` a line whose evidence is line `i`'s (asked only for that), and
     /// `ocrWords(i)` its words as read (asked only of a line with a sign).
     private func currency(count: Int, codes: (Int) -> [String], text: (Int) -> String, words: (Int) -> WordLine,
-                          hints: (Int) -> CompiledRules.KeywordSet, line: (Int) -> ParseLine, ocrWords: (Int) -> [OCRWord]) -> Field<String>? {
+                          apart: (Int) -> Bool, passOver: (Int) -> Bool, line: (Int) -> ParseLine, ocrWords: (Int) -> [OCRWord]) -> Field<String>? {
         // code -> (count, first line, how many codes were seen before it). The most seen wins; of those seen as often, the
         // one seen first: on an earlier line, or on the same line first among its signs as `codes` gives them (the rules'
         // order). (Without the third, two codes first seen on one line and as often, "RM12.50 $4.00", were told apart by
@@ -52,10 +67,11 @@ extension ReceiptParser {
         // A bare "$" is many countries' dollar: a tax or payment system named on the receipt tells which.
         // (Each line's words made once for both questions; the hints asked as a set, from each line's keyword bits.)
         if best.key == "USD" {
-            let ws = (0..<count).map(words)
-            if !(0..<count).contains(where: { ws[$0].contains(" usd ") || Self.saysUSDollar(text($0)) }) {
+            let ws = (0..<count).map { passOver($0) ? nil : words($0) }
+            if !(0..<count).contains(where: { i in ws[i].map { $0.contains(" usd ") || Self.saysUSDollar(text(i)) } ?? false }) {
                 for i in 0..<count {
-                    if let k = compiled.anyIndex(hints(i), in: ws[i]) {
+                    guard let w = ws[i] else { continue }
+                    if let k = apart(i) ? compiled.anyIndex(compiled.dollarHintsApart, in: w) : compiled.anyIndex(compiled.dollarHintSet, in: w) {
                         let (word, code) = compiled.dollarHints[k]
                         return Field(code, confidence: 0.7, evidence: line(i).evidence(rule: "currency.dollar-hint",
                                      notes: [.dollarHint(word.trimmingCharacters(in: .whitespaces))]))

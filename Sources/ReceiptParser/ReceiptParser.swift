@@ -89,7 +89,8 @@ public struct ReceiptParser: Sendable {
     }
 
     /// The page's rows as the parser reads them, and its currency.
-    func read(_ page: OCRPage) -> (lines: [ParseLine], currency: Field<String>?) {
+    /// `passingOver`: as `currency(pageLines:)` takes it (false only in its test).
+    func read(_ page: OCRPage, passingOver: Bool = true) -> (lines: [ParseLine], currency: Field<String>?) {
         let rows = RowBuilder.rows(page)
         var lines = rows.enumerated().map { ParseLine(index: $0.offset, source: $0.element.source, line: $0.element.line, rules: compiled) }
         if Self.pricesInWholeUnits(lines, currencyWords: compiled.currencyWords) {
@@ -102,8 +103,14 @@ public struct ReceiptParser: Sendable {
         guard merged else { return (lines, currency(lines)) }
         // A row of one line is that line as read (the same text, box and place): its row's line stands for it.
         var rowOf = [Int?](repeating: nil, count: page.lines.count)
-        for (r, row) in rows.enumerated() where row.memberCount == 1 { rowOf[row.source] = r }
-        return (lines, currency(pageLines: page.lines, rows: lines, rowOf: rowOf))
+        // (And the row each line is in: every line is in one.)
+        var inRow = [Int](repeating: 0, count: page.lines.count)
+        for (r, row) in rows.enumerated() {
+            inRow[row.source] = r
+            for m in row.others { inRow[m] = r }
+            if row.memberCount == 1 { rowOf[row.source] = r }
+        }
+        return (lines, currency(pageLines: page.lines, rows: lines, rowOf: rowOf, inRow: inRow, passingOver: passingOver))
     }
 
     /// The receipt prices in a currency without cents (rupiah, dong, won, yen): no amount with cents on it, and three

@@ -37,6 +37,41 @@ struct CurrencyTests {
         #expect(ties > 60)
     }
 
+    /// A bare dollar's hints on a page whose lines are merged into rows: asked of every page line, and with the lines of a
+    /// row that holds no hint, "usd" or "US$" passed over (`currency(pageLines:)`), the same currency and evidence. Pages
+    /// of two or three columns side by side, dollar amounts, the hints as printed, slipped, run into other words, split
+    /// across two lines of a row, and lines not ASCII.
+    @Test func rowsWithoutHintsPassTheirLinesOver() {
+        var g = HandScannerTests.Lines(state: 0x4869_6E74)
+        let hints = ["HST", "hst 13%", "GST/HST", "lnterac", "INTERAC", "Interac:", "EFTPOS", "eft", "pos", "ABN", "abn:12", "NETS", "UEN",
+                     "0ctopus", "TPS", "TVQ", "PST", "usd", "US$", "US", "$", "Tax", "Visa", "ird", "I R D", "Qst", "hstx", "xhst", "Caf\u{E9}",
+                     "\u{301}HST", "H\u{301}ST"]
+        let plain = ["TOTAL", "Subtotal", "$4.99", "$12.00", "2 @ $1.50", "Coffee", "THANK YOU", "12.00", "Change", "Cash"]
+        var hinted = 0, passed = 0
+        for k in 0..<2_000 {
+            var lines: [OCRLine] = []
+            var y = 0
+            for _ in 0..<Int.random(in: 2...14, using: &g) {
+                y += Int.random(in: 22...30, using: &g)
+                for c in 0..<Int.random(in: 1...3, using: &g) {
+                    var words: [String] = []
+                    for _ in 0..<Int.random(in: 1...3, using: &g) {
+                        words.append(Int.random(in: 0...6, using: &g) == 0 ? hints.randomElement(using: &g)! : plain.randomElement(using: &g)!)
+                    }
+                    lines.append(OCRLine(text: words.joined(separator: " "), box: BoundingBox(x: c * 220, y: y, width: 180, height: 20)))
+                }
+            }
+            if k % 2 == 1 { lines.shuffle(using: &g) }
+            let page = OCRPage(lines: lines)
+            let quick = parser.read(page).currency, every = parser.read(page, passingOver: false).currency
+            #expect(quick == every, "page \(k): \(lines.map(\.text))")
+            if every?.evidence.rule == "currency.dollar-hint" { hinted += 1 }
+            if every?.value == "USD", every?.evidence.rule == "currency.symbol" { passed += 1 }
+        }
+        // (Pages on both sides: a hint found, and none found with lines passed over.)
+        #expect(hinted > 800 && passed > 400, "\(hinted) \(passed)")
+    }
+
     @Test func explicitSymbolsWin() {
         #expect(parser.parse(text: "Bäckerei Sonne GmbH\nSUMME EUR 12,50").currency?.value == "EUR")
         #expect(parser.parse(text: "Kettle Shop Ltd\nTOTAL £34.99").currency?.value == "GBP")
