@@ -22,8 +22,10 @@ extension ReceiptParser {
         // A page line inside a merged row holds a bare dollar's hint, "usd" or "US$" only where its row does: its words
         // are a run of the row's words, its text a part of the row's. The lines of a row that holds none are passed over
         // for them, their words not made (most rows of a receipt). Each row asked once, when first needed.
-        var says = [Bool?](repeating: nil, count: rows.count)
+        // (Made when first asked: only a page whose currency is a bare dollar asks.)
+        var says: [Bool?] = []
         func rowSays(_ r: Int) -> Bool {
+            if says.isEmpty { says = [Bool?](repeating: nil, count: rows.count) }
             if let s = says[r] { return s }
             let w = rows[r].words
             let s = w.contains(" usd ") || Self.saysUSDollar(rows[r].text) || compiled.anyIndex(compiled.dollarHintSet, in: w) != nil

@@ -103,12 +103,12 @@ public struct ReceiptParser: Sendable {
         guard merged else { return (lines, currency(lines)) }
         // A row of one line is that line as read (the same text, box and place): its row's line stands for it.
         var rowOf = [Int?](repeating: nil, count: page.lines.count)
-        // (And the row each line is in: every line is in one.)
+        // (And the row each line is in: every line is in one.) (The rows read in place: a row taken whole was a copy.)
         var inRow = [Int](repeating: 0, count: page.lines.count)
-        for (r, row) in rows.enumerated() {
-            inRow[row.source] = r
-            for m in row.others { inRow[m] = r }
-            if row.memberCount == 1 { rowOf[row.source] = r }
+        for r in rows.indices {
+            let source = rows[r].source
+            inRow[source] = r
+            if rows[r].others.isEmpty { rowOf[source] = r } else { for m in rows[r].others { inRow[m] = r } }
         }
         return (lines, currency(pageLines: page.lines, rows: lines, rowOf: rowOf, inRow: inRow, passingOver: passingOver))
     }
