@@ -44,12 +44,37 @@ public struct Amount: Sendable, Hashable, Comparable, Codable, CustomStringConve
 
     /// Parses a plain decimal string with a dot ("1249.99", "-3.5"). Nil if it is not one.
     public init?(_ string: String) {
+        // A plain "-?D+(.D+)?" of at most eighteen digits, not zero, made from its digits: the same Decimal, byte for
+        // byte, as the POSIX scan below gives (a zero keeps the exponent it is written with there, so goes that way). A
+        // speed trick: the trim, the locale and the scan were some 20,000 instructions an amount.
+        if let (m, fractionDigits, negative) = Self.plainDigits(string), m != 0 {
+            decimal = Decimal(sign: negative ? .minus : .plus, exponent: -fractionDigits, significand: Decimal(m))
+            exactCents = Self.plainCents(string)
+            return
+        }
         let s = string.trimmingCharacters(in: .whitespaces)
         guard !s.isEmpty, s.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }),
               s.filter({ $0 == "." }).count <= 1,
               let d = Decimal(string: s, locale: Locale(identifier: "en_US_POSIX")) else { return nil }
         decimal = d
         exactCents = d.isZero ? 0 : Self.plainCents(s)
+    }
+
+    /// The digits of "-?D+(.D+)?" (at most eighteen in all) as an integer, how many follow the point, and the sign;
+    /// nil for any other string.
+    private static func plainDigits(_ s: String) -> (UInt64, Int, Bool)? {
+        var m: UInt64 = 0, digits = 0, fraction = 0, point = false, negative = false, last: UInt8 = 0
+        for (i, c) in s.utf8.enumerated() {
+            last = c
+            if c == UInt8(ascii: "-"), i == 0 { negative = true; continue }
+            if c == UInt8(ascii: "."), !point, digits > 0 { point = true; continue }
+            guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9"), digits < 18 else { return nil }
+            m = m * 10 + UInt64(c - UInt8(ascii: "0"))
+            digits += 1
+            if point { fraction += 1 }
+        }
+        guard digits > 0, last != UInt8(ascii: ".") else { return nil }
+        return (m, fraction, negative)
     }
 
     /// The cents of "-?D(.D{1,2})?" with at most 16 digits before the point, else nil.

@@ -1036,6 +1036,32 @@ struct HandScannerTests {
         }
     }
 
+    /// `Amount(string)` as it read every string before its plain digits were made by hand: the same Decimal byte for
+    /// byte, the same cents known, or nil alike; on plain amounts, zeros, signs, spaces, points and other bytes.
+    @Test func amountsFromStringsAsThePOSIXScan() {
+        func before(_ string: String) -> Decimal? {
+            let s = string.trimmingCharacters(in: .whitespaces)
+            guard !s.isEmpty, s.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }),
+                  s.filter({ $0 == "." }).count <= 1 else { return nil }
+            return Decimal(string: s, locale: Locale(identifier: "en_US_POSIX"))
+        }
+        func raw(_ d: Decimal?) -> [UInt8]? { d.map { var d = $0; return withUnsafeBytes(of: &d) { Array($0) } } }
+        var g = Lines(state: 0x416D_7473)
+        var plain = 0
+        for k in 0..<30_000 {
+            var s = String((0..<Int.random(in: 0...(k % 4 == 0 ? 21 : 7), using: &g)).map { _ in "0001234567899".randomElement(using: &g)! })
+            if Bool.random(using: &g) { g.insertOne(of: ["."], into: &s) }
+            if k % 3 == 0 { s = "-" + s }
+            if k % 7 == 0 { g.insertOne(of: [".", "-", " ", "x", ",", "½", "\u{301}"], into: &s) }
+            if k % 11 == 0 { s = " " + s + " " }
+            let a = Amount(s)
+            if a != nil, s.utf8.allSatisfy({ $0 != 0x20 }), !s.hasSuffix(".") { plain += 1 }
+            #expect(raw(a?.value) == raw(before(s)), "\(s)")
+            #expect(a?.knownCents == Amount(s.trimmingCharacters(in: .whitespaces) + " ")?.knownCents, "\(s)")
+        }
+        #expect(plain > 15_000)
+    }
+
     /// A note's case asked alone (`isLargestAmount`, `isComputedSubtotalPlusTax`, for a total's notes) as `==` asks it,
     /// of a note of every case.
     @Test func noteCasesAskedAsEqualityAsksThem() {
