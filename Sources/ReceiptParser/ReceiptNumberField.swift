@@ -49,22 +49,35 @@ extension ReceiptParser {
         return out
     }
 
-    func receiptNumber(_ lines: [ParseLine]) -> Field<String>? {
+    /// `byIndex` false: every keyword asked of every line (for the test that holds the line's bits to that).
+    func receiptNumber(_ lines: [ParseLine], byIndex: Bool = true) -> Field<String>? {
         let set = compiled.receiptNumberSet
+        // Keyword i on line l (the line `contains` it): the token after it, with a digit in it.
+        func number(_ i: Int, _ l: ParseLine) -> Field<String>? {
+            let (kw, weight) = compiled.receiptNumberKeywords[i]
+            guard let r = rangeIgnoringCase(of: kw.raw, in: l.text) ?? rangeIgnoringCase(of: replacingOccurrences(in: kw.raw, of: " ", with: ""), in: l.text),
+                  let tok = Self.firstIdToken(String(l.text[r.upperBound...]).uppercased()) else { return nil }
+            return Field(tok, confidence: 0.5 + 0.3 * weight, evidence: l.evidence(rule: "receipt-number.keyword", notes: [.afterKeyword(kw.raw)]))
+        }
         for l in lines {
+            let w = l.words
+            // The keywords on the line as printed or one slip away (`contains`), in order, read from its bits where it
+            // has them (a speed trick: each keyword's signs were asked of every line, some 600 instructions a line).
+            if byIndex, let h = w.hits(set, compiled.keywordIndex) {
+                var found: Field<String>?
+                h.forEachBit(of: h.exact(set), or: h.slipped(set, w, loosely: false), set) { i in
+                    found = number(i, l)
+                    return found == nil
+                }
+                if let found { return found }
+                continue
+            }
             // (A keyword the line's signs rule out is not asked: `may` is false only where `contains` is. The
             // signs are asked before the keyword is taken out of the list: taking each element whole retained and
             // released its keyword, for every keyword on every line.)
-            let w = l.words
             for i in compiled.receiptNumberKeywords.indices where w.may(set.signs[i], loosely: false) {
-                let (kw, weight) = compiled.receiptNumberKeywords[i]
-                guard w.contains(kw) else { continue }
-                // The token after the keyword, with a digit in it.
-                guard let r = rangeIgnoringCase(of: kw.raw, in: l.text) ?? rangeIgnoringCase(of: replacingOccurrences(in: kw.raw, of: " ", with: ""), in: l.text) else { continue }
-                let after = String(l.text[r.upperBound...])
-                if let tok = Self.firstIdToken(after.uppercased()) {
-                    return Field(tok, confidence: 0.5 + 0.3 * weight, evidence: l.evidence(rule: "receipt-number.keyword", notes: [.afterKeyword(kw.raw)]))
-                }
+                guard w.contains(compiled.receiptNumberKeywords[i].0) else { continue }
+                if let f = number(i, l) { return f }
             }
         }
         return nil

@@ -1062,6 +1062,30 @@ struct HandScannerTests {
         #expect(plain > 15_000)
     }
 
+    /// The receipt number found from the keywords a line's bits say it holds as from every keyword asked of every line:
+    /// keywords as printed, slipped, in capitals, run into the number or spaced from it, among other text.
+    @Test func receiptNumbersFromTheLinesBitsAsFromEveryKeyword() {
+        let parser = ReceiptParser()
+        let keywords = parser.compiled.receiptNumberKeywords.map(\.0.raw)
+        let tokens = ["12345", "A-0042", "INV/2023/001", "#889", "x", "", "no", "12", "0O1", "2023-11-05"]
+        var g = Lines(state: 0x5263_7074)
+        var found = 0
+        for _ in 0..<3_000 {
+            var texts: [String] = []
+            for _ in 0..<Int.random(in: 1...6, using: &g) {
+                var kw = Int.random(in: 0...2, using: &g) == 0 ? g.line(Self.textAlphabet, max: 10) : keywords.randomElement(using: &g)!
+                if Int.random(in: 0...3, using: &g) == 0 { kw = g.slipped(kw) }
+                if Bool.random(using: &g) { kw = kw.uppercased() }
+                texts.append(kw + [" ", ": ", "", "  "].randomElement(using: &g)! + tokens.randomElement(using: &g)!)
+            }
+            let lines = texts.enumerated().map { ParseLine(index: $0.offset, line: OCRLine(text: $0.element), rules: parser.compiled) }
+            let quick = parser.receiptNumber(lines), every = parser.receiptNumber(lines, byIndex: false)
+            #expect(quick == every, "\(texts)")
+            if every != nil { found += 1 }
+        }
+        #expect(found > 1_500)
+    }
+
     /// A note's case asked alone (`isLargestAmount`, `isComputedSubtotalPlusTax`, for a total's notes) as `==` asks it,
     /// of a note of every case.
     @Test func noteCasesAskedAsEqualityAsksThem() {
