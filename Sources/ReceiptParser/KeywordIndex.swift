@@ -224,6 +224,17 @@ extension CompiledRules {
             return true
         }
 
+        /// Whether a keyword of the sets in `slots` is on the line as printed or one slip away: `any` (without `loosely`)
+        /// of one of them says one is.
+        func holdsAny(ofSlots slots: [Int], _ w: WordLine) -> Bool {
+            let exact = storage + index.flagWords, slipped = oneSlip(w)
+            for slot in slots {
+                let at = index.bases[slot] >> 6
+                for c in at..<(at + index.chunks[slot]) where exact[c] | slipped[c] != 0 { return true }
+            }
+            return false
+        }
+
         /// The first bit of the set's `bits` (`exact` or `slipped`), if any.
         @inline(__always) func first(_ bits: UnsafeMutablePointer<UInt64>, _ set: KeywordSet) -> Int? {
             for c in 0..<index.chunks[set.slot] where bits[c] != 0 { return 64 * c + bits[c].trailingZeroBitCount }

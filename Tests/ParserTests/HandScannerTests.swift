@@ -775,7 +775,8 @@ struct HandScannerTests {
     /// each set's keywords it stands for (the same set made apart from the rules, `slot` -1): `any`, `best`, `firstExact`,
     /// `anyExact` and `bestExact` of every set, asked in a different order on each line (the bits kept from the first
     /// ask answer the next), on lines of the keywords as printed, slipped once or twice, run together, among other text.
-    /// Rules with a keyword of symbols alone (no words) and one not ASCII; a second index asking the same lines.
+    /// Rules with a keyword of symbols alone (no words) and one not ASCII; a second index asking the same lines. And
+    /// `isMoneyLabel`, the sets' bits asked at once, as each set asked in turn.
     @Test func keywordIndexGivesTheWalks() {
         var extended = ParserRules.builtIn
         extended.payment.card.append("--")
@@ -790,6 +791,7 @@ struct HandScannerTests {
         let apart = sets.map { CompiledRules.KeywordSet($0.keywords) }
         let words = sets.flatMap { $0.map { $0.normalised.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
         var g = Lines(state: 71)
+        var moneyLabels = 0
         func slip(_ w: String) -> String {
             var c = Array(w)
             guard !c.isEmpty else { return w }
@@ -826,7 +828,11 @@ struct HandScannerTests {
                 #expect(rules.anyExact(set, in: w) === rules.anyExact(walk, in: w), "\(line) / \(j)")
                 #expect(rules.bestExact(set, in: w) === rules.bestExact(walk, in: w), "\(line) / \(j)")
             }
+            // A money label read from the line's bits, the sets at once, as asked of each set in turn.
+            #expect(rules.isMoneyLabel(w) == rules.isMoneyLabel(w, byBits: false), "\(line)")
+            if rules.isMoneyLabel(w) { moneyLabels += 1 }
         }
+        #expect(moneyLabels > 500)
     }
 
     /// `TimeScanner.matches` on a line whose only characters not ASCII are signs (matched by hand on a stand-in): the
