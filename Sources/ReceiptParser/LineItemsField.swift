@@ -147,16 +147,23 @@ extension ReceiptParser {
     /// The text starts with a GST code (`leadingTaxCodes`), then "@" or "(" and spaces as they come, then a rate's
     /// digits (a point among them) and "%": "SR @ 6%", "ZR (@ 0%)", "SR 6.00%".
     static func startsWithTaxCodeAndRate(_ text: String) -> Bool {
-        let b = Array(text.utf8)
-        var i = 0
-        while i < b.count, b[i] == 0x20 { i += 1 }
-        let start = i
-        while i < b.count, Bytes.isLetter(b[i]) { i += 1 }
-        guard i > start, leadingTaxCodes.contains(String(decoding: b[start..<i], as: UTF8.self).uppercased()) else { return false }
-        while i < b.count, b[i] == 0x20 || b[i] == UInt8(ascii: "@") || b[i] == UInt8(ascii: "(") { i += 1 }
-        let digits = i
-        while i < b.count, Bytes.isDigit(b[i]) || b[i] == UInt8(ascii: ".") { i += 1 }
-        return i > digits && i < b.count && b[i] == UInt8(ascii: "%")
+        var text = text
+        return text.withUTF8 { b in
+            var i = 0
+            while i < b.count, b[i] == 0x20 { i += 1 }
+            let start = i
+            while i < b.count, Bytes.isLetter(b[i]) { i += 1 }
+            // (The run of ASCII letters upper-cased is its bytes less 0x20: compared so with the codes' bytes, not made a
+            // string, upper-cased and looked up, some 1,200 instructions a row.)
+            let run = UnsafeBufferPointer(rebasing: b[start..<i])
+            guard i > start, leadingTaxCodeBytes.contains(where: { $0.count == run.count && zip($0, run).allSatisfy { $0 == $1 & ~0x20 } }) else {
+                return false
+            }
+            while i < b.count, b[i] == 0x20 || b[i] == UInt8(ascii: "@") || b[i] == UInt8(ascii: "(") { i += 1 }
+            let digits = i
+            while i < b.count, Bytes.isDigit(b[i]) || b[i] == UInt8(ascii: ".") { i += 1 }
+            return i > digits && i < b.count && b[i] == UInt8(ascii: "%")
+        }
     }
 
     /// The words of a line with a letter in them (on ASCII and on Latin letters, counted on the words' bytes without
@@ -815,6 +822,7 @@ extension ReceiptParser {
         for c in b[k...] where Bytes.isLetter(c) { letters += 1; if letters >= 2 { return (k, b.count) } }
         return (0, b.count)
     }
+    /// `leadingTaxCodes` as bytes (capitals of ASCII all).
     static let leadingTaxCodeBytes: [[UInt8]] = leadingTaxCodes.map { Array($0.utf8) }
 
     /// `trailingTaxFlag`'s two-letter flags, their two bytes as one number.

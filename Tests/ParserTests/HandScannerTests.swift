@@ -1092,6 +1092,36 @@ struct HandScannerTests {
         #expect(found > 1_500)
     }
 
+    /// A GST code and its rate first on a row (`startsWithTaxCodeAndRate`), its code compared on bytes, as the code
+    /// upper-cased as a string was looked up among `leadingTaxCodes`.
+    @Test func taxCodesFirstOnBytesAsUpperCased() {
+        func before(_ text: String) -> Bool {
+            let b = Array(text.utf8)
+            var i = 0
+            while i < b.count, b[i] == 0x20 { i += 1 }
+            let start = i
+            while i < b.count, Bytes.isLetter(b[i]) { i += 1 }
+            guard i > start, ReceiptParser.leadingTaxCodes.contains(String(decoding: b[start..<i], as: UTF8.self).uppercased()) else { return false }
+            while i < b.count, b[i] == 0x20 || b[i] == UInt8(ascii: "@") || b[i] == UInt8(ascii: "(") { i += 1 }
+            let digits = i
+            while i < b.count, Bytes.isDigit(b[i]) || b[i] == UInt8(ascii: ".") { i += 1 }
+            return i > digits && i < b.count && b[i] == UInt8(ascii: "%")
+        }
+        var g = Lines(state: 0x5461_7843)
+        let pieces = ["SR", "sr", "Zr", "ZRL", "zre", "ES", "os", "S", "SRS", "ZRX", "SR@", " ", "@", "(", "6", "0.00", ".", "%", "é", "Ä", "R"]
+        var codes = 0
+        for _ in 0..<20_000 {
+            var s = (0..<Int.random(in: 1...5, using: &g)).map { _ in pieces.randomElement(using: &g)! }.joined()
+            if Bool.random(using: &g) {
+                s = [" ", ""].randomElement(using: &g)! + pieces[0..<8].randomElement(using: &g)! + [" @ ", "(@ ", " ", "", "@"].randomElement(using: &g)!
+                    + ["6", "0", "6.00", ".", ""].randomElement(using: &g)! + ["%", "% 2.56", " %", ""].randomElement(using: &g)!
+            }
+            #expect(ReceiptParser.startsWithTaxCodeAndRate(s) == before(s), "\(s)")
+            if before(s) { codes += 1 }
+        }
+        #expect(codes > 2_000)
+    }
+
     /// A note's case asked alone (`isLargestAmount`, `isComputedSubtotalPlusTax`, for a total's notes) as `==` asks it,
     /// of a note of every case.
     @Test func noteCasesAskedAsEqualityAsksThem() {
