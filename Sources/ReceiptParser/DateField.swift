@@ -52,15 +52,23 @@ extension ReceiptParser {
 
     func dateOrder(_ found: [(RawDate, ParseLine)], lines: [ParseLine], currency: String?, latest: CalendarDate,
                    words: [Int: LineDateWords]) -> (DateOrder, OrderReason) {
-        var votes: [DateOrder: Double] = [.dayFirst: 0, .monthFirst: 0]
-        var why: [DateOrder: OrderReason] = [:]
+        // The votes for each order and the first reason given for it. (Two numbers and two reasons, not two dictionaries
+        // made for every receipt: some 4,000 instructions. A vote for `auto` was kept and never read: none is kept.)
+        var dayVotes = 0.0, monthVotes = 0.0
+        var dayWhy: OrderReason?, monthWhy: OrderReason?
+        func vote(_ o: DateOrder, _ w: Double, _ reason: @autoclosure () -> OrderReason) {
+            switch o {
+            case .dayFirst: dayVotes += w; if dayWhy == nil { dayWhy = reason() }
+            case .monthFirst: monthVotes += w; if monthWhy == nil { monthWhy = reason() }
+            case .auto: break
+            }
+        }
         for (raw, line) in found where raw.shape == .numeric && raw.first != raw.second {
             guard let certain = raw.certainOrder, let v = raw.reading(certain), v <= latest, v.year >= options.earliestYear else { continue }
             var w = 1.0
             if textContains(raw.text, "."), numberCount(raw.text) <= 6 { w = 0.5 }
             if (words[line.index]?.keyword ?? compiled.dateKeyword(line.words)) > 0 { w += 1 }
-            votes[certain, default: 0] += w
-            if why[certain] == nil { why[certain] = .onlyReading(raw.text) }
+            vote(certain, w, .onlyReading(raw.text))
         }
         // A document number that embeds the date ("KPTA3201904150366" beside "15/04/19") tells the order.
         // (The lines' long runs of digits looked for only when a date may be read either way: most receipts have none.)
@@ -74,21 +82,19 @@ extension ReceiptParser {
                     return runs.contains { textContains($0, key) }
                 }
                 if held.count == 1, let o = held.first, let v = raw.reading(o) {
-                    votes[o, default: 0] += 1.5
-                    if why[o] == nil { why[o] = .documentNumber(raw.text, v) }
+                    vote(o, 1.5, .documentNumber(raw.text, v))
                 }
             }
         }
         // A "$" on a receipt that names GST is no US dollar (the US has no GST): it says nothing of the order.
         if let c = currency, !(c == "USD" && lines.contains { $0.words.has(" gst ") }) {
             let cur: DateOrder = compiled.monthFirstCurrencies.contains(c) ? .monthFirst : .dayFirst
-            votes[cur, default: 0] += 0.6
-            if why[cur] == nil { why[cur] = .currency(c) }
+            vote(cur, 0.6, .currency(c))
         }
-        let d = votes[.dayFirst] ?? 0, m = votes[.monthFirst] ?? 0
+        let d = dayVotes, m = monthVotes
         if d == 0, m == 0 { return (.dayFirst, .noEvidence) }
         let order: DateOrder = m > d ? .monthFirst : .dayFirst
-        return (order, why[order] ?? .evidence)
+        return (order, (order == .monthFirst ? monthWhy : dayWhy) ?? .evidence)
     }
 
     /// The day as eight digits, year, month and day ("20180312"): `String(format: "%04d%02d%02d", …)`, made without

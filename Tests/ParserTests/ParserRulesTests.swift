@@ -299,6 +299,15 @@ struct ParserRulesTests {
         #expect(r.date?.evidence.notes.contains(.dateOrder(.monthFirst, .onlyReading("04/25/2019"))) == true)
     }
 
+    /// Of several dates that each say the order, the first read names it: the reason an order is given is the first
+    /// evidence for it, for either order.
+    @Test func theFirstDateThatSaysTheOrderIsTheReason() {
+        let us = parser.parse(text: "SHOP\nDATE 03/04/2019\nRETURN BY 04/25/2019\nEXCHANGE BY 05/30/2019\nTOTAL $5.00")
+        #expect(us.date?.evidence.notes.contains(.dateOrder(.monthFirst, .onlyReading("04/25/2019"))) == true)
+        let my = parser.parse(text: "SHOP\nDATE 03/04/2019\nDUE 25/04/2019\nEXPIRES 30/05/2019\nTOTAL RM5.00")
+        #expect(my.date?.evidence.notes.contains(.dateOrder(.dayFirst, .onlyReading("25/04/2019"))) == true)
+    }
+
     @Test func dayMonthOrderFromCurrency() {
         #expect(parser.parse(text: "SHOP\nDATE 03/04/2019\nTOTAL $5.00\nCASH $5.00").date?.value == day(2019, 3, 4))
         #expect(parser.parse(text: "SHOP\nDATE 03/04/2019\nTOTAL RM5.00").date?.value == day(2019, 4, 3))
