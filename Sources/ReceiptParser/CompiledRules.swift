@@ -381,8 +381,10 @@ final class CompiledRules: Sendable {
     func anyIndex(_ set: KeywordSet, in w: WordLine, loosely: Bool = false) -> Int? {
         // (From the line's bits, `KeywordHits`, where it has them: the first of the set as printed or slipped.)
         if let h = w.hits(set, keywordIndex) {
-            let exact = h.first(h.exact(set), set), slipped = h.first(h.slipped(set, w, loosely: loosely), set)
-            return slipped.map { s in exact.map { min($0, s) } ?? s } ?? exact
+            // (The first of either is the lowest bit of the two together: one walk of the set's words.)
+            let exact = h.exact(set), slipped = h.slipped(set, w, loosely: loosely)
+            for c in 0..<keywordIndex.chunks[set.slot] where exact[c] | slipped[c] != 0 { return 64 * c + (exact[c] | slipped[c]).trailingZeroBitCount }
+            return nil
         }
         // The first keyword in order on the line as printed or slipped: the first as printed (`firstExact`), unless
         // a slipping keyword before it is on the line one slip away (two, `loosely`): it is not on the line as
