@@ -189,8 +189,13 @@ extension CompiledRules {
         /// `w.slipsAway(keyword, loosely:)`, as `best` and `any` ask them. Without `loosely` that is a word one slip from
         /// the keyword (`slipsAway` asks no more of a keyword that slips), found for every set at once; with it, the set's
         /// slipping keywords `forEachSlipCandidate` gives are asked (the subtotal's alone are, and seldom).
-        func slipped(_ set: KeywordSet, _ w: WordLine, loosely: Bool) -> UnsafeMutablePointer<UInt64> {
+        @inline(__always) func slipped(_ set: KeywordSet, _ w: WordLine, loosely: Bool) -> UnsafeMutablePointer<UInt64> {
             guard loosely else { return oneSlip(w) + (index.bases[set.slot] >> 6) }
+            return looselySlipped(set, w)
+        }
+
+        /// `slipped` with `loosely`. (Apart, so that the common ask without it is made in place.)
+        private func looselySlipped(_ set: KeywordSet, _ w: WordLine) -> UnsafeMutablePointer<UInt64> {
             let slot = set.slot
             let out = storage + index.looseStarts[slot]
             let flag = slot + 1
