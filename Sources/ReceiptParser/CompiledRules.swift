@@ -239,6 +239,8 @@ final class CompiledRules: Sendable {
     let currencyCandidates: CurrencyCandidates?
     /// The symbols of more than one character ending in "$" ("us$", "s$", "hk$"): a "$" inside one is that currency's.
     let prefixedDollars: [String]
+    /// `prefixedDollars` as bytes, when every one is printable ASCII (nil otherwise).
+    let prefixedDollarBytes: [[UInt8]]?
     let currencyWords: Set<String>
     /// `currencyWords` of ASCII letters as bytes (`ParseLine.ungluingCurrency`).
     let currencyWordBytes: [[UInt8]]
@@ -321,6 +323,7 @@ final class CompiledRules: Sendable {
         }
         currencyCandidates = CurrencyCandidates(currencySymbolBytes.map(\.set))
         prefixedDollars = currencySymbols.map(\.0).filter { $0.count > 1 && $0.hasSuffix("$") }
+        prefixedDollarBytes = prefixedDollars.allSatisfy(isPrintableASCII) ? prefixedDollars.map { Array($0.utf8) } : nil
         currencyWords = Set(r.currency.symbols.keys.map { $0.lowercased() }.filter { $0.allSatisfy(\.isLetterQuick) })
         currencyWordBytes = currencyWords.map { Array($0.utf8) }.filter { w in w.allSatisfy { $0 < 0x80 } }.sorted { $0.count > $1.count || ($0.count == $1.count && $0.lexicographicallyPrecedes($1)) }
         monthFirstCurrencies = Set(r.currency.monthFirst)

@@ -249,7 +249,13 @@ extension CompiledRules {
                 // for as bytes, `textContains`, made once with the rules, not picked out of the symbols each time.)
                 guard printable ? Self.nextToDigit(lower, sym, dollar: sym.last == UInt8(ascii: "$")) : Self.nextToDigit(text, s) else { return }
                 if s.count > 1, s.first?.isLetterQuick == true, !Self.startsWord(text, s) { return }
-                if s == "$", prefixedDollars.contains(where: { textContains(text, $0) }) { return }
+                // (On printable ASCII, the prefixed dollars' bytes looked for in the line's, as `textContains` looks
+                // for them there, without asking again of each whether the line is printable.)
+                if s == "$" {
+                    let prefixed = printable && prefixedDollarBytes != nil ? prefixedDollarBytes!.contains(where: { bytesContain(lower, $0) })
+                                                                          : prefixedDollars.contains(where: { textContains(text, $0) })
+                    if prefixed { return }
+                }
                 out.append(code)
             }
         }
