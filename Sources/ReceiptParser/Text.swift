@@ -370,44 +370,46 @@ final class WordLine {
     /// and bytes. (A function of its own, its counts locals: a nested function capturing them made them boxes.)
     private static func asciiLine(_ b: UnsafeBufferPointer<UInt8>, _ bytes: inout [UInt8], _ spans: inout [Span]) -> Counts {
         var c = Counts()
+        // (At most one word for every two bytes of the padded line.)
+        spans.reserveCapacity((b.count + 2) / 2)
         // (Made at the size it can reach, a space, the text, a space, written in place into uninitialized room, its
-        // count set to what was written: an append a byte was most of the cost, and a fill first and a cut after more.)
-        var k = 1
+        // count set to what was written: an append a byte was most of the cost, and a fill first and a cut after more.
+        // The words, their bits and lengths found as the bytes are written: a second walk of them was a third of the cost.)
+        var mask: UInt64 = 0, lengths: UInt64 = 0, pairs: UInt64 = 0, lineBytes: UInt64 = 0
         bytes = [UInt8](unsafeUninitializedCapacity: b.count + 2) { out, written in
             out[0] = 32
-            var lastSpace = true, letters = 0, digits = 0
-            for x in b {
-                if x >= 0x41 && x <= 0x5A { out[k] = x | 0x20; k += 1; letters += 1; lastSpace = false }
-                else if x >= 0x61 && x <= 0x7A { out[k] = x; k += 1; letters += 1; lastSpace = false }
-                else if x >= 0x30 && x <= 0x39 { out[k] = x; k += 1; digits += 1; lastSpace = false }
-                else if !lastSpace { out[k] = 32; k += 1; lastSpace = true }
-            }
-            // (Only the leading space: a second, as `" " + "" + " "`.)
-            if k == 1 || out[k - 1] != 32 { out[k] = 32; k += 1 }
-            c.letters = letters; c.digits = digits
-            written = k
-        }
-        // (At most one word for every two bytes of the padded line.)
-        spans.reserveCapacity(k / 2)
-        var mask: UInt64 = 0, lengths: UInt64 = 0, pairs: UInt64 = 0, lineBytes: UInt64 = 0
-        var start = 1, wordMask: UInt64 = 0, h: UInt64 = 0xcbf29ce484222325, previous = -1
-        for i in 1..<k {
-            let x = bytes[i]
-            if x == 32 {
-                if i > start {
-                    spans.append(Span(start: start, end: i, mask: wordMask))
-                    // `bit(ascii:)`, `lengthBit` and the pair's, as the general path makes them.
+            var k = 1, lastSpace = true, letters = 0, digits = 0
+            var start = 1, wordMask: UInt64 = 0, h: UInt64 = 0xcbf29ce484222325, previous = -1
+            // The space written at `k` ends the word before it (if any): its span, `bit(ascii:)`, `lengthBit` and the
+            // pair's, as the general path makes them.
+            @inline(__always) func space() {
+                if k > start {
+                    spans.append(Span(start: start, end: k, mask: wordMask))
                     mask |= 1 << (h & 63)
-                    lengths |= lengthBit(i - start)
-                    if previous >= 0 { pairs |= lengthBit(previous + i - start) }
-                    previous = i - start
+                    lengths |= lengthBit(k - start)
+                    if previous >= 0 { pairs |= lengthBit(previous + k - start) }
+                    previous = k - start
                     lineBytes |= wordMask
                 }
-                start = i + 1; wordMask = 0; h = 0xcbf29ce484222325
-            } else {
-                wordMask |= 1 << UInt64(x & 63)
-                h = (h ^ UInt64(x)) &* 0x100000001b3
+                out[k] = 32; k += 1
+                start = k; wordMask = 0; h = 0xcbf29ce484222325
             }
+            @inline(__always) func put(_ y: UInt8) {
+                out[k] = y; k += 1
+                wordMask |= 1 << UInt64(y & 63)
+                h = (h ^ UInt64(y)) &* 0x100000001b3
+                lastSpace = false
+            }
+            for x in b {
+                if x >= 0x41 && x <= 0x5A { put(x | 0x20); letters += 1 }
+                else if x >= 0x61 && x <= 0x7A { put(x); letters += 1 }
+                else if x >= 0x30 && x <= 0x39 { put(x); digits += 1 }
+                else if !lastSpace { space(); lastSpace = true }
+            }
+            // (Only the leading space: a second, as `" " + "" + " "`.)
+            if k == 1 || out[k - 1] != 32 { space() }
+            c.letters = letters; c.digits = digits
+            written = k
         }
         c.wordMask = mask; c.lengths = lengths; c.pairs = pairs; c.lineBytes = lineBytes
         return c
