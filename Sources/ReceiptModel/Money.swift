@@ -47,9 +47,16 @@ public struct Amount: Sendable, Hashable, Comparable, Codable, CustomStringConve
         // A plain "-?D+(.D+)?" of at most eighteen digits, not zero, made from its digits: the same Decimal, byte for
         // byte, as the POSIX scan below gives (a zero keeps the exponent it is written with there, so goes that way). A
         // speed trick: the trim, the locale and the scan were some 20,000 instructions an amount.
-        if let (m, fractionDigits, negative) = Self.plainDigits(string), m != 0 {
+        if let (m, digits, fractionDigits, negative) = Self.plainDigits(string), m != 0 {
             decimal = Decimal(sign: negative ? .minus : .plus, exponent: -fractionDigits, significand: Decimal(m))
-            exactCents = Self.plainCents(string)
+            // (`plainCents` of the string, from the digits already read: at most two decimals and sixteen digits before
+            // the point, the integer scaled to cents; under 10^18, no overflow.)
+            if fractionDigits <= 2, digits - fractionDigits <= 16 {
+                let cents = Int64(m) * (fractionDigits == 0 ? 100 : fractionDigits == 1 ? 10 : 1)
+                exactCents = negative ? -cents : cents
+            } else {
+                exactCents = nil
+            }
             return
         }
         let s = string.trimmingCharacters(in: .whitespaces)
@@ -60,9 +67,9 @@ public struct Amount: Sendable, Hashable, Comparable, Codable, CustomStringConve
         exactCents = d.isZero ? 0 : Self.plainCents(s)
     }
 
-    /// The digits of "-?D+(.D+)?" (at most eighteen in all) as an integer, how many follow the point, and the sign;
-    /// nil for any other string.
-    private static func plainDigits(_ s: String) -> (UInt64, Int, Bool)? {
+    /// The digits of "-?D+(.D+)?" (at most eighteen in all) as an integer, how many there are, how many follow the
+    /// point, and the sign; nil for any other string.
+    private static func plainDigits(_ s: String) -> (UInt64, Int, Int, Bool)? {
         var m: UInt64 = 0, digits = 0, fraction = 0, point = false, negative = false, last: UInt8 = 0
         for (i, c) in s.utf8.enumerated() {
             last = c
@@ -74,7 +81,7 @@ public struct Amount: Sendable, Hashable, Comparable, Codable, CustomStringConve
             if point { fraction += 1 }
         }
         guard digits > 0, last != UInt8(ascii: ".") else { return nil }
-        return (m, fraction, negative)
+        return (m, digits, fraction, negative)
     }
 
     /// The cents of "-?D(.D{1,2})?" with at most 16 digits before the point, else nil.

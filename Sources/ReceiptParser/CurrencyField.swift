@@ -252,9 +252,9 @@ extension CompiledRules {
                 // (On printable ASCII, the prefixed dollars' bytes looked for in the line's, as `textContains` looks
                 // for them there, without asking again of each whether the line is printable.)
                 if s == "$" {
-                    let prefixed = printable && prefixedDollarBytes != nil ? prefixedDollarBytes!.contains(where: { bytesContain(lower, $0) })
-                                                                          : prefixedDollars.contains(where: { textContains(text, $0) })
-                    if prefixed { return }
+                    if printable, let dollars = prefixedDollarBytes {
+                        if dollars.contains(where: { bytesContain(lower, $0) }) { return }
+                    } else if prefixedDollars.contains(where: { textContains(text, $0) }) { return }
                 }
                 out.append(code)
             }

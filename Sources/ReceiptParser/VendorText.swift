@@ -636,15 +636,9 @@ extension CompiledRules {
             return (u, true, false)
         }
         let inside = at > 0 && (Bytes.isLetter(u[at - 1]) || u[at - 1] == UInt8(ascii: "."))
-        let letter: UInt8?
-        switch u[at] {
-        case UInt8(ascii: "0"): letter = UInt8(ascii: "O")
-        case UInt8(ascii: "1") where inside: letter = UInt8(ascii: "I")
-        case UInt8(ascii: "5") where inside: letter = UInt8(ascii: "S")
-        case UInt8(ascii: "8") where inside: letter = UInt8(ascii: "B")
-        default: letter = nil
-        }
-        guard let letter else { return (u, true, false) }
+        // (The letters the character path reads, from its own tables.)
+        let map = inside ? Self.digitAsLetterInside : Self.digitAsLetterFirst
+        guard let letter = map[Character(Unicode.Scalar(u[at]))]?.asciiValue else { return (u, true, false) }
         var out = u
         out[at] = letter
         return (out, false, true)
